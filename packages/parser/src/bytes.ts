@@ -1,0 +1,54 @@
+/**
+ * Byte-exact text handling. The parser works on a "byte string": a JS string whose every char code is
+ * one byte (0–255) of the body. String operations on it are fast and, unlike decoded text, exact:
+ * two patterns are equal exactly when their bytes are.
+ */
+
+const ASCII_ONLY = /^[\x00-\x7f]*$/;
+const HIGH_BYTE = /[\x80-\xff]/;
+const CHUNK = 0x2000;
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
+
+/** Turns bytes into a byte string (one char per byte). */
+export function bytesToByteString(bytes: Uint8Array): string {
+  if (bytes.length <= CHUNK) return String.fromCharCode.apply(null, bytes as unknown as number[]);
+  const parts: string[] = [];
+  for (let i = 0; i < bytes.length; i += CHUNK) {
+    parts.push(String.fromCharCode.apply(null, bytes.subarray(i, i + CHUNK) as unknown as number[]));
+  }
+  return parts.join('');
+}
+
+/** UTF-8 encodes `text` as a byte string. ASCII text is its own byte string, so it is returned as is. */
+export function textToByteString(text: string): string {
+  if (ASCII_ONLY.test(text)) return text;
+  return bytesToByteString(encoder.encode(text));
+}
+
+/** The input of the parser as a byte string: bytes are taken as they are, text is UTF-8 encoded. */
+export function inputToByteString(input: string | Uint8Array): string {
+  return typeof input === 'string' ? textToByteString(input) : bytesToByteString(input);
+}
+
+/** Decodes a byte string as UTF-8 for display (invalid sequences become U+FFFD). */
+export function byteStringToText(bytes: string): string {
+  if (!HIGH_BYTE.test(bytes)) return bytes;
+  const out = new Uint8Array(bytes.length);
+  for (let i = 0; i < bytes.length; i++) out[i] = bytes.charCodeAt(i);
+  return decoder.decode(out);
+}
+
+/** Whether the byte string is valid UTF-8 (for the linter). */
+export function isValidUtf8(bytes: string): boolean {
+  if (!HIGH_BYTE.test(bytes)) return true;
+  const out = new Uint8Array(bytes.length);
+  for (let i = 0; i < bytes.length; i++) out[i] = bytes.charCodeAt(i);
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(out);
+    return true;
+  } catch {
+    return false;
+  }
+}

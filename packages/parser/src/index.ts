@@ -1,0 +1,14 @@
+/**
+ * @heed/parser — robots.txt parsing and matching exactly as Google's reference implementation
+ * (google/robotstxt, `robots.cc`) does it: RFC 9309 plus Google's leniencies (key typos, keys
+ * matched by prefix, a missing colon, any BOM prefix, lines cut at 16,663 bytes, the
+ * `index.html` rule). Where RFC 9309 reads differently (`/robots.txt` always allowed, `%41` equal
+ * to `A`), the RFC reading is an option, off by default. No I/O, no dependencies.
+ */
+export { parseRobotsTxt, RobotsTxt, InvalidParseOptionsError } from './robots-txt.js';
+export { tokenize, classifyKey, MAX_LINE_BYTES, DEFAULT_MAX_BYTES } from './tokenize.js';
+export type { Tokenized, TokenizeOptions } from './tokenize.js';
+export { productToken } from './user-agent.js';
+export { canonicalPath } from './url.js';
+export { parseCrawlDelay } from './compile.js';
+export type * from './types.js';

@@ -1,0 +1,51 @@
+/**
+ * Google's robotstxt-spec-test conformance suite and the specification's examples, as data
+ * (test/conformance/*.jsonl, copied from shared/conformance): verdict and deciding line.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { parseRobotsTxt } from '@heed/parser';
+
+interface ConformanceCase {
+  id: string;
+  robots?: string;
+  robots_b64?: string;
+  ua: string;
+  url: string;
+  expected: 'ALLOWED' | 'DISALLOWED';
+  matching_line: number;
+  canonical_url?: string;
+  canonical_expected?: 'ALLOWED' | 'DISALLOWED';
+  canonical_matching_line?: number;
+}
+
+const dir = fileURLToPath(new URL('../conformance/', import.meta.url));
+const files = readdirSync(dir).filter((name) => name.endsWith('.jsonl'));
+
+function load(file: string): ConformanceCase[] {
+  return readFileSync(dir + file, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim().length > 0)
+    .map((line) => JSON.parse(line) as ConformanceCase);
+}
+
+function body(c: ConformanceCase): string | Uint8Array {
+  return c.robots_b64 !== undefined ? new Uint8Array(Buffer.from(c.robots_b64, 'base64')) : (c.robots ?? '');
+}
+
+describe.each(files)('%s', (file) => {
+  const cases = load(file);
+  it('has cases', () => expect(cases.length).toBeGreaterThan(0));
+  it.each(cases.map((c) => [c.id, c] as const))('%s', (_id, c) => {
+    // Heed canonicalises the URL first, as a crawler sends it; where the suite's URL is not in that
+    // form the case says what the canonical URL must give.
+    const url = c.canonical_url ?? c.url;
+    const expected = c.canonical_expected ?? c.expected;
+    const line = c.canonical_matching_line ?? c.matching_line;
+    const robots = parseRobotsTxt(body(c));
+    const verdict = robots.explain(url, c.ua);
+    expect({ allowed: verdict.allowed, line: verdict.line }).toEqual({ allowed: expected === 'ALLOWED', line });
+    expect(robots.isAllowed(url, c.ua)).toBe(verdict.allowed);
+  });
+});
