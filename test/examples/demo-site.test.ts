@@ -1,4 +1,5 @@
 import { gunzipSync } from 'node:zlib';
+import { parseRobotsTxt } from '@heed/parser';
 import robotsParser from 'robots-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_BOT, DEMO_ORIGIN_NAMES, OTHER_BOT, startDemoSite, type DemoSite } from '../../examples/demo-site/src/index.js';
@@ -150,6 +151,20 @@ describe('the expected verdicts', () => {
         }
       }
     }
+  });
+
+  it('agree with @heed/parser, deciding line numbers included', () => {
+    for (const name of ['shop', 'blog'] as const) {
+      const robots = parseRobotsTxt((site.expected.robots[name].lines ?? []).join('\n'));
+      for (const url of site.expected.urls.filter((entry) => entry.origin === name)) {
+        for (const [bot, verdict] of [[DEMO_BOT, url.demoBot], [OTHER_BOT, url.otherBots]] as const) {
+          const explanation = robots.explain(url.url, bot);
+          expect(explanation.allowed, `${bot} ${url.url}`).toBe(verdict.allowed);
+          expect(explanation.line, `${bot} ${url.url}`).toBe(verdict.decidingLine?.line ?? 0);
+        }
+      }
+    }
+    expect(parseRobotsTxt((site.expected.robots.blog.lines ?? []).join('\n')).crawlDelay(DEMO_BOT)).toBe(1);
   });
 
   it('list what a full crawl fetches and what it never fetches, without overlap', () => {
