@@ -1,11 +1,12 @@
 /**
  * Google's robotstxt-spec-test conformance suite and the specification's examples, as data
- * (test/conformance/*.jsonl, copied from shared/conformance): verdict and deciding line.
+ * (test/conformance/*.jsonl, copied from shared/conformance) and Heed's own cases (heed-cases.jsonl:
+ * the RFC 9309 options, URL canonicalisation, byte handling): verdict and deciding line.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { parseRobotsTxt } from '@heed/parser';
+import { parseRobotsTxt, type ParseOptions } from '@heed/parser';
 
 interface ConformanceCase {
   id: string;
@@ -18,6 +19,8 @@ interface ConformanceCase {
   canonical_url?: string;
   canonical_expected?: 'ALLOWED' | 'DISALLOWED';
   canonical_matching_line?: number;
+  /** Parse options (Heed's own cases: the RFC readings). */
+  options?: ParseOptions;
 }
 
 const dir = fileURLToPath(new URL('../conformance/', import.meta.url));
@@ -43,7 +46,7 @@ describe.each(files)('%s', (file) => {
     const url = c.canonical_url ?? c.url;
     const expected = c.canonical_expected ?? c.expected;
     const line = c.canonical_matching_line ?? c.matching_line;
-    const robots = parseRobotsTxt(body(c));
+    const robots = parseRobotsTxt(body(c), c.options);
     const verdict = robots.explain(url, c.ua);
     expect({ allowed: verdict.allowed, line: verdict.line }).toEqual({ allowed: expected === 'ALLOWED', line });
     expect(robots.isAllowed(url, c.ua)).toBe(verdict.allowed);

@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import { InvalidParseOptionsError, parseRobotsTxt, productToken, tokenize } from '@heed/parser';
+
+const FILE = [
+  'Sitemap: https://example.com/sitemap-1.xml', // 1
+  'User-agent: HeedBot', // 2
+  'User-agent: OtherBot', // 3
+  'Crawl-delay: 2.5', // 4
+  'Disallow: /private/', // 5
+  'Allow: /private/open', // 6
+  '', // 7
+  'User-agent: *', // 8
+  'Crawl-delay: 10', // 9
+  'Disallow: /*.pdf$', // 10
+  'Host: example.com', // 11
+  'Clean-param: ref /articles/', // 12
+  'Sitemap: https://example.com/sitemap-2.xml.gz', // 13
+  '',
+  'User-agent: heedbot', // 15
+  'Disallow: /also-merged', // 16
+].join('\n');
+
+describe('RobotsTxt', () => {
+  const robots = parseRobotsTxt(FILE);
+
+  it('lists every sitemap in order, wherever it stands', () => {
+    expect(robots.sitemaps).toEqual(['https://example.com/sitemap-1.xml', 'https://example.com/sitemap-2.xml.gz']);
+  });
+
+  it('keeps groups with their agents, rules and lines', () => {
+    expect(robots.groups.map((group) => group.agents.map((agent) => agent.token))).toEqual([['HeedBot', 'OtherBot'], ['*'], ['heedbot']]);
+    expect(robots.groups[0]?.rules.map((rule) => [rule.directive, rule.pattern, rule.line])).toEqual([
+      ['disallow', '/private/', 5],
+      ['allow', '/private/open', 6],
+    ]);
+  });
+
+  it('exposes other key: value lines', () => {
+    expect(robots.others.map((other) => [other.key.toLowerCase(), other.value, other.line])).toEqual([
+      ['crawl-delay', '2.5', 4],
+      ['crawl-delay', '10', 9],
+      ['host', 'example.com', 11],
+      ['clean-param', 'ref /articles/', 12],
+    ]);
+  });
+
+  it('answers crawl-delay from the group that applies', () => {
+    expect(robots.crawlDelay('HeedBot')).toBe(2.5);
+    expect(robots.crawlDelay('SomeoneElse')).toBe(10);
+  });
+
+  it('merges every group naming the agent and ignores * for it', () => {
+    expect(robots.isAllowed('https://example.com/also-merged', 'HeedBot')).toBe(false);
+    expect(robots.isAllowed('https://example.com/doc.pdf', 'HeedBot')).toBe(true);
+    expect(robots.isAllowed('https://example.com/doc.pdf', 'SomeoneElse')).toBe(false);
+  });
+
+  it('explains the deciding rule, its line and the groups that applied', () => {
+    const verdict = robots.explain('https://example.com/private/secret', 'HeedBot');
+    expect(verdict).toMatchObject({ allowed: false, reason: 'rule', line: 5, matchedBy: 'product-token', path: '/private/secret' });
+    expect(verdict.rule).toMatchObject({ directive: 'disallow', pattern: '/private/' });
+    expect(verdict.groups.map((group) => group.line)).toEqual([2, 15]);
+
+    expect(robots.explain('https://example.com/private/open/x', 'HeedBot')).toMatchObject({ allowed: true, line: 6 });
+    expect(robots.explain('https://example.com/public', 'HeedBot')).toMatchObject({ allowed: true, reason: 'no-matching-rule', line: 0 });
+    expect(parseRobotsTxt('User-agent: a\nDisallow: /').explain('https://x.com/', 'b')).toMatchObject({ allowed: true, reason: 'no-group', matchedBy: 'none' });
+  });
+
+  it('reads bytes as bytes and text as UTF-8', () => {
+    const latin1 = new Uint8Array([...new TextEncoder().encode('User-agent: *\nDisallow: /caf'), 0xe9]);
+    expect(parseRobotsTxt(latin1).isAllowed('https://example.com/caf%E9', 'x')).toBe(false);
+    expect(parseRobotsTxt(latin1).isAllowed('https://example.com/café', 'x')).toBe(true);
+    expect(parseRobotsTxt('User-agent: *\nDisallow: /café').isAllowed('https://example.com/caf%C3%A9', 'x')).toBe(false);
+  });
+
+  it('reports a body cut at maxBytes', () => {
+    const big = parseRobotsTxt('User-agent: *\nDisallow: /a\n'.repeat(10), { maxBytes: 30 });
+    expect(big.truncated).toBe(true);
+    expect(big.byteLength).toBe(270);
+  });
+
+  it('rejects bad options with a message that says what to do', () => {
+    expect(() => parseRobotsTxt('', { maxbytes: 5 } as never)).toThrow(InvalidParseOptionsError);
+    expect(() => parseRobotsTxt('', { maxbytes: 5 } as never)).toThrow(/Unknown parseRobotsTxt option "maxbytes"/);
+    expect(() => parseRobotsTxt('', { maxBytes: -1 })).toThrow(/non-negative/);
+    expect(() => parseRobotsTxt('', { acceptTypos: 'yes' } as never)).toThrow(/true or false/);
+  });
+
+  it('never throws on odd URLs and user-agents', () => {
+    for (const url of ['', ' ', '://', 'http://', 'http://[::1', '\u0000', '%', '?a#b', 'javascript:alert(1)', '\ud800']) {
+      expect(typeof robots.isAllowed(url, 'HeedBot')).toBe('boolean');
+    }
+    expect(robots.isAllowed('https://example.com/private/', '')).toBe(true);
+    expect(robots.isAllowed('https://example.com/private/', undefined as never)).toBe(true);
+  });
+});
+
+describe('productToken', () => {
+  it.each([
+    ['HeedBot/1.0 (+https://example.com/bot)', 'HeedBot'],
+    ['Googlebot-News', 'Googlebot-News'],
+    ['  my_bot 2', 'my_bot'],
+    ['AB42bot', 'AB'],
+    ['/1.0', ''],
+  ])('%s → %s', (header, token) => expect(productToken(header)).toBe(token));
+});
+
+describe('tokenize', () => {
+  it('records line metadata for every consumer', () => {
+    const { lines, bomBytes } = tokenize('\uFEFF  Useragent: x # hi\r\nDisallow /a\r\n# only a comment\n\nbogus line here\n');
+    expect(bomBytes).toBe(3);
+    expect(lines.map((line) => [line.line, line.kind, line.directive, line.ending])).toEqual([
+      [1, 'directive', 'user-agent', 'crlf'],
+      [2, 'directive', 'disallow', 'crlf'],
+      [3, 'comment', undefined, 'lf'],
+      [4, 'blank', undefined, 'lf'],
+      [5, 'invalid', undefined, 'lf'],
+    ]);
+    expect(lines[0]).toMatchObject({ keyTypo: true, hasComment: true, leadingWhitespace: true, value: 'x' });
+    expect(lines[1]).toMatchObject({ missingColon: true, value: '/a' });
+  });
+});
