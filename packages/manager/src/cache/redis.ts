@@ -1,0 +1,250 @@
+/**
+ * `RedisStore`: records in Redis, for a fleet of processes or machines. Besides the records it
+ * keeps a fetch lock per origin (`SET NX PX`, released by compare-and-delete), so that however
+ * many managers wait on a new origin, one request goes out.
+ *
+ * When Redis is down the store keeps working from process memory (a `MemoryStore` by default),
+ * says so once per outage, and goes back to Redis as soon as the client reconnects. Commands are
+ * only sent on a ready connection and time out after `commandTimeoutMs`, so an outage never makes
+ * a check wait on the network.
+ *
+ * `ioredis` is an optional dependency: it is imported only when the store connects itself from a
+ * `url`; pass `client` to bring your own (any ioredis `Redis` instance).
+ */
+import { randomUUID } from 'node:crypto';
+import { InvalidOptionsError } from '../errors.js';
+import { decodeRecord, encodeRecord, type RobotsRecord } from '../record.js';
+import { MemoryStore } from './memory.js';
+import { consoleLog } from './console-log.js';
+import type { Log, RobotsStore, StoreLock } from './store.js';
+
+/** The part of an ioredis `Redis` client this store uses. */
+export interface RedisClientLike {
+  /** ioredis connection status: `wait`, `connecting`, `connect`, `ready`, `reconnecting`, `close`, `end`. */
+  readonly status: string;
+  call(command: string, args: (string | number)[]): Promise<unknown>;
+  once(event: 'ready', listener: () => void): unknown;
+  off(event: 'ready', listener: () => void): unknown;
+  connect?(): Promise<unknown>;
+  quit(): Promise<unknown>;
+  disconnect(): void;
+}
+
+/** Options of {@link RedisStore}. */
+export interface RedisStoreOptions {
+  /** An ioredis client to use (the store never closes it). Default: one made from `url`. */
+  readonly client?: RedisClientLike;
+  /** Where to connect when no `client` is given. Default: `'redis://127.0.0.1:6379'`. */
+  readonly url?: string;
+  /** Prefix of every key the store writes. Default: `'heed:robots:'`. */
+  readonly keyPrefix?: string;
+  /** A Redis command slower than this counts as Redis being down. Default: 1,000 ms. */
+  readonly commandTimeoutMs?: number;
+  /** How long the first command waits for the initial connection. Default: 2,000 ms. */
+  readonly connectTimeoutMs?: number;
+  /** Where records go while Redis is down. Default: a new `MemoryStore()`. */
+  readonly fallback?: RobotsStore;
+  /** Where the outage and the recovery are reported. Default: warnings and errors to the console. */
+  readonly log?: Log;
+}
+
+const KNOWN_OPTIONS = new Set(['client', 'url', 'keyPrefix', 'commandTimeoutMs', 'connectTimeoutMs', 'fallback', 'log']);
+
+const RELEASE_SCRIPT = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
+
+/** Records in Redis with a cross-process fetch lock; process memory while Redis is down. */
+export class RedisStore implements RobotsStore {
+  private readonly ownsClient: boolean;
+  private readonly url: string;
+  private readonly keyPrefix: string;
+  private readonly commandTimeoutMs: number;
+  private readonly connectTimeoutMs: number;
+  private readonly fallback: RobotsStore;
+  private readonly log: Log;
+  private clientPromise: Promise<RedisClientLike> | undefined;
+  private everReady = false;
+  private down = false;
+  private closed = false;
+
+  constructor(options: RedisStoreOptions = {}) {
+    for (const key of Object.keys(options)) {
+      if (!KNOWN_OPTIONS.has(key)) throw new InvalidOptionsError(key, `RedisStore takes only ${[...KNOWN_OPTIONS].join(', ')}.`);
+    }
+    if (options.client !== undefined && typeof options.client.call !== 'function') {
+      throw new InvalidOptionsError('client', 'expected an ioredis Redis instance.');
+    }
+    if (options.url !== undefined && (typeof options.url !== 'string' || !/^rediss?:\/\//.test(options.url))) {
+      throw new InvalidOptionsError('url', 'expected a redis:// or rediss:// URL, e.g. "redis://127.0.0.1:6379".');
+    }
+    for (const name of ['commandTimeoutMs', 'connectTimeoutMs'] as const) {
+      const value = options[name];
+      if (value !== undefined && !(typeof value === 'number' && Number.isFinite(value) && value > 0)) {
+        throw new InvalidOptionsError(name, `expected a positive number of milliseconds, got ${String(value)}.`);
+      }
+    }
+    this.ownsClient = options.client === undefined;
+    this.url = options.url ?? 'redis://127.0.0.1:6379';
+    this.keyPrefix = options.keyPrefix ?? 'heed:robots:';
+    this.commandTimeoutMs = options.commandTimeoutMs ?? 1_000;
+    this.connectTimeoutMs = options.connectTimeoutMs ?? 2_000;
+    this.fallback = options.fallback ?? new MemoryStore();
+    this.log = options.log ?? consoleLog;
+    if (options.client !== undefined) this.clientPromise = Promise.resolve(options.client);
+  }
+
+  /** Whether the store is currently working from its memory fallback. */
+  get usingFallback(): boolean {
+    return this.down;
+  }
+
+  async get(origin: string): Promise<RobotsRecord | undefined> {
+    const key = this.recordKey(origin);
+    const fromRedis = await this.run(
+      async (client) => ({ value: decodeRecord(await client.call('GET', [key]), origin) }),
+      async () => undefined,
+    );
+    if (fromRedis !== undefined && fromRedis.value !== undefined) return fromRedis.value;
+    // Redis down, or it has nothing (yet): what was kept in memory during an outage still counts.
+    return this.fallback.get(origin);
+  }
+
+  async set(origin: string, record: RobotsRecord, retainMs: number): Promise<void> {
+    const args: (string | number)[] = [this.recordKey(origin), encodeRecord(record)];
+    if (Number.isFinite(retainMs)) args.push('PX', Math.max(1, Math.ceil(retainMs)));
+    const stored = await this.run(async (client) => client.call('SET', args), async () => undefined);
+    if (stored === undefined) await this.fallback.set(origin, record, retainMs);
+  }
+
+  async delete(origin: string): Promise<void> {
+    await this.run(async (client) => client.call('DEL', [this.recordKey(origin)]), async () => undefined);
+    await this.fallback.delete(origin);
+  }
+
+  async lock(origin: string, ttlMs: number): Promise<StoreLock | undefined> {
+    const key = `${this.keyPrefix}lock:${origin}`;
+    const token = randomUUID();
+    const answer = await this.run(
+      async (client) => ({ taken: (await client.call('SET', [key, token, 'PX', Math.max(1, Math.ceil(ttlMs)), 'NX'])) === 'OK' }),
+      async () => undefined,
+    );
+    if (answer === undefined) return this.fallback.lock?.(origin, ttlMs);
+    if (!answer.taken) return undefined;
+    return {
+      release: async () => {
+        await this.run(async (client) => client.call('EVAL', [RELEASE_SCRIPT, 1, key, token]), async () => undefined);
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.fallback.close?.();
+    if (!this.ownsClient || this.clientPromise === undefined) return;
+    const client = await this.clientPromise.catch(() => undefined);
+    if (client === undefined) return;
+    try {
+      await withTimeout(client.quit(), this.commandTimeoutMs);
+    } catch {
+      client.disconnect();
+    }
+  }
+
+  private recordKey(origin: string): string {
+    return `${this.keyPrefix}record:${origin}`;
+  }
+
+  /** Runs `command` on Redis when it is up; otherwise (or when it fails) `whenDown`, noting the outage. */
+  private async run<T>(command: (client: RedisClientLike) => Promise<T>, whenDown: () => Promise<T | undefined>): Promise<T | undefined> {
+    if (this.closed) return whenDown();
+    let client: RedisClientLike;
+    try {
+      client = await this.client();
+    } catch (error) {
+      this.noteDown(error);
+      return whenDown();
+    }
+    if (!(await this.ready(client))) {
+      this.noteDown(new Error(`the Redis connection is ${client.status}`));
+      return whenDown();
+    }
+    try {
+      const result = await withTimeout(command(client), this.commandTimeoutMs);
+      this.noteUp();
+      return result;
+    } catch (error) {
+      this.noteDown(error);
+      return whenDown();
+    }
+  }
+
+  /** Ready now, or (only before the first successful connection) ready within `connectTimeoutMs`. */
+  private async ready(client: RedisClientLike): Promise<boolean> {
+    if (client.status === 'ready') {
+      this.everReady = true;
+      return true;
+    }
+    if (this.everReady || client.status === 'end' || client.status === 'close') return false;
+    if (client.status === 'wait') void client.connect?.().catch(() => undefined);
+    return new Promise<boolean>((resolve) => {
+      const onReady = () => {
+        clearTimeout(timer);
+        this.everReady = true;
+        resolve(true);
+      };
+      const timer = setTimeout(() => {
+        client.off('ready', onReady);
+        // Don't wait again on the next command: we are in an outage until the client reconnects.
+        this.everReady = true;
+        resolve(client.status === 'ready');
+      }, this.connectTimeoutMs);
+      client.once('ready', onReady);
+    });
+  }
+
+  private client(): Promise<RedisClientLike> {
+    this.clientPromise ??= this.connect();
+    return this.clientPromise;
+  }
+
+  private async connect(): Promise<RedisClientLike> {
+    let Redis: new (url: string, options: object) => RedisClientLike & { on(event: string, listener: (error: Error) => void): unknown };
+    try {
+      ({ Redis } = (await import('ioredis')) as unknown as { Redis: typeof Redis });
+    } catch {
+      this.clientPromise = undefined;
+      throw new InvalidOptionsError('url', 'connecting to Redis from a URL needs ioredis (npm i ioredis), or pass a client as "client".');
+    }
+    const client = new Redis(this.url, {
+      // Fail fast while disconnected (we fall back to memory) instead of queueing commands.
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      connectTimeout: this.connectTimeoutMs,
+      retryStrategy: (attempt: number) => Math.min(attempt * 200, 2_000),
+    });
+    // ioredis reports every failed reconnect as an 'error' event; the outage is logged once in run().
+    client.on('error', (error: Error) => this.log.debug('Redis connection error', { error: error.message }));
+    return client;
+  }
+
+  private noteDown(error: unknown): void {
+    if (this.down) return;
+    this.down = true;
+    this.log.warning('Redis is unreachable: robots records are kept in process memory until it is back.', {
+      error: error instanceof Error ? error.message : String(error),
+    });
+  }
+
+  private noteUp(): void {
+    if (!this.down) return;
+    this.down = false;
+    this.log.info('Redis is reachable again: robots records are stored in Redis again.');
+  }
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`Redis did not answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,54 @@
+/**
+ * The store contract: where robots records live between fetches. A store keeps the versioned JSON
+ * record (raw bytes + fetch metadata, see `record.ts`), never a parsed object; the manager parses
+ * and keeps parsed objects in its own bounded in-process cache.
+ *
+ * Three come with Heed: `MemoryStore` (one process), `KeyValueStoreStore` (a Crawlee key-value
+ * store: survives runs) and `RedisStore` (a fleet of processes or machines). Any object with
+ * these methods works.
+ */
+import type { RobotsRecord } from '../record.js';
+
+/** A held cross-process fetch lock. */
+export interface StoreLock {
+  /** Gives the lock up (only if still ours: a lock that expired and was taken over is left alone). */
+  release(): Promise<void>;
+}
+
+/** Where the manager keeps robots records. */
+export interface RobotsStore {
+  /**
+   * The record of `origin`, or `undefined` when there is none, or it is corrupt, of another
+   * record version or past its retention. Expired (stale) records are returned: the manager needs
+   * them for the backoff and the last good copy.
+   */
+  get(origin: string): Promise<RobotsRecord | undefined>;
+  /** Stores `record` for `origin`, to be kept at least `retainMs` (`Infinity`: no expiry). */
+  set(origin: string, record: RobotsRecord, retainMs: number): Promise<void>;
+  /** Forgets `origin`. */
+  delete(origin: string): Promise<void>;
+  /**
+   * Takes the fetch lock of `origin` for `ttlMs`, or returns `undefined` when somebody else holds
+   * it. Stores shared between processes implement it so that one fetch goes out per origin across
+   * all of them; without it the single flight is per manager.
+   */
+  lock?(origin: string, ttlMs: number): Promise<StoreLock | undefined>;
+  /** Releases what the store opened itself (connections, timers). */
+  close?(): Promise<void>;
+}
+
+/** The logger shape Heed writes to: Crawlee's `log` fits, and so does `console` with `warn` mapped. */
+export interface Log {
+  debug(message: string, data?: Record<string, unknown>): void;
+  info(message: string, data?: Record<string, unknown>): void;
+  warning(message: string, data?: Record<string, unknown>): void;
+  error(message: string, data?: Record<string, unknown>): void;
+}
+
+/** A log that drops everything: the default, so a library stays quiet unless asked. */
+export const silentLog: Log = Object.freeze({
+  debug() {},
+  info() {},
+  warning() {},
+  error() {},
+});

@@ -1,0 +1,75 @@
+/**
+ * Errors of `@heed/manager`. Each is its own class, so callers test with `instanceof` instead of
+ * matching messages, and each message says what was wrong and what to do about it.
+ */
+
+/** An option of `RobotsManager` or of a store was missing, of the wrong type or out of range. */
+export class InvalidOptionsError extends Error {
+  override readonly name = 'InvalidOptionsError';
+  /** The option at fault, as a dotted path (`retry.maxMs`), or the unknown key. */
+  readonly option: string;
+
+  constructor(option: string, message: string) {
+    super(`Invalid option "${option}": ${message}`);
+    this.option = option;
+  }
+}
+
+/** What went wrong while fetching a robots.txt, as a stable code callers can branch on. */
+export type RobotsFetchErrorCode =
+  /** The name did not resolve (`ENOTFOUND`, `EAI_AGAIN`). */
+  | 'dns'
+  /** Nothing listens on the port (`ECONNREFUSED`). */
+  | 'refused'
+  /** The connection was reset or closed mid-response (`ECONNRESET`, `socket hang up`). */
+  | 'reset'
+  /** No connection within `connectTimeoutMs`. */
+  | 'connect-timeout'
+  /** The whole fetch (all redirect hops and the body) took longer than `timeoutMs`. */
+  | 'timeout'
+  /** The body ended before its announced `Content-Length`. */
+  | 'truncated'
+  /** The body claimed a content encoding it could not be decoded with. */
+  | 'decode'
+  /** The TLS handshake failed (bad certificate, protocol mismatch). */
+  | 'tls'
+  /** The proxy refused or failed the request. */
+  | 'proxy'
+  /** Anything else the network stack reported. */
+  | 'network';
+
+/**
+ * A robots.txt could not be fetched. The manager never throws it from `check()`: it turns it into an
+ * `unreachable` record (see the status policy). It is what `fetchRobotsTxt()` reports, and what a
+ * record's `error.code` names.
+ */
+export class RobotsFetchError extends Error {
+  override readonly name = 'RobotsFetchError';
+  readonly code: RobotsFetchErrorCode;
+  /** The URL that was being fetched when it failed (a redirect target, possibly). */
+  readonly url: string;
+
+  constructor(code: RobotsFetchErrorCode, url: string, message: string, options?: { cause?: unknown }) {
+    super(`Fetching ${url} failed (${code}): ${message}`, options);
+    this.code = code;
+    this.url = url;
+  }
+}
+
+/** A method of a `RobotsManager` was called after `close()`. Create a new manager instead. */
+export class ManagerClosedError extends Error {
+  override readonly name = 'ManagerClosedError';
+  constructor(method: string) {
+    super(`RobotsManager.${method}() was called after close(); create a new RobotsManager to keep checking.`);
+  }
+}
+
+/** `get()` was given something that is not an absolute http(s) URL or origin. */
+export class InvalidUrlError extends TypeError {
+  override readonly name = 'InvalidUrlError';
+  readonly url: string;
+  constructor(url: unknown) {
+    super(`${JSON.stringify(String(url)).slice(0, 200)} is not an absolute http(s) URL; pass e.g. "https://example.com/page" or "https://example.com".`);
+    this.url = String(url);
+  }
+}

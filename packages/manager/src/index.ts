@@ -1,0 +1,31 @@
+/**
+ * @heed/manager — one robots.txt record per origin: fetched once (in this process and, with a
+ * shared store, across processes), mapped to allow/disallow by a documented status policy,
+ * cached with expiry and shared between crawlers, runs and machines.
+ *
+ * It implements RFC 9309 §2.3–2.4 (access results, caching) with Google's documented handling:
+ * 2xx → rules; 3xx beyond 5 hops → unavailable; 4xx → unavailable (allow all); 5xx, 429 and network
+ * errors → unreachable (disallow all, the last good copy meanwhile). Departures from the RFC: 429
+ * counts as unreachable (the RFC lists only 5xx); after 30 days unreachable with no good copy
+ * everything is allowed (Google's rule, the RFC's "MAY"); rules fetched through a redirect to
+ * another origin still apply to the origin asked for (as Google does).
+ */
+export { RobotsManager } from './manager.js';
+export type { Verdict, ManagerStats, OriginSummary } from './manager.js';
+export type { RobotsManagerOptions } from './options.js';
+export { originOf, robotsTxtUrl } from './origin.js';
+export { fetchRobotsTxt, FETCH_DEFAULTS } from './fetch.js';
+export type { FetchOptions, FetchOutcome, FetchResponseOutcome, FetchRedirectOutcome, FetchNetworkOutcome, FetchHeaders } from './fetch.js';
+export { decideRecord, effectivePolicy, cacheTtl, parseRetryAfter, retryDelay, POLICY_DEFAULTS } from './policy.js';
+export type { StatusPolicyOptions, VerdictReason, EffectivePolicy } from './policy.js';
+export { RECORD_VERSION, encodeRecord, decodeRecord } from './record.js';
+export type { RobotsRecord, RobotsRecordStatus, RecordProblem, GoodCopy } from './record.js';
+export type { RobotsStore, StoreLock, Log } from './cache/store.js';
+export { MemoryStore } from './cache/memory.js';
+export type { MemoryStoreOptions } from './cache/memory.js';
+export { KeyValueStoreStore } from './cache/key-value-store.js';
+export type { KeyValueStoreStoreOptions, KeyValueStoreLike } from './cache/key-value-store.js';
+export { RedisStore } from './cache/redis.js';
+export type { RedisStoreOptions, RedisClientLike } from './cache/redis.js';
+export { InvalidOptionsError, RobotsFetchError, ManagerClosedError, InvalidUrlError } from './errors.js';
+export type { RobotsFetchErrorCode } from './errors.js';

@@ -1,0 +1,485 @@
+/**
+ * `RobotsManager`: one robots.txt record per origin, fetched once, kept by the status policy,
+ * cached in a store and parsed once per process.
+ *
+ * The path of a check:
+ * 1. `originOf(url)` → the origin; an in-process LRU of parsed entries answers at once while the
+ *    entry is fresh (the hot path: a `Map` lookup and the parser's matcher).
+ * 2. Otherwise one flight per origin (`flights`): every concurrent check of the origin awaits it.
+ * 3. The flight reads the store; a fresh record there (another crawler, another process, an
+ *    earlier run) is parsed and used.
+ * 4. Otherwise it takes the store's fetch lock (cross-process single flight), re-reads the store,
+ *    fetches through the global `p-queue`, maps the outcome with `decideRecord()` and writes it
+ *    back. Managers that find the lock taken poll the store until the holder's record appears.
+ */
+import PQueue from 'p-queue';
+import { parseRobotsTxt, productToken, type Group, type RobotsTxt, type Rule } from '@heed/parser';
+import { consoleLog } from './cache/console-log.js';
+import { MemoryStore } from './cache/memory.js';
+import { LruMap } from './cache/lru.js';
+import type { Log, RobotsStore, StoreLock } from './cache/store.js';
+import { InvalidUrlError, ManagerClosedError } from './errors.js';
+import { fetchRobotsTxt, type FetchOutcome } from './fetch.js';
+import { originOf, robotsTxtUrl } from './origin.js';
+import { resolveOptions, type ResolvedOptions, type RobotsManagerOptions } from './options.js';
+import { decideRecord, effectivePolicy, policyChangesAt, type EffectivePolicy, type VerdictReason } from './policy.js';
+import type { RobotsRecord, RobotsRecordStatus } from './record.js';
+
+/** The verdict for one URL, with what decided it. */
+export interface Verdict {
+  readonly allowed: boolean;
+  /** The URL as given. */
+  readonly url: string;
+  /** Its origin (`''` for an invalid URL). */
+  readonly origin: string;
+  /** The product token the rules were matched against. */
+  readonly userAgent: string;
+  readonly reason: VerdictReason;
+  /** The deciding rule's line, when a rule decided. */
+  readonly line?: number;
+  /** The deciding rule, when a rule decided. */
+  readonly rule?: Rule;
+  /** The groups that applied, when rules (current or a stale copy) decided. */
+  readonly groups?: readonly Group[];
+  /**
+   * The origin's record: its status, the HTTP status of the last fetch, when that fetch was and
+   * how old it is. For `invalid-url` verdicts a placeholder (`unavailable`, `fetchedAt: 0`).
+   */
+  readonly record: {
+    readonly status: RobotsRecordStatus;
+    readonly httpStatus?: number;
+    readonly fetchedAt: number;
+    readonly ageMs: number;
+  };
+}
+
+/** What `stats()` reports for one origin held in the process cache. */
+export interface OriginSummary {
+  readonly origin: string;
+  readonly status: RobotsRecordStatus;
+  readonly httpStatus?: number;
+  /** What decides its verdicts now. */
+  readonly policy: EffectivePolicy['kind'];
+  readonly reason: VerdictReason;
+  readonly fetchedAt: number;
+  readonly expiresAt: number;
+  /** Why it is unavailable or unreachable (`http-503`, `timeout`, `redirect-loop`, ...). */
+  readonly problem?: string;
+}
+
+/** Counters since the manager was created. */
+export interface ManagerStats {
+  readonly fetches: {
+    /** robots.txt fetches made by this manager. */
+    readonly total: number;
+    /** By the record they produced. */
+    readonly ok: number;
+    readonly unavailable: number;
+    readonly unreachable: number;
+    /** By the class of the final HTTP status; `network` when there was no response. */
+    readonly byStatusClass: Readonly<Record<'2xx' | '3xx' | '4xx' | '5xx' | 'other' | 'network', number>>;
+  };
+  readonly cache: {
+    /** Checks answered from the in-process cache. */
+    readonly hits: number;
+    /** Checks that had to go to the store (or wait on a fetch). */
+    readonly misses: number;
+    /** Loads a fresh store record answered (no fetch needed). */
+    readonly storeHits: number;
+    /** Loads the store could not answer: fetched (or waited on another process's fetch). */
+    readonly storeMisses: number;
+    /** Parsed entries held in process. */
+    readonly entries: number;
+  };
+  /** Origins being loaded now. */
+  readonly inFlight: number;
+  /** Fetches waiting for a slot of `concurrency`. */
+  readonly queued: number;
+  /** Every origin held in the process cache. */
+  readonly origins: readonly OriginSummary[];
+}
+
+/** A parsed, ready-to-check origin. */
+interface Entry {
+  readonly record: RobotsRecord;
+  readonly policy: EffectivePolicy;
+  /** Parsed rules, when `policy.kind === 'rules'`. */
+  readonly robots: RobotsTxt | undefined;
+  /** Until when the entry answers without going back to the store. */
+  readonly validUntil: number;
+}
+
+const NO_LOCK: StoreLock = { release: async () => {} };
+
+/**
+ * One robots.txt record per origin, shared by every check of the process (and, with a shared
+ * store, of the fleet). See the package README for the status policy and the stores.
+ */
+export class RobotsManager {
+  private readonly options: ResolvedOptions;
+  private readonly store: RobotsStore;
+  private readonly ownsStore: boolean;
+  private readonly log: Log;
+  private readonly clock: () => number;
+  private readonly queue: PQueue;
+  private readonly entries: LruMap<string, Entry>;
+  private readonly flights = new Map<string, Promise<Entry>>();
+  private readonly tokens = new Map<string, string>();
+  private readonly abort = new AbortController();
+  private closed = false;
+  private readonly counters = {
+    fetches: 0, ok: 0, unavailable: 0, unreachable: 0,
+    classes: { '2xx': 0, '3xx': 0, '4xx': 0, '5xx': 0, other: 0, network: 0 },
+    hits: 0, misses: 0, storeHits: 0, storeMisses: 0,
+  };
+
+  constructor(options: RobotsManagerOptions) {
+    this.options = resolveOptions(options);
+    this.ownsStore = this.options.store === undefined;
+    this.store = this.options.store ?? new MemoryStore({ maxEntries: Math.max(this.options.cacheSize, 10_000) });
+    this.log = this.options.log ?? consoleLog;
+    this.clock = this.options.now;
+    this.queue = new PQueue({ concurrency: this.options.concurrency });
+    this.entries = new LruMap(this.options.cacheSize);
+  }
+
+  /** The product token rules are matched against when a call names none. */
+  get productToken(): string {
+    return this.options.productToken;
+  }
+
+  /**
+   * Whether `userAgent` (default: the manager's product token) may fetch `url`. Never rejects for
+   * a bad URL (it is not allowed) or a failing fetch (the status policy decides).
+   */
+  async isAllowed(url: string, userAgent?: string): Promise<boolean> {
+    const origin = originOf(url);
+    if (origin === undefined) {
+      if (this.closed) throw new ManagerClosedError('isAllowed');
+      return false;
+    }
+    const token = userAgent === undefined ? this.options.productToken : this.tokenOf(userAgent);
+    let entry = this.entries.get(origin);
+    if (entry !== undefined && this.clock() < entry.validUntil) {
+      this.counters.hits++;
+    } else {
+      entry = await this.load(origin, 'isAllowed');
+    }
+    switch (entry.policy.kind) {
+      case 'rules':
+        return (entry.robots as RobotsTxt).isAllowed(url, token);
+      case 'allow-all':
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  /** The verdict for `url` with its reason, the deciding rule and the origin record's state. */
+  async check(url: string, userAgent?: string): Promise<Verdict> {
+    const token = userAgent === undefined ? this.options.productToken : this.tokenOf(userAgent);
+    const origin = originOf(url);
+    if (origin === undefined) {
+      if (this.closed) throw new ManagerClosedError('check');
+      return {
+        allowed: false, url: String(url), origin: '', userAgent: token, reason: 'invalid-url',
+        record: { status: 'unavailable', fetchedAt: 0, ageMs: 0 },
+      };
+    }
+    const entry = await this.entryFor(origin, 'check');
+    const now = this.clock();
+    const record = {
+      status: entry.record.status,
+      ...(entry.record.httpStatus === undefined ? {} : { httpStatus: entry.record.httpStatus }),
+      fetchedAt: entry.record.fetchedAt,
+      ageMs: Math.max(0, now - entry.record.fetchedAt),
+    };
+    const base = { url, origin, userAgent: token, record };
+    if (entry.policy.kind !== 'rules') {
+      return { ...base, allowed: entry.policy.kind === 'allow-all', reason: entry.policy.reason };
+    }
+    const explanation = (entry.robots as RobotsTxt).explain(url, token);
+    return {
+      ...base,
+      allowed: explanation.allowed,
+      reason: entry.policy.reason,
+      ...(explanation.line > 0 ? { line: explanation.line } : {}),
+      ...(explanation.rule === undefined ? {} : { rule: explanation.rule }),
+      groups: explanation.groups,
+    };
+  }
+
+  /**
+   * The record of the origin of `urlOrOrigin` (fetching it if needed): status, HTTP status, raw
+   * body (base64), fetch time, expiry, problem, last good copy. Rejects with `InvalidUrlError`
+   * for anything that is not an absolute http(s) URL.
+   */
+  async get(urlOrOrigin: string): Promise<RobotsRecord> {
+    const origin = originOf(urlOrOrigin);
+    if (origin === undefined) {
+      if (this.closed) throw new ManagerClosedError('get');
+      throw new InvalidUrlError(urlOrOrigin);
+    }
+    return (await this.entryFor(origin, 'get')).record;
+  }
+
+  /** The `sitemap:` URLs of the robots.txt of `url`'s origin (of the stale copy while unreachable). */
+  async sitemaps(url: string): Promise<readonly string[]> {
+    const robots = await this.rulesOf(url, 'sitemaps');
+    return robots?.sitemaps ?? [];
+  }
+
+  /** The crawl-delay in seconds the robots.txt of `url`'s origin sets for `userAgent`, if any. */
+  async crawlDelay(url: string, userAgent?: string): Promise<number | undefined> {
+    const robots = await this.rulesOf(url, 'crawlDelay');
+    const token = userAgent === undefined ? this.options.productToken : this.tokenOf(userAgent);
+    return robots?.crawlDelay(token);
+  }
+
+  /**
+   * Loads the robots.txt of every origin among `urls`, origins in parallel: fetches are bounded by
+   * `concurrency`, store reads by twice that. Invalid URLs are skipped. Resolves when all are in.
+   */
+  async prefetch(urls: Iterable<string>): Promise<void> {
+    if (this.closed) throw new ManagerClosedError('prefetch');
+    const origins = new Set<string>();
+    for (const url of urls) {
+      const origin = originOf(url);
+      if (origin !== undefined) origins.add(origin);
+    }
+    const pending = [...origins];
+    let next = 0;
+    const worker = async () => {
+      while (next < pending.length && !this.closed) {
+        const origin = pending[next++] as string;
+        await this.entryFor(origin, 'prefetch');
+      }
+    };
+    const workers = Math.min(pending.length, this.options.concurrency * 2);
+    await Promise.all(Array.from({ length: workers }, worker));
+  }
+
+  /** Fetch, cache and per-origin counters. */
+  stats(): ManagerStats {
+    const c = this.counters;
+    const origins: OriginSummary[] = [];
+    for (const [origin, entry] of this.entries.entries()) {
+      origins.push({
+        origin,
+        status: entry.record.status,
+        ...(entry.record.httpStatus === undefined ? {} : { httpStatus: entry.record.httpStatus }),
+        policy: entry.policy.kind,
+        reason: entry.policy.reason,
+        fetchedAt: entry.record.fetchedAt,
+        expiresAt: entry.record.expiresAt,
+        ...(entry.record.problem === undefined ? {} : { problem: entry.record.problem.code }),
+      });
+    }
+    return {
+      fetches: { total: c.fetches, ok: c.ok, unavailable: c.unavailable, unreachable: c.unreachable, byStatusClass: { ...c.classes } },
+      cache: { hits: c.hits, misses: c.misses, storeHits: c.storeHits, storeMisses: c.storeMisses, entries: this.entries.size },
+      inFlight: this.flights.size,
+      queued: this.queue.size,
+      origins,
+    };
+  }
+
+  /**
+   * Stops: queued fetches are dropped, running ones aborted, and the store is closed if the
+   * manager created it (a store you passed in is yours to close). Later calls reject with
+   * `ManagerClosedError`.
+   */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.queue.clear();
+    this.abort.abort();
+    await Promise.allSettled([...this.flights.values()]);
+    this.entries.clear();
+    if (this.ownsStore) await this.store.close?.();
+  }
+
+  // ---- loading -------------------------------------------------------------------------------
+
+  private async rulesOf(url: string, method: string): Promise<RobotsTxt | undefined> {
+    const origin = originOf(url);
+    if (origin === undefined) {
+      if (this.closed) throw new ManagerClosedError(method);
+      return undefined;
+    }
+    const entry = await this.entryFor(origin, method);
+    return entry.robots;
+  }
+
+  private entryFor(origin: string, method: string): Promise<Entry> | Entry {
+    const entry = this.entries.get(origin);
+    if (entry !== undefined && this.clock() < entry.validUntil) {
+      this.counters.hits++;
+      return entry;
+    }
+    return this.load(origin, method);
+  }
+
+  /** The single flight: one load per origin at a time, whoever asks. */
+  private load(origin: string, method: string): Promise<Entry> {
+    if (this.closed) return Promise.reject(new ManagerClosedError(method));
+    this.counters.misses++;
+    let flight = this.flights.get(origin);
+    if (flight === undefined) {
+      flight = this.refresh(origin).finally(() => this.flights.delete(origin));
+      this.flights.set(origin, flight);
+    }
+    return flight;
+  }
+
+  private async refresh(origin: string): Promise<Entry> {
+    const stored = await this.storeGet(origin);
+    if (stored !== undefined && this.clock() < stored.expiresAt) {
+      this.counters.storeHits++;
+      return this.remember(origin, stored);
+    }
+    this.counters.storeMisses++;
+    const previous = newest(stored, this.entries.get(origin)?.record);
+    const waitStart = this.clock();
+    let pollMs = 25;
+    for (;;) {
+      const lock = await this.storeLock(origin);
+      if (lock !== undefined) {
+        try {
+          let latest = previous;
+          if (lock !== NO_LOCK) {
+            // The holder before us may have written its record between our read and our lock.
+            const again = await this.storeGet(origin);
+            if (again !== undefined && this.clock() < again.expiresAt) return this.remember(origin, again);
+            latest = newest(again, previous);
+          }
+          const record = await this.fetchRecord(origin, latest);
+          await this.storeSet(origin, record);
+          return this.remember(origin, record);
+        } finally {
+          await lock.release().catch((error: unknown) => this.log.debug('releasing a robots fetch lock failed', { origin, error: String(error) }));
+        }
+      }
+      // Another manager is fetching this origin: wait for its record rather than fetch twice.
+      await sleep(pollMs);
+      pollMs = Math.min(pollMs * 2, 500);
+      if (this.closed) throw new ManagerClosedError('check');
+      const seen = await this.storeGet(origin);
+      if (seen !== undefined && this.clock() < seen.expiresAt) return this.remember(origin, seen);
+      if (this.clock() - waitStart > 2 * this.options.lockTtlMs) {
+        // The lock should have expired by now; never wait forever on a broken store.
+        const record = await this.fetchRecord(origin, newest(seen, previous));
+        await this.storeSet(origin, record);
+        return this.remember(origin, record);
+      }
+    }
+  }
+
+  private async fetchRecord(origin: string, previous: RobotsRecord | undefined): Promise<RobotsRecord> {
+    const url = robotsTxtUrl(origin);
+    const outcome = await this.queue.add(() =>
+      fetchRobotsTxt(url, {
+        userAgent: this.options.userAgent,
+        ...(this.options.proxyUrl === undefined ? {} : { proxyUrl: this.options.proxyUrl }),
+        connectTimeoutMs: this.options.connectTimeoutMs,
+        timeoutMs: this.options.timeoutMs,
+        maxBytes: this.options.maxBytes,
+        maxRedirects: this.options.maxRedirects,
+        signal: this.abort.signal,
+      }),
+    );
+    if (this.closed) throw new ManagerClosedError('check');
+    const record = decideRecord(origin, outcome, previous, this.clock(), this.options);
+    this.count(outcome, record);
+    this.log.debug('robots.txt fetched', {
+      url, status: record.status, httpStatus: record.httpStatus, problem: record.problem?.code, durationMs: outcome.durationMs,
+    });
+    if (record.status === 'unreachable' && (record.failures ?? 1) === 1) {
+      this.log.warning(`robots.txt of ${origin} is unreachable (${record.problem?.code ?? 'unknown'}); ${
+        record.lastGood === undefined ? 'its URLs are disallowed' : 'using the last good copy'
+      } until a retry succeeds.`, { origin, retryAt: new Date(record.expiresAt).toISOString() });
+    }
+    return record;
+  }
+
+  /** Parses a record into an entry and keeps it in the process cache. */
+  private remember(origin: string, record: RobotsRecord): Entry {
+    const now = this.clock();
+    const policy = effectivePolicy(record, now, this.options);
+    let robots: RobotsTxt | undefined;
+    if (policy.kind === 'rules') {
+      const current = this.entries.get(origin);
+      // A record read back again (another flight, a re-read) need not be parsed twice.
+      robots = current !== undefined && current.policy.kind === 'rules' && current.policy.body === policy.body
+        ? current.robots
+        : parseRobotsTxt(Buffer.from(policy.body, 'base64'), this.options.parseOptions);
+    }
+    const entry: Entry = { record, policy, robots, validUntil: Math.min(record.expiresAt, policyChangesAt(record, this.options)) };
+    this.entries.set(origin, entry);
+    return entry;
+  }
+
+  private count(outcome: FetchOutcome, record: RobotsRecord): void {
+    const c = this.counters;
+    c.fetches++;
+    c[record.status]++;
+    if (outcome.kind === 'network') c.classes.network++;
+    else {
+      const cls = Math.floor(outcome.status / 100);
+      const key = cls === 2 ? '2xx' : cls === 3 ? '3xx' : cls === 4 ? '4xx' : cls === 5 ? '5xx' : 'other';
+      c.classes[key]++;
+    }
+  }
+
+  private tokenOf(userAgent: string): string {
+    let token = this.tokens.get(userAgent);
+    if (token === undefined) {
+      token = productToken(userAgent);
+      if (this.tokens.size >= 1_000) this.tokens.clear();
+      this.tokens.set(userAgent, token);
+    }
+    return token;
+  }
+
+  // ---- the store, whose failures never fail a check --------------------------------------------
+
+  private async storeGet(origin: string): Promise<RobotsRecord | undefined> {
+    try {
+      return await this.store.get(origin);
+    } catch (error) {
+      this.log.warning('reading a robots record from the store failed; fetching instead', { origin, error: String(error) });
+      return undefined;
+    }
+  }
+
+  private async storeSet(origin: string, record: RobotsRecord): Promise<void> {
+    // Keep records past their expiry: they carry the backoff state and the last good copy.
+    const retainMs = record.expiresAt - this.clock() + this.options.unreachableAllowAfterMs;
+    try {
+      await this.store.set(origin, record, retainMs);
+    } catch (error) {
+      this.log.warning('writing a robots record to the store failed; it is kept in process only', { origin, error: String(error) });
+    }
+  }
+
+  private async storeLock(origin: string): Promise<StoreLock | undefined> {
+    if (typeof this.store.lock !== 'function') return NO_LOCK;
+    try {
+      return await this.store.lock(origin, this.options.lockTtlMs);
+    } catch (error) {
+      this.log.warning('taking the robots fetch lock failed; fetching without it', { origin, error: String(error) });
+      return NO_LOCK;
+    }
+  }
+}
+
+/** The more recently fetched of two records. */
+function newest(a: RobotsRecord | undefined, b: RobotsRecord | undefined): RobotsRecord | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  return a.fetchedAt >= b.fetchedAt ? a : b;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,186 @@
+/**
+ * `RobotsManager` options: declared with their defaults, and checked in one place. A wrong option
+ * fails at construction with an `InvalidOptionsError` that names it and says what it expects; an
+ * unknown option name (a typo) is an error too rather than silently ignored.
+ */
+import { productToken, type ParseOptions } from '@heed/parser';
+import type { Log, RobotsStore } from './cache/store.js';
+import { InvalidOptionsError } from './errors.js';
+import { FETCH_DEFAULTS } from './fetch.js';
+import { POLICY_DEFAULTS, type StatusPolicyOptions } from './policy.js';
+
+/** Options of `new RobotsManager(options)`. Only `userAgent` is required. */
+export interface RobotsManagerOptions {
+  /**
+   * The full `User-Agent` header sent when fetching robots.txt, e.g. `'HeedBot/1.0 (+https://example.com/bot)'`.
+   * Its product token (`HeedBot`) is what the rules are matched against unless a call names another.
+   * Required.
+   */
+  readonly userAgent: string;
+  /** Where records are kept: `MemoryStore`, `KeyValueStoreStore`, `RedisStore` or your own. Default: `new MemoryStore()`. */
+  readonly store?: RobotsStore;
+  /** robots.txt fetches in flight at most, over all origins. Default: 20. */
+  readonly concurrency?: number;
+  /** Milliseconds to wait for a connection. Default: 10,000. */
+  readonly connectTimeoutMs?: number;
+  /** Milliseconds for a whole fetch: all redirect hops and the body. Default: 30,000. */
+  readonly timeoutMs?: number;
+  /** Proxy to fetch robots.txt through, `http://user:pass@host:port`. Default: none (direct). */
+  readonly proxyUrl?: string;
+  /** Bytes of a robots.txt read at most (after decompression); the rest is ignored. Default: 512,000 (500 KiB). */
+  readonly maxBytes?: number;
+  /** Redirect hops followed at most; beyond that robots.txt counts as unavailable. Default: 5. */
+  readonly maxRedirects?: number;
+  /** Cache time of a robots.txt or a 4xx without `Cache-Control: max-age`. Default: 86,400,000 (24 h). */
+  readonly defaultTtlMs?: number;
+  /** Shortest cache time honoured from `max-age` (also for `no-cache`/`no-store`). Default: 300,000 (5 min). */
+  readonly minTtlMs?: number;
+  /** Longest cache time honoured from `max-age`. Default: 86,400,000 (24 h, RFC 9309 §2.4). */
+  readonly maxTtlMs?: number;
+  /** Retry interval after the first 5xx/429/network failure, doubled per further failure. Default: 60,000 (1 min). */
+  readonly retryBaseMs?: number;
+  /** Longest retry interval; `Retry-After` is honoured up to it. Default: 3,600,000 (1 h). */
+  readonly retryMaxMs?: number;
+  /**
+   * After this long unreachable with no good copy, all URLs of the origin are allowed (Google's
+   * rule). `Infinity` keeps disallowing. Default: 2,592,000,000 (30 days).
+   */
+  readonly unreachableAllowAfterMs?: number;
+  /** Parsed robots.txt objects kept in this process (least recently used evicted). Default: 10,000. */
+  readonly cacheSize?: number;
+  /**
+   * How long a cross-process fetch lock lives when its holder dies without releasing it.
+   * Default: `timeoutMs` + 10,000.
+   */
+  readonly lockTtlMs?: number;
+  /** Options for the parser (`decodeUnreservedEscapes`, `implicitRobotsTxtAllow`, ...). Default: Google's reading. */
+  readonly parseOptions?: ParseOptions;
+  /** Where the manager reports fetches (debug) and trouble (warning); Crawlee's `log` fits. Default: warnings and errors to the console. */
+  readonly log?: Log;
+  /** The clock, in ms since the epoch, for tests and simulations. Default: `Date.now`. */
+  readonly now?: () => number;
+}
+
+/** The options with every default filled in. */
+export interface ResolvedOptions extends StatusPolicyOptions {
+  readonly userAgent: string;
+  readonly productToken: string;
+  readonly store: RobotsStore | undefined;
+  readonly concurrency: number;
+  readonly connectTimeoutMs: number;
+  readonly timeoutMs: number;
+  readonly proxyUrl: string | undefined;
+  readonly maxBytes: number;
+  readonly maxRedirects: number;
+  readonly cacheSize: number;
+  readonly lockTtlMs: number;
+  readonly parseOptions: ParseOptions | undefined;
+  readonly log: Log | undefined;
+  readonly now: () => number;
+}
+
+const KNOWN = new Set<string>([
+  'userAgent', 'store', 'concurrency', 'connectTimeoutMs', 'timeoutMs', 'proxyUrl', 'maxBytes', 'maxRedirects',
+  'defaultTtlMs', 'minTtlMs', 'maxTtlMs', 'retryBaseMs', 'retryMaxMs', 'unreachableAllowAfterMs', 'cacheSize',
+  'lockTtlMs', 'parseOptions', 'log', 'now',
+]);
+
+/** Checks `options` and fills in the defaults. Throws `InvalidOptionsError`. */
+export function resolveOptions(options: RobotsManagerOptions): ResolvedOptions {
+  if (typeof options !== 'object' || options === null) {
+    throw new InvalidOptionsError('options', 'pass an options object, e.g. new RobotsManager({ userAgent: "MyBot/1.0" }).');
+  }
+  for (const key of Object.keys(options)) {
+    if (!KNOWN.has(key)) {
+      throw new InvalidOptionsError(key, `unknown option; the options are ${[...KNOWN].join(', ')}.`);
+    }
+  }
+  const { userAgent } = options;
+  if (typeof userAgent !== 'string' || userAgent.trim() === '') {
+    throw new InvalidOptionsError('userAgent', 'required: the User-Agent header of your crawler, e.g. "MyBot/1.0 (+https://example.com/bot)".');
+  }
+  if (/[\r\n\0]/.test(userAgent)) {
+    throw new InvalidOptionsError('userAgent', 'must be a single header line, without CR, LF or NUL characters.');
+  }
+  const token = productToken(userAgent);
+  if (token === '') {
+    throw new InvalidOptionsError('userAgent', `"${userAgent}" does not start with a product token (letters, "-" and "_"), e.g. "MyBot/1.0".`);
+  }
+
+  const store = options.store;
+  if (store !== undefined && (typeof store !== 'object' || store === null || typeof store.get !== 'function' || typeof store.set !== 'function' || typeof store.delete !== 'function')) {
+    throw new InvalidOptionsError('store', 'expected a RobotsStore (MemoryStore, KeyValueStoreStore, RedisStore, or an object with get/set/delete).');
+  }
+  if (options.proxyUrl !== undefined) {
+    let ok = false;
+    try {
+      ok = typeof options.proxyUrl === 'string' && /^https?:$/.test(new URL(options.proxyUrl).protocol);
+    } catch {
+      ok = false;
+    }
+    if (!ok) throw new InvalidOptionsError('proxyUrl', 'expected an http:// or https:// proxy URL, e.g. "http://user:pass@proxy:8000".');
+  }
+  if (options.log !== undefined) {
+    const log = options.log as Partial<Log> | null;
+    if (typeof log !== 'object' || log === null || (['debug', 'info', 'warning', 'error'] as const).some((m) => typeof log[m] !== 'function')) {
+      throw new InvalidOptionsError('log', 'expected a logger with debug, info, warning and error methods (Crawlee\'s log fits).');
+    }
+  }
+  if (options.now !== undefined && typeof options.now !== 'function') {
+    throw new InvalidOptionsError('now', 'expected a function returning milliseconds since the epoch.');
+  }
+  if (options.parseOptions !== undefined && (typeof options.parseOptions !== 'object' || options.parseOptions === null)) {
+    throw new InvalidOptionsError('parseOptions', 'expected the parser options object, e.g. { implicitRobotsTxtAllow: true }.');
+  }
+
+  const timeoutMs = positive(options, 'timeoutMs', FETCH_DEFAULTS.timeoutMs);
+  const resolved: ResolvedOptions = {
+    userAgent,
+    productToken: token,
+    store,
+    concurrency: whole(options, 'concurrency', 20, 1),
+    connectTimeoutMs: positive(options, 'connectTimeoutMs', FETCH_DEFAULTS.connectTimeoutMs),
+    timeoutMs,
+    proxyUrl: options.proxyUrl,
+    maxBytes: whole(options, 'maxBytes', FETCH_DEFAULTS.maxBytes, 1),
+    maxRedirects: whole(options, 'maxRedirects', FETCH_DEFAULTS.maxRedirects, 0),
+    defaultTtlMs: positive(options, 'defaultTtlMs', POLICY_DEFAULTS.defaultTtlMs),
+    minTtlMs: positive(options, 'minTtlMs', POLICY_DEFAULTS.minTtlMs),
+    maxTtlMs: positive(options, 'maxTtlMs', POLICY_DEFAULTS.maxTtlMs),
+    retryBaseMs: positive(options, 'retryBaseMs', POLICY_DEFAULTS.retryBaseMs),
+    retryMaxMs: positive(options, 'retryMaxMs', POLICY_DEFAULTS.retryMaxMs),
+    unreachableAllowAfterMs: positive(options, 'unreachableAllowAfterMs', POLICY_DEFAULTS.unreachableAllowAfterMs, true),
+    cacheSize: whole(options, 'cacheSize', 10_000, 1),
+    lockTtlMs: positive(options, 'lockTtlMs', timeoutMs + 10_000),
+    parseOptions: options.parseOptions,
+    log: options.log,
+    now: options.now ?? Date.now,
+  };
+  if (resolved.minTtlMs > resolved.maxTtlMs) {
+    throw new InvalidOptionsError('minTtlMs', `is ${resolved.minTtlMs}, above maxTtlMs (${resolved.maxTtlMs}); make minTtlMs <= maxTtlMs.`);
+  }
+  if (resolved.retryBaseMs > resolved.retryMaxMs) {
+    throw new InvalidOptionsError('retryBaseMs', `is ${resolved.retryBaseMs}, above retryMaxMs (${resolved.retryMaxMs}); make retryBaseMs <= retryMaxMs.`);
+  }
+  return resolved;
+}
+
+type NumberOption = { [K in keyof RobotsManagerOptions]-?: RobotsManagerOptions[K] extends number | undefined ? K : never }[keyof RobotsManagerOptions];
+
+function positive(options: RobotsManagerOptions, name: NumberOption, fallback: number, allowInfinity = false): number {
+  const value: unknown = options[name];
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || Number.isNaN(value) || value <= 0 || (!allowInfinity && !Number.isFinite(value))) {
+    throw new InvalidOptionsError(name, `expected a positive number of milliseconds${allowInfinity ? ' (or Infinity)' : ''}, got ${String(value)}; the default is ${fallback}.`);
+  }
+  return value;
+}
+
+function whole(options: RobotsManagerOptions, name: NumberOption, fallback: number, min: number): number {
+  const value: unknown = options[name];
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
+    throw new InvalidOptionsError(name, `expected a whole number >= ${min}, got ${String(value)}; the default is ${fallback}.`);
+  }
+  return value;
+}

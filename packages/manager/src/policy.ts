@@ -1,0 +1,222 @@
+/**
+ * The status policy: a pure function from what a fetch saw to the record kept for the origin, and
+ * a pure function from a record to the verdict policy in force. No I/O, no clock (the caller
+ * passes `now`), so every row of the table below is a one-line test.
+ *
+ * | Fetch outcome                                   | Record        | Verdicts                         | Cached for                         |
+ * |-------------------------------------------------|---------------|----------------------------------|------------------------------------|
+ * | 2xx                                             | `ok`          | the rules in the body            | `max-age` within bounds, else 24 h |
+ * | 3xx beyond `maxRedirects` hops, a loop, a bad `Location` | `unavailable` | allow all               | 24 h                               |
+ * | 3xx without `Location` (e.g. 304)                | `unavailable` | allow all                        | 24 h                               |
+ * | 4xx except 429                                   | `unavailable` | allow all                        | 24 h                               |
+ * | 429, 5xx, other status, network failure          | `unreachable` | disallow all; the last good copy if any (`stale-copy`); allow all once unreachable for 30 days with no good copy | the retry interval: `Retry-After`, else exponential backoff |
+ *
+ * These follow RFC 9309 §2.3.1 and Google's documented handling; the departures are the 30-day rule
+ * (Google's, not the RFC's) and that a 4xx is cached like a success (RFC: "MAY access any resources").
+ */
+import type { FetchOutcome } from './fetch.js';
+import { RECORD_VERSION, type GoodCopy, type RobotsRecord } from './record.js';
+
+/** The tunable numbers of the status policy. Every field has a default in {@link POLICY_DEFAULTS}. */
+export interface StatusPolicyOptions {
+  /** How long a fetched robots.txt (or a 4xx) is used without `Cache-Control: max-age`. Default: 24 h. */
+  readonly defaultTtlMs: number;
+  /** The shortest cache time honoured from `max-age` (and used for `no-cache`/`no-store`). Default: 5 min. */
+  readonly minTtlMs: number;
+  /** The longest cache time honoured from `max-age`. Default: 24 h (RFC 9309 §2.4: "SHOULD NOT ... more than 24 hours"). */
+  readonly maxTtlMs: number;
+  /** Retry interval after the first failure; doubled per consecutive failure. Default: 1 min. */
+  readonly retryBaseMs: number;
+  /** Longest retry interval, also the cap on `Retry-After`. Default: 1 h. */
+  readonly retryMaxMs: number;
+  /**
+   * After this long unreachable with no good copy, everything is allowed (Google's rule; RFC 9309
+   * says "MAY" after "a reasonably long period"). `Infinity` keeps disallowing. Default: 30 days.
+   */
+  readonly unreachableAllowAfterMs: number;
+}
+
+const HOUR = 3_600_000;
+
+/** Defaults of the status policy. */
+export const POLICY_DEFAULTS: StatusPolicyOptions = Object.freeze({
+  defaultTtlMs: 24 * HOUR,
+  minTtlMs: 5 * 60_000,
+  maxTtlMs: 24 * HOUR,
+  retryBaseMs: 60_000,
+  retryMaxMs: HOUR,
+  unreachableAllowAfterMs: 30 * 24 * HOUR,
+});
+
+/** The shortest retry interval, whatever `Retry-After` says: a `0` must not cause a fetch storm. */
+const MIN_RETRY_MS = 1_000;
+
+/**
+ * The status policy: the record to keep for `origin` after a fetch ended with `outcome`, given the
+ * record kept before (for the backoff, the unreachable streak and the last good copy). Pure.
+ */
+export function decideRecord(
+  origin: string,
+  outcome: FetchOutcome,
+  previous: RobotsRecord | undefined,
+  now: number,
+  policy: StatusPolicyOptions = POLICY_DEFAULTS,
+): RobotsRecord {
+  const redirects = outcome.redirects.length;
+  const base = { version: RECORD_VERSION, origin, fetchedAt: now } as const;
+
+  if (outcome.kind === 'redirect-failure') {
+    const message =
+      outcome.reason === 'redirect-loop'
+        ? `the redirects came back to ${outcome.finalUrl}`
+        : outcome.reason === 'too-many-redirects'
+          ? `more than ${redirects} redirect hops`
+          : `redirect from ${outcome.finalUrl} to an unusable Location`;
+    return {
+      ...base,
+      status: 'unavailable',
+      httpStatus: outcome.status,
+      expiresAt: now + policy.defaultTtlMs,
+      finalUrl: outcome.finalUrl,
+      redirects,
+      problem: { code: outcome.reason, message },
+    };
+  }
+
+  if (outcome.kind === 'response') {
+    const status = outcome.status;
+    if (status >= 200 && status < 300) {
+      return {
+        ...base,
+        status: 'ok',
+        httpStatus: status,
+        expiresAt: now + cacheTtl(outcome.headers.cacheControl, policy),
+        body: Buffer.from(outcome.body.buffer, outcome.body.byteOffset, outcome.body.byteLength).toString('base64'),
+        ...(outcome.bodyCapped ? { bodyCapped: true } : {}),
+        ...(redirects > 0 ? { finalUrl: outcome.finalUrl, redirects } : {}),
+      };
+    }
+    if ((status >= 300 && status < 500 && status !== 429)) {
+      return {
+        ...base,
+        status: 'unavailable',
+        httpStatus: status,
+        expiresAt: now + cacheTtl(outcome.headers.cacheControl, policy),
+        ...(redirects > 0 ? { finalUrl: outcome.finalUrl, redirects } : {}),
+        problem: { code: `http-${status}`, message: `robots.txt answered HTTP ${status}` },
+      };
+    }
+  }
+
+  // 429, 5xx, any other status, or no response at all: unreachable.
+  const failures = previous?.status === 'unreachable' ? (previous.failures ?? 0) + 1 : 1;
+  const unreachableSince =
+    previous?.status === 'unreachable' ? (previous.unreachableSince ?? previous.fetchedAt) : now;
+  const lastGood = goodCopyOf(previous);
+  const retryAfter = outcome.kind === 'response' ? parseRetryAfter(outcome.headers.retryAfter, now) : undefined;
+  const retryMs = retryDelay(failures, retryAfter, policy);
+  const problem =
+    outcome.kind === 'network'
+      ? { code: outcome.error.code, message: outcome.error.message }
+      : { code: `http-${outcome.status}`, message: `robots.txt answered HTTP ${outcome.status}` };
+  return {
+    ...base,
+    status: 'unreachable',
+    ...(outcome.kind === 'response' ? { httpStatus: outcome.status } : {}),
+    expiresAt: now + retryMs,
+    ...(redirects > 0 ? { redirects } : {}),
+    problem,
+    failures,
+    unreachableSince,
+    ...(lastGood === undefined ? {} : { lastGood }),
+  };
+}
+
+/** The good state a record stands for, to fall back on while the origin is unreachable. */
+function goodCopyOf(record: RobotsRecord | undefined): GoodCopy | undefined {
+  if (record === undefined) return undefined;
+  if (record.status === 'unreachable') return record.lastGood;
+  return {
+    status: record.status,
+    ...(record.httpStatus === undefined ? {} : { httpStatus: record.httpStatus }),
+    ...(record.body === undefined ? {} : { body: record.body }),
+    fetchedAt: record.fetchedAt,
+  };
+}
+
+/** Cache time from `Cache-Control`, clamped to `[minTtlMs, maxTtlMs]`; `defaultTtlMs` without one. */
+export function cacheTtl(cacheControl: string | undefined, policy: StatusPolicyOptions = POLICY_DEFAULTS): number {
+  const clamp = (ms: number) => Math.min(policy.maxTtlMs, Math.max(policy.minTtlMs, ms));
+  if (cacheControl === undefined) return clamp(policy.defaultTtlMs);
+  const directives = cacheControl.toLowerCase().split(',').map((d) => d.trim());
+  if (directives.includes('no-store') || directives.includes('no-cache')) return policy.minTtlMs;
+  for (const directive of directives) {
+    const match = /^max-age\s*=\s*"?(\d+)"?$/.exec(directive);
+    if (match?.[1] !== undefined) return clamp(Number(match[1]) * 1000);
+  }
+  return clamp(policy.defaultTtlMs);
+}
+
+/** `Retry-After` (delta seconds or an HTTP date) as milliseconds from `now`, if it parses. */
+export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
+  if (value === undefined) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** Exponential backoff from `retryBaseMs`, or the server's `Retry-After`, within `[1 s, retryMaxMs]`. */
+export function retryDelay(failures: number, retryAfterMs: number | undefined, policy: StatusPolicyOptions = POLICY_DEFAULTS): number {
+  const wanted = retryAfterMs ?? policy.retryBaseMs * 2 ** Math.min(Math.max(failures - 1, 0), 30);
+  return Math.max(MIN_RETRY_MS, Math.min(policy.retryMaxMs, wanted));
+}
+
+/** Why a verdict came out the way it did, at the origin level. */
+export type VerdictReason =
+  /** The robots.txt rules decided (see `line` and `rule`). */
+  | 'rules'
+  /** robots.txt is unavailable (4xx, redirect trouble): everything is allowed. */
+  | 'unavailable'
+  /** robots.txt is unreachable (5xx, 429, network) and there is no good copy: everything is disallowed. */
+  | 'unreachable'
+  /** robots.txt is unreachable; the last good copy decided. */
+  | 'stale-copy'
+  /** robots.txt has been unreachable longer than `unreachableAllowAfterMs`, no good copy: allowed. */
+  | 'long-unreachable'
+  /** The URL is not an absolute http(s) URL: nothing to fetch rules from, so it is not allowed. */
+  | 'invalid-url';
+
+/** What decides the verdicts of an origin with this record right now. */
+export type EffectivePolicy =
+  | { readonly kind: 'rules'; readonly reason: 'rules' | 'stale-copy'; readonly body: string }
+  | { readonly kind: 'allow-all'; readonly reason: 'unavailable' | 'stale-copy' | 'long-unreachable' }
+  | { readonly kind: 'disallow-all'; readonly reason: 'unreachable' };
+
+/** The policy in force for a record at `now`. Pure. */
+export function effectivePolicy(
+  record: RobotsRecord,
+  now: number,
+  policy: Pick<StatusPolicyOptions, 'unreachableAllowAfterMs'> = POLICY_DEFAULTS,
+): EffectivePolicy {
+  if (record.status === 'ok') return { kind: 'rules', reason: 'rules', body: record.body ?? '' };
+  if (record.status === 'unavailable') return { kind: 'allow-all', reason: 'unavailable' };
+  const good = record.lastGood;
+  if (good !== undefined) {
+    return good.status === 'ok'
+      ? { kind: 'rules', reason: 'stale-copy', body: good.body ?? '' }
+      : { kind: 'allow-all', reason: 'stale-copy' };
+  }
+  const since = record.unreachableSince ?? record.fetchedAt;
+  if (now - since >= policy.unreachableAllowAfterMs) return { kind: 'allow-all', reason: 'long-unreachable' };
+  return { kind: 'disallow-all', reason: 'unreachable' };
+}
+
+/** When {@link effectivePolicy} may change without a new fetch (the 30-day switch), else `Infinity`. */
+export function policyChangesAt(
+  record: RobotsRecord,
+  policy: Pick<StatusPolicyOptions, 'unreachableAllowAfterMs'> = POLICY_DEFAULTS,
+): number {
+  if (record.status !== 'unreachable' || record.lastGood !== undefined) return Infinity;
+  return (record.unreachableSince ?? record.fetchedAt) + policy.unreachableAllowAfterMs;
+}

@@ -1,0 +1,116 @@
+/**
+ * The record a store keeps per origin: the raw robots.txt bytes and what the fetch saw, never a
+ * parsed object (parsing is cheap and the parser may change between versions). It is plain JSON
+ * with a version number, so a Redis or a key-value store shared by several Heed versions, or
+ * holding somebody else's data under our key, never feeds garbage to the manager: anything that
+ * does not decode to this exact version is ignored and the robots.txt is fetched again.
+ */
+
+/** Version of the stored record format. Bump it when the shape changes incompatibly. */
+export const RECORD_VERSION = 1;
+
+/**
+ * What the last fetch of an origin's robots.txt came to (see the status policy in `policy.ts`):
+ * - `ok`: a 2xx; the body holds the rules.
+ * - `unavailable`: 4xx (except 429), or redirects beyond the limit or in a loop: no rules, all allowed.
+ * - `unreachable`: 5xx, 429 or a network failure: all disallowed, unless a last good copy exists.
+ */
+export type RobotsRecordStatus = 'ok' | 'unavailable' | 'unreachable';
+
+/** Why a record is `unavailable` or `unreachable`, as a stable code and a human message. */
+export interface RecordProblem {
+  /** `http-404`, `http-503`, `too-many-redirects`, `redirect-loop`, or a `RobotsFetchError` code. */
+  readonly code: string;
+  readonly message: string;
+}
+
+/** The last successful (`ok` or `unavailable`) state, kept while an origin is unreachable. */
+export interface GoodCopy {
+  readonly status: 'ok' | 'unavailable';
+  readonly httpStatus?: number;
+  /** The robots.txt bytes, base64, for `ok`. */
+  readonly body?: string;
+  readonly fetchedAt: number;
+}
+
+/** One origin's robots.txt as stored: versioned JSON, the raw bytes and the fetch metadata. */
+export interface RobotsRecord {
+  readonly version: typeof RECORD_VERSION;
+  /** `scheme://host[:port]`, as `originOf()` writes it. */
+  readonly origin: string;
+  readonly status: RobotsRecordStatus;
+  /** HTTP status of the final response, when there was one. */
+  readonly httpStatus?: number;
+  /** When the fetch that produced this record ended (ms since the epoch). */
+  readonly fetchedAt: number;
+  /** When the record should be fetched again: the cache TTL, or the retry time of a failure. */
+  readonly expiresAt: number;
+  /** The bytes read (at most `maxBytes`), base64; `ok` records only. */
+  readonly body?: string;
+  /** The body was longer than `maxBytes`: only the first `maxBytes` were read and parsed. */
+  readonly bodyCapped?: boolean;
+  /** The URL the body finally came from, when redirects were followed. */
+  readonly finalUrl?: string;
+  /** Redirect hops followed. */
+  readonly redirects?: number;
+  /** Why the record is `unavailable` or `unreachable`. */
+  readonly problem?: RecordProblem;
+  /** Consecutive unreachable fetches, for the retry backoff; `unreachable` records only. */
+  readonly failures?: number;
+  /** When the current unreachable streak began; `unreachable` records only. */
+  readonly unreachableSince?: number;
+  /** The last good state, used while the origin is unreachable; `unreachable` records only. */
+  readonly lastGood?: GoodCopy;
+}
+
+/** The record as the JSON text stores keep. */
+export function encodeRecord(record: RobotsRecord): string {
+  return JSON.stringify(record);
+}
+
+/**
+ * A record from stored JSON (text or an already-parsed value), or `undefined` when it is corrupt,
+ * of another version, or for another origin than `expectedOrigin` (a hash collision or a foreign
+ * key): the caller then fetches again.
+ */
+export function decodeRecord(stored: unknown, expectedOrigin?: string): RobotsRecord | undefined {
+  let value: unknown = stored;
+  if (typeof stored === 'string') {
+    try {
+      value = JSON.parse(stored);
+    } catch {
+      return undefined;
+    }
+  }
+  return isRecord(value, expectedOrigin) ? value : undefined;
+}
+
+function isRecord(value: unknown, expectedOrigin: string | undefined): value is RobotsRecord {
+  if (typeof value !== 'object' || value === null) return false;
+  const r = value as Record<string, unknown>;
+  if (r.version !== RECORD_VERSION) return false;
+  if (typeof r.origin !== 'string' || (expectedOrigin !== undefined && r.origin !== expectedOrigin)) return false;
+  if (r.status !== 'ok' && r.status !== 'unavailable' && r.status !== 'unreachable') return false;
+  if (!isFiniteNumber(r.fetchedAt) || !isFiniteNumber(r.expiresAt)) return false;
+  if (r.httpStatus !== undefined && !isFiniteNumber(r.httpStatus)) return false;
+  if (r.status === 'ok' && typeof r.body !== 'string') return false;
+  if (r.body !== undefined && typeof r.body !== 'string') return false;
+  if (r.failures !== undefined && !isFiniteNumber(r.failures)) return false;
+  if (r.unreachableSince !== undefined && !isFiniteNumber(r.unreachableSince)) return false;
+  if (r.problem !== undefined) {
+    const p = r.problem as Record<string, unknown> | null;
+    if (typeof p !== 'object' || p === null || typeof p.code !== 'string' || typeof p.message !== 'string') return false;
+  }
+  if (r.lastGood !== undefined) {
+    const g = r.lastGood as Record<string, unknown> | null;
+    if (typeof g !== 'object' || g === null) return false;
+    if (g.status !== 'ok' && g.status !== 'unavailable') return false;
+    if (!isFiniteNumber(g.fetchedAt)) return false;
+    if (g.status === 'ok' && typeof g.body !== 'string') return false;
+  }
+  return true;
+}
+
+function isFiniteNumber(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value);
+}

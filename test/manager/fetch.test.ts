@@ -1,0 +1,266 @@
+/**
+ * Fetching robots.txt against a real server on 127.0.0.1, one programmed behaviour per case, and
+ * what the manager makes of each: the status policy seen from outside.
+ */
+import { gzipSync, brotliCompressSync } from 'node:zlib';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { fetchRobotsTxt, RobotsManager, type Verdict } from '@heed/manager';
+import { deadPort, recordingLog, startServer, UA, type TestServer } from './helpers.js';
+
+const RULES = 'User-agent: *\nDisallow: /private\n';
+
+let server: TestServer;
+let other: TestServer;
+beforeAll(async () => {
+  server = await startServer();
+  other = await startServer();
+});
+afterAll(async () => {
+  await server.close();
+  await other.close();
+});
+afterEach(() => {
+  server.seen.length = 0;
+  other.seen.length = 0;
+});
+
+function manager(extra: Partial<ConstructorParameters<typeof RobotsManager>[0]> = {}) {
+  return new RobotsManager({ userAgent: UA, log: recordingLog().log, timeoutMs: 2_000, connectTimeoutMs: 1_000, ...extra });
+}
+
+async function verdictsFor(origin: string, extra = {}): Promise<{ open: Verdict; private: Verdict }> {
+  const m = manager(extra);
+  try {
+    return { open: await m.check(`${origin}/public`), private: await m.check(`${origin}/private/x`) };
+  } finally {
+    await m.close();
+  }
+}
+
+describe('status classes', () => {
+  const cases: { name: string; status: number; body?: string; open: boolean; priv: boolean; reason: string; recordStatus: string }[] = [
+    { name: '200 with rules', status: 200, body: RULES, open: true, priv: false, reason: 'rules', recordStatus: 'ok' },
+    { name: '204 no content', status: 204, open: true, priv: true, reason: 'rules', recordStatus: 'ok' },
+    { name: '200 HTML page', status: 200, body: '<html><body>Disallow: /private</body></html>', open: true, priv: true, reason: 'rules', recordStatus: 'ok' },
+    { name: '304 without Location', status: 304, open: true, priv: true, reason: 'unavailable', recordStatus: 'unavailable' },
+    { name: '401', status: 401, body: RULES, open: true, priv: true, reason: 'unavailable', recordStatus: 'unavailable' },
+    { name: '403', status: 403, body: RULES, open: true, priv: true, reason: 'unavailable', recordStatus: 'unavailable' },
+    { name: '404 whose page holds rules', status: 404, body: RULES, open: true, priv: true, reason: 'unavailable', recordStatus: 'unavailable' },
+    { name: '410', status: 410, open: true, priv: true, reason: 'unavailable', recordStatus: 'unavailable' },
+    { name: '429', status: 429, body: RULES, open: false, priv: false, reason: 'unreachable', recordStatus: 'unreachable' },
+    { name: '500', status: 500, body: RULES, open: false, priv: false, reason: 'unreachable', recordStatus: 'unreachable' },
+    { name: '503 error page', status: 503, body: 'User-agent: *\nAllow: /', open: false, priv: false, reason: 'unreachable', recordStatus: 'unreachable' },
+  ];
+  for (const c of cases) {
+    it(`${c.name} → ${c.reason}`, async () => {
+      server.handle((_req, res) => {
+        res.statusCode = c.status;
+        res.end(c.body);
+      });
+      const v = await verdictsFor(server.origin);
+      expect(v.open.allowed).toBe(c.open);
+      expect(v.private.allowed).toBe(c.priv);
+      expect(v.open.reason).toBe(c.reason);
+      expect(v.open.record.status).toBe(c.recordStatus);
+      expect(v.open.record.httpStatus).toBe(c.status);
+      expect(server.robotsRequests()).toBe(1);
+    });
+  }
+
+  it('a 200 rule verdict names the deciding line and group', async () => {
+    server.handle((_req, res) => res.end(RULES));
+    const v = await verdictsFor(server.origin);
+    expect(v.private).toMatchObject({ allowed: false, reason: 'rules', line: 2, rule: { directive: 'disallow', pattern: '/private' } });
+    expect(v.private.groups?.[0]?.agents[0]?.token).toBe('*');
+    expect(v.private.userAgent).toBe('HeedBot');
+  });
+});
+
+describe('the request', () => {
+  it('sends the configured user-agent and no generated browser headers', async () => {
+    server.handle((_req, res) => res.end(RULES));
+    await verdictsFor(server.origin);
+    const headers = server.seen[0]?.headers ?? {};
+    expect(server.seen[0]?.url).toBe('/robots.txt');
+    expect(headers['user-agent']).toBe(UA);
+    expect(headers['sec-ch-ua']).toBeUndefined();
+    expect(headers['sec-fetch-mode']).toBeUndefined();
+  });
+
+  it('goes through the proxy given as proxyUrl', async () => {
+    const proxy = await startServer();
+    proxy.handle((req, res) => {
+      // A forward proxy sees the absolute URL; answer for the target itself.
+      res.end(req.url === `${server.origin}/robots.txt` ? 'User-agent: *\nDisallow: /via-proxy\n' : '');
+    });
+    server.handle((_req, res) => res.end(RULES));
+    try {
+      const m = manager({ proxyUrl: proxy.origin });
+      expect(await m.isAllowed(`${server.origin}/via-proxy`)).toBe(false);
+      await m.close();
+      expect(proxy.seen.map((r) => r.url)).toEqual([`${server.origin}/robots.txt`]);
+      expect(proxy.seen[0]?.headers['user-agent']).toBe(UA);
+      expect(server.seen).toHaveLength(0);
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
+describe('redirects', () => {
+  const chain = (hops: number) => (req: { url?: string }, res: import('node:http').ServerResponse) => {
+    const url = req.url ?? '';
+    const n = url === '/robots.txt' ? 0 : Number(url.slice('/hop/'.length));
+    if (n < hops) {
+      res.statusCode = 301;
+      res.setHeader('location', `/hop/${n + 1}`);
+      res.end();
+    } else {
+      res.end(RULES);
+    }
+  };
+
+  it('follows 5 hops and uses the rules at the end', async () => {
+    server.handle(chain(5));
+    const v = await verdictsFor(server.origin);
+    expect(v.private).toMatchObject({ allowed: false, reason: 'rules' });
+    expect(server.seen).toHaveLength(6);
+    const outcome = await fetchRobotsTxt(`${server.origin}/robots.txt`, { userAgent: UA });
+    expect(outcome).toMatchObject({ kind: 'response', status: 200, finalUrl: `${server.origin}/hop/5` });
+    expect(outcome.redirects).toHaveLength(5);
+  });
+
+  it('gives up on the 6th hop: unavailable, all allowed', async () => {
+    server.handle(chain(6));
+    const v = await verdictsFor(server.origin);
+    expect(v.private).toMatchObject({ allowed: true, reason: 'unavailable', record: { status: 'unavailable', httpStatus: 301 } });
+    expect(server.seen).toHaveLength(6); // the 6th redirect is not followed
+  });
+
+  it('detects a loop without walking it to the limit', async () => {
+    server.handle((req, res) => {
+      res.statusCode = 302;
+      res.setHeader('location', req.url === '/robots.txt' ? '/a' : '/robots.txt');
+      res.end();
+    });
+    const outcome = await fetchRobotsTxt(`${server.origin}/robots.txt`, { userAgent: UA });
+    expect(outcome).toMatchObject({ kind: 'redirect-failure', reason: 'redirect-loop' });
+    expect(server.seen).toHaveLength(2);
+    server.seen.length = 0;
+    const v = await verdictsFor(server.origin);
+    expect(v.private).toMatchObject({ allowed: true, reason: 'unavailable' });
+  });
+
+  it('follows a redirect to another origin, and its rules govern the origin asked for', async () => {
+    other.handle((_req, res) => res.end('User-agent: *\nDisallow: /only-here\n'));
+    server.handle((_req, res) => {
+      res.statusCode = 308;
+      res.setHeader('location', `${other.origin}/shared-robots.txt`);
+      res.end();
+    });
+    const m = manager();
+    expect(await m.isAllowed(`${server.origin}/only-here`)).toBe(false);
+    const record = await m.get(server.origin);
+    expect(record).toMatchObject({ origin: server.origin, status: 'ok', finalUrl: `${other.origin}/shared-robots.txt`, redirects: 1 });
+    // The other origin's own robots.txt was never asked for: its record is separate.
+    expect(other.seen.map((r) => r.url)).toEqual(['/shared-robots.txt']);
+    await m.close();
+  });
+});
+
+describe('bodies', () => {
+  it('reads at most 500 KiB of a 600 KiB body and parses what it read', async () => {
+    const head = 'User-agent: *\nDisallow: /early\n';
+    const filler = `# ${'x'.repeat(97)}\n`; // 100-byte comment lines
+    const tail = 'Disallow: /late\n';
+    const body = head + filler.repeat(Math.ceil((600 * 1024) / 100)) + tail;
+    server.handle((_req, res) => res.end(body));
+    const m = manager();
+    expect(await m.isAllowed(`${server.origin}/early`)).toBe(false);
+    expect(await m.isAllowed(`${server.origin}/late`)).toBe(true); // past the cap: never read
+    const record = await m.get(server.origin);
+    expect(record.bodyCapped).toBe(true);
+    expect(Buffer.from(record.body ?? '', 'base64').length).toBe(512_000);
+    await m.close();
+  });
+
+  it('decodes gzip and brotli', async () => {
+    for (const [encoding, encode] of [['gzip', gzipSync], ['br', brotliCompressSync]] as const) {
+      server.handle((_req, res) => {
+        res.setHeader('content-encoding', encoding);
+        res.end(encode(Buffer.from(RULES)));
+      });
+      const v = await verdictsFor(server.origin);
+      expect(v.private).toMatchObject({ allowed: false, reason: 'rules' });
+      expect(server.seen.at(-1)?.headers['accept-encoding']).toContain(encoding);
+    }
+  });
+
+  it('stops decompressing a gzip bomb at the byte cap', async () => {
+    const bomb = gzipSync(Buffer.alloc(200 * 1024 * 1024, 'a'.charCodeAt(0))); // 200 MB of "a", ~200 KB gzipped
+    server.handle((_req, res) => {
+      res.setHeader('content-encoding', 'gzip');
+      res.end(bomb);
+    });
+    const outcome = await fetchRobotsTxt(`${server.origin}/robots.txt`, { userAgent: UA, maxBytes: 100_000 });
+    expect(outcome.kind).toBe('response');
+    if (outcome.kind === 'response') {
+      expect(outcome.body.length).toBe(100_000);
+      expect(outcome.bodyCapped).toBe(true);
+    }
+  });
+
+  it('a gzip body that is not gzip is a decode failure: unreachable', async () => {
+    server.handle((_req, res) => {
+      res.setHeader('content-encoding', 'gzip');
+      res.end('this is not gzip at all');
+    });
+    const outcome = await fetchRobotsTxt(`${server.origin}/robots.txt`, { userAgent: UA });
+    expect(outcome).toMatchObject({ kind: 'network', error: { code: 'decode' } });
+  });
+});
+
+describe('network failures are unreachable: all disallowed', () => {
+  it('a body slower than the total timeout', async () => {
+    server.handle((_req, res) => {
+      res.writeHead(200, { 'content-length': '1000' });
+      res.write('User-agent: *\n'); // ... and the rest never comes
+    });
+    const outcome = await fetchRobotsTxt(`${server.origin}/robots.txt`, { userAgent: UA, timeoutMs: 300 });
+    expect(outcome).toMatchObject({ kind: 'network', error: { code: 'timeout' } });
+    const v = await verdictsFor(server.origin, { timeoutMs: 300 });
+    expect(v.open).toMatchObject({ allowed: false, reason: 'unreachable', record: { status: 'unreachable' } });
+  });
+
+  it('headers that never come', async () => {
+    server.handle(() => {});
+    const outcome = await fetchRobotsTxt(`${server.origin}/robots.txt`, { userAgent: UA, timeoutMs: 300 });
+    expect(outcome).toMatchObject({ kind: 'network', error: { code: 'timeout' } });
+  });
+
+  it('a connection reset before any response', async () => {
+    server.handle((req) => req.socket.destroy());
+    const outcome = await fetchRobotsTxt(`${server.origin}/robots.txt`, { userAgent: UA });
+    expect(outcome).toMatchObject({ kind: 'network', error: { code: 'reset' } });
+    const v = await verdictsFor(server.origin);
+    expect(v.open).toMatchObject({ allowed: false, reason: 'unreachable' });
+  });
+
+  it('a body cut short of its Content-Length', async () => {
+    server.handle((req, res) => {
+      res.writeHead(200, { 'content-length': '1000' });
+      res.write('User-agent: *\nDisallow: /private\n', () => req.socket.destroy());
+    });
+    const outcome = await fetchRobotsTxt(`${server.origin}/robots.txt`, { userAgent: UA });
+    expect(outcome).toMatchObject({ kind: 'network', error: { code: 'truncated' } });
+  });
+
+  it('a port with nothing listening', async () => {
+    const port = await deadPort();
+    const outcome = await fetchRobotsTxt(`http://127.0.0.1:${port}/robots.txt`, { userAgent: UA });
+    expect(outcome).toMatchObject({ kind: 'network', error: { code: 'refused' } });
+    const v = await verdictsFor(`http://127.0.0.1:${port}`);
+    expect(v.open).toMatchObject({ allowed: false, reason: 'unreachable', record: { status: 'unreachable' } });
+    expect(v.open.record.httpStatus).toBeUndefined();
+  });
+});
