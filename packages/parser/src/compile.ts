@@ -8,8 +8,9 @@
  */
 import { decodeUnreserved, escapeBytes } from './escape.js';
 import { compilePattern, RuleMatcher, type CompiledRule } from './match.js';
-import type { TokenizedLine } from './tokenize.js';
-import type { AgentLine, Group, OtherDirective, Rule } from './types.js';
+import { byteStringToText } from './bytes.js';
+import { classifyKeyAt, scanLines, type PreparedBody, type TokenizedLine } from './tokenize.js';
+import type { AgentLine, DirectiveKind, Group, OtherDirective, Rule } from './types.js';
 import { agentLineToken } from './user-agent.js';
 
 export interface Directives {
@@ -27,47 +28,84 @@ interface GroupDraft {
   closed: boolean;
 }
 
-/** Builds groups, sitemaps and other directives from the tokenizer's records. */
-export function collectDirectives(lines: readonly TokenizedLine[]): Directives {
-  const groups: GroupDraft[] = [];
-  const sitemaps: string[] = [];
-  const others: OtherDirective[] = [];
-  let current: GroupDraft | undefined;
+const NEEDS_DECODING = /[%\x80-\xff]/;
 
-  for (const record of lines) {
-    if (record.kind !== 'directive') continue;
-    const value = record.value ?? '';
-    switch (record.directive) {
+/** Builds groups, sitemaps and other directives from directive lines, in file order. */
+class DirectiveCollector {
+  private readonly groups: GroupDraft[] = [];
+  private readonly sitemaps: string[] = [];
+  private readonly others: OtherDirective[] = [];
+  private current: GroupDraft | undefined;
+
+  /** `key` is only read for crawl-delay and other keys, so it is passed as a thunk. */
+  add(directive: DirectiveKind, line: number, valueBytes: string, key: () => string): void {
+    switch (directive) {
       case 'user-agent': {
+        let current = this.current;
         if (current === undefined || current.closed) {
-          current = { index: groups.length, line: record.line, agents: [], rules: [], closed: false };
-          groups.push(current);
+          current = { index: this.groups.length, line, agents: [], rules: [], closed: false };
+          this.current = current;
+          this.groups.push(current);
         }
-        current.agents.push({ value, token: agentLineToken(record.valueBytes ?? ''), line: record.line });
-        break;
+        current.agents.push({ value: byteStringToText(valueBytes), token: agentLineToken(valueBytes), line });
+        return;
       }
       case 'allow':
       case 'disallow': {
-        if (current === undefined) break;
+        const current = this.current;
+        if (current === undefined) return;
         current.closed = true;
-        const bytes = record.valueBytes ?? '';
-        current.rules.push({ directive: record.directive, pattern: value, normalizedPattern: escapeBytes(bytes), line: record.line });
-        break;
+        const plain = !NEEDS_DECODING.test(valueBytes);
+        const pattern = plain ? valueBytes : byteStringToText(valueBytes);
+        const normalizedPattern = plain ? valueBytes : escapeBytes(valueBytes);
+        current.rules.push({ directive, pattern, normalizedPattern, line });
+        return;
       }
       case 'sitemap':
-        if (value.length > 0) sitemaps.push(value);
-        break;
+        if (valueBytes.length > 0) this.sitemaps.push(byteStringToText(valueBytes));
+        return;
       case 'crawl-delay': {
+        const value = byteStringToText(valueBytes);
         const delay = parseCrawlDelay(value);
+        const current = this.current;
         if (current !== undefined && current.crawlDelay === undefined && delay !== undefined) current.crawlDelay = delay;
-        others.push({ key: record.key ?? '', value, line: record.line });
-        break;
+        this.others.push({ key: key(), value, line });
+        return;
       }
       default:
-        others.push({ key: record.key ?? '', value, line: record.line });
+        this.others.push({ key: key(), value: byteStringToText(valueBytes), line });
     }
   }
-  return { groups: groups.map(freezeGroup), sitemaps, others };
+
+  result(): Directives {
+    return { groups: this.groups.map(freezeGroup), sitemaps: this.sitemaps, others: this.others };
+  }
+}
+
+/** Builds groups, sitemaps and other directives from the tokenizer's records. */
+export function collectDirectives(lines: readonly TokenizedLine[]): Directives {
+  const collector = new DirectiveCollector();
+  for (const record of lines) {
+    if (record.kind !== 'directive' || record.directive === undefined) continue;
+    collector.add(record.directive, record.line, record.valueBytes ?? '', () => record.key ?? '');
+  }
+  return collector.result();
+}
+
+/**
+ * The same, straight from the scanner: parsing needs no line records, so it makes none (that is
+ * most of what parsing a large file would otherwise allocate).
+ */
+export function collectDirectivesFromBody(prepared: PreparedBody, options: { acceptTypos: boolean; acceptMissingColon: boolean }): Directives {
+  const collector = new DirectiveCollector();
+  const { body } = prepared;
+  scanLines(prepared, options.acceptMissingColon, (scan) => {
+    if (scan.kind !== 'directive') return;
+    const { keyStart, keyEnd } = scan;
+    const { directive } = classifyKeyAt(body, keyStart, keyEnd, options.acceptTypos);
+    collector.add(directive, scan.line, body.slice(scan.valueStart, scan.valueEnd), () => byteStringToText(body.slice(keyStart, keyEnd)));
+  });
+  return collector.result();
 }
 
 function freezeGroup(draft: GroupDraft): Group {

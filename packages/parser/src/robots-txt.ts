@@ -2,9 +2,9 @@
  * `RobotsTxt`: a parsed robots.txt file. Parsing keeps the groups; the rule set of each user-agent
  * is compiled the first time that agent asks, and cached on the object.
  */
-import { collectDirectives, compileAgent, selectGroups, type AgentRules } from './compile.js';
+import { collectDirectivesFromBody, compileAgent, selectGroups, type AgentRules } from './compile.js';
 import { decodeUnreserved } from './escape.js';
-import { tokenize } from './tokenize.js';
+import { prepareBody } from './tokenize.js';
 import type { Explanation, Group, OtherDirective, ParseOptions } from './types.js';
 import { canonicalPath } from './url.js';
 
@@ -58,13 +58,13 @@ export class RobotsTxt {
   constructor(input: string | Uint8Array, options?: ParseOptions) {
     const checked = checkOptions(options);
     const safeInput = typeof input === 'string' || input instanceof Uint8Array ? input : String(input ?? '');
-    const tokens = tokenize(safeInput, checked);
-    const directives = collectDirectives(tokens.lines);
+    const prepared = prepareBody(safeInput, checked.maxBytes);
+    const directives = collectDirectivesFromBody(prepared, { acceptTypos: checked.acceptTypos !== false, acceptMissingColon: checked.acceptMissingColon !== false });
     this.groups = directives.groups;
     this.sitemaps = directives.sitemaps;
     this.others = directives.others;
-    this.byteLength = tokens.byteLength;
-    this.truncated = tokens.truncated;
+    this.byteLength = prepared.byteLength;
+    this.truncated = prepared.truncated;
     this.decodeEscapes = checked.decodeUnreservedEscapes === true;
     this.robotsTxtAllowed = checked.implicitRobotsTxtAllow === true;
   }

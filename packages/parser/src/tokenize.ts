@@ -40,41 +40,90 @@ export interface Tokenized {
   readonly truncated: boolean;
 }
 
-/** Splits a robots.txt body into line records. Never throws. */
-export function tokenize(input: string | Uint8Array, options: TokenizeOptions = {}): Tokenized {
-  const maxBytes = validMaxBytes(options.maxBytes);
-  const acceptTypos = options.acceptTypos !== false;
-  const acceptMissingColon = options.acceptMissingColon !== false;
+/** A body prepared for scanning: cut at `maxBytes`, BOM prefix measured. */
+export interface PreparedBody {
+  /** The body as a byte string (one char per byte). */
+  readonly body: string;
+  readonly bomBytes: number;
+  readonly byteLength: number;
+  readonly truncated: boolean;
+}
 
+/** Turns any input into a byte string, cut at `maxBytes`, with its BOM prefix measured. */
+export function prepareBody(input: string | Uint8Array, maxBytesOption?: number): PreparedBody {
+  const maxBytes = validMaxBytes(maxBytesOption);
   let body = inputToByteString(input);
   const byteLength = body.length;
   const truncated = byteLength > maxBytes;
   if (truncated) body = body.slice(0, maxBytes);
-
   // Google skips any prefix of the BOM, byte by byte, and stops at the first byte that differs.
   let bomBytes = 0;
   while (bomBytes < BOM.length && body.charCodeAt(bomBytes) === BOM[bomBytes]) bomBytes++;
+  return { body, bomBytes, byteLength, truncated };
+}
 
-  const lines: TokenizedLine[] = [];
+/**
+ * What the scanner knows of the current line, as offsets into the body. One object is reused for
+ * every line, so a consumer that only needs a few lines (the rule compiler) allocates nothing for
+ * the others; a consumer that keeps lines (the record builder) copies what it needs.
+ */
+export interface LineScan {
+  line: number;
+  /** Offset of the line's first byte. */
+  start: number;
+  /** Length of the line in bytes, before the cut. */
+  byteLength: number;
+  kind: LineKind;
+  /** Key: [keyStart, keyEnd), for directives. */
+  keyStart: number;
+  keyEnd: number;
+  /** Value: [valueStart, valueEnd), for directives. */
+  valueStart: number;
+  valueEnd: number;
+  missingColon: boolean;
+  hasComment: boolean;
+  leadingWhitespace: boolean;
+  ending: LineEnding;
+}
+
+/**
+ * Walks the lines of a prepared body, the way google/robotstxt's `ParseRobotsTxt()` splits them
+ * (LF, CR and CRLF ends, lines cut at 16,663 bytes) and `GetKeyAndValueFrom()` splits each line.
+ */
+export function scanLines(prepared: PreparedBody, acceptMissingColon: boolean, visit: (scan: LineScan) => void): void {
+  const { body } = prepared;
+  const scan: LineScan = {
+    line: 0,
+    start: 0,
+    byteLength: 0,
+    kind: 'blank',
+    keyStart: 0,
+    keyEnd: 0,
+    valueStart: 0,
+    valueEnd: 0,
+    missingColon: false,
+    hasComment: false,
+    leadingWhitespace: false,
+    ending: 'lf',
+  };
   const finders: Finders = { nul: new NextFinder(body, '\0'), hash: new NextFinder(body, '#'), colon: new NextFinder(body, ':') };
-  const end = body.length;
-  let start = bomBytes;
-  let lineNumber = 0;
   const lf = new NextFinder(body, '\n');
   const cr = new NextFinder(body, '\r');
+  const end = body.length;
+  let start = prepared.bomBytes;
+  let lineNumber = 0;
   for (;;) {
     const nextLf = lf.next(start);
     const nextCr = cr.next(start);
-    let stop: number;
-    if (nextLf === -1) stop = nextCr;
-    else if (nextCr === -1) stop = nextLf;
-    else stop = Math.min(nextLf, nextCr);
-
+    const stop = nextLf === -1 ? nextCr : nextCr === -1 ? nextLf : Math.min(nextLf, nextCr);
     if (stop === -1) {
       // The text after the last line end is a line too (Google emits it even when empty; an empty
-      // one changes nothing, so it gets no record).
-      if (start < end) lines.push(tokenizeLine(body, start, end, ++lineNumber, 'eof', acceptTypos, acceptMissingColon, finders));
-      break;
+      // one changes nothing, so it is not visited).
+      if (start < end) {
+        scanLine(body, start, end, ++lineNumber, 'eof', acceptMissingColon, finders, scan);
+        visit(scan);
+      }
+      return;
     }
     let ending: LineEnding = body.charCodeAt(stop) === LF ? 'lf' : 'cr';
     let next = stop + 1;
@@ -82,10 +131,35 @@ export function tokenize(input: string | Uint8Array, options: TokenizeOptions = 
       ending = 'crlf';
       next++;
     }
-    lines.push(tokenizeLine(body, start, stop, ++lineNumber, ending, acceptTypos, acceptMissingColon, finders));
+    scanLine(body, start, stop, ++lineNumber, ending, acceptMissingColon, finders, scan);
+    visit(scan);
     start = next;
   }
-  return { lines, bomBytes, byteLength, truncated };
+}
+
+/** Splits a robots.txt body into line records. Never throws. */
+export function tokenize(input: string | Uint8Array, options: TokenizeOptions = {}): Tokenized {
+  const prepared = prepareBody(input, options.maxBytes);
+  const acceptTypos = options.acceptTypos !== false;
+  const { body } = prepared;
+  const lines: TokenizedLine[] = [];
+  scanLines(prepared, options.acceptMissingColon !== false, (scan) => {
+    let directive: DirectiveKind | undefined;
+    let key: string | undefined;
+    let valueBytes: string | undefined;
+    let keyTypo = false;
+    if (scan.kind === 'directive') {
+      const known = classifyKeyAt(body, scan.keyStart, scan.keyEnd, acceptTypos);
+      directive = known.directive;
+      keyTypo = known.typo;
+      key = byteStringToText(body.slice(scan.keyStart, scan.keyEnd));
+      valueBytes = body.slice(scan.valueStart, scan.valueEnd);
+    }
+    lines.push(
+      new Line(body, scan.line, scan.start, scan.byteLength, scan.kind, directive, key, valueBytes, keyTypo, scan.missingColon, scan.hasComment, scan.leadingWhitespace, scan.ending),
+    );
+  });
+  return { lines, bomBytes: prepared.bomBytes, byteLength: prepared.byteLength, truncated: prepared.truncated };
 }
 
 function validMaxBytes(maxBytes: number | undefined): number {
@@ -167,37 +241,41 @@ class Line implements TokenizedLine {
   }
 }
 
-function tokenizeLine(
+function scanLine(
   body: string,
   start: number,
   stop: number,
   line: number,
   ending: LineEnding,
-  acceptTypos: boolean,
   acceptMissingColon: boolean,
   finders: Finders,
-): TokenizedLine {
+  scan: LineScan,
+): void {
   const byteLength = stop - start;
+  scan.line = line;
+  scan.start = start;
+  scan.byteLength = byteLength;
+  scan.ending = ending;
+  scan.missingColon = false;
   // Work on indices into the body: [from, to) is the part of the line still in play.
   let to = byteLength > MAX_LINE_BYTES ? start + MAX_LINE_BYTES : stop;
   let from = start;
-  const leadingWhitespace = from < to && isSpace(body.charCodeAt(from));
+  scan.leadingWhitespace = from < to && isSpace(body.charCodeAt(from));
   // Google handles the line as a C string: a NUL byte ends it.
   const nul = finders.nul.next(from);
   if (nul !== -1 && nul < to) to = nul;
   const hash = finders.hash.next(from);
-  const hasComment = hash !== -1 && hash < to;
-  if (hasComment) to = hash;
+  scan.hasComment = hash !== -1 && hash < to;
+  if (scan.hasComment) to = hash;
   while (from < to && isSpace(body.charCodeAt(from))) from++;
   while (to > from && isSpace(body.charCodeAt(to - 1))) to--;
-
-  const make = (kind: LineKind, directive?: DirectiveKind, key?: string, valueBytes?: string, keyTypo = false, missingColon = false): TokenizedLine =>
-    new Line(body, line, start, byteLength, kind, directive, key, valueBytes, keyTypo, missingColon, hasComment, leadingWhitespace, ending);
-  if (from === to) return make(hasComment ? 'comment' : 'blank');
+  if (from === to) {
+    scan.kind = scan.hasComment ? 'comment' : 'blank';
+    return;
+  }
 
   let separator = finders.colon.next(from);
   if (separator >= to) separator = -1;
-  let missingColon = false;
   if (separator === -1 && acceptMissingColon) {
     // Google accepts white space instead of the colon, but only between exactly two words.
     separator = firstSpace(body, from, to);
@@ -205,18 +283,22 @@ function tokenizeLine(
       let valueStart = separator;
       while (isSpace(body.charCodeAt(valueStart))) valueStart++;
       if (firstSpace(body, valueStart, to) !== -1) separator = -1;
-      else missingColon = true;
+      else scan.missingColon = true;
     }
   }
-  if (separator === -1) return make('invalid');
   let keyEnd = separator;
   while (keyEnd > from && isSpace(body.charCodeAt(keyEnd - 1))) keyEnd--;
-  if (keyEnd === from) return make('invalid', undefined, undefined, undefined, false, missingColon);
+  if (separator === -1 || keyEnd === from) {
+    scan.kind = 'invalid';
+    return;
+  }
   let valueStart = separator + 1;
   while (valueStart < to && isSpace(body.charCodeAt(valueStart))) valueStart++;
-  const keyBytes = body.slice(from, keyEnd);
-  const { directive, typo } = classifyKey(keyBytes, acceptTypos);
-  return make('directive', directive, byteStringToText(keyBytes), body.slice(valueStart, to), typo, missingColon);
+  scan.kind = 'directive';
+  scan.keyStart = from;
+  scan.keyEnd = keyEnd;
+  scan.valueStart = valueStart;
+  scan.valueEnd = to;
 }
 
 function firstSpace(text: string, from: number, to: number): number {
@@ -247,16 +329,37 @@ const SPELLINGS: readonly KeySpelling[] = [
   { prefix: 'disallaw', directive: 'disallow', typo: true },
   { prefix: 'sitemap', directive: 'sitemap', typo: false },
   { prefix: 'site-map', directive: 'sitemap', typo: true },
+  // Not a Google key (it ignores crawl-delay), but one other crawlers honour: recognised exactly.
+  { prefix: 'crawl-delay', directive: 'crawl-delay', typo: false },
 ];
+
+/** Case-insensitive (ASCII) comparison of body[from, from + word.length) with a lower-case word. */
+function startsWithWord(body: string, from: number, to: number, word: string): boolean {
+  if (to - from < word.length) return false;
+  for (let i = 0; i < word.length; i++) {
+    let code = body.charCodeAt(from + i);
+    if (code >= 0x41 && code <= 0x5a) code |= 0x20;
+    if (code !== word.charCodeAt(i)) return false;
+  }
+  return true;
+}
+
+/** The known key body[from, to) stands for, the way Google reads keys (case-insensitive prefix). */
+export function classifyKeyAt(body: string, from: number, to: number, acceptTypos = true): { directive: DirectiveKind; typo: boolean } {
+  let first = body.charCodeAt(from);
+  if (first >= 0x41 && first <= 0x5a) first |= 0x20;
+  for (const spelling of SPELLINGS) {
+    if (spelling.prefix.charCodeAt(0) !== first || (spelling.typo && !acceptTypos)) continue;
+    if (!startsWithWord(body, from, to, spelling.prefix)) continue;
+    const exact = to - from === spelling.prefix.length;
+    if (exact) return { directive: spelling.directive, typo: spelling.typo };
+    // Only Google's keys are read by prefix ("Disallowed:"); crawl-delay is matched exactly.
+    if (acceptTypos && spelling.directive !== 'crawl-delay') return { directive: spelling.directive, typo: true };
+  }
+  return { directive: 'other', typo: false };
+}
 
 /** The known key a written key stands for, the way Google reads it (case-insensitive prefix). */
 export function classifyKey(key: string, acceptTypos = true): { directive: DirectiveKind; typo: boolean } {
-  const lower = (key.length > 12 ? key.slice(0, 12) : key).toLowerCase();
-  for (const spelling of SPELLINGS) {
-    if (spelling.typo && !acceptTypos) continue;
-    if (lower === spelling.prefix) return { directive: spelling.directive, typo: spelling.typo };
-    if (acceptTypos && lower.startsWith(spelling.prefix)) return { directive: spelling.directive, typo: true };
-  }
-  if (lower === 'crawl-delay') return { directive: 'crawl-delay', typo: false };
-  return { directive: 'other', typo: false };
+  return classifyKeyAt(key, 0, key.length, acceptTypos);
 }

@@ -16,7 +16,17 @@ export function productToken(userAgent: string): string {
 
 /** What a `user-agent:` value of a robots.txt file matches: `*` for the global group, else its token. */
 export function agentLineToken(value: string): string {
+  const first = value.charCodeAt(0);
   // Google: a `*` followed by white space and more text is still the global agent.
-  if (value[0] === '*' && (value.length === 1 || /\s/.test(value[1] ?? ''))) return '*';
-  return TOKEN.exec(value)?.[0] ?? '';
+  if (first === 0x2a) {
+    const second = value.charCodeAt(1);
+    return value.length === 1 || second === 0x20 || (second >= 0x09 && second <= 0x0d) ? '*' : '';
+  }
+  let end = 0;
+  for (; end < value.length; end++) {
+    const code = value.charCodeAt(end);
+    const letter = (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a);
+    if (!letter && code !== 0x2d && code !== 0x5f) break;
+  }
+  return end === value.length ? value : value.slice(0, end);
 }
