@@ -1,0 +1,148 @@
+/**
+ * Browser crawlers (PlaywrightCrawler, PuppeteerCrawler): the page's requests are intercepted from
+ * a `preNavigationHook`, before `page.goto()`.
+ *
+ * - Redirects. Playwright does not show redirect hops to `page.route()`, so the main-frame
+ *   navigation request is fetched by Playwright itself with `route.fetch({ maxRedirects: 0 })`: a
+ *   3xx whose target robots.txt allows is handed to the browser (`route.fulfill`), which follows it
+ *   as a new, again intercepted, request; a disallowed target is never requested (`route.abort`).
+ *   Puppeteer shows each hop as its own intercepted request. Script and meta-refresh navigations
+ *   of the main frame are new navigation requests, and are checked the same way.
+ * - Sub-resources (`blockSubresources`): requests robots.txt disallows are aborted.
+ */
+import type { RobotsGuard } from '../guard.js';
+import { skipFromVerdict } from '../skips.js';
+import type { ContextInternals, CrawlerInternals } from './crawler-internals.js';
+
+/** The parts of Playwright's `Route`, `Request`, `APIResponse` and `Page` used here. */
+interface PlaywrightRequest {
+  url(): string;
+  isNavigationRequest(): boolean;
+  frame(): unknown;
+}
+interface PlaywrightResponse {
+  status(): number;
+  headers(): Record<string, string>;
+}
+interface PlaywrightRoute {
+  request(): PlaywrightRequest;
+  fetch(options?: { maxRedirects?: number }): Promise<PlaywrightResponse>;
+  fulfill(options: { response: PlaywrightResponse }): Promise<void>;
+  abort(errorCode?: string): Promise<void>;
+  continue(): Promise<void>;
+  fallback(): Promise<void>;
+}
+interface PlaywrightPage {
+  route(url: string, handler: (route: PlaywrightRoute, request: PlaywrightRequest) => Promise<void>): Promise<void>;
+  mainFrame(): unknown;
+}
+
+/** The parts of Puppeteer's `HTTPRequest` and `Page` used here. */
+interface PuppeteerRequest {
+  url(): string;
+  isNavigationRequest(): boolean;
+  frame(): unknown;
+  redirectChain(): unknown[];
+  abort(errorCode?: string): Promise<void>;
+  continue(): Promise<void>;
+  isInterceptResolutionHandled?(): boolean;
+}
+interface PuppeteerPage {
+  setRequestInterception(value: boolean): Promise<void>;
+  on(event: 'request', handler: (request: PuppeteerRequest) => void): unknown;
+  mainFrame(): unknown;
+}
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+export function attachBrowserHooks(crawler: CrawlerInternals, guard: RobotsGuard): void {
+  const { checkRedirects, blockSubresources } = guard.options;
+  if (!checkRedirects && !blockSubresources) return;
+  crawler.preNavigationHooks!.push(async (context: ContextInternals) => {
+    const page = context.page as Partial<PlaywrightPage & PuppeteerPage> | undefined;
+    if (!page) return;
+    if (typeof page.route === 'function') await routePlaywright(page as PlaywrightPage, context, guard);
+    else if (typeof page.setRequestInterception === 'function') await interceptPuppeteer(page as PuppeteerPage, context, guard);
+  });
+}
+
+async function routePlaywright(page: PlaywrightPage, context: ContextInternals, guard: RobotsGuard): Promise<void> {
+  const { checkRedirects, blockSubresources } = guard.options;
+  await page.route('**/*', async (route, request) => {
+    try {
+      const url = request.url();
+      if (isMainFrameNavigation(request, page)) {
+        if (!checkRedirects) return await route.fallback();
+        // The first hop was checked before the request was taken from the queue; later ones
+        // (script or meta-refresh navigations, redirect hops) are checked here.
+        if (url !== context.request.url && !(await allowNavigation(url, context, guard))) {
+          return await route.abort('blockedbyclient');
+        }
+        const response = await route.fetch({ maxRedirects: 0 });
+        const location = response.headers()['location'];
+        if (REDIRECT_STATUSES.has(response.status()) && location) {
+          const target = resolve(location, url);
+          if (target && !(await allowNavigation(target, context, guard, url))) return await route.abort('blockedbyclient');
+        }
+        return await route.fulfill({ response });
+      }
+      if (blockSubresources && /^https?:/i.test(url)) {
+        const verdict = await guard.verdict(url);
+        if (!verdict.allowed) {
+          await guard.reporter.report(skipFromVerdict(verdict, 'subresource', context.request.url));
+          return await route.abort('blockedbyclient');
+        }
+      }
+      await route.fallback();
+    } catch {
+      // The page closed or the route was already handled: nothing left to decide.
+      await route.abort('failed').catch(() => {});
+    }
+  });
+}
+
+async function interceptPuppeteer(page: PuppeteerPage, context: ContextInternals, guard: RobotsGuard): Promise<void> {
+  const { checkRedirects, blockSubresources } = guard.options;
+  await page.setRequestInterception(true);
+  page.on('request', (request) => {
+    void (async () => {
+      if (request.isInterceptResolutionHandled?.()) return;
+      const url = request.url();
+      let allowed = true;
+      if (isMainFrameNavigation(request, page)) {
+        const isFirstHop = url === context.request.url && request.redirectChain().length === 0;
+        if (checkRedirects && !isFirstHop) allowed = await allowNavigation(url, context, guard);
+      } else if (blockSubresources && /^https?:/i.test(url)) {
+        const verdict = await guard.verdict(url);
+        allowed = verdict.allowed;
+        if (!allowed) await guard.reporter.report(skipFromVerdict(verdict, 'subresource', context.request.url));
+      }
+      await (allowed ? request.continue() : request.abort('blockedbyclient'));
+    })().catch(() => {});
+  });
+}
+
+/** Checks a navigation target; a disallowed one marks the Crawlee request as blocked. */
+async function allowNavigation(url: string, context: ContextInternals, guard: RobotsGuard, from?: string): Promise<boolean> {
+  const verdict = await guard.verdict(url);
+  if (verdict.allowed) return true;
+  guard.blocked.set(context.request, skipFromVerdict(verdict, 'redirect', from ?? context.request.url));
+  return false;
+}
+
+function isMainFrameNavigation(request: { isNavigationRequest(): boolean; frame(): unknown }, page: { mainFrame(): unknown }): boolean {
+  try {
+    return request.isNavigationRequest() && request.frame() === page.mainFrame();
+  } catch {
+    // Service-worker requests have no frame.
+    return false;
+  }
+}
+
+function resolve(location: string, base: string): string | undefined {
+  try {
+    return new URL(location, base).href;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * HTTP crawlers (HttpCrawler, CheerioCrawler, JSDOMCrawler, …): every redirect is checked before it
+ * is followed. A `preNavigationHook` adds a got `beforeRedirect` hook to the request's options; got
+ * awaits it before requesting the next hop, so a disallowed target is never requested. The hook
+ * stops the navigation with {@link RedirectDisallowedError}; the request-handling hook then ends
+ * the request as a skip (see `basic.ts`).
+ */
+import type { RobotsGuard } from '../guard.js';
+import { skipFromVerdict } from '../skips.js';
+import type { ContextInternals, CrawlerInternals } from './crawler-internals.js';
+
+/** Thrown inside got to stop following a redirect robots.txt disallows. Never reaches the user. */
+export class RedirectDisallowedError extends Error {
+  override readonly name = 'RedirectDisallowedError';
+  constructor(readonly from: string, readonly to: string) {
+    super(`Redirect from ${from} to ${to} not followed: robots.txt disallows it.`);
+  }
+}
+
+interface GotHooks {
+  beforeRedirect?: ((options: { url?: URL | string }, response: { url?: string }) => unknown)[];
+  [name: string]: unknown;
+}
+
+export function attachHttpHooks(crawler: CrawlerInternals, guard: RobotsGuard): void {
+  if (!guard.options.checkRedirects) return;
+  crawler.preNavigationHooks!.push((context: ContextInternals, gotOptions: Record<string, unknown>) => {
+    const hooks = (gotOptions['hooks'] ?? {}) as GotHooks;
+    const beforeRedirect = async (next: { url?: URL | string }, response: { url?: string }) => {
+      const to = String(next.url ?? '');
+      const from = response.url ?? context.request.url;
+      const verdict = await guard.verdict(to);
+      if (verdict.allowed) return;
+      guard.blocked.set(context.request, skipFromVerdict(verdict, 'redirect', from));
+      throw new RedirectDisallowedError(from, to);
+    };
+    gotOptions['hooks'] = { ...hooks, beforeRedirect: [...(hooks.beforeRedirect ?? []), beforeRedirect] };
+  });
+}

@@ -1,0 +1,54 @@
+/**
+ * Crawl-delay per origin. A request whose origin was fetched less than `delay` ago is not held in
+ * a task slot (that would hold back every other origin): the scheduler answers how long it must
+ * wait, and the crawler puts it back into the queue for that long, the way Crawlee's own
+ * `sameDomainDelaySecs` does. Slots are handed out in order, so ten waiting requests of one origin
+ * leave at `delay` intervals instead of all retrying at once.
+ */
+
+export class CrawlDelayScheduler {
+  /** origin → delay in ms, once known (from robots.txt, via the manager). */
+  private readonly delays = new Map<string, number>();
+  /** origin → start time of the last fetch granted (or reserved) for it. */
+  private readonly lastSlot = new Map<string, number>();
+  /** request key → the slot reserved for it. */
+  private readonly reserved = new Map<string, number>();
+
+  constructor(private readonly maxDelayMs: number) {}
+
+  /** Records the crawl-delay of an origin (seconds; `undefined` or 0: none). */
+  setDelay(origin: string, seconds: number | undefined): void {
+    const ms = seconds === undefined || !Number.isFinite(seconds) || seconds <= 0 ? 0 : Math.min(seconds * 1000, this.maxDelayMs);
+    this.delays.set(origin, ms);
+  }
+
+  /** Whether the crawl-delay of `origin` has been recorded. */
+  knows(origin: string): boolean {
+    return this.delays.has(origin);
+  }
+
+  /**
+   * Asks to fetch `origin` now for the request `key`. Returns 0 when it may go (the slot is taken),
+   * else the milliseconds to wait before asking again (a later slot is reserved for `key`).
+   */
+  acquire(origin: string, key: string, now: number): number {
+    const delay = this.delays.get(origin) ?? 0;
+    const slot = this.reserved.get(key);
+    if (slot !== undefined) {
+      if (now >= slot) {
+        this.reserved.delete(key);
+        return 0;
+      }
+      return slot - now;
+    }
+    const last = this.lastSlot.get(origin);
+    const free = last === undefined ? now : last + delay;
+    if (now >= free) {
+      this.lastSlot.set(origin, now);
+      return 0;
+    }
+    this.reserved.set(key, free);
+    this.lastSlot.set(origin, free);
+    return free - now;
+  }
+}

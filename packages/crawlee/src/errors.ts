@@ -1,0 +1,36 @@
+/**
+ * Errors of `@heed/crawlee`. Each is its own class, so callers test with `instanceof`, and each
+ * message says what was wrong and what to do about it.
+ */
+
+/** An option of `RobotsPlugin.attach()` was unknown, missing, of the wrong type or out of range. */
+export class InvalidOptionsError extends Error {
+  override readonly name = 'InvalidOptionsError';
+  /** The option at fault, as a dotted path (`sitemaps.maxDepth`), or the unknown key. */
+  readonly option: string;
+
+  constructor(option: string, message: string) {
+    super(`Invalid option "${option}" of RobotsPlugin.attach(): ${message}`);
+    this.option = option;
+  }
+}
+
+/** `RobotsPlugin.attach()` was given something that is not a Crawlee 3 crawler. */
+export class UnsupportedCrawlerError extends Error {
+  override readonly name = 'UnsupportedCrawlerError';
+  constructor(what: string) {
+    super(
+      `RobotsPlugin.attach() needs a Crawlee 3 crawler (BasicCrawler, HttpCrawler, CheerioCrawler, ` +
+        `JSDOMCrawler, PlaywrightCrawler or PuppeteerCrawler); got ${what}. Pass the crawler instance ` +
+        `itself, before calling crawler.run().`,
+    );
+  }
+}
+
+/** The same crawler was attached twice: its checks would run (and be reported) twice. */
+export class AlreadyAttachedError extends Error {
+  override readonly name = 'AlreadyAttachedError';
+  constructor() {
+    super('RobotsPlugin is already attached to this crawler; keep the plugin returned by the first attach().');
+  }
+}

@@ -1,0 +1,161 @@
+/**
+ * The robots decisions of one attached crawler, shared by every hook: ask the manager, learn each
+ * origin's crawl-delay and sitemaps on first sight, filter batches of requests (origins fetched in
+ * parallel, then each URL checked), and remember which requests were stopped mid-navigation.
+ */
+import type { RobotsManagerLike, RobotsVerdict } from './manager-contract.js';
+import type { RobotsDirectives } from './meta-robots.js';
+import type { ResolvedOptions } from './options.js';
+import type { CrawlDelayScheduler } from './crawl-delay.js';
+import type { SitemapFeeder } from './sitemap-feeder.js';
+import { nofollowSkip, skipFromVerdict, type SkipEvent, type SkipReporter, type SkipStage } from './skips.js';
+import type { PluginStats } from './stats.js';
+
+/** What the plugin learnt from a fetched page, kept until its links are enqueued. */
+export interface PageInfo {
+  readonly directives: RobotsDirectives;
+  /** Why links of the page are not followed (`meta robots`, `X-Robots-Tag`), when they are not. */
+  readonly nofollowSource: string | undefined;
+  readonly nofollowLinks: ReadonlySet<string>;
+}
+
+/** Anything Crawlee accepts as a request source: a URL string, request options or a `Request`. */
+export type RequestLike = string | { url?: unknown };
+
+/** Where a filtered batch comes from, for skip events and for `nofollow`. */
+export interface FilterContext {
+  readonly stage: SkipStage;
+  /** The page whose links these are. */
+  readonly referrer?: string;
+  readonly page?: PageInfo;
+  /** Also tell this callback (an `enqueueLinks` call's own `onSkippedRequest`). */
+  readonly alsoNotify?: (url: string) => Promise<void>;
+}
+
+export class RobotsGuard {
+  /** Requests stopped during navigation (a disallowed redirect), with the reason. */
+  readonly blocked = new WeakMap<object, SkipEvent>();
+  /** Page information of requests being handled, keyed by the Crawlee `Request`. */
+  readonly pages = new WeakMap<object, PageInfo>();
+  private readonly originsSeen = new Set<string>();
+
+  constructor(
+    readonly options: ResolvedOptions,
+    readonly manager: RobotsManagerLike,
+    readonly stats: PluginStats,
+    readonly reporter: SkipReporter,
+    readonly crawlDelays: CrawlDelayScheduler | undefined,
+    readonly feeder: SitemapFeeder | undefined,
+    private readonly warn: (message: string) => void,
+  ) {}
+
+  /** The manager's verdict for `url` and this crawler's product token. Never throws. */
+  async verdict(url: string): Promise<RobotsVerdict> {
+    let verdict: RobotsVerdict;
+    try {
+      verdict = await this.manager.check(url, this.options.productToken);
+    } catch (error) {
+      // Without a verdict the URL is not known to be allowed: never fetch it on a guess.
+      this.warn(`RobotsPlugin: checking ${url} failed (${error instanceof Error ? error.message : String(error)}); the URL is skipped`);
+      verdict = {
+        allowed: false,
+        url,
+        origin: safeOrigin(url),
+        userAgent: this.options.productToken,
+        reason: 'unreachable',
+        record: { status: 'error', fetchedAt: Date.now(), ageMs: 0 },
+      };
+    }
+    this.stats.noteVerdict(verdict);
+    if (verdict.allowed && verdict.origin) this.firstSight(verdict.origin, url);
+    return verdict;
+  }
+
+  /** Fetches the robots.txt of every origin of `urls` in parallel (one request per origin). */
+  async prefetch(urls: readonly string[]): Promise<void> {
+    if (urls.length === 0) return;
+    try {
+      await this.manager.prefetch(urls);
+    } catch {
+      // prefetch is an optimisation: each URL is still checked on its own.
+    }
+  }
+
+  /**
+   * The requests of `source` that may be enqueued, lazily: up to `prefetchBatchSize` are looked
+   * ahead so their origins are fetched in parallel, then each is checked. Skips are reported.
+   */
+  async *filter<T extends RequestLike>(source: Iterable<T> | AsyncIterable<T>, context: FilterContext): AsyncGenerator<T> {
+    const size = this.options.prefetchBatchSize;
+    let buffer: T[] = [];
+    for await (const item of source) {
+      buffer.push(item);
+      if (buffer.length >= size) {
+        yield* this.filterBuffered(buffer, context);
+        buffer = [];
+      }
+    }
+    if (buffer.length > 0) yield* this.filterBuffered(buffer, context);
+  }
+
+  private async *filterBuffered<T extends RequestLike>(items: readonly T[], context: FilterContext): AsyncGenerator<T> {
+    const urls = items.map(urlOf);
+    await this.prefetch(urls.filter((u): u is string => u !== undefined));
+    for (let i = 0; i < items.length; i++) {
+      const url = urls[i];
+      // Not a URL Crawlee could fetch: leave the error (or the filter) to Crawlee.
+      if (url === undefined) {
+        yield items[i]!;
+        continue;
+      }
+      if (context.page && context.referrer) {
+        const source = context.page.nofollowSource ?? (context.page.nofollowLinks.has(url) ? 'rel="nofollow" on its link' : undefined);
+        if (source !== undefined) {
+          await this.skip(nofollowSkip(url, safeOrigin(url), this.options.productToken, context.referrer, source), context);
+          continue;
+        }
+      }
+      const verdict = await this.verdict(url);
+      if (verdict.allowed) {
+        yield items[i]!;
+      } else {
+        await this.skip(skipFromVerdict(verdict, context.stage, context.referrer), context);
+      }
+    }
+  }
+
+  private async skip(event: SkipEvent, context: FilterContext): Promise<void> {
+    await this.reporter.report(event);
+    await context.alsoNotify?.(event.url);
+  }
+
+  /** First allowed URL of an origin: learn its crawl-delay and start reading its sitemaps. */
+  private firstSight(origin: string, url: string): void {
+    if (this.originsSeen.has(origin)) return;
+    this.originsSeen.add(origin);
+    if (this.crawlDelays) {
+      const scheduler = this.crawlDelays;
+      this.manager
+        .crawlDelay(url, this.options.productToken)
+        .then((seconds) => scheduler.setDelay(origin, seconds))
+        .catch(() => scheduler.setDelay(origin, undefined));
+    }
+    this.feeder?.originSeen(origin, url);
+  }
+}
+
+/** The URL of a request source, when it has one. */
+export function urlOf(item: RequestLike): string | undefined {
+  if (typeof item === 'string') return item;
+  if (item && typeof item === 'object' && typeof item.url === 'string') return item.url;
+  return undefined;
+}
+
+export function safeOrigin(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.origin : '';
+  } catch {
+    return '';
+  }
+}

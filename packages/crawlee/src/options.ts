@@ -1,0 +1,312 @@
+/**
+ * The options of `RobotsPlugin.attach()`, their defaults (all in this one module) and their
+ * validation. Validation happens at attach time so that a typo fails before the first request,
+ * with the option's name and what to do.
+ */
+import { productToken } from '@heed/parser';
+import { InvalidOptionsError } from './errors.js';
+import type { RobotsManagerLike } from './manager-contract.js';
+import type { SkipEvent } from './skips.js';
+
+/** Which sitemap URLs are kept, relative to the sitemap's own URL — Crawlee's `EnqueueStrategy` values. */
+export type SitemapEnqueueStrategy = 'all' | 'same-hostname' | 'same-domain' | 'same-origin';
+
+/** Options of the sitemap feeder (`sitemaps` option). */
+export interface SitemapOptions {
+  /**
+   * Which URLs listed in a sitemap are enqueued, compared with the sitemap file's URL (the way
+   * Crawlee's `enqueueLinks` compares links with the page). Default: `'same-hostname'`.
+   */
+  readonly enqueueStrategy?: SitemapEnqueueStrategy;
+  /** Keep only URLs matching one of these globs (Crawlee glob syntax). Default: keep all. */
+  readonly globs?: readonly string[];
+  /** Keep only URLs matching one of these regular expressions. Default: keep all. */
+  readonly regexps?: readonly RegExp[];
+  /** Keep only URLs for which this returns `true`. Runs after the strategy, globs and regexps. Default: none. */
+  readonly filter?: (url: string, sitemapUrl: string) => boolean;
+  /** Most URLs enqueued from the sitemaps of one origin. Default: `10_000`. */
+  readonly maxUrlsPerOrigin?: number;
+  /** Most bytes read from one sitemap file, after decompression (the protocol's limit is 50 MB). Default: `52_428_800`. */
+  readonly maxBytes?: number;
+  /** How deep sitemap indexes are followed: 0 reads only the files named in robots.txt. Default: `2`. */
+  readonly maxDepth?: number;
+  /** `request.label` of enqueued sitemap URLs, so a router can tell them apart. Default: none. */
+  readonly label?: string;
+  /**
+   * Back-pressure: the feeder waits while the crawler has more than this many requests pending,
+   * so a 50,000-URL sitemap does not flood the queue ahead of the pages. Default: `1_000`.
+   */
+  readonly maxPendingRequests?: number;
+  /** Timeout of one sitemap fetch, in milliseconds. Default: `30_000`. */
+  readonly timeoutMs?: number;
+}
+
+/** Options of `RobotsPlugin.attach()`. */
+export interface RobotsPluginOptions {
+  /**
+   * The user-agent of this crawler, e.g. `'HeedBot/1.0 (+https://example.com/bot)'`. Its product token
+   * (`HeedBot`) selects the robots.txt group; when the plugin creates the manager, the full string is
+   * the `User-Agent` header of robots.txt and sitemap fetches. Required.
+   */
+  readonly userAgent: string;
+  /**
+   * The `RobotsManager` to ask. Share one between crawlers (and its store between processes) so each
+   * origin's robots.txt is fetched once. Default: a new `RobotsManager({ userAgent })`, closed by
+   * `plugin.close()`.
+   */
+  readonly manager?: RobotsManagerLike;
+  /** Check each redirect target before following it (HTTP and browser crawlers). Default: `true`. */
+  readonly checkRedirects?: boolean;
+  /**
+   * Browser crawlers: abort sub-resource requests (scripts, images, XHR, frames) that robots.txt
+   * disallows for this user-agent. Default: `false` (Google fetches page resources regardless).
+   */
+  readonly blockSubresources?: boolean;
+  /** Read `Sitemap:` lines of each new origin's robots.txt into the queue; `false` turns it off. Default: `{}` (on). */
+  readonly sitemaps?: SitemapOptions | false;
+  /**
+   * Honour `Crawl-delay`: consecutive fetches of one origin at least that far apart, other origins
+   * unaffected. `false` ignores it. Default: `true`.
+   */
+  readonly crawlDelay?: boolean;
+  /** Largest crawl-delay obeyed, in seconds; larger values are cut to it. Default: `60`. */
+  readonly maxCrawlDelaySecs?: number;
+  /**
+   * Read `<meta name="robots">`, `<meta name="<token>">` and `X-Robots-Tag`; `nofollow`/`none` keeps
+   * the page's links out of the queue, and all directives are given to the request handler. Default: `true`.
+   */
+  readonly metaRobots?: boolean;
+  /** Do not enqueue links marked `rel="nofollow"`. Default: `false` (Google treats it as a hint). */
+  readonly honourRelNofollow?: boolean;
+  /** Called for every URL the plugin keeps from being fetched or enqueued. Default: none. */
+  readonly onSkip?: (event: SkipEvent) => void | Promise<void>;
+  /** Log one summary line at the end of each `crawler.run()`. Default: `true`. */
+  readonly logSummary?: boolean;
+  /**
+   * How many requests of a batch are looked ahead so that their origins' robots.txt are fetched in
+   * parallel before the batch is checked. Default: `100`.
+   */
+  readonly prefetchBatchSize?: number;
+}
+
+/** Sitemap options with every default filled in. */
+export interface ResolvedSitemapOptions {
+  readonly enqueueStrategy: SitemapEnqueueStrategy;
+  readonly globs: readonly string[];
+  readonly regexps: readonly RegExp[];
+  readonly filter: ((url: string, sitemapUrl: string) => boolean) | undefined;
+  readonly maxUrlsPerOrigin: number;
+  readonly maxBytes: number;
+  readonly maxDepth: number;
+  readonly label: string | undefined;
+  readonly maxPendingRequests: number;
+  readonly timeoutMs: number;
+}
+
+/** Plugin options with every default filled in. */
+export interface ResolvedOptions {
+  readonly userAgent: string;
+  /** The product token matched against robots.txt groups. */
+  readonly productToken: string;
+  readonly manager: RobotsManagerLike | undefined;
+  readonly checkRedirects: boolean;
+  readonly blockSubresources: boolean;
+  readonly sitemaps: ResolvedSitemapOptions | false;
+  readonly crawlDelay: boolean;
+  readonly maxCrawlDelaySecs: number;
+  readonly metaRobots: boolean;
+  readonly honourRelNofollow: boolean;
+  readonly onSkip: ((event: SkipEvent) => void | Promise<void>) | undefined;
+  readonly logSummary: boolean;
+  readonly prefetchBatchSize: number;
+}
+
+export const SITEMAP_DEFAULTS: Omit<ResolvedSitemapOptions, 'filter' | 'label'> = {
+  enqueueStrategy: 'same-hostname',
+  globs: [],
+  regexps: [],
+  maxUrlsPerOrigin: 10_000,
+  maxBytes: 50 * 1024 * 1024,
+  maxDepth: 2,
+  maxPendingRequests: 1_000,
+  timeoutMs: 30_000,
+};
+
+export const DEFAULTS = {
+  checkRedirects: true,
+  blockSubresources: false,
+  crawlDelay: true,
+  maxCrawlDelaySecs: 60,
+  metaRobots: true,
+  honourRelNofollow: false,
+  logSummary: true,
+  prefetchBatchSize: 100,
+} as const;
+
+const PLUGIN_KEYS = new Set([
+  'userAgent', 'manager', 'checkRedirects', 'blockSubresources', 'sitemaps', 'crawlDelay',
+  'maxCrawlDelaySecs', 'metaRobots', 'honourRelNofollow', 'onSkip', 'logSummary', 'prefetchBatchSize',
+]);
+const SITEMAP_KEYS = new Set([
+  'enqueueStrategy', 'globs', 'regexps', 'filter', 'maxUrlsPerOrigin', 'maxBytes', 'maxDepth', 'label',
+  'maxPendingRequests', 'timeoutMs',
+]);
+const STRATEGIES: readonly SitemapEnqueueStrategy[] = ['all', 'same-hostname', 'same-domain', 'same-origin'];
+
+/** Checks `input` and fills in the defaults. Throws {@link InvalidOptionsError} naming the first fault. */
+export function resolveOptions(input: unknown): ResolvedOptions {
+  if (!isRecord(input)) {
+    throw new InvalidOptionsError('options', `expected an object like { userAgent: 'MyBot/1.0 (+https://…)' }, got ${describe(input)}.`);
+  }
+  rejectUnknownKeys(input, PLUGIN_KEYS, '');
+  const userAgent = input['userAgent'];
+  if (typeof userAgent !== 'string' || userAgent.trim() === '') {
+    throw new InvalidOptionsError('userAgent', `expected your crawler's user-agent, e.g. 'MyBot/1.0 (+https://example.com/bot)', got ${describe(userAgent)}.`);
+  }
+  if (/[\r\n\0]/.test(userAgent)) {
+    throw new InvalidOptionsError('userAgent', 'contains a line break or NUL, which cannot be sent as an HTTP header; remove it.');
+  }
+  const token = productToken(userAgent);
+  if (token === '') {
+    throw new InvalidOptionsError('userAgent', `"${userAgent}" does not start with a product token (letters, '_' or '-', e.g. 'MyBot/1.0'), so no robots.txt group could name it.`);
+  }
+  const manager = input['manager'];
+  if (manager !== undefined && !isManager(manager)) {
+    throw new InvalidOptionsError('manager', 'expected a RobotsManager from @heed/manager (an object with check(), sitemaps(), crawlDelay(), prefetch() and close()).');
+  }
+  const onSkip = input['onSkip'];
+  if (onSkip !== undefined && typeof onSkip !== 'function') {
+    throw new InvalidOptionsError('onSkip', `expected a function (event) => void, got ${describe(onSkip)}.`);
+  }
+  return {
+    userAgent,
+    productToken: token,
+    manager: manager as RobotsManagerLike | undefined,
+    checkRedirects: bool(input, 'checkRedirects', DEFAULTS.checkRedirects),
+    blockSubresources: bool(input, 'blockSubresources', DEFAULTS.blockSubresources),
+    sitemaps: resolveSitemaps(input['sitemaps']),
+    crawlDelay: bool(input, 'crawlDelay', DEFAULTS.crawlDelay),
+    maxCrawlDelaySecs: count(input, 'maxCrawlDelaySecs', DEFAULTS.maxCrawlDelaySecs, '', false),
+    metaRobots: bool(input, 'metaRobots', DEFAULTS.metaRobots),
+    honourRelNofollow: bool(input, 'honourRelNofollow', DEFAULTS.honourRelNofollow),
+    onSkip: onSkip as ResolvedOptions['onSkip'],
+    logSummary: bool(input, 'logSummary', DEFAULTS.logSummary),
+    prefetchBatchSize: Math.max(1, count(input, 'prefetchBatchSize', DEFAULTS.prefetchBatchSize, '', true)),
+  };
+}
+
+function resolveSitemaps(value: unknown): ResolvedSitemapOptions | false {
+  if (value === false) return false;
+  if (value === undefined || value === true) return { ...SITEMAP_DEFAULTS, filter: undefined, label: undefined };
+  if (!isRecord(value)) {
+    throw new InvalidOptionsError('sitemaps', `expected false (off) or an object of sitemap options, got ${describe(value)}.`);
+  }
+  rejectUnknownKeys(value, SITEMAP_KEYS, 'sitemaps.');
+  const strategy = value['enqueueStrategy'] ?? SITEMAP_DEFAULTS.enqueueStrategy;
+  if (!STRATEGIES.includes(strategy as SitemapEnqueueStrategy)) {
+    throw new InvalidOptionsError('sitemaps.enqueueStrategy', `expected one of ${STRATEGIES.map((s) => `'${s}'`).join(', ')}, got ${describe(strategy)}.`);
+  }
+  const globs = value['globs'] ?? [];
+  if (!Array.isArray(globs) || !globs.every((g) => typeof g === 'string' && g !== '')) {
+    throw new InvalidOptionsError('sitemaps.globs', 'expected an array of non-empty glob strings, e.g. [\'https://example.com/blog/**\'].');
+  }
+  const regexps = value['regexps'] ?? [];
+  if (!Array.isArray(regexps) || !regexps.every((r) => r instanceof RegExp)) {
+    throw new InvalidOptionsError('sitemaps.regexps', 'expected an array of RegExp objects, e.g. [/\\/blog\\//].');
+  }
+  const filter = value['filter'];
+  if (filter !== undefined && typeof filter !== 'function') {
+    throw new InvalidOptionsError('sitemaps.filter', `expected a function (url, sitemapUrl) => boolean, got ${describe(filter)}.`);
+  }
+  const label = value['label'];
+  if (label !== undefined && (typeof label !== 'string' || label === '')) {
+    throw new InvalidOptionsError('sitemaps.label', `expected a non-empty string your router handles, got ${describe(label)}.`);
+  }
+  return {
+    enqueueStrategy: strategy as SitemapEnqueueStrategy,
+    globs: globs as string[],
+    regexps: regexps as RegExp[],
+    filter: filter as ResolvedSitemapOptions['filter'],
+    label: label as string | undefined,
+    maxUrlsPerOrigin: count(value, 'maxUrlsPerOrigin', SITEMAP_DEFAULTS.maxUrlsPerOrigin, 'sitemaps.', true),
+    maxBytes: count(value, 'maxBytes', SITEMAP_DEFAULTS.maxBytes, 'sitemaps.', true),
+    maxDepth: count(value, 'maxDepth', SITEMAP_DEFAULTS.maxDepth, 'sitemaps.', true),
+    maxPendingRequests: Math.max(1, count(value, 'maxPendingRequests', SITEMAP_DEFAULTS.maxPendingRequests, 'sitemaps.', true)),
+    timeoutMs: Math.max(1, count(value, 'timeoutMs', SITEMAP_DEFAULTS.timeoutMs, 'sitemaps.', true)),
+  };
+}
+
+function rejectUnknownKeys(value: Record<string, unknown>, known: ReadonlySet<string>, prefix: string): void {
+  for (const key of Object.keys(value)) {
+    if (known.has(key)) continue;
+    const hint = closest(key, known);
+    throw new InvalidOptionsError(
+      `${prefix}${key}`,
+      `unknown option${hint ? `; did you mean "${prefix}${hint}"?` : ''} Known options: ${[...known].join(', ')}.`,
+    );
+  }
+}
+
+function bool(value: Record<string, unknown>, key: string, fallback: boolean): boolean {
+  const v = value[key];
+  if (v === undefined) return fallback;
+  if (typeof v !== 'boolean') throw new InvalidOptionsError(key, `expected true or false, got ${describe(v)}.`);
+  return v;
+}
+
+function count(value: Record<string, unknown>, key: string, fallback: number, prefix: string, integer: boolean): number {
+  const v = value[key];
+  if (v === undefined) return fallback;
+  if (typeof v !== 'number' || Number.isNaN(v) || v < 0 || (integer && !Number.isInteger(v) && v !== Infinity)) {
+    throw new InvalidOptionsError(
+      `${prefix}${key}`,
+      `expected a ${integer ? 'whole ' : ''}number ≥ 0 (default ${fallback}), got ${describe(v)}.`,
+    );
+  }
+  return v;
+}
+
+function isManager(value: unknown): value is RobotsManagerLike {
+  if (!isRecord(value)) return false;
+  return ['check', 'sitemaps', 'crawlDelay', 'prefetch', 'close'].every((m) => typeof value[m] === 'function');
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
+  if (typeof value === 'object') return 'an object';
+  return `${typeof value} ${String(value)}`;
+}
+
+/** The known key within edit distance 2 of `key`, to suggest a fix for a typo. */
+function closest(key: string, known: ReadonlySet<string>): string | undefined {
+  let best: string | undefined;
+  let bestDistance = 3;
+  for (const candidate of known) {
+    const d = editDistance(key.toLowerCase(), candidate.toLowerCase());
+    if (d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let previous = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const current = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
+      previous = current;
+    }
+  }
+  return row[b.length]!;
+}

@@ -1,0 +1,133 @@
+/**
+ * Skip events: every URL the plugin keeps from being fetched or enqueued becomes one event that
+ * says which URL, which origin, for which user-agent, why (the deciding robots.txt line and rule,
+ * or the robots.txt status), and at which point of the crawl. One reporter counts them, hands them
+ * to the user's `onSkip` and, where the URL was a Crawlee request, to Crawlee's `onSkippedRequest`.
+ */
+import type { Rule } from '@heed/parser';
+import type { RobotsVerdict } from './manager-contract.js';
+import type { PluginStats } from './stats.js';
+
+/**
+ * Why a URL was skipped:
+ * - `rules`: a `Disallow` rule of the origin's robots.txt matched (see `line` and `rule`);
+ * - `unreachable`: the origin's robots.txt answered 5xx/429 or could not be fetched, which means
+ *   "disallow everything" until it can be read (see `httpStatus`);
+ * - `stale-copy`: robots.txt is unreachable now and the last good copy it fell back to disallows the URL;
+ * - `invalid-url`: the URL is not an absolute http(s) URL, so no robots.txt governs it;
+ * - `nofollow`: the page that linked to it says `nofollow`/`none` (meta robots or `X-Robots-Tag`),
+ *   or, with `honourRelNofollow`, the link itself is `rel="nofollow"`.
+ */
+export type SkipReason = 'rules' | 'unreachable' | 'stale-copy' | 'invalid-url' | 'nofollow';
+
+/**
+ * Where the crawl was when the URL was skipped:
+ * - `enqueue`: on its way into the queue (`addRequests`, start URLs, `enqueueLinks`);
+ * - `sitemap`: a URL read from a sitemap was not enqueued;
+ * - `before-fetch`: taken from the queue, checked again right before the fetch;
+ * - `redirect`: a page redirected to it and the redirect was not followed;
+ * - `subresource`: a browser page asked for it (script, image, XHR) and the request was aborted.
+ */
+export type SkipStage = 'enqueue' | 'sitemap' | 'before-fetch' | 'redirect' | 'subresource';
+
+/** One skipped URL and everything that explains the skip. */
+export interface SkipEvent {
+  readonly url: string;
+  /** `scheme://host[:port]` whose robots.txt decided (empty for `invalid-url`). */
+  readonly origin: string;
+  /** The product token the verdict is for, e.g. `HeedBot`. */
+  readonly userAgent: string;
+  readonly reason: SkipReason;
+  readonly stage: SkipStage;
+  /** 1-based line of the deciding robots.txt rule, for `rules` and `stale-copy`. */
+  readonly line?: number;
+  /** The deciding rule, for `rules` and `stale-copy`. */
+  readonly rule?: Rule;
+  /** HTTP status of the robots.txt response the verdict rests on, when there was one. */
+  readonly httpStatus?: number;
+  /** The page that linked or redirected to the URL, when there was one. */
+  readonly referrer?: string;
+  /** A one-line explanation fit for a log. */
+  readonly message: string;
+}
+
+/** Everything needed to report skips, shared by the hooks of one attached crawler. */
+export class SkipReporter {
+  constructor(
+    private readonly stats: PluginStats,
+    private readonly onSkip: ((event: SkipEvent) => void | Promise<void>) | undefined,
+    /** Crawlee's skip path (`handleSkippedRequest`), which calls the user's `onSkippedRequest`. */
+    private readonly notifyCrawlee: (url: string) => Promise<void>,
+    private readonly logError: (message: string, error: unknown) => void,
+  ) {}
+
+  /**
+   * Counts the skip and tells the user. `crawleeReported` is true where Crawlee's own robots path
+   * already called `onSkippedRequest` (the before-fetch check), so it is not called twice.
+   */
+  async report(event: SkipEvent, crawleeReported = false): Promise<void> {
+    this.stats.countSkip(event);
+    if (this.onSkip) {
+      try {
+        await this.onSkip(event);
+      } catch (error) {
+        // A throwing callback must not turn a skip into a failed request.
+        this.logError('RobotsPlugin: the onSkip callback threw', error);
+      }
+    }
+    // Sub-resources are not Crawlee requests: Crawlee has nothing to be told.
+    if (!crawleeReported && event.stage !== 'subresource') await this.notifyCrawlee(event.url);
+  }
+}
+
+/** The skip event for a disallowing verdict. */
+export function skipFromVerdict(verdict: RobotsVerdict, stage: SkipStage, referrer?: string): SkipEvent {
+  const reason: SkipReason =
+    verdict.reason === 'unreachable' || verdict.reason === 'stale-copy' || verdict.reason === 'invalid-url'
+      ? verdict.reason
+      : 'rules';
+  const httpStatus = verdict.record?.httpStatus;
+  return {
+    url: verdict.url,
+    origin: verdict.origin,
+    userAgent: verdict.userAgent,
+    reason,
+    stage,
+    ...(verdict.line !== undefined && verdict.line > 0 ? { line: verdict.line } : {}),
+    ...(verdict.rule ? { rule: verdict.rule } : {}),
+    ...(httpStatus !== undefined ? { httpStatus } : {}),
+    ...(referrer !== undefined ? { referrer } : {}),
+    message: explain(verdict, reason, httpStatus),
+  };
+}
+
+/** The skip event for a link kept out of the queue by `nofollow`. */
+export function nofollowSkip(url: string, origin: string, userAgent: string, referrer: string, source: string): SkipEvent {
+  return {
+    url,
+    origin,
+    userAgent,
+    reason: 'nofollow',
+    stage: 'enqueue',
+    referrer,
+    message: `not enqueued: ${source} of ${referrer} says nofollow`,
+  };
+}
+
+function explain(verdict: RobotsVerdict, reason: SkipReason, httpStatus: number | undefined): string {
+  const robots = `${verdict.origin}/robots.txt`;
+  switch (reason) {
+    case 'rules':
+    case 'stale-copy': {
+      const rule = verdict.rule ? `"${verdict.rule.directive}: ${verdict.rule.pattern}"` : 'a rule';
+      const copy = reason === 'stale-copy' ? ' (last good copy; robots.txt is unreachable now)' : '';
+      return `disallowed for ${verdict.userAgent} by ${rule} at ${robots} line ${verdict.line ?? '?'}${copy}`;
+    }
+    case 'unreachable':
+      return `${robots} is unreachable${httpStatus !== undefined ? ` (HTTP ${httpStatus})` : ''}: the whole origin is disallowed until it can be read`;
+    case 'invalid-url':
+      return 'not an absolute http(s) URL, so no robots.txt can allow it';
+    default:
+      return 'skipped';
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * What the plugin did, counted: URLs allowed and skipped (by reason and by stage), the robots.txt
+ * status of each origin met, sitemap URLs enqueued. `summary()` is the one line logged at the end
+ * of `crawler.run()`.
+ */
+import type { RobotsVerdict } from './manager-contract.js';
+import type { SkipEvent, SkipReason, SkipStage } from './skips.js';
+
+/** A snapshot of the plugin's counters (`plugin.stats`). */
+export interface RobotsPluginStats {
+  /** Requests the before-fetch check let through. */
+  readonly allowed: number;
+  /** All skips, whatever the reason. */
+  readonly skipped: number;
+  readonly skippedByReason: Readonly<Record<SkipReason, number>>;
+  readonly skippedByStage: Readonly<Record<SkipStage, number>>;
+  /**
+   * Origins met, by the status their robots.txt record rests on: the HTTP status (`'200'`, `'404'`,
+   * `'503'`) or, with none (network error), the record status (`'unreachable'`).
+   */
+  readonly robotsByStatus: Readonly<Record<string, number>>;
+  /** Sitemap files read (robots.txt `Sitemap:` lines and nested index entries). */
+  readonly sitemapsRead: number;
+  /** URLs from sitemaps that were handed to the queue (after filters and robots rules). */
+  readonly sitemapUrlsEnqueued: number;
+  /** Requests put back into the queue to honour an origin's crawl-delay. */
+  readonly crawlDelayDeferrals: number;
+}
+
+const REASONS: readonly SkipReason[] = ['rules', 'unreachable', 'stale-copy', 'invalid-url', 'nofollow'];
+const STAGES: readonly SkipStage[] = ['enqueue', 'sitemap', 'before-fetch', 'redirect', 'subresource'];
+
+/** The mutable counters behind {@link RobotsPluginStats}. */
+export class PluginStats {
+  allowed = 0;
+  sitemapsRead = 0;
+  sitemapUrlsEnqueued = 0;
+  crawlDelayDeferrals = 0;
+  private readonly byReason = Object.fromEntries(REASONS.map((r) => [r, 0])) as Record<SkipReason, number>;
+  private readonly byStage = Object.fromEntries(STAGES.map((s) => [s, 0])) as Record<SkipStage, number>;
+  /** origin → status label of the last record seen for it. */
+  private readonly originStatus = new Map<string, string>();
+
+  countSkip(event: SkipEvent): void {
+    this.byReason[event.reason]++;
+    this.byStage[event.stage]++;
+  }
+
+  /** Notes the robots.txt record an origin's verdict rests on. */
+  noteVerdict(verdict: RobotsVerdict): void {
+    if (!verdict.origin) return;
+    const record = verdict.record;
+    const label = record?.httpStatus !== undefined ? String(record.httpStatus) : String(record?.status ?? verdict.reason);
+    this.originStatus.set(verdict.origin, label);
+  }
+
+  snapshot(): RobotsPluginStats {
+    const robotsByStatus: Record<string, number> = {};
+    for (const label of this.originStatus.values()) robotsByStatus[label] = (robotsByStatus[label] ?? 0) + 1;
+    const skippedByReason = { ...this.byReason };
+    return {
+      allowed: this.allowed,
+      skipped: REASONS.reduce((sum, r) => sum + skippedByReason[r], 0),
+      skippedByReason,
+      skippedByStage: { ...this.byStage },
+      robotsByStatus,
+      sitemapsRead: this.sitemapsRead,
+      sitemapUrlsEnqueued: this.sitemapUrlsEnqueued,
+      crawlDelayDeferrals: this.crawlDelayDeferrals,
+    };
+  }
+
+  /** The one summary line, e.g. `robots.txt: 12 allowed, 3 skipped (rules 2, nofollow 1); robots.txt of 2 origins: 200×1, 503×1; 5 sitemap URLs enqueued`. */
+  summary(): string {
+    const s = this.snapshot();
+    const reasons = REASONS.filter((r) => s.skippedByReason[r] > 0).map((r) => `${r} ${s.skippedByReason[r]}`);
+    const statuses = Object.entries(s.robotsByStatus).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => `${k}×${v}`);
+    const origins = Object.values(s.robotsByStatus).reduce((a, b) => a + b, 0);
+    return (
+      `robots.txt: ${s.allowed} allowed, ${s.skipped} skipped${reasons.length ? ` (${reasons.join(', ')})` : ''}; ` +
+      `robots.txt of ${origins} origin${origins === 1 ? '' : 's'}${statuses.length ? `: ${statuses.join(', ')}` : ''}; ` +
+      `${s.sitemapUrlsEnqueued} sitemap URL${s.sitemapUrlsEnqueued === 1 ? '' : 's'} enqueued from ${s.sitemapsRead} sitemap${s.sitemapsRead === 1 ? '' : 's'}` +
+      (s.crawlDelayDeferrals ? `; ${s.crawlDelayDeferrals} requests deferred by crawl-delay` : '')
+    );
+  }
+}

@@ -1,0 +1,120 @@
+/**
+ * A local multi-origin web site for the plugin's integration tests: several HTTP servers on
+ * 127.0.0.1 (each a distinct origin), each logging every request it receives (path and
+ * user-agent), with routes the test programs after the ports are known (pages link across origins).
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createRequire } from 'node:module';
+
+/**
+ * Crawlee packages, loaded from @heed/crawlee's own dependencies (the workspace root does not have
+ * them; pnpm keeps each package's dependencies to itself). The same module instances the plugin uses.
+ */
+const crawleeRequire = createRequire(new URL('../../packages/crawlee/package.json', import.meta.url));
+export const crawleeCore = crawleeRequire('@crawlee/core') as typeof import('@crawlee/core');
+export const crawleeBasic = crawleeRequire('@crawlee/basic') as typeof import('@crawlee/basic');
+export const crawleeCheerio = crawleeRequire('@crawlee/cheerio') as typeof import('@crawlee/cheerio');
+export const crawleePlaywright = crawleeRequire('@crawlee/playwright') as typeof import('@crawlee/playwright');
+export const playwright = crawleeRequire('playwright') as typeof import('playwright');
+
+/** A fresh in-memory Crawlee configuration, so runs never share or persist storage. */
+export function freshConfig(): import('@crawlee/core').Configuration {
+  return new crawleeCore.Configuration({ persistStorage: false, purgeOnStart: true });
+}
+
+export interface Hit {
+  readonly path: string;
+  readonly userAgent: string;
+}
+
+export interface RouteResponse {
+  readonly status?: number;
+  readonly headers?: Record<string, string | string[]>;
+  readonly body?: string | Buffer;
+}
+
+export type Route = RouteResponse | ((req: IncomingMessage) => RouteResponse);
+
+export interface SiteOrigin {
+  /** `http://127.0.0.1:<port>` */
+  readonly origin: string;
+  readonly routes: Map<string, Route>;
+  /** Every request received, in order. */
+  readonly hits: Hit[];
+  /** Paths requested (query included). */
+  paths(): string[];
+  /** How many times `path` was requested. */
+  count(path: string): number;
+  url(path: string): string;
+}
+
+export interface Site {
+  readonly origins: SiteOrigin[];
+  close(): Promise<void>;
+  /** Every hit of every origin as full URLs. */
+  allUrls(): string[];
+}
+
+/** Starts `count` origins, each on a free port of 127.0.0.1; unknown paths answer 404. */
+export async function startSite(count: number): Promise<Site> {
+  const servers: Server[] = [];
+  const origins: SiteOrigin[] = [];
+  for (let i = 0; i < count; i++) {
+    const routes = new Map<string, Route>();
+    const hits: Hit[] = [];
+    const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+      const path = req.url ?? '/';
+      hits.push({ path, userAgent: String(req.headers['user-agent'] ?? '') });
+      const route = routes.get(path);
+      const response = route === undefined ? { status: 404, body: 'not found' } : typeof route === 'function' ? route(req) : route;
+      res.writeHead(response.status ?? 200, { 'content-type': 'text/html; charset=utf-8', ...response.headers });
+      res.end(response.body ?? '');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    servers.push(server);
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    origins.push({
+      origin,
+      routes,
+      hits,
+      paths: () => hits.map((h) => h.path),
+      count: (path) => hits.filter((h) => h.path === path).length,
+      url: (path) => `${origin}${path}`,
+    });
+  }
+  return {
+    origins,
+    allUrls: () => origins.flatMap((o) => o.hits.map((h) => `${o.origin}${h.path}`)),
+    close: async () => {
+      await Promise.all(
+        servers.map(
+          (server) =>
+            new Promise<void>((resolve) => {
+              server.closeAllConnections();
+              server.close(() => resolve());
+            }),
+        ),
+      );
+    },
+  };
+}
+
+/** An HTML page with the given links (and anything else in `extra`). */
+export function page(title: string, links: readonly string[], head = '', extra = ''): RouteResponse {
+  return {
+    body:
+      `<!doctype html><html><head><title>${title}</title>${head}</head><body><h1>${title}</h1>` +
+      links.map((href) => `<a href="${href}">${href}</a>`).join('\n') +
+      extra +
+      '</body></html>',
+  };
+}
+
+export function text(body: string, status = 200, headers: Record<string, string> = {}): RouteResponse {
+  return { status, body, headers: { 'content-type': 'text/plain', ...headers } };
+}
+
+export function redirect(location: string, status = 302): RouteResponse {
+  return { status, headers: { location }, body: '' };
+}
