@@ -12,3 +12,4 @@ export { productToken } from './user-agent.js';
 export { canonicalPath } from './url.js';
 export { parseCrawlDelay } from './compile.js';
 export type * from './types.js';
+export { lint, InvalidLintOptionsError, DIAGNOSTIC_CODES, ALL_DIAGNOSTIC_CODES } from './lint/index.js'; export type { Diagnostic, DiagnosticCode, Severity, LintOptions } from './lint/index.js';
