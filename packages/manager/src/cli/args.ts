@@ -1,0 +1,125 @@
+/**
+ * The command line's grammar: `node:util` `parseArgs` plus the checks it does not do (a command,
+ * its operands, a user-agent where one is needed). Bad usage is a {@link UsageError}: the process
+ * prints it with the usage text and exits with 2.
+ */
+import { parseArgs } from 'node:util';
+
+/** Wrong command-line usage; the message says what is missing or wrong. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+export type CommandName = 'check' | 'explain' | 'lint';
+
+export interface CliOptions {
+  readonly json: boolean;
+  /** The user-agent: the full header sent when fetching, whose product token is matched. */
+  readonly userAgent?: string;
+  /** `--color` / `--no-color`; undefined: decide from the TTY and NO_COLOR. */
+  readonly color?: boolean;
+  /** `lint --summary <dir>`: one table over every file of a directory. */
+  readonly summary: boolean;
+  /** `lint --ignore code,code`. */
+  readonly ignore: readonly string[];
+  /** Milliseconds for a whole robots.txt fetch. */
+  readonly timeoutMs: number;
+}
+
+export type Invocation =
+  | { readonly kind: 'help'; readonly command?: CommandName }
+  | { readonly kind: 'version' }
+  | { readonly kind: 'run'; readonly command: CommandName; readonly operands: readonly string[]; readonly options: CliOptions };
+
+export const USAGE = `Usage: heed <command> [options]
+
+Commands:
+  heed check <url...> --user-agent <ua>
+      Fetch each URL's robots.txt the way a Heed crawler does (status policy, redirects, 500 KiB)
+      and say whether <ua> may fetch the URL, with the deciding line and group, or why no rule
+      decided (404: everything allowed; 503 or unreachable: everything disallowed).
+  heed explain <robots.txt file|url> <url...> --user-agent <ua>
+      Judge each URL (or path) against one robots.txt, with the deciding line and group.
+  heed lint <robots.txt file|url>
+      Report what crawlers read differently from what the file says, line by line.
+  heed lint --summary <directory>
+      Lint every file of a directory; print how many files have each diagnostic.
+
+Options:
+  -A, --user-agent <ua>   the crawler's user-agent (full header or product token, e.g. HeedBot/1.0)
+      --json              machine-readable output on stdout
+      --ignore <codes>    lint: comma-separated diagnostic codes to leave out
+      --timeout <ms>      milliseconds for a whole robots.txt fetch (default 30000)
+      --color, --no-color force colour on or off (default: on for a terminal unless NO_COLOR is set)
+  -h, --help              this help
+  -V, --version           the version
+
+Exit codes: 0 allowed / no errors, 1 disallowed / errors found, 2 bad usage.
+`;
+
+const COMMANDS = new Set<string>(['check', 'explain', 'lint']);
+
+/** Reads `argv` (without `node` and the script). Throws {@link UsageError}. */
+export function parseCommandLine(argv: readonly string[]): Invocation {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        'user-agent': { type: 'string', short: 'A' },
+        json: { type: 'boolean', default: false },
+        ignore: { type: 'string', multiple: true },
+        summary: { type: 'boolean', default: false },
+        timeout: { type: 'string' },
+        color: { type: 'boolean' },
+        'no-color': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h', default: false },
+        version: { type: 'boolean', short: 'V', default: false },
+      },
+    });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message.replace(/\. To specify a positional.*$/s, '.') : String(error));
+  }
+  const { values, positionals } = parsed;
+  const [command, ...operands] = positionals;
+  if (values.version) return { kind: 'version' };
+  if (values.help || command === 'help') {
+    const topic = command === 'help' ? operands[0] : command;
+    return topic !== undefined && COMMANDS.has(topic) ? { kind: 'help', command: topic as CommandName } : { kind: 'help' };
+  }
+  if (command === undefined) throw new UsageError('no command given; use check, explain or lint.');
+  if (!COMMANDS.has(command)) throw new UsageError(`unknown command "${command}"; use check, explain or lint.`);
+
+  const userAgent = values['user-agent'];
+  if (userAgent !== undefined && userAgent.trim() === '') throw new UsageError('--user-agent is empty; give the crawler\'s user-agent, e.g. --user-agent "HeedBot/1.0".');
+  const timeoutMs = values.timeout === undefined ? 30_000 : Number(values.timeout);
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new UsageError(`--timeout must be a positive number of milliseconds (got "${values.timeout}").`);
+  const color = values['no-color'] === true ? false : values.color;
+  const options: CliOptions = {
+    json: values.json === true,
+    ...(userAgent === undefined ? {} : { userAgent }),
+    ...(color === undefined ? {} : { color }),
+    summary: values.summary === true,
+    ignore: (values.ignore ?? []).flatMap((list) => list.split(',')).map((code) => code.trim()).filter((code) => code.length > 0),
+    timeoutMs,
+  };
+
+  switch (command) {
+    case 'check':
+      if (operands.length === 0) throw new UsageError('check needs at least one URL, e.g. heed check https://example.com/page --user-agent HeedBot.');
+      if (userAgent === undefined) throw new UsageError('check needs --user-agent: the user-agent your crawler sends (its product token is matched).');
+      break;
+    case 'explain':
+      if (operands.length < 2) throw new UsageError('explain needs a robots.txt (file or URL) and at least one URL or path, e.g. heed explain robots.txt /private/x --user-agent HeedBot.');
+      if (userAgent === undefined) throw new UsageError('explain needs --user-agent: the crawler whose verdicts you want.');
+      break;
+    case 'lint':
+      if (operands.length !== 1) throw new UsageError(options.summary ? 'lint --summary needs exactly one directory.' : 'lint needs exactly one robots.txt file or URL.');
+      break;
+  }
+  if (options.summary && command !== 'lint') throw new UsageError('--summary only applies to lint.');
+  if (options.ignore.length > 0 && command !== 'lint') throw new UsageError('--ignore only applies to lint.');
+  return { kind: 'run', command: command as CommandName, operands, options };
+}

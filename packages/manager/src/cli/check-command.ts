@@ -1,0 +1,76 @@
+/**
+ * `heed check <url...> --user-agent X`: the verdict a Heed crawler would get, fetched through the
+ * manager (status policy, redirects, size cap, single flight), with the deciding line and group, or
+ * why no rule could decide.
+ */
+import { productToken } from '@heed/parser';
+import { silentLog } from '../cache/store.js';
+import { RobotsManager, type Verdict } from '../manager.js';
+import { originOf } from '../origin.js';
+import type { RobotsRecord } from '../record.js';
+import { UsageError, type CliOptions } from './args.js';
+import type { CommandResult } from './lint-command.js';
+import { lineTexts, type Style } from './output.js';
+import { describeRecord } from './source.js';
+import { formatVerdict, verdictJson, type VerdictView } from './verdict.js';
+
+export async function checkCommand(urls: readonly string[], options: CliOptions, style: Style): Promise<CommandResult> {
+  for (const url of urls) {
+    if (originOf(url) === undefined) throw new UsageError(`"${url}" is not an absolute http(s) URL; check needs full URLs, e.g. https://example.com/page.`);
+  }
+  const header = options.userAgent ?? '';
+  const manager = new RobotsManager({ userAgent: header, timeoutMs: options.timeoutMs, connectTimeoutMs: Math.min(10_000, options.timeoutMs), log: silentLog });
+  try {
+    const out: string[] = [];
+    const results: Record<string, unknown>[] = [];
+    let allAllowed = true;
+    for (const url of urls) {
+      const verdict = await manager.check(url);
+      const record = await manager.get(url);
+      const view = toView(verdict, record);
+      allAllowed &&= verdict.allowed;
+      if (options.json) {
+        results.push({ ...verdictJson(view), origin: verdict.origin, robotsTxt: `${verdict.origin}/robots.txt`, record: { status: record.status, httpStatus: record.httpStatus ?? null, fetchedAt: new Date(record.fetchedAt).toISOString(), ...(record.problem === undefined ? {} : { problem: record.problem }) } });
+        continue;
+      }
+      const body = bodyOf(record, verdict.reason);
+      out.push(style.dim(`robots.txt: ${verdict.origin}/robots.txt (${record.httpStatus === undefined ? record.problem?.code ?? record.status : `HTTP ${record.httpStatus}`})`));
+      out.push(...formatVerdict(view, body === undefined ? undefined : lineTexts(body), style), '');
+    }
+    const exitCode = allAllowed ? 0 : 1;
+    if (options.json) return { exitCode, stdout: JSON.stringify({ userAgent: productToken(header), results }, null, 2) + '\n' };
+    return { exitCode, stdout: out.join('\n') };
+  } finally {
+    await manager.close();
+  }
+}
+
+/** The robots.txt bytes the verdict was made from: the body, or the last good copy. */
+function bodyOf(record: RobotsRecord, reason: Verdict['reason']): Uint8Array | undefined {
+  const base64 = reason === 'stale-copy' ? record.lastGood?.body : record.body;
+  return base64 === undefined ? undefined : new Uint8Array(Buffer.from(base64, 'base64'));
+}
+
+function toView(verdict: Verdict, record: RobotsRecord): VerdictView {
+  const base = { url: verdict.url, allowed: verdict.allowed, userAgent: verdict.userAgent, reason: verdict.reason };
+  if (verdict.reason === 'rules' || (verdict.reason === 'stale-copy' && verdict.groups !== undefined)) {
+    const ruleReason = verdict.line !== undefined ? 'rule' : (verdict.groups?.length ?? 0) > 0 ? 'no-matching-rule' : 'no-group';
+    const matchedBy = (verdict.groups ?? []).some((group) => group.agents.some((agent) => agent.token === '*')) && !(verdict.groups ?? []).some((group) => group.agents.some((agent) => agent.token.toLowerCase() === verdict.userAgent.toLowerCase())) ? 'wildcard' : 'product-token';
+    return {
+      ...base,
+      ruleReason,
+      ...(verdict.line === undefined ? {} : { line: verdict.line }),
+      ...(verdict.rule === undefined ? {} : { rule: verdict.rule }),
+      groups: verdict.groups ?? [],
+      matchedBy: (verdict.groups?.length ?? 0) === 0 ? 'none' : matchedBy,
+      ...(verdict.reason === 'stale-copy' ? { note: `${describeRecord(record).replace(/\.$/, '')}; the last good copy (fetched ${new Date(record.lastGood?.fetchedAt ?? 0).toISOString()}) decided.` } : {}),
+    };
+  }
+  const note =
+    verdict.reason === 'long-unreachable'
+      ? `${describeRecord(record).replace(/ until it answers again.*$/, '')}; it has been unreachable for over 30 days with no good copy, so everything is allowed (Google's rule).`
+      : verdict.reason === 'stale-copy'
+        ? `${describeRecord(record).replace(/\.$/, '')}; the last good copy was unavailable (e.g. 404), so everything is allowed.`
+        : describeRecord(record);
+  return { ...base, note };
+}

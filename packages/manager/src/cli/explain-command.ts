@@ -1,0 +1,46 @@
+/**
+ * `heed explain <robots.txt file|url> <url...> --user-agent X`: each URL judged against one
+ * robots.txt, with the line and group that decided.
+ */
+import { parseRobotsTxt, productToken } from '@heed/parser';
+import type { CliOptions } from './args.js';
+import type { CommandResult } from './lint-command.js';
+import { lineTexts, type Style } from './output.js';
+import { describeRecord, loadRobots } from './source.js';
+import { formatVerdict, verdictJson, type VerdictView } from './verdict.js';
+
+export async function explainCommand(source: string, urls: readonly string[], options: CliOptions, style: Style): Promise<CommandResult> {
+  const header = options.userAgent ?? '';
+  const token = productToken(header);
+  const loaded = await loadRobots(source, header, options.timeoutMs);
+  const robots = loaded.policy.kind === 'rules' && loaded.body !== undefined ? parseRobotsTxt(loaded.body) : undefined;
+  const note = loaded.record === undefined || loaded.record.status === 'ok' ? undefined : describeRecord(loaded.record);
+
+  const views: VerdictView[] = urls.map((url) => {
+    if (robots === undefined) {
+      return { url, allowed: loaded.policy.kind === 'allow-all', userAgent: token, reason: loaded.policy.reason, ...(note === undefined ? {} : { note }) };
+    }
+    const explanation = robots.explain(url, token);
+    return {
+      url,
+      allowed: explanation.allowed,
+      userAgent: token,
+      reason: 'rules',
+      ruleReason: explanation.reason,
+      line: explanation.line,
+      ...(explanation.rule === undefined ? {} : { rule: explanation.rule }),
+      groups: explanation.groups,
+      matchedBy: explanation.matchedBy,
+    };
+  });
+  const exitCode = views.every((view) => view.allowed) ? 0 : 1;
+  if (options.json) {
+    const json = { source: loaded.name, ...(loaded.record === undefined ? {} : { httpStatus: loaded.record.httpStatus ?? null }), userAgent: token, results: views.map(verdictJson) };
+    return { exitCode, stdout: JSON.stringify(json, null, 2) + '\n' };
+  }
+  const texts = loaded.body === undefined ? undefined : lineTexts(loaded.body);
+  const out = [style.dim(`robots.txt: ${loaded.name}${loaded.record?.httpStatus === undefined ? '' : ` (HTTP ${loaded.record.httpStatus})`}`)];
+  if (token !== header.trim()) out.push(style.dim(`user-agent ${JSON.stringify(header)} is matched by its product token ${token || '(empty)'}`));
+  for (const view of views) out.push('', ...formatVerdict(view, texts, style));
+  return { exitCode, stdout: out.join('\n') + '\n' };
+}

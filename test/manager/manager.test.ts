@@ -1,0 +1,291 @@
+/** RobotsManager against a real server: single flight, caching, expiry, fallback, API surface. */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  InvalidOptionsError, InvalidUrlError, ManagerClosedError, MemoryStore, RECORD_VERSION, RobotsManager,
+  type RobotsManagerOptions, type RobotsRecord, type RobotsStore,
+} from '@heed/manager';
+import { recordingLog, startServer, UA, type TestServer } from './helpers.js';
+
+const ROBOTS = [
+  'User-agent: *',
+  'Disallow: /private',
+  'Crawl-delay: 2',
+  '',
+  'User-agent: OtherBot',
+  'Disallow: /',
+  'Crawl-delay: 7',
+  '',
+  'Sitemap: https://example.com/sitemap.xml',
+  'Sitemap: https://example.com/news.xml',
+].join('\n');
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(() => server.close());
+afterEach(() => {
+  server.seen.length = 0;
+  server.handle((_req, res) => res.end(ROBOTS));
+});
+
+function create(extra: Partial<RobotsManagerOptions> = {}) {
+  return new RobotsManager({ userAgent: UA, log: recordingLog().log, timeoutMs: 2_000, ...extra });
+}
+
+describe('single flight', () => {
+  it('500 concurrent checks of a new origin make exactly 1 request', async () => {
+    server.handle((_req, res) => setTimeout(() => res.end(ROBOTS), 100));
+    const m = create();
+    const urls = Array.from({ length: 500 }, (_, i) => `${server.origin}/${i % 2 === 0 ? 'private' : 'page'}/${i}`);
+    const results = await Promise.all(urls.map((url) => m.isAllowed(url)));
+    expect(server.robotsRequests()).toBe(1);
+    expect(results.filter((allowed) => !allowed)).toHaveLength(250);
+    expect(m.stats().fetches.total).toBe(1);
+    await m.close();
+  });
+
+  it('two managers sharing one MemoryStore make 1 request', async () => {
+    server.handle((_req, res) => setTimeout(() => res.end(ROBOTS), 100));
+    const store = new MemoryStore();
+    const a = create({ store });
+    const b = create({ store });
+    await Promise.all([a.isAllowed(`${server.origin}/x`), b.isAllowed(`${server.origin}/y`), a.check(`${server.origin}/z`)]);
+    expect(server.robotsRequests()).toBe(1);
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it('crawlers with different user-agents share one fetch and get their own verdicts', async () => {
+    const m = create();
+    const [mine, other, full] = await Promise.all([
+      m.isAllowed(`${server.origin}/page`),
+      m.isAllowed(`${server.origin}/page`, 'OtherBot'),
+      m.check(`${server.origin}/page`, 'OtherBot/2.0 (+https://other.example)'),
+    ]);
+    expect([mine, other, full.allowed]).toEqual([true, false, false]);
+    expect(full.userAgent).toBe('OtherBot');
+    expect(server.robotsRequests()).toBe(1);
+    await m.close();
+  });
+});
+
+describe('caching', () => {
+  it('answers from cache until the TTL, then fetches again', async () => {
+    let now = Date.UTC(2026, 0, 1);
+    const m = create({ now: () => now });
+    await m.isAllowed(`${server.origin}/a`);
+    now += 23 * 3_600_000;
+    await m.isAllowed(`${server.origin}/b`);
+    expect(server.robotsRequests()).toBe(1);
+    now += 2 * 3_600_000;
+    await m.isAllowed(`${server.origin}/c`);
+    expect(server.robotsRequests()).toBe(2);
+    const stats = m.stats();
+    expect(stats.cache.hits).toBe(1);
+    expect(stats.cache.misses).toBe(2);
+    await m.close();
+  });
+
+  it('honours Cache-Control max-age within the bounds', async () => {
+    server.handle((_req, res) => {
+      res.setHeader('cache-control', 'max-age=600');
+      res.end(ROBOTS);
+    });
+    let now = Date.UTC(2026, 0, 1);
+    const m = create({ now: () => now, minTtlMs: 60_000 });
+    const record = await m.get(server.origin);
+    expect(record.expiresAt - record.fetchedAt).toBe(600_000);
+    now += 601_000;
+    await m.isAllowed(`${server.origin}/x`);
+    expect(server.robotsRequests()).toBe(2);
+    await m.close();
+  });
+
+  it('a fresh record in the store is used without fetching, a corrupt one is refetched', async () => {
+    const store = new MemoryStore();
+    const m1 = create({ store });
+    await m1.isAllowed(`${server.origin}/x`);
+    await m1.close();
+    const m2 = create({ store });
+    expect(await m2.isAllowed(`${server.origin}/private`)).toBe(false);
+    expect(server.robotsRequests()).toBe(1);
+    expect(m2.stats().cache.storeHits).toBe(1);
+    await m2.close();
+
+    const foreign: RobotsStore = {
+      get: async () => JSON.parse('{"version":999,"origin":"x"}') as RobotsRecord,
+      set: async () => {},
+      delete: async () => {},
+    };
+    const m3 = create({ store: foreign });
+    expect(await m3.isAllowed(`${server.origin}/private`)).toBe(false);
+    expect(server.robotsRequests()).toBe(2);
+    await m3.close();
+  });
+});
+
+describe('unreachable origins', () => {
+  it('retries after Retry-After, not before, and keeps the error cached meanwhile', async () => {
+    server.handle((_req, res) => {
+      res.statusCode = 503;
+      res.setHeader('retry-after', '120');
+      res.end();
+    });
+    let now = Date.UTC(2026, 0, 1);
+    const m = create({ now: () => now });
+    expect(await m.check(`${server.origin}/x`)).toMatchObject({ allowed: false, reason: 'unreachable' });
+    now += 60_000;
+    expect(await m.isAllowed(`${server.origin}/x`)).toBe(false);
+    expect(server.robotsRequests()).toBe(1);
+    now += 61_000;
+    server.handle((_req, res) => res.end(ROBOTS));
+    expect(await m.check(`${server.origin}/x`)).toMatchObject({ allowed: true, reason: 'rules' });
+    expect(server.robotsRequests()).toBe(2);
+    await m.close();
+  });
+
+  it('uses the last good copy when the origin starts failing (stale-copy)', async () => {
+    let now = Date.UTC(2026, 0, 1);
+    const m = create({ now: () => now });
+    expect(await m.isAllowed(`${server.origin}/private`)).toBe(false);
+    now += 25 * 3_600_000;
+    server.handle((req) => req.socket.destroy());
+    const stale = await m.check(`${server.origin}/private`);
+    expect(stale).toMatchObject({ allowed: false, reason: 'stale-copy', line: 2, record: { status: 'unreachable' } });
+    expect(await m.check(`${server.origin}/public`)).toMatchObject({ allowed: true, reason: 'stale-copy' });
+    expect(await m.sitemaps(`${server.origin}/`)).toHaveLength(2);
+    await m.close();
+  });
+
+  it('allows all after unreachableAllowAfterMs with no good copy', async () => {
+    server.handle((_req, res) => {
+      res.statusCode = 500;
+      res.end();
+    });
+    let now = Date.UTC(2026, 0, 1);
+    const m = create({ now: () => now, unreachableAllowAfterMs: 3 * 3_600_000, retryMaxMs: 3_600_000 });
+    expect(await m.check(`${server.origin}/x`)).toMatchObject({ allowed: false, reason: 'unreachable' });
+    for (let i = 0; i < 3; i++) {
+      now += 3_600_000;
+      await m.isAllowed(`${server.origin}/x`);
+    }
+    expect(await m.check(`${server.origin}/x`)).toMatchObject({ allowed: true, reason: 'long-unreachable' });
+    await m.close();
+  });
+});
+
+describe('API', () => {
+  it('get() returns the record with the raw body and metadata', async () => {
+    const m = create();
+    const record = await m.get(`${server.origin}/some/page?q=1`);
+    expect(record).toMatchObject({ version: RECORD_VERSION, origin: server.origin, status: 'ok', httpStatus: 200 });
+    expect(Buffer.from(record.body ?? '', 'base64').toString()).toBe(ROBOTS);
+    await expect(m.get('not a url')).rejects.toBeInstanceOf(InvalidUrlError);
+    await m.close();
+  });
+
+  it('sitemaps() and crawlDelay() per user-agent', async () => {
+    const m = create();
+    expect(await m.sitemaps(`${server.origin}/x`)).toEqual(['https://example.com/sitemap.xml', 'https://example.com/news.xml']);
+    expect(await m.crawlDelay(`${server.origin}/x`)).toBe(2);
+    expect(await m.crawlDelay(`${server.origin}/x`, 'OtherBot')).toBe(7);
+    expect(await m.sitemaps('nonsense')).toEqual([]);
+    expect(await m.crawlDelay('nonsense')).toBeUndefined();
+    await m.close();
+  });
+
+  it('prefetch() loads every origin once, in parallel', async () => {
+    const second = await startServer((_req, res) => res.end('User-agent: *\nDisallow: /\n'));
+    try {
+      const m = create();
+      await m.prefetch([`${server.origin}/a`, `${server.origin}/b`, `${second.origin}/c`, 'not a url']);
+      expect(server.robotsRequests()).toBe(1);
+      expect(second.robotsRequests()).toBe(1);
+      expect(await m.isAllowed(`${second.origin}/x`)).toBe(false);
+      expect(m.stats().origins.map((o) => o.origin).sort()).toEqual([server.origin, second.origin].sort());
+      await m.close();
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('invalid URLs are not allowed and never throw', async () => {
+    const m = create();
+    for (const url of ['', 'not a url', 'ftp://example.com/x', '/relative', 'http://', null as unknown as string]) {
+      expect(await m.isAllowed(url)).toBe(false);
+      expect(await m.check(url)).toMatchObject({ allowed: false, reason: 'invalid-url', origin: '' });
+    }
+    expect(server.seen).toHaveLength(0);
+    await m.close();
+  });
+
+  it('stats() counts fetches by outcome and status class and lists origins', async () => {
+    const bad = await startServer((_req, res) => {
+      res.statusCode = 404;
+      res.end();
+    });
+    try {
+      const m = create();
+      await m.isAllowed(`${server.origin}/x`);
+      await m.isAllowed(`${bad.origin}/x`);
+      await m.isAllowed(`${bad.origin}/y`);
+      const stats = m.stats();
+      expect(stats.fetches).toMatchObject({ total: 2, ok: 1, unavailable: 1, unreachable: 0 });
+      expect(stats.fetches.byStatusClass).toMatchObject({ '2xx': 1, '4xx': 1, '5xx': 0, network: 0 });
+      expect(stats.cache).toMatchObject({ hits: 1, misses: 2, entries: 2 });
+      const summary = stats.origins.find((o) => o.origin === bad.origin);
+      expect(summary).toMatchObject({ status: 'unavailable', httpStatus: 404, policy: 'allow-all', reason: 'unavailable', problem: 'http-404' });
+      expect(typeof summary?.fetchedAt).toBe('number');
+      await m.close();
+    } finally {
+      await bad.close();
+    }
+  });
+
+  it('close() aborts fetches in flight and later calls reject', async () => {
+    server.handle(() => {}); // never answers
+    const m = create({ timeoutMs: 60_000 });
+    const pending = m.isAllowed(`${server.origin}/x`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await m.close();
+    await expect(pending).rejects.toBeInstanceOf(ManagerClosedError);
+    await expect(m.isAllowed(`${server.origin}/x`)).rejects.toBeInstanceOf(ManagerClosedError);
+  });
+});
+
+describe('options', () => {
+  const bad: [Record<string, unknown>, string][] = [
+    [{}, 'userAgent'],
+    [{ userAgent: '' }, 'userAgent'],
+    [{ userAgent: '/1.0' }, 'userAgent'],
+    [{ userAgent: 'Bot/1.0\r\nX-Evil: 1' }, 'userAgent'],
+    [{ userAgent: UA, concurrency: 0 }, 'concurrency'],
+    [{ userAgent: UA, concurrency: 1.5 }, 'concurrency'],
+    [{ userAgent: UA, timeoutMs: -1 }, 'timeoutMs'],
+    [{ userAgent: UA, timeoutMs: '30s' }, 'timeoutMs'],
+    [{ userAgent: UA, maxBytes: Number.NaN }, 'maxBytes'],
+    [{ userAgent: UA, proxyUrl: 'socks5://proxy:1080' }, 'proxyUrl'],
+    [{ userAgent: UA, minTtlMs: 10 * 86_400_000 }, 'minTtlMs'],
+    [{ userAgent: UA, retryBaseMs: 7_200_000 }, 'retryBaseMs'],
+    [{ userAgent: UA, store: {} }, 'store'],
+    [{ userAgent: UA, log: console }, 'log'],
+    [{ userAgent: UA, userAgnet: 'typo' }, 'userAgnet'],
+  ];
+  for (const [options, option] of bad) {
+    it(`rejects ${JSON.stringify(options).slice(0, 60)} naming "${option}"`, () => {
+      let error: unknown;
+      try {
+        new RobotsManager(options as unknown as RobotsManagerOptions);
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(InvalidOptionsError);
+      expect((error as InvalidOptionsError).option).toBe(option);
+      expect((error as Error).message).toContain(option);
+    });
+  }
+
+  it('derives the product token from the user-agent header', () => {
+    expect(new RobotsManager({ userAgent: UA }).productToken).toBe('HeedBot');
+  });
+});

@@ -1,0 +1,61 @@
+/** Origins: scheme + host + port, the unit a robots.txt governs. */
+import { describe, expect, it } from 'vitest';
+import { originOf, robotsTxtUrl } from '@heed/manager';
+
+const cases: [input: string, origin: string | undefined][] = [
+  ['https://example.com/a/b?c#d', 'https://example.com'],
+  ['https://example.com', 'https://example.com'],
+  ['https://example.com?q', 'https://example.com'],
+  ['https://example.com#frag', 'https://example.com'],
+  ['http://example.com:80/x', 'http://example.com'],
+  ['https://example.com:443/x', 'https://example.com'],
+  ['http://example.com:443/x', 'http://example.com:443'],
+  ['https://example.com:8443/x', 'https://example.com:8443'],
+  ['https://example.com:/x', 'https://example.com'],
+  ['http://example.com:0080/x', 'http://example.com'],
+  ['HTTPS://WWW.Example.COM/Path', 'https://www.example.com'],
+  ['https://www.example.com/', 'https://www.example.com'],
+  ['https://sub.example.co.uk/', 'https://sub.example.co.uk'],
+  ['https://bücher.de/x', 'https://xn--bcher-kva.de'],
+  ['https://xn--bcher-kva.de/x', 'https://xn--bcher-kva.de'],
+  ['https://user:pass@example.com/x', 'https://example.com'],
+  ['http://127.0.0.1:8080/x', 'http://127.0.0.1:8080'],
+  ['http://127.1/x', 'http://127.0.0.1'],
+  ['http://[::1]:3000/x', 'http://[::1]:3000'],
+  ['http://[2001:DB8::1]/x', 'http://[2001:db8::1]'],
+  ['  https://example.com/x  ', 'https://example.com'],
+  ['https://example.com:65535/', 'https://example.com:65535'],
+  ['https://example.com:65536/', undefined],
+  ['ftp://example.com/x', undefined],
+  ['mailto:someone@example.com', undefined],
+  ['/relative/path', undefined],
+  ['example.com/x', undefined],
+  ['', undefined],
+  ['https://', undefined],
+  ['http://exa mple.com/', undefined],
+  ['javascript:alert(1)', undefined],
+];
+
+describe('originOf', () => {
+  for (const [input, origin] of cases) {
+    it(`${JSON.stringify(input)} → ${String(origin)}`, () => {
+      expect(originOf(input)).toBe(origin);
+    });
+  }
+
+  it('agrees with URL.origin on the fast path', () => {
+    for (const url of ['http://a.b.c/x', 'https://a-b.example/x?y', 'http://host.example:8080', 'https://x1.example:443/']) {
+      expect(originOf(url)).toBe(new URL(url).origin);
+    }
+  });
+
+  it('never throws, whatever it is given', () => {
+    for (const input of [null, undefined, 42, {}, 'http://[', 'http://%zz/', 'https://a..b/', '\u0000']) {
+      expect(() => originOf(input as unknown as string)).not.toThrow();
+    }
+  });
+
+  it('places robots.txt at the root of the origin', () => {
+    expect(robotsTxtUrl('https://example.com:8443')).toBe('https://example.com:8443/robots.txt');
+  });
+});

@@ -1,0 +1,144 @@
+/**
+ * The status policy as a table: fetch outcome (and the record before it) → record → verdict policy.
+ * Pure functions: no server, no clock.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  cacheTtl, decideRecord, effectivePolicy, parseRetryAfter, POLICY_DEFAULTS, retryDelay, RobotsFetchError,
+  type FetchOutcome, type RobotsRecord,
+} from '@heed/manager';
+
+const ORIGIN = 'https://example.com';
+const NOW = Date.UTC(2026, 0, 1);
+const MIN = 60_000;
+const HOUR = 60 * MIN;
+const DAY = 24 * HOUR;
+const base = { url: `${ORIGIN}/robots.txt`, redirects: [] as string[], startedAt: NOW, durationMs: 5 };
+
+function response(status: number, headers: Record<string, string> = {}, body = 'User-agent: *\nDisallow: /x\n'): FetchOutcome {
+  return { ...base, kind: 'response', status, headers, finalUrl: base.url, body: Buffer.from(body), bodyCapped: false };
+}
+function network(code: 'refused' | 'timeout' | 'reset' | 'dns' = 'refused'): FetchOutcome {
+  return { ...base, kind: 'network', error: new RobotsFetchError(code, base.url, code) };
+}
+function redirectFailure(reason: 'too-many-redirects' | 'redirect-loop'): FetchOutcome {
+  return { ...base, kind: 'redirect-failure', reason, status: 301, finalUrl: `${ORIGIN}/hop`, redirects: ['a', 'b', 'c', 'd', 'e'] };
+}
+
+describe('decideRecord: outcome → record', () => {
+  const table: [name: string, outcome: FetchOutcome, status: RobotsRecord['status'], ttl: number, verdicts: string][] = [
+    ['200', response(200), 'ok', DAY, 'rules'],
+    ['206', response(206), 'ok', DAY, 'rules'],
+    ['200 max-age=3600', response(200, { cacheControl: 'public, max-age=3600' }), 'ok', HOUR, 'rules'],
+    ['200 max-age=60 (below minTtl)', response(200, { cacheControl: 'max-age=60' }), 'ok', 5 * MIN, 'rules'],
+    ['200 max-age=1 week (above maxTtl)', response(200, { cacheControl: 'max-age=604800' }), 'ok', DAY, 'rules'],
+    ['200 no-store', response(200, { cacheControl: 'no-store' }), 'ok', 5 * MIN, 'rules'],
+    ['304 (no Location)', response(304), 'unavailable', DAY, 'allow-all'],
+    ['400', response(400), 'unavailable', DAY, 'allow-all'],
+    ['404', response(404), 'unavailable', DAY, 'allow-all'],
+    ['451', response(451), 'unavailable', DAY, 'allow-all'],
+    ['too many redirects', redirectFailure('too-many-redirects'), 'unavailable', DAY, 'allow-all'],
+    ['redirect loop', redirectFailure('redirect-loop'), 'unavailable', DAY, 'allow-all'],
+    ['429', response(429), 'unreachable', MIN, 'disallow-all'],
+    ['500', response(500), 'unreachable', MIN, 'disallow-all'],
+    ['503 Retry-After: 120', response(503, { retryAfter: '120' }), 'unreachable', 2 * MIN, 'disallow-all'],
+    ['503 Retry-After: 1 day (capped)', response(503, { retryAfter: '86400' }), 'unreachable', HOUR, 'disallow-all'],
+    ['599', response(599), 'unreachable', MIN, 'disallow-all'],
+    ['connection refused', network('refused'), 'unreachable', MIN, 'disallow-all'],
+    ['timeout', network('timeout'), 'unreachable', MIN, 'disallow-all'],
+  ];
+  for (const [name, outcome, status, ttl, verdicts] of table) {
+    it(`${name} → ${status}, cached ${ttl / MIN} min, ${verdicts}`, () => {
+      const record = decideRecord(ORIGIN, outcome, undefined, NOW);
+      expect(record.status).toBe(status);
+      expect(record.expiresAt - NOW).toBe(ttl);
+      expect(record.version).toBe(1);
+      expect(record.fetchedAt).toBe(NOW);
+      expect(effectivePolicy(record, NOW).kind).toBe(verdicts);
+    });
+  }
+
+  it('keeps the raw bytes of a 2xx as base64', () => {
+    const bytes = Buffer.from([0x55, 0x3a, 0x2a, 0x0a, 0xff, 0xfe]);
+    const record = decideRecord(ORIGIN, { ...(response(200) as Extract<FetchOutcome, { kind: 'response' }>), body: bytes }, undefined, NOW);
+    expect(Buffer.from(record.body ?? '', 'base64')).toEqual(bytes);
+  });
+
+  it('names the problem of unavailable and unreachable records', () => {
+    expect(decideRecord(ORIGIN, response(404), undefined, NOW).problem?.code).toBe('http-404');
+    expect(decideRecord(ORIGIN, response(503), undefined, NOW).problem?.code).toBe('http-503');
+    expect(decideRecord(ORIGIN, network('dns'), undefined, NOW).problem?.code).toBe('dns');
+    expect(decideRecord(ORIGIN, redirectFailure('redirect-loop'), undefined, NOW).problem?.code).toBe('redirect-loop');
+  });
+});
+
+describe('unreachable: backoff, stale copy, the 30-day rule', () => {
+  it('doubles the retry interval per consecutive failure up to retryMaxMs', () => {
+    let record: RobotsRecord | undefined;
+    const intervals: number[] = [];
+    let now = NOW;
+    for (let i = 0; i < 9; i++) {
+      record = decideRecord(ORIGIN, network(), record, now);
+      intervals.push(record.expiresAt - now);
+      now = record.expiresAt;
+    }
+    expect(intervals.map((ms) => ms / MIN)).toEqual([1, 2, 4, 8, 16, 32, 60, 60, 60]);
+    expect(record?.failures).toBe(9);
+    expect(record?.unreachableSince).toBe(NOW);
+  });
+
+  it('honours Retry-After as seconds or an HTTP date', () => {
+    expect(parseRetryAfter('30', NOW)).toBe(30_000);
+    expect(parseRetryAfter(new Date(NOW + 90_000).toUTCString(), NOW)).toBe(90_000);
+    expect(parseRetryAfter('soon', NOW)).toBeUndefined();
+    expect(retryDelay(5, 0)).toBe(1_000); // never a retry storm
+    expect(retryDelay(1, undefined)).toBe(POLICY_DEFAULTS.retryBaseMs);
+  });
+
+  it('uses the last good copy while unreachable, and keeps it through further failures', () => {
+    const good = decideRecord(ORIGIN, response(200), undefined, NOW);
+    const down = decideRecord(ORIGIN, response(503), good, NOW + DAY);
+    expect(down.status).toBe('unreachable');
+    expect(down.lastGood).toEqual({ status: 'ok', httpStatus: 200, body: good.body, fetchedAt: NOW });
+    const policy = effectivePolicy(down, NOW + DAY);
+    expect(policy).toMatchObject({ kind: 'rules', reason: 'stale-copy', body: good.body });
+    const stillDown = decideRecord(ORIGIN, network(), down, NOW + 40 * DAY);
+    expect(stillDown.lastGood).toEqual(down.lastGood);
+    expect(effectivePolicy(stillDown, NOW + 40 * DAY)).toMatchObject({ kind: 'rules', reason: 'stale-copy' });
+  });
+
+  it('a 4xx before the outage is a good copy too: still all allowed', () => {
+    const gone = decideRecord(ORIGIN, response(404), undefined, NOW);
+    const down = decideRecord(ORIGIN, network(), gone, NOW + DAY);
+    expect(effectivePolicy(down, NOW + DAY)).toEqual({ kind: 'allow-all', reason: 'stale-copy' });
+  });
+
+  it('allows all after 30 days unreachable with no good copy', () => {
+    const first = decideRecord(ORIGIN, network(), undefined, NOW);
+    expect(effectivePolicy(first, NOW + 29 * DAY)).toEqual({ kind: 'disallow-all', reason: 'unreachable' });
+    const later = decideRecord(ORIGIN, network(), first, NOW + 30 * DAY);
+    expect(later.unreachableSince).toBe(NOW);
+    expect(effectivePolicy(later, NOW + 30 * DAY)).toEqual({ kind: 'allow-all', reason: 'long-unreachable' });
+    // Configurable: Infinity keeps disallowing.
+    expect(effectivePolicy(later, NOW + 365 * DAY, { unreachableAllowAfterMs: Infinity }).kind).toBe('disallow-all');
+  });
+
+  it('a success ends the unreachable streak', () => {
+    const down = decideRecord(ORIGIN, network(), undefined, NOW);
+    const back = decideRecord(ORIGIN, response(200), down, NOW + HOUR);
+    expect(back).not.toHaveProperty('failures');
+    expect(back).not.toHaveProperty('unreachableSince');
+    const downAgain = decideRecord(ORIGIN, network(), back, NOW + 2 * DAY);
+    expect(downAgain.failures).toBe(1);
+    expect(downAgain.unreachableSince).toBe(NOW + 2 * DAY);
+  });
+});
+
+describe('cacheTtl', () => {
+  it('reads max-age case-insensitively and ignores junk', () => {
+    expect(cacheTtl('Max-Age=7200')).toBe(2 * HOUR);
+    expect(cacheTtl('max-age=abc')).toBe(DAY);
+    expect(cacheTtl(undefined)).toBe(DAY);
+    expect(cacheTtl('max-age=7200', { ...POLICY_DEFAULTS, maxTtlMs: HOUR })).toBe(HOUR);
+  });
+});
