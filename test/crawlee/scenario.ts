@@ -67,6 +67,9 @@ export async function startScenario(): Promise<Scenario> {
       '/xrt-page',
       '/noindex-page',
       '/rel-page',
+      '/with-assets',
+      '/js-redirect',
+      '/early-js-redirect',
       b.url('/'),
       b.url('/blocked'),
       c.url('/'),
@@ -88,6 +91,13 @@ export async function startScenario(): Promise<Scenario> {
   a.routes.set('/xrt-page', { ...page('xrt', ['/only-from-xrt']), headers: { 'x-robots-tag': 'heedbot: nofollow' } });
   a.routes.set('/noindex-page', page('noindex', [], '<meta name="robots" content="noindex, max-snippet:20">'));
   a.routes.set('/rel-page', page('rel', ['/rel-followed'], '', '<a rel="nofollow ugc" href="/rel-target">x</a>'));
+  a.routes.set('/with-assets', page('assets', [], '', '<img src="/private/pixel.png"><img src="/ok-pixel.png">'));
+  a.routes.set('/ok-pixel.png', { headers: { 'content-type': 'image/png' }, body: Buffer.alloc(0) });
+  a.routes.set(
+    '/js-redirect',
+    page('js redirect', [], '', "<script>addEventListener('load', () => setTimeout(() => { location.href = '/private/js-target'; }, 50))</script>"),
+  );
+  a.routes.set('/early-js-redirect', page('early js redirect', [], "<script>location.replace('/private/early-js-target')</script>"));
   a.routes.set('/rel-followed', page('rel followed', []));
   a.routes.set('/rel-target', page('rel target', []));
   a.routes.set('/only-from-nofollow', page('x', []));
@@ -140,6 +150,9 @@ export async function startScenario(): Promise<Scenario> {
       '/private/from-sitemap',
       '/private/from-text-sitemap',
       '/private/start',
+      '/private/pixel.png',
+      '/private/js-target',
+      '/private/early-js-target',
       '/secret-heed',
       '/only-from-nofollow',
       '/only-from-heed-nofollow',
@@ -158,6 +171,8 @@ export async function startScenario(): Promise<Scenario> {
       a.url('/noindex-page'),
       a.url('/rel-page'),
       a.url('/rel-followed'),
+      a.url('/with-assets'),
+      a.url('/js-redirect'),
       a.url('/sitemap-only'),
       a.url('/from-text-sitemap'),
       b.url('/'),

@@ -94,11 +94,23 @@ function hookEnqueueLinks(crawler: CrawlerInternals, guard: RobotsGuard): void {
 }
 
 function hookRequestHandling(crawler: CrawlerInternals, guard: RobotsGuard): void {
+  // A navigation stopped by a hook that could not throw (a browser request handler aborting a
+  // script navigation during page.goto()) ends here, before any user hook sees the page.
+  crawler.postNavigationHooks?.unshift((context: ContextInternals) => {
+    if (guard.blocked.has(context.request)) throw new NavigationBlockedError(context.request.url);
+  });
   const original = crawler._runRequestHandler.bind(crawler);
   crawler._runRequestHandler = async (context: ContextInternals) => {
     guard.stats.allowed++;
     try {
       await original(context);
+      // The page loaded, then tried to navigate somewhere disallowed (a script or meta refresh):
+      // that navigation was stopped; report it, the page itself was handled.
+      const later = guard.blocked.get(context.request);
+      if (later) {
+        guard.blocked.delete(context.request);
+        await guard.reporter.report(later);
+      }
     } catch (error) {
       const blocked = guard.blocked.get(context.request);
       if (!blocked) throw error;
@@ -177,6 +189,14 @@ function bodyText(body: unknown): string | undefined {
   if (typeof body === 'string') return body;
   if (body instanceof Uint8Array) return Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
   return undefined;
+}
+
+/** Stops a navigation robots.txt disallowed (its reason is in `guard.blocked`). Never reaches the user. */
+class NavigationBlockedError extends Error {
+  override readonly name = 'NavigationBlockedError';
+  constructor(url: string) {
+    super(`Navigation of ${url} stopped: it led to a URL robots.txt disallows.`);
+  }
 }
 
 function hookCrawlDelay(crawler: CrawlerInternals, guard: RobotsGuard): void {

@@ -7,7 +7,8 @@
  *   3xx whose target robots.txt allows is handed to the browser (`route.fulfill`), which follows it
  *   as a new, again intercepted, request; a disallowed target is never requested (`route.abort`).
  *   Puppeteer shows each hop as its own intercepted request. Script and meta-refresh navigations
- *   of the main frame are new navigation requests, and are checked the same way.
+ *   of the main frame are new navigation requests: a disallowed one is answered `204 No Content`,
+ *   so the browser stays on the page being handled.
  * - Sub-resources (`blockSubresources`): requests robots.txt disallows are aborted.
  */
 import type { RobotsGuard } from '../guard.js';
@@ -27,7 +28,7 @@ interface PlaywrightResponse {
 interface PlaywrightRoute {
   request(): PlaywrightRequest;
   fetch(options?: { maxRedirects?: number }): Promise<PlaywrightResponse>;
-  fulfill(options: { response: PlaywrightResponse }): Promise<void>;
+  fulfill(options: { response: PlaywrightResponse } | { status: number }): Promise<void>;
   abort(errorCode?: string): Promise<void>;
   continue(): Promise<void>;
   fallback(): Promise<void>;
@@ -58,25 +59,42 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 export function attachBrowserHooks(crawler: CrawlerInternals, guard: RobotsGuard): void {
   const { checkRedirects, blockSubresources } = guard.options;
   if (!checkRedirects && !blockSubresources) return;
+  // Requests whose page.goto() has returned: later navigations are the page's own doing.
+  const navigated = new WeakSet<object>();
+  crawler.postNavigationHooks!.unshift((context: ContextInternals) => {
+    navigated.add(context.request);
+  });
   crawler.preNavigationHooks!.push(async (context: ContextInternals) => {
     const page = context.page as Partial<PlaywrightPage & PuppeteerPage> | undefined;
     if (!page) return;
-    if (typeof page.route === 'function') await routePlaywright(page as PlaywrightPage, context, guard);
+    if (typeof page.route === 'function') await routePlaywright(page as PlaywrightPage, context, guard, navigated);
     else if (typeof page.setRequestInterception === 'function') await interceptPuppeteer(page as PuppeteerPage, context, guard);
   });
 }
 
-async function routePlaywright(page: PlaywrightPage, context: ContextInternals, guard: RobotsGuard): Promise<void> {
+async function routePlaywright(page: PlaywrightPage, context: ContextInternals, guard: RobotsGuard, navigated: WeakSet<object>): Promise<void> {
   const { checkRedirects, blockSubresources } = guard.options;
   await page.route('**/*', async (route, request) => {
     try {
       const url = request.url();
       if (isMainFrameNavigation(request, page)) {
         if (!checkRedirects) return await route.fallback();
-        // The first hop was checked before the request was taken from the queue; later ones
-        // (script or meta-refresh navigations, redirect hops) are checked here.
-        if (url !== context.request.url && !(await allowNavigation(url, context, guard))) {
-          return await route.abort('blockedbyclient');
+        // The first hop was checked before the request was taken from the queue. Other main-frame
+        // navigations (a script or meta refresh moving on, or a redirect target handed back below)
+        // are checked here; a disallowed one is answered 204, which leaves the page where it was.
+        if (url !== context.request.url) {
+          const verdict = await guard.verdict(url);
+          if (!verdict.allowed) {
+            const from = context.request.loadedUrl ?? context.request.url;
+            // Still inside page.goto(): the page moves on before it has loaded, like a redirect, so
+            // the request ends as a skip (the post-navigation hook sees the mark).
+            if (!navigated.has(context.request)) {
+              guard.blocked.set(context.request, skipFromVerdict(verdict, 'redirect', from));
+              return await route.abort('blockedbyclient');
+            }
+            await guard.reporter.report(skipFromVerdict(verdict, 'redirect', from));
+            return await route.fulfill({ status: 204 });
+          }
         }
         const response = await route.fetch({ maxRedirects: 0 });
         const location = response.headers()['location'];

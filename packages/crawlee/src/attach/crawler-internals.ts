@@ -62,6 +62,7 @@ export interface CrawlerInternals {
   requestHandler?: Handler;
   userProvidedRequestHandler?: Handler;
   preNavigationHooks?: NavigationHook[];
+  postNavigationHooks?: NavigationHook[];
   browserPool?: unknown;
   stats?: { state?: { requestsFailed?: number } };
 }

@@ -1,0 +1,109 @@
+/**
+ * A real PlaywrightCrawler (Debian's Chromium) with the plugin attached, crawling the local
+ * three-origin site: redirects are checked before the browser follows them, script navigations
+ * and (with `blockSubresources`) images robots.txt disallows are never requested.
+ */
+import { existsSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RobotsManager } from '@heed/manager';
+import { RobotsPlugin, type RobotsDirectives, type SkipEvent } from '@heed/crawlee';
+import { crawleePlaywright, freshConfig, playwright } from './site.js';
+import { forbiddenHits, startScenario, type Scenario } from './scenario.js';
+
+const HEEDBOT = 'HeedBot/1.0 (+https://heed.example/bot)';
+const CHROMIUM = '/usr/bin/chromium';
+
+const launchContext = {
+  launcher: playwright.chromium,
+  launchOptions: {
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  },
+};
+
+describe.skipIf(!existsSync(CHROMIUM))('PlaywrightCrawler with RobotsPlugin', () => {
+  let s: Scenario;
+  let manager: RobotsManager;
+  const handled: string[] = [];
+  const directives = new Map<string, RobotsDirectives>();
+  const heedSkips: SkipEvent[] = [];
+  const crawleeSkips: { url: string; reason: string }[] = [];
+  let plugin: RobotsPlugin;
+  let failed: number;
+
+  beforeAll(async () => {
+    s = await startScenario();
+    manager = new RobotsManager({ userAgent: HEEDBOT });
+    const crawler = new crawleePlaywright.PlaywrightCrawler(
+      {
+        launchContext,
+        headless: true,
+        maxConcurrency: 2,
+        maxRequestRetries: 1,
+        browserPoolOptions: { useFingerprints: false },
+        onSkippedRequest: (skip) => void crawleeSkips.push(skip),
+        requestHandler: async (ctx) => {
+          handled.push(ctx.request.loadedUrl ?? ctx.request.url);
+          directives.set(ctx.request.url, (ctx as unknown as { robotsDirectives: RobotsDirectives }).robotsDirectives);
+          await ctx.enqueueLinks({ strategy: 'all' });
+          // Give script navigations a moment to start while the page is still open.
+          if (ctx.request.url.endsWith('/js-redirect')) await ctx.page.waitForTimeout(300);
+        },
+      },
+      freshConfig(),
+    );
+    plugin = await RobotsPlugin.attach(crawler, {
+      userAgent: HEEDBOT,
+      manager,
+      blockSubresources: true,
+      honourRelNofollow: true,
+      onSkip: (event) => void heedSkips.push(event),
+    });
+    await crawler.run([s.a.url('/'), s.a.url('/private/start'), s.b.url('/blocked/start')]);
+    failed = crawler.stats.state.requestsFailed;
+  }, 120_000);
+
+  afterAll(async () => {
+    await manager?.close();
+    await s?.site.close();
+  });
+
+  it('never requests a disallowed path: links, redirects, script navigations, images, sitemap entries', () => {
+    expect(s.a.paths().filter((p) => p.startsWith('/private'))).toEqual([]);
+    expect(forbiddenHits(s.a, s.aNeverForHeedbot)).toEqual([]);
+    expect(forbiddenHits(s.b, s.bNever)).toEqual([]);
+    expect(s.c.paths()).toEqual(['/robots.txt']);
+  });
+
+  it('crawls every allowed page and loads allowed sub-resources', () => {
+    expect(new Set(handled)).toEqual(new Set(s.heedbotMustHandle));
+    expect(s.a.count('/ok-pixel.png')).toBeGreaterThan(0);
+  });
+
+  it('reports redirect and sub-resource skips, never a failed request', () => {
+    expect(heedSkips.find((e) => e.url === s.a.url('/private/redirected'))).toMatchObject({
+      stage: 'redirect',
+      reason: 'rules',
+      referrer: s.a.url('/redirect-to-private'),
+    });
+    expect(heedSkips.find((e) => e.url === s.b.url('/blocked/redirected'))).toMatchObject({ stage: 'redirect', origin: s.b.origin });
+    expect(heedSkips.find((e) => e.url === s.a.url('/private/pixel.png'))).toMatchObject({ stage: 'subresource' });
+    // A script navigation after load is stopped and the page handled; one during loading ends the
+    // request as a skip, like a redirect.
+    expect(heedSkips.find((e) => e.url === s.a.url('/private/js-target'))).toMatchObject({ stage: 'redirect' });
+    expect(heedSkips.find((e) => e.url === s.a.url('/private/early-js-target'))).toMatchObject({
+      stage: 'redirect',
+      referrer: s.a.url('/early-js-redirect'),
+    });
+    const robotsSkips = new Set(crawleeSkips.filter((x) => x.reason === 'robotsTxt').map((x) => x.url));
+    for (const event of heedSkips.filter((e) => e.stage !== 'subresource')) expect(robotsSkips.has(event.url)).toBe(true);
+    expect(failed).toBe(0);
+    expect(plugin.stats.skippedByStage.redirect).toBeGreaterThanOrEqual(2);
+  });
+
+  it('reads robots directives from the rendered page and the response header', () => {
+    expect(directives.get(s.a.url('/noindex-page'))).toMatchObject({ noindex: true, nofollow: false });
+    expect(directives.get(s.a.url('/heed-nofollow-page'))).toMatchObject({ nofollow: true });
+    expect(directives.get(s.a.url('/xrt-page'))).toMatchObject({ nofollow: true });
+  });
+});
