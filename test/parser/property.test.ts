@@ -1,0 +1,252 @@
+/**
+ * The parser under attack (issues 2 and 7): random bytes, random text, random URLs and user-agents
+ * never make it throw, and the invariants a caller builds on hold for any robots.txt:
+ * `isAllowed` agrees with `explain`, an unrelated group changes nobody else's verdict, the longer
+ * matching rule wins, and `explain` points at the line that holds the deciding rule.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parseRobotsTxt, productToken, type RobotsTxt } from '@heed/parser';
+
+const ORIGIN = 'https://example.com';
+
+// --- arbitraries -----------------------------------------------------------------------------------
+
+/** Product tokens a crawler asks about, including odd ones. */
+const productTokens = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom('HeedBot', 'heedbot', 'Googlebot', 'Googlebot-News', 'OtherBot', 'a', '*', '', 'Heed_Bot-2') },
+  { weight: 1, arbitrary: fc.string({ maxLength: 20 }) },
+);
+
+/** Pieces of paths and patterns: the characters that matter to matching, escapes, non-ASCII. */
+const pathPiece = fc.constantFrom(
+  '/', '/', 'a', 'b', 'x', 'ab', '-', '_', '.', '?', '=', '&', ';', '*', '$', '%', '%2F', '%2f', '%41', 'A',
+  'é', '日本', '#', ' ', 'index.html', '/index.htm', 'private', '.pdf', '%C3%A9',
+);
+const pieces = (maxLength: number) => fc.array(pathPiece, { maxLength }).map((parts) => parts.join(''));
+/** Patterns mostly start with `/` (as real ones do), so that they match the URLs below. */
+const pattern = fc.oneof({ weight: 3, arbitrary: pieces(4).map((rest) => '/' + rest) }, { weight: 1, arbitrary: pieces(8) });
+
+const agentValue = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom('*', 'HeedBot', 'heedbot', 'HeedBot/1.0', 'Googlebot', 'Googlebot-News', 'OtherBot', 'a', '* ', '*bot', 'Heed Bot', '') },
+  { weight: 1, arbitrary: fc.string({ maxLength: 12 }) },
+);
+const ruleKey = fc.constantFrom('Allow', 'allow', 'Disallow', 'disallow', 'DISALLOW', 'Dissallow', 'Disallowed', 'disalow');
+const agentKey = fc.constantFrom('User-agent', 'user-agent', 'USER-AGENT', 'useragent', 'User agent');
+const otherKey = fc.constantFrom('Sitemap', 'site-map', 'Crawl-delay', 'Host', 'Clean-param', 'Noindex', 'foo');
+const separator = fc.constantFrom(':', ': ', ' : ', ':\t', ' ', '\t');
+const comment = fc.oneof({ weight: 3, arbitrary: fc.constant('') }, { weight: 1, arbitrary: fc.string({ maxLength: 10 }).map((text) => ` # ${text}`) });
+
+const agentLine = fc.tuple(agentKey, separator, agentValue, comment).map((parts) => parts.join(''));
+const ruleLine = fc.tuple(ruleKey, separator, pattern, comment).map((parts) => parts.join(''));
+const noiseLine = fc.oneof(
+  fc.tuple(otherKey, separator, fc.oneof(pattern, fc.string({ maxLength: 20 }))).map((parts) => parts.join('')),
+  fc.constantFrom('', '   ', '# comment', 'garbage without separator here', ':', 'Disallow'),
+  fc.string({ maxLength: 30 }),
+);
+/** A group as real files write it: user-agent lines, then rules, with the odd other line. */
+const groupLines = fc
+  .tuple(fc.array(agentLine, { minLength: 1, maxLength: 3 }), fc.array(fc.oneof({ weight: 5, arbitrary: ruleLine }, { weight: 1, arbitrary: noiseLine }), { maxLength: 6 }))
+  .map(([agents, rules]) => [...agents, ...rules]);
+const lineEnding = fc.constantFrom('\n', '\n', '\r\n', '\r');
+
+/** A robots.txt-shaped text: groups and noise lines, mixed line ends. */
+const robotsText = fc
+  .array(fc.oneof({ weight: 4, arbitrary: groupLines }, { weight: 1, arbitrary: noiseLine.map((line) => [line]) }), { maxLength: 8 })
+  .chain((blocks) => {
+    const lines = blocks.flat();
+    return fc.array(lineEnding, { minLength: lines.length, maxLength: lines.length }).map((endings) => lines.map((line, i) => line + endings[i]).join(''));
+  });
+
+/** URLs a crawler might pass: well-formed ones that hit the patterns, random web URLs, garbage. */
+const url = fc.oneof(
+  { weight: 4, arbitrary: pieces(6).map((path) => `${ORIGIN}/${path}`) },
+  { weight: 1, arbitrary: fc.webUrl({ withQueryParameters: true, withFragments: true }) },
+  { weight: 1, arbitrary: fc.string({ maxLength: 40 }) },
+  { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }) },
+  { weight: 1, arbitrary: pieces(6) },
+);
+
+/** Everything a caller can ask a parsed file; throws if any of it throws. */
+function askEverything(robots: RobotsTxt, target: string, agent: string): void {
+  expect(typeof robots.isAllowed(target, agent)).toBe('boolean');
+  const explanation = robots.explain(target, agent);
+  expect(typeof explanation.allowed).toBe('boolean');
+  expect(Number.isInteger(explanation.line) && explanation.line >= 0).toBe(true);
+  const delay = robots.crawlDelay(agent);
+  expect(delay === undefined || (Number.isFinite(delay) && delay >= 0)).toBe(true);
+  expect(Array.isArray(robots.sitemaps)).toBe(true);
+}
+
+/** Physical lines as Google counts them: LF, CRLF and CR each end a line. */
+function physicalLines(body: string): string[] {
+  return body.split(/\r\n|\r|\n/);
+}
+
+// --- never throws ------------------------------------------------------------------------------------
+
+describe('never throws', () => {
+  it('on random bytes as robots.txt, with random URLs and user-agents', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 3000 }), url, productTokens, (bytes, target, agent) => {
+        askEverything(parseRobotsTxt(bytes), target, agent);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('on random text as robots.txt (any code points, lone surrogates included)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 2000 }), url, productTokens, (text, target, agent) => {
+        askEverything(parseRobotsTxt(text), target, agent);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('on robots.txt-shaped text with random URLs and user-agents', () => {
+    fc.assert(
+      fc.property(robotsText, url, productTokens, (text, target, agent) => {
+        askEverything(parseRobotsTxt(text), target, agent);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('on random bytes with a UTF-8 byte-order mark (or part of one) in front', () => {
+    const bom = fc.constantFrom([0xef], [0xef, 0xbb], [0xef, 0xbb, 0xbf]);
+    fc.assert(
+      fc.property(bom, fc.uint8Array({ maxLength: 500 }), url, (prefix, bytes, target) => {
+        askEverything(parseRobotsTxt(new Uint8Array([...prefix, ...bytes])), target, 'HeedBot');
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('on any string as user-agent header for productToken', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 60 }), (header) => {
+        const token = productToken(header);
+        expect(token).toMatch(/^[A-Za-z_-]*$/);
+      }),
+    );
+  });
+});
+
+// --- invariants --------------------------------------------------------------------------------------
+
+describe('invariants', () => {
+  it('isAllowed is explain().allowed', () => {
+    fc.assert(
+      fc.property(robotsText, fc.array(url, { minLength: 1, maxLength: 5 }), productTokens, (text, targets, agent) => {
+        const robots = parseRobotsTxt(text);
+        for (const target of targets) expect(robots.isAllowed(target, agent)).toBe(robots.explain(target, agent).allowed);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('isAllowed is explain().allowed on random bytes too', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 1000 }), url, productTokens, (bytes, target, agent) => {
+        const robots = parseRobotsTxt(bytes);
+        expect(robots.isAllowed(target, agent)).toBe(robots.explain(target, agent).allowed);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  // The asking agent and an unrelated one: distinct product tokens, neither `*`.
+  const agentPair = fc
+    .tuple(fc.constantFrom('HeedBot', 'heedbot', 'Googlebot', 'a', 'OtherBot'), fc.constantFrom('UnrelatedBot', 'Bingbot', 'zz-top', 'x_y'))
+    .filter(([asking, other]) => asking.toLowerCase() !== other.toLowerCase());
+  const unrelatedRules = fc.array(fc.tuple(fc.constantFrom('Allow', 'Disallow'), pattern), { minLength: 1, maxLength: 4 });
+
+  it('a group for another agent, added in front, changes no verdict of the asking agent', () => {
+    fc.assert(
+      fc.property(robotsText, agentPair, unrelatedRules, fc.array(url, { minLength: 1, maxLength: 5 }), (text, [asking, other], rules, targets) => {
+        const group = [`User-agent: ${other}`, ...rules.map(([key, value]) => `${key}: ${value}`)].join('\n') + '\n';
+        const before = parseRobotsTxt(text);
+        const after = parseRobotsTxt(group + text);
+        for (const target of targets) expect(after.isAllowed(target, asking)).toBe(before.isAllowed(target, asking));
+        expect(after.crawlDelay(asking)).toBe(before.crawlDelay(asking));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('a group for another agent, added at the end, changes no verdict of the asking agent', () => {
+    fc.assert(
+      fc.property(robotsText, agentPair, unrelatedRules, fc.array(url, { minLength: 1, maxLength: 5 }), (text, [asking, other], rules, targets) => {
+        const before = parseRobotsTxt(text);
+        // A user-agent line right after another one joins its group (Google's grouping), so the
+        // new group is only unrelated when the file's last group already has its rules.
+        const last = before.groups[before.groups.length - 1];
+        fc.pre(last === undefined || last.rules.length > 0);
+        const group = [`User-agent: ${other}`, ...rules.map(([key, value]) => `${key}: ${value}`)].join('\n');
+        const after = parseRobotsTxt(`${text}\n${group}\n`);
+        for (const target of targets) expect(after.isAllowed(target, asking)).toBe(before.isAllowed(target, asking));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  // Literal path text that the URL parser keeps as it is (no dot segments, escapes or specials).
+  const plain = fc.stringMatching(/^[a-z0-9_-]{1,8}(\/[a-z0-9_-]{1,8}){0,3}$/);
+
+  it('a longer matching allow beats a shorter matching disallow, in any order, with or without *', () => {
+    fc.assert(
+      fc.property(plain, plain, fc.oneof(plain, fc.constant('')), fc.boolean(), fc.boolean(), fc.constantFrom('*', 'OtherBot', 'Googlebot', 'HeedBot'), (head, more, tail, allowFirst, starred, otherAgent) => {
+        const disallow = `/${head}`;
+        const allow = starred ? `/${head}*${more}` : `/${head}${more}`;
+        const rules = allowFirst ? [`Allow: ${allow}`, `Disallow: ${disallow}`] : [`Disallow: ${disallow}`, `Allow: ${allow}`];
+        const body = [`User-agent: ${otherAgent}`, 'Disallow: /', '', 'User-agent: HeedBot', ...rules].join('\n');
+        const robots = parseRobotsTxt(body);
+        fc.pre(robots.groupsFor('HeedBot').length === 1 && robots.groupsFor('HeedBot')[0]?.line === 4);
+        const target = `${ORIGIN}/${head}${more}${tail}`;
+        const verdict = robots.explain(target, 'HeedBot');
+        expect(verdict.allowed).toBe(true);
+        expect(verdict.line).toBe(allowFirst ? 5 : 6);
+        expect(verdict.rule?.pattern).toBe(allow);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('and a longer matching disallow beats a shorter matching allow', () => {
+    fc.assert(
+      fc.property(plain, plain, fc.boolean(), (head, more, disallowFirst) => {
+        const rules = disallowFirst ? [`Disallow: /${head}${more}`, `Allow: /${head}`] : [`Allow: /${head}`, `Disallow: /${head}${more}`];
+        const robots = parseRobotsTxt(['User-agent: *', ...rules].join('\n'));
+        const verdict = robots.explain(`${ORIGIN}/${head}${more}/page`, 'HeedBot');
+        expect(verdict.allowed).toBe(false);
+        expect(verdict.line).toBe(disallowFirst ? 2 : 3);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('the deciding line of explain is the line of the file that holds the deciding rule', () => {
+    fc.assert(
+      fc.property(robotsText, fc.array(url, { minLength: 1, maxLength: 5 }), productTokens, (text, targets, agent) => {
+        const robots = parseRobotsTxt(text);
+        const lines = physicalLines(text);
+        for (const target of targets) {
+          const verdict = robots.explain(target, agent);
+          if (verdict.line === 0) {
+            expect(verdict.rule).toBeUndefined();
+            expect(verdict.allowed).toBe(true);
+            continue;
+          }
+          expect(verdict.rule?.line).toBe(verdict.line);
+          const written = lines[verdict.line - 1] ?? '';
+          expect(written).toContain(verdict.rule?.pattern ?? '');
+          // The line says allow or disallow (or one of the typos Google reads as disallow).
+          expect(written.toLowerCase()).toMatch(verdict.rule?.directive === 'allow' ? /allow/ : /dis+al+o|diasllow|disallaw/);
+          expect(verdict.groups.some((group) => group.rules.includes(verdict.rule as never))).toBe(true);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
