@@ -63,7 +63,7 @@ export class RobotsGuard {
         origin: safeOrigin(url),
         userAgent: this.options.productToken,
         reason: 'unreachable',
-        record: { status: 'error', fetchedAt: Date.now(), ageMs: 0 },
+        record: { status: 'unreachable', fetchedAt: Date.now(), ageMs: 0 },
       };
     }
     this.stats.noteVerdict(verdict);

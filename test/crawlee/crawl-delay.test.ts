@@ -1,0 +1,49 @@
+/**
+ * The crawl-delay scheduler hands out one slot per origin per delay, in order, and never holds
+ * back an origin without a delay. Time is passed in, so nothing here waits.
+ */
+import { describe, expect, it } from 'vitest';
+import { CrawlDelayScheduler } from '@heed/crawlee';
+
+describe('CrawlDelayScheduler', () => {
+  it('lets the first fetch go and spaces the next ones by the delay, in order', () => {
+    const s = new CrawlDelayScheduler(60_000);
+    s.setDelay('http://a', 2);
+    expect(s.acquire('http://a', 'r1', 1_000)).toBe(0);
+    expect(s.acquire('http://a', 'r2', 1_100)).toBe(1_900); // slot at 3,000
+    expect(s.acquire('http://a', 'r3', 1_200)).toBe(3_800); // slot at 5,000
+    // r2 comes back at its slot and goes; coming back early it is told the rest of its wait.
+    expect(s.acquire('http://a', 'r3', 4_000)).toBe(1_000);
+    expect(s.acquire('http://a', 'r2', 3_000)).toBe(0);
+    expect(s.acquire('http://a', 'r3', 5_000)).toBe(0);
+    expect(s.acquire('http://a', 'r4', 6_000)).toBe(1_000);
+  });
+
+  it('does not hold back other origins', () => {
+    const s = new CrawlDelayScheduler(60_000);
+    s.setDelay('http://a', 10);
+    expect(s.acquire('http://a', 'a1', 0)).toBe(0);
+    expect(s.acquire('http://b', 'b1', 1)).toBe(0);
+    expect(s.acquire('http://b', 'b2', 2)).toBe(0);
+  });
+
+  it('caps the delay and ignores a missing, zero or negative one', () => {
+    const s = new CrawlDelayScheduler(5_000);
+    s.setDelay('http://a', 3_600);
+    s.setDelay('http://b', 0);
+    s.setDelay('http://c', undefined);
+    expect(s.acquire('http://a', 'a1', 0)).toBe(0);
+    expect(s.acquire('http://a', 'a2', 0)).toBe(5_000);
+    for (const origin of ['http://b', 'http://c', 'http://unknown']) {
+      expect(s.acquire(origin, `${origin}1`, 0)).toBe(0);
+      expect(s.acquire(origin, `${origin}2`, 0)).toBe(0);
+    }
+  });
+
+  it('spaces the second fetch even when the delay was learnt after the first', () => {
+    const s = new CrawlDelayScheduler(60_000);
+    expect(s.acquire('http://a', 'a1', 0)).toBe(0);
+    s.setDelay('http://a', 1);
+    expect(s.acquire('http://a', 'a2', 10)).toBe(990);
+  });
+});

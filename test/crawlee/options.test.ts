@@ -1,0 +1,78 @@
+/**
+ * `RobotsPlugin.attach()` checks its options before touching the crawler: a typo or a bad value
+ * fails at once with the option's name and what to do.
+ */
+import { describe, expect, it } from 'vitest';
+import { AlreadyAttachedError, InvalidOptionsError, RobotsPlugin, UnsupportedCrawlerError, type RobotsManagerLike } from '@heed/crawlee';
+import { crawleeBasic, freshConfig } from './site.js';
+
+/** A manager that is never asked anything in these tests. */
+const idleManager: RobotsManagerLike = {
+  check: async () => {
+    throw new Error('not used');
+  },
+  sitemaps: async () => [],
+  crawlDelay: async () => undefined,
+  prefetch: async () => {},
+  close: async () => {},
+};
+
+const crawler = () => new crawleeBasic.BasicCrawler({ requestHandler: async () => {} }, freshConfig());
+
+const cases: [string, Record<string, unknown>, string, RegExp][] = [
+  ['missing user-agent', {}, 'userAgent', /user-agent/],
+  ['empty user-agent', { userAgent: '  ' }, 'userAgent', /user-agent/],
+  ['user-agent without a product token', { userAgent: '/1.0 bot' }, 'userAgent', /product token/],
+  ['user-agent with a line break', { userAgent: 'Bot/1.0\r\nX: y' }, 'userAgent', /line break/],
+  ['unknown option with a near name', { userAgent: 'Bot', sitemap: false }, 'sitemap', /did you mean "sitemaps"/],
+  ['unknown option', { userAgent: 'Bot', respectRobotsTxtFile: true }, 'respectRobotsTxtFile', /unknown option/],
+  ['unknown sitemap option', { userAgent: 'Bot', sitemaps: { maxDepht: 2 } }, 'sitemaps.maxDepht', /did you mean "sitemaps.maxDepth"/],
+  ['negative limit', { userAgent: 'Bot', sitemaps: { maxUrlsPerOrigin: -1 } }, 'sitemaps.maxUrlsPerOrigin', /≥ 0/],
+  ['fractional depth', { userAgent: 'Bot', sitemaps: { maxDepth: 1.5 } }, 'sitemaps.maxDepth', /whole number/],
+  ['negative crawl-delay cap', { userAgent: 'Bot', maxCrawlDelaySecs: -5 }, 'maxCrawlDelaySecs', /≥ 0/],
+  ['NaN batch size', { userAgent: 'Bot', prefetchBatchSize: Number.NaN }, 'prefetchBatchSize', /number/],
+  ['unknown strategy', { userAgent: 'Bot', sitemaps: { enqueueStrategy: 'same-site' } }, 'sitemaps.enqueueStrategy', /same-hostname/],
+  ['globs not strings', { userAgent: 'Bot', sitemaps: { globs: [42] } }, 'sitemaps.globs', /glob/],
+  ['regexps not RegExp', { userAgent: 'Bot', sitemaps: { regexps: ['/blog/'] } }, 'sitemaps.regexps', /RegExp/],
+  ['boolean as string', { userAgent: 'Bot', checkRedirects: 'yes' }, 'checkRedirects', /true or false/],
+  ['onSkip not a function', { userAgent: 'Bot', onSkip: 'log' }, 'onSkip', /function/],
+  ['manager not a manager', { userAgent: 'Bot', manager: {} }, 'manager', /RobotsManager/],
+  ['sitemaps: true is not an object', { userAgent: 'Bot', sitemaps: 'on' }, 'sitemaps', /false \(off\) or an object/],
+];
+
+describe('RobotsPlugin.attach() options', () => {
+  it.each(cases)('rejects %s', async (_name, options, option, message) => {
+    const attempt = RobotsPlugin.attach(crawler(), { manager: idleManager, ...options } as never);
+    await expect(attempt).rejects.toBeInstanceOf(InvalidOptionsError);
+    await expect(attempt).rejects.toMatchObject({ option, message: expect.stringMatching(message) });
+  });
+
+  it('fills in every default', async () => {
+    const plugin = await RobotsPlugin.attach(crawler(), { userAgent: 'HeedBot/1.0 (+https://x)', manager: idleManager });
+    expect(plugin.options).toMatchObject({
+      userAgent: 'HeedBot/1.0 (+https://x)',
+      productToken: 'HeedBot',
+      checkRedirects: true,
+      blockSubresources: false,
+      crawlDelay: true,
+      maxCrawlDelaySecs: 60,
+      metaRobots: true,
+      honourRelNofollow: false,
+      logSummary: true,
+      prefetchBatchSize: 100,
+      sitemaps: { enqueueStrategy: 'same-hostname', maxUrlsPerOrigin: 10_000, maxBytes: 52_428_800, maxDepth: 2, maxPendingRequests: 1_000 },
+    });
+  });
+
+  it('accepts sitemaps: false', async () => {
+    const plugin = await RobotsPlugin.attach(crawler(), { userAgent: 'Bot', manager: idleManager, sitemaps: false });
+    expect(plugin.options.sitemaps).toBe(false);
+  });
+
+  it('rejects what is not a crawler, and a second attach to the same crawler', async () => {
+    await expect(RobotsPlugin.attach({}, { userAgent: 'Bot', manager: idleManager })).rejects.toBeInstanceOf(UnsupportedCrawlerError);
+    const c = crawler();
+    await RobotsPlugin.attach(c, { userAgent: 'Bot', manager: idleManager });
+    await expect(RobotsPlugin.attach(c, { userAgent: 'Bot', manager: idleManager })).rejects.toBeInstanceOf(AlreadyAttachedError);
+  });
+});
