@@ -94,7 +94,7 @@ export class SitemapFeeder {
       seen.add(entry.url);
       batch.push(entry);
       enqueued++;
-      if (batch.length >= BATCH_SIZE) await flush();
+      if (batch.length >= Math.min(BATCH_SIZE, this.options.maxPendingRequests)) await flush();
       if (enqueued >= maxUrlsPerOrigin) {
         this.deps.warn(`RobotsPlugin: the sitemaps of ${origin} list more than ${maxUrlsPerOrigin} URLs (sitemaps.maxUrlsPerOrigin); the rest is not enqueued`);
         break;
