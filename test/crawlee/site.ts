@@ -14,6 +14,7 @@ import { createRequire } from 'node:module';
 const crawleeRequire = createRequire(new URL('../../packages/crawlee/package.json', import.meta.url));
 export const crawleeCore = crawleeRequire('@crawlee/core') as typeof import('@crawlee/core');
 export const crawleeBasic = crawleeRequire('@crawlee/basic') as typeof import('@crawlee/basic');
+export const crawleeHttp = crawleeRequire('@crawlee/http') as typeof import('@crawlee/http');
 export const crawleeCheerio = crawleeRequire('@crawlee/cheerio') as typeof import('@crawlee/cheerio');
 export const crawleePlaywright = crawleeRequire('@crawlee/playwright') as typeof import('@crawlee/playwright');
 export const playwright = crawleeRequire('playwright') as typeof import('playwright');
@@ -26,6 +27,8 @@ export function freshConfig(): import('@crawlee/core').Configuration {
 export interface Hit {
   readonly path: string;
   readonly userAgent: string;
+  /** When the request arrived (ms since the epoch). */
+  readonly at: number;
 }
 
 export interface RouteResponse {
@@ -65,7 +68,7 @@ export async function startSite(count: number): Promise<Site> {
     const hits: Hit[] = [];
     const server = createServer((req: IncomingMessage, res: ServerResponse) => {
       const path = req.url ?? '/';
-      hits.push({ path, userAgent: String(req.headers['user-agent'] ?? '') });
+      hits.push({ path, userAgent: String(req.headers['user-agent'] ?? ''), at: Date.now() });
       const route = routes.get(path);
       const response = route === undefined ? { status: 404, body: 'not found' } : typeof route === 'function' ? route(req) : route;
       res.writeHead(response.status ?? 200, { 'content-type': 'text/html; charset=utf-8', ...response.headers });

@@ -1,0 +1,98 @@
+/**
+ * The plugin on the other crawler kinds: BasicCrawler (no fetching of its own: start URLs and
+ * added requests are filtered, the before-fetch check skips) and HttpCrawler (redirects checked in
+ * got, crawl-delay honoured per origin without holding back the others).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RobotsManager } from '@heed/manager';
+import { RobotsPlugin, type SkipEvent } from '@heed/crawlee';
+import { crawleeBasic, crawleeHttp, freshConfig, page, redirect, startSite, text, type Site, type SiteOrigin } from './site.js';
+
+const UA = 'HeedBot/1.0 (+https://heed.example/bot)';
+
+describe('BasicCrawler and HttpCrawler with RobotsPlugin', () => {
+  let site: Site;
+  let a: SiteOrigin;
+  let b: SiteOrigin;
+  let manager: RobotsManager;
+
+  beforeAll(async () => {
+    site = await startSite(2);
+    [a, b] = site.origins as [SiteOrigin, SiteOrigin];
+    a.routes.set('/robots.txt', text('User-agent: *\nDisallow: /no\nCrawl-delay: 0.4\n'));
+    b.routes.set('/robots.txt', text('User-agent: *\nDisallow: /no\n'));
+    for (const o of [a, b]) {
+      for (let i = 0; i < 4; i++) o.routes.set(`/p${i}`, page(`p${i}`, []));
+      o.routes.set('/to-no', redirect('/no/target', 301));
+      o.routes.set('/to-other-no', redirect(`${o === a ? b.origin : a.origin}/no/cross`, 307));
+      o.routes.set('/to-p0', redirect('/p0'));
+    }
+    manager = new RobotsManager({ userAgent: UA });
+  });
+
+  afterAll(async () => {
+    await manager?.close();
+    await site?.close();
+  });
+
+  it('BasicCrawler: disallowed start URLs and added requests never reach the handler', async () => {
+    const handled: string[] = [];
+    const skips: SkipEvent[] = [];
+    const crawler = new crawleeBasic.BasicCrawler(
+      {
+        requestHandler: async ({ request, addRequests }) => {
+          handled.push(request.url);
+          if (request.url === a.url('/p0')) await addRequests([a.url('/p1'), a.url('/no/added'), b.url('/no/added')]);
+        },
+      },
+      freshConfig(),
+    );
+    await RobotsPlugin.attach(crawler, { userAgent: UA, manager, sitemaps: false, crawlDelay: false, onSkip: (e) => void skips.push(e) });
+    await crawler.run([a.url('/p0'), a.url('/no/start'), 'not a url at all but a string']);
+    expect(new Set(handled)).toEqual(new Set([a.url('/p0'), a.url('/p1')]));
+    expect(new Set(skips.map((s) => `${s.reason} ${s.url}`))).toEqual(
+      new Set([`rules ${a.url('/no/added')}`, `rules ${a.url('/no/start')}`, `rules ${b.url('/no/added')}`, 'invalid-url not a url at all but a string']),
+    );
+    expect(crawler.stats.state.requestsFailed).toBe(0);
+  });
+
+  it('HttpCrawler: follows allowed redirects, never requests a disallowed target', async () => {
+    const handled: string[] = [];
+    const skips: SkipEvent[] = [];
+    const crawler = new crawleeHttp.HttpCrawler(
+      { requestHandler: async ({ request }) => void handled.push(request.loadedUrl ?? request.url) },
+      freshConfig(),
+    );
+    const robots = await RobotsPlugin.attach(crawler, { userAgent: UA, manager, sitemaps: false, crawlDelay: false, onSkip: (e) => void skips.push(e) });
+    await crawler.run([b.url('/to-no'), b.url('/to-other-no'), b.url('/to-p0')]);
+    expect(handled).toEqual([b.url('/p0')]);
+    expect(b.paths().filter((p) => p.startsWith('/no'))).toEqual([]);
+    expect(a.paths().filter((p) => p.startsWith('/no'))).toEqual([]);
+    expect(skips.map((s) => [s.url, s.stage, s.referrer])).toEqual(
+      expect.arrayContaining([
+        [b.url('/no/target'), 'redirect', b.url('/to-no')],
+        [a.url('/no/cross'), 'redirect', b.url('/to-other-no')],
+      ]),
+    );
+    expect(robots.stats.skippedByStage.redirect).toBe(2);
+    expect(crawler.stats.state.requestsFailed).toBe(0);
+  });
+
+  it('HttpCrawler: Crawl-delay spaces fetches of its origin and holds back no other origin', async () => {
+    const start = Date.now();
+    const crawler = new crawleeHttp.HttpCrawler({ maxConcurrency: 4, requestHandler: async () => {} }, freshConfig());
+    const robots = await RobotsPlugin.attach(crawler, { userAgent: UA, manager, sitemaps: false });
+    const pages = ['/p0', '/p1', '/p2', '/p3'];
+    await crawler.run([...pages.map((p) => a.url(p)), ...pages.map((p) => b.url(p))]);
+    const times = (o: SiteOrigin) => o.hits.filter((h) => h.at >= start && pages.includes(h.path)).map((h) => h.at);
+    const aTimes = times(a);
+    const bTimes = times(b);
+    expect(aTimes).toHaveLength(4);
+    expect(bTimes).toHaveLength(4);
+    for (let i = 1; i < aTimes.length; i++) expect(aTimes[i]! - aTimes[i - 1]!).toBeGreaterThanOrEqual(390);
+    // B has no crawl-delay: all its pages were fetched before A's second page was due.
+    expect(Math.max(...bTimes)).toBeLessThan(aTimes[1]!);
+    expect(robots.stats.crawlDelayDeferrals).toBeGreaterThan(0);
+    expect(crawler.stats.state.requestsFailed).toBe(0);
+  });
+});
