@@ -96,3 +96,42 @@ describe('BasicCrawler and HttpCrawler with RobotsPlugin', () => {
     expect(crawler.stats.state.requestsFailed).toBe(0);
   });
 });
+
+describe('a batch of start URLs on many origins', () => {
+  let site: Site;
+  afterAll(async () => {
+    await site?.close();
+  });
+
+  it('fetches their robots.txt in parallel, once per origin', async () => {
+    site = await startSite(6);
+    let inFlight = 0;
+    let maxInFlight = 0;
+    // Each robots.txt answers only once all six are asked for, or after 2 s: one by one, the crawl
+    // would take 12 s and see at most one request in flight.
+    const waiting: (() => void)[] = [];
+    for (const o of site.origins) {
+      o.routes.set('/robots.txt', async () => {
+        inFlight++;
+        maxInFlight = Math.max(maxInFlight, inFlight);
+        await new Promise<void>((resolve) => {
+          waiting.push(resolve);
+          if (waiting.length === site.origins.length) waiting.splice(0).forEach((r) => r());
+          setTimeout(resolve, 2_000);
+        });
+        inFlight--;
+        return text('User-agent: *\nDisallow: /no\n');
+      });
+      o.routes.set('/', page('home', []));
+    }
+    const manager = new RobotsManager({ userAgent: UA });
+    const handled: string[] = [];
+    const crawler = new crawleeBasic.BasicCrawler({ requestHandler: async ({ request }) => void handled.push(request.url) }, freshConfig());
+    await RobotsPlugin.attach(crawler, { userAgent: UA, manager, sitemaps: false });
+    await crawler.run(site.origins.flatMap((o) => [o.url('/'), o.url('/no/x')]));
+    await manager.close();
+    expect(maxInFlight).toBe(site.origins.length);
+    expect(site.origins.map((o) => o.count('/robots.txt'))).toEqual(site.origins.map(() => 1));
+    expect(new Set(handled)).toEqual(new Set(site.origins.map((o) => o.url('/'))));
+  });
+});

@@ -37,7 +37,7 @@ export interface RouteResponse {
   readonly body?: string | Buffer;
 }
 
-export type Route = RouteResponse | ((req: IncomingMessage) => RouteResponse);
+export type Route = RouteResponse | ((req: IncomingMessage) => RouteResponse | Promise<RouteResponse>);
 
 export interface SiteOrigin {
   /** `http://127.0.0.1:<port>` */
@@ -70,9 +70,12 @@ export async function startSite(count: number): Promise<Site> {
       const path = req.url ?? '/';
       hits.push({ path, userAgent: String(req.headers['user-agent'] ?? ''), at: Date.now() });
       const route = routes.get(path);
-      const response = route === undefined ? { status: 404, body: 'not found' } : typeof route === 'function' ? route(req) : route;
-      res.writeHead(response.status ?? 200, { 'content-type': 'text/html; charset=utf-8', ...response.headers });
-      res.end(response.body ?? '');
+      void Promise.resolve(route === undefined ? { status: 404, body: 'not found' } : typeof route === 'function' ? route(req) : route).then(
+        (response) => {
+          res.writeHead(response.status ?? 200, { 'content-type': 'text/html; charset=utf-8', ...response.headers });
+          res.end(response.body ?? '');
+        },
+      );
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     servers.push(server);
