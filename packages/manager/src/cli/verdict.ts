@@ -22,13 +22,13 @@ export interface VerdictView {
   readonly note?: string;
 }
 
-/** `the group naming X (line 5)` or `the \`User-agent: *\` group (line 1)`, and an aside on why. */
+/** `the group naming X (line 5)` or `the \`User-agent: *\` group of line 1` with an aside on why. */
 function describeGroups(view: VerdictView): { groups: string; aside: string } {
   const groups = view.groups ?? [];
   const lines = groups.map((group) => group.line);
   const where = lines.length === 1 ? `line ${lines[0]}` : `lines ${lines.join(', ')}`;
   return view.matchedBy === 'wildcard'
-    ? { groups: `the \`User-agent: *\` group (${where})`, aside: ` (no group names ${view.userAgent || 'an empty product token'})` }
+    ? { groups: `the \`User-agent: *\` group${groups.length === 1 ? '' : 's'} of ${where}`, aside: ` (no group names ${view.userAgent || 'an empty product token'})` }
     : { groups: `the group${groups.length === 1 ? '' : 's'} naming ${view.userAgent} (${where})`, aside: '' };
 }
 

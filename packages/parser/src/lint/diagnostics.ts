@@ -16,9 +16,9 @@ export type Severity =
 export const DIAGNOSTIC_CODES = {
   // Errors: crawlers do not read the file the way it is written.
   'rule-before-user-agent': { severity: 'error', summary: 'allow/disallow before any user-agent line: belongs to no group, ignored' },
-  'path-without-leading-slash': { severity: 'error', summary: 'a rule path that starts with neither / nor *: it never matches' },
+  'path-without-leading-slash': { severity: 'error', summary: 'a rule path that starts with neither `/` nor `*`: it never matches' },
   'several-paths-on-one-line': { severity: 'error', summary: 'several paths on one allow/disallow line: read as one path that never matches' },
-  'reversed-syntax': { severity: 'error', summary: 'user-agent: * then disallow: <a bot name>: the bot name is read as a path' },
+  'reversed-syntax': { severity: 'error', summary: '`User-agent: *` then `Disallow: <bot name>`: the bot name is read as a path' },
   'html-content': { severity: 'error', summary: 'an HTML page served as robots.txt: crawlers find no rules in it' },
   'binary-content': { severity: 'error', summary: 'binary content (compressed, UTF-16, an image...) served as robots.txt' },
   'content-past-limit': { severity: 'error', summary: 'the file is larger than 500 KiB: the rest is ignored' },
