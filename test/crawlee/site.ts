@@ -18,6 +18,9 @@ export const crawleeHttp = crawleeRequire('@crawlee/http') as typeof import('@cr
 export const crawleeCheerio = crawleeRequire('@crawlee/cheerio') as typeof import('@crawlee/cheerio');
 export const crawleePlaywright = crawleeRequire('@crawlee/playwright') as typeof import('@crawlee/playwright');
 export const playwright = crawleeRequire('playwright') as typeof import('playwright');
+export const crawleeJsdom = crawleeRequire('@crawlee/jsdom') as typeof import('@crawlee/jsdom');
+export const crawleePuppeteer = crawleeRequire('@crawlee/puppeteer') as typeof import('@crawlee/puppeteer');
+export const puppeteer = crawleeRequire('puppeteer') as typeof import('puppeteer');
 
 /** A fresh in-memory Crawlee configuration, so runs never share or persist storage. */
 export function freshConfig(): import('@crawlee/core').Configuration {

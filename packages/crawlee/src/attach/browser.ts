@@ -46,6 +46,7 @@ interface PuppeteerRequest {
   redirectChain(): unknown[];
   abort(errorCode?: string): Promise<void>;
   continue(): Promise<void>;
+  respond(response: { status: number; body: string }): Promise<void>;
   isInterceptResolutionHandled?(): boolean;
 }
 interface PuppeteerPage {
@@ -68,7 +69,7 @@ export function attachBrowserHooks(crawler: CrawlerInternals, guard: RobotsGuard
     const page = context.page as Partial<PlaywrightPage & PuppeteerPage> | undefined;
     if (!page) return;
     if (typeof page.route === 'function') await routePlaywright(page as PlaywrightPage, context, guard, navigated);
-    else if (typeof page.setRequestInterception === 'function') await interceptPuppeteer(page as PuppeteerPage, context, guard);
+    else if (typeof page.setRequestInterception === 'function') await interceptPuppeteer(page as PuppeteerPage, context, guard, navigated);
   });
 }
 
@@ -119,7 +120,7 @@ async function routePlaywright(page: PlaywrightPage, context: ContextInternals, 
   });
 }
 
-async function interceptPuppeteer(page: PuppeteerPage, context: ContextInternals, guard: RobotsGuard): Promise<void> {
+async function interceptPuppeteer(page: PuppeteerPage, context: ContextInternals, guard: RobotsGuard, navigated: WeakSet<object>): Promise<void> {
   const { checkRedirects, blockSubresources } = guard.options;
   await page.setRequestInterception(true);
   page.on('request', (request) => {
@@ -129,7 +130,18 @@ async function interceptPuppeteer(page: PuppeteerPage, context: ContextInternals
       let allowed = true;
       if (isMainFrameNavigation(request, page)) {
         const isFirstHop = url === context.request.url && request.redirectChain().length === 0;
-        if (checkRedirects && !isFirstHop) allowed = await allowNavigation(url, context, guard);
+        if (checkRedirects && !isFirstHop) {
+          if (navigated.has(context.request)) {
+            // After page.goto(): the page's own navigation; answered 204 so the page stays.
+            const verdict = await guard.verdict(url);
+            if (!verdict.allowed) {
+              await guard.reporter.report(skipFromVerdict(verdict, 'redirect', context.request.loadedUrl ?? context.request.url));
+              return await request.respond({ status: 204, body: '' });
+            }
+          } else {
+            allowed = await allowNavigation(url, context, guard);
+          }
+        }
       } else if (blockSubresources && /^https?:/i.test(url)) {
         const verdict = await guard.verdict(url);
         allowed = verdict.allowed;
