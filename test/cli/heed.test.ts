@@ -168,8 +168,10 @@ describe('heed lint', () => {
 
 describe('heed explain', () => {
   it('judges paths against a served robots.txt, with the deciding line and group', async () => {
-    const result = await run(['explain', ok.origin, '/private/x', '/private/press/y', '--user-agent', 'OtherBot/2.0']);
+    // Any page URL of the site stands for its /robots.txt.
+    const result = await run(['explain', `${ok.origin}/some/page.html`, '/private/x', '/private/press/y', '--user-agent', 'OtherBot/2.0']);
     expect(result.code).toBe(1);
+    expect(result.stdout).toContain(`robots.txt: ${ok.origin}/robots.txt (HTTP 200)`);
     expect(result.stdout).toContain('DISALLOWED /private/x  for OtherBot');
     expect(result.stdout).toContain('Line 2 decided, in the `User-agent: *` group of line 1 (no group names OtherBot):');
     expect(result.stdout).toContain('    1 | User-agent: *\n    2 | Disallow: /private/\n      |           ^\n');

@@ -93,6 +93,7 @@ describe('lint()', () => {
     expect(() => lint('', { maxBytes: -1 })).toThrow(InvalidLintOptionsError);
     expect(() => lint('', { ignore: ['no-such-code' as DiagnosticCode] })).toThrow(/unknown code "no-such-code"/);
     expect(() => lint('', { filesPerDirectory: 1 })).toThrow(/filesPerDirectory/);
+    expect(() => lint('', { maxbytes: 10 } as LintOptions)).toThrow(/Unknown lint option "maxbytes"/);
   });
 
   it('never throws, whatever the body', () => {

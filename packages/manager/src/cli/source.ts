@@ -28,11 +28,14 @@ export function isUrl(operand: string): boolean {
   return /^https?:\/\//i.test(operand);
 }
 
-/** `https://example.com` or `https://example.com/` means that origin's `/robots.txt`. */
+/**
+ * The robots.txt URL an operand means: a URL whose path ends in `.txt` as given (a robots.txt
+ * served for testing at another path works too), any other URL of a site that site's `/robots.txt`.
+ */
 export function robotsUrlFor(operand: string): string {
   const url = new URL(operand);
-  if (url.pathname === '/' && url.search === '') url.pathname = '/robots.txt';
-  return url.href;
+  if (url.pathname.toLowerCase().endsWith('.txt')) return url.href;
+  return `${url.origin}/robots.txt`;
 }
 
 export async function loadRobots(operand: string, userAgent: string, timeoutMs: number): Promise<LoadedRobots> {

@@ -36,6 +36,7 @@ export class InvalidLintOptionsError extends TypeError {
 
 const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
 const KNOWN_CODES = new Set<string>(ALL_DIAGNOSTIC_CODES);
+const KNOWN_OPTIONS = new Set(['maxBytes', 'ignore', 'filesPerDirectory']);
 
 /**
  * Lints a robots.txt body. A `Uint8Array` is read as the exact bytes served; a string is UTF-8
@@ -61,6 +62,9 @@ export function lint(input: string | Uint8Array, options: LintOptions = {}): Dia
 function checkOptions(options: LintOptions | undefined): { maxBytes: number; ignore: ReadonlySet<string>; filesPerDirectory: number } {
   if (options === undefined || options === null) return { maxBytes: DEFAULT_MAX_BYTES, ignore: new Set(), filesPerDirectory: FILES_PER_DIRECTORY };
   if (typeof options !== 'object') throw new InvalidLintOptionsError(`lint options must be an object (got ${typeof options})`);
+  for (const key of Object.keys(options)) {
+    if (!KNOWN_OPTIONS.has(key)) throw new InvalidLintOptionsError(`Unknown lint option "${key}"; known options are: ${[...KNOWN_OPTIONS].join(', ')}`);
+  }
   const { maxBytes = DEFAULT_MAX_BYTES, ignore = [], filesPerDirectory = FILES_PER_DIRECTORY } = options;
   if (typeof maxBytes !== 'number' || !(maxBytes >= 0)) {
     throw new InvalidLintOptionsError(`lint option "maxBytes" must be a non-negative number (got ${String(maxBytes)}); omit it for the 500 KiB default`);
