@@ -24,9 +24,9 @@ export async function checkCommand(urls: readonly string[], options: CliOptions,
     const out: string[] = [];
     const results: Record<string, unknown>[] = [];
     let allAllowed = true;
-    for (const url of urls) {
-      const verdict = await manager.check(url);
-      const record = await manager.get(url);
+    // All origins are fetched at once (the manager bounds concurrency and fetches each origin once).
+    const answers = await Promise.all(urls.map(async (url) => ({ verdict: await manager.check(url), record: await manager.get(url) })));
+    for (const { verdict, record } of answers) {
       const view = toView(verdict, record);
       allAllowed &&= verdict.allowed;
       if (options.json) {
