@@ -12,6 +12,7 @@
  *    fetches through the global `p-queue`, maps the outcome with `decideRecord()` and writes it
  *    back. Managers that find the lock taken poll the store until the holder's record appears.
  */
+import { setMaxListeners } from 'node:events';
 import PQueue from 'p-queue';
 import { parseRobotsTxt, productToken, type Group, type RobotsTxt, type Rule } from '@heed/parser';
 import { consoleLog } from './cache/console-log.js';
@@ -141,6 +142,8 @@ export class RobotsManager {
     this.clock = this.options.now;
     this.queue = new PQueue({ concurrency: this.options.concurrency });
     this.entries = new LruMap(this.options.cacheSize);
+    // Every fetch in flight listens on the one close signal: up to `concurrency` listeners.
+    setMaxListeners(0, this.abort.signal);
   }
 
   /** The product token rules are matched against when a call names none. */

@@ -1,0 +1,267 @@
+/**
+ * @heed/manager benchmarks (built package: run `npm run build` first, or `pnpm bench manager`):
+ *
+ *   1. Warm checks: `await manager.isAllowed(url)` on origins whose robots.txt is cached (100
+ *      origins, the 100 typical ~2 KB files of test/bench/generate.mjs, URLs from urls.txt), against
+ *      the bare parser's `robots.isAllowed(url, token)` on the same (file, URL) pairs. Median of
+ *      several rounds, the two interleaved so machine noise hits both alike.
+ *   2. Cold start: N origins (default 10,000), each a real HTTP server on its own loopback address
+ *      127.x.y.z, all fetched through one manager with bounded concurrency (`prefetch`).
+ *   3. Memory per cached origin: heap retained by a manager + MemoryStore holding N origins (raw
+ *      record + parsed rules + one compiled agent), after GC.
+ *
+ * Prints a markdown table and writes it to the "## @heed/manager" section of BENCHMARKS.md.
+ *
+ *   node --expose-gc test/bench/manager.bench.mjs [--rounds=7] [--origins=10000] [--concurrency=50]
+ *       [--no-write]  (do not touch BENCHMARKS.md)
+ */
+import http from 'node:http';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { parseRobotsTxt } from '../../packages/parser/dist/index.js';
+import { MemoryStore, RobotsManager, decideRecord } from '../../packages/manager/dist/index.js';
+import { DATA_DIR, generate } from './generate.mjs';
+
+if (typeof globalThis.gc !== 'function') {
+  console.error('manager.bench.mjs needs --expose-gc (node --expose-gc test/bench/manager.bench.mjs)');
+  process.exit(2);
+}
+const gc = globalThis.gc;
+const option = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const ROUNDS = Math.max(5, Number(option('rounds') ?? 7) || 7);
+const ORIGINS = Math.max(100, Number(option('origins') ?? 10_000) || 10_000);
+const CONCURRENCY = Math.max(1, Number(option('concurrency') ?? 50) || 50);
+const WRITE = !process.argv.includes('--no-write');
+const ROUND_MS = 300;
+const UA = 'HeedBot/1.0 (+https://example.com/bot)';
+const TOKEN = 'HeedBot';
+const quiet = { debug() {}, info() {}, warning() {}, error() {} };
+
+generate();
+const typical = readdirSync(DATA_DIR + 'typical')
+  .filter((n) => n.endsWith('.txt'))
+  .sort()
+  .map((n) => readFileSync(DATA_DIR + 'typical/' + n));
+const typicalBytes = typical.reduce((sum, b) => sum + b.length, 0) / typical.length;
+const paths = readFileSync(DATA_DIR + 'urls.txt', 'utf8')
+  .split('\n')
+  .filter(Boolean)
+  .slice(0, 20_000)
+  .map((url) => url.slice('https://www.example.com'.length));
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+const fmt = (n) => Math.round(n).toLocaleString('en-US');
+let sink = 0;
+
+/** A record as the manager would have stored it after fetching `body` with a 200. */
+function okRecord(origin, body, now = Date.now()) {
+  const url = `${origin}/robots.txt`;
+  return decideRecord(origin, { kind: 'response', status: 200, headers: {}, finalUrl: url, body, bodyCapped: false, url, redirects: [], startedAt: now, durationMs: 1 }, undefined, now);
+}
+
+// --- 1. warm checks --------------------------------------------------------------------------
+async function warmChecks() {
+  const store = new MemoryStore();
+  const origins = typical.map((_, i) => `https://site-${i}.example`);
+  for (const [i, origin] of origins.entries()) await store.set(origin, okRecord(origin, typical[i]), 86_400_000);
+  const manager = new RobotsManager({ userAgent: UA, store, log: quiet });
+  await manager.prefetch(origins);
+  const robots = typical.map((body) => parseRobotsTxt(body));
+  // The same (file, URL) pairs for both: URL k goes to origin k % 100.
+  const urls = paths.map((path, k) => `${origins[k % origins.length]}${path}`);
+  const files = paths.map((_, k) => robots[k % robots.length]);
+
+  const runManager = async () => {
+    let allowed = 0;
+    for (let k = 0; k < urls.length; k++) if (await manager.isAllowed(urls[k])) allowed++;
+    return allowed;
+  };
+  const runParser = async () => {
+    let allowed = 0;
+    for (let k = 0; k < urls.length; k++) if (files[k].isAllowed(urls[k], TOKEN)) allowed++;
+    return allowed;
+  };
+  const a = await runManager();
+  const b = await runParser();
+  if (a !== b) throw new Error(`manager and parser disagree: ${a} vs ${b} allowed`);
+
+  const rates = { manager: [], parser: [] };
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = round % 2 ? [['parser', runParser], ['manager', runManager]] : [['manager', runManager], ['parser', runParser]];
+    for (const [name, run] of order) {
+      let done = 0;
+      const start = performance.now();
+      let elapsed = 0;
+      do {
+        sink += await run();
+        done += urls.length;
+        elapsed = performance.now() - start;
+      } while (elapsed < ROUND_MS);
+      rates[name].push((done / elapsed) * 1000);
+    }
+  }
+  const stats = manager.stats();
+  await manager.close();
+  const result = { manager: median(rates.manager), parser: median(rates.parser), hits: stats.cache.hits, fetches: stats.fetches.total };
+  result.ratio = result.parser / result.manager;
+  console.log(`warm checks/s: manager ${fmt(result.manager)} [${rates.manager.map(fmt).join(', ')}], parser ${fmt(result.parser)} [${rates.parser.map(fmt).join(', ')}], parser/manager ${result.ratio.toFixed(2)}x`);
+  return result;
+}
+
+// --- 2. cold start ---------------------------------------------------------------------------
+/** 127.a.b.c for origin i: distinct loopback addresses, avoiding .0 and .255 octets. */
+const loopback = (i) => `127.${1 + Math.floor(i / 62_500)}.${1 + (Math.floor(i / 250) % 250)}.${1 + (i % 250)}`;
+
+async function startServers(count) {
+  let requests = 0;
+  const handler = (req, res) => {
+    requests++;
+    const i = Number(req.socket.localAddress.replace(/^::ffff:/, '').split('.').reduce((acc, octet) => acc * 256 + Number(octet), 0)) % typical.length;
+    res.setHeader('content-type', 'text/plain');
+    res.end(typical[i]);
+  };
+  const servers = [];
+  let port = 0;
+  // The first server picks a free port; the others use the same port on their own address.
+  for (let i = 0; i < count; i++) {
+    const server = http.createServer(handler);
+    await new Promise((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, loopback(i), () => resolve());
+    });
+    port = server.address().port;
+    servers.push(server);
+  }
+  return {
+    port,
+    requests: () => requests,
+    close: () => Promise.all(servers.map((s) => new Promise((resolve) => { s.closeAllConnections(); s.close(() => resolve()); }))),
+  };
+}
+
+async function coldStart(count) {
+  const setupStart = performance.now();
+  const servers = await startServers(count);
+  const setupMs = performance.now() - setupStart;
+  const urls = Array.from({ length: count }, (_, i) => `http://${loopback(i)}:${servers.port}/some/page`);
+  const manager = new RobotsManager({ userAgent: UA, log: quiet, concurrency: CONCURRENCY, cacheSize: count, timeoutMs: 30_000 });
+  // got-scraping loads on the first fetch; keep that one-off cost out of the figure.
+  const warmServer = http.createServer((_req, res) => res.end('User-agent: *\n'));
+  await new Promise((resolve) => warmServer.listen(0, '127.0.0.1', resolve));
+  const warmManager = new RobotsManager({ userAgent: UA, log: quiet });
+  await warmManager.isAllowed(`http://127.0.0.1:${warmServer.address().port}/`);
+  await warmManager.close();
+  await new Promise((resolve) => warmServer.close(resolve));
+  const start = performance.now();
+  await manager.prefetch(urls);
+  const ms = performance.now() - start;
+  const stats = manager.stats();
+  let allowed = 0;
+  for (const url of urls) if (await manager.isAllowed(url)) allowed++;
+  await manager.close();
+  await servers.close();
+  const result = { origins: count, ms, perSecond: (count / ms) * 1000, requests: servers.requests(), ok: stats.fetches.ok, failed: stats.fetches.total - stats.fetches.ok, allowed, setupMs };
+  console.log(`cold start: ${count} origins in ${(ms / 1000).toFixed(2)} s (${fmt(result.perSecond)} origins/s, concurrency ${CONCURRENCY}); server saw ${result.requests} requests; ${result.ok} ok, ${result.failed} failed; servers up in ${(setupMs / 1000).toFixed(1)} s`);
+  return result;
+}
+
+// --- 3. memory per cached origin -------------------------------------------------------------
+async function memoryPerOrigin(count) {
+  const samples = [];
+  for (let round = 0; round < 3; round++) {
+    gc();
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    const store = new MemoryStore({ maxEntries: count });
+    const origins = Array.from({ length: count }, (_, i) => `https://origin-${round}-${i}.example`);
+    const now = Date.now();
+    for (const [i, origin] of origins.entries()) await store.set(origin, okRecord(origin, Buffer.from(typical[i % typical.length]), now), 86_400_000);
+    const manager = new RobotsManager({ userAgent: UA, store, log: quiet, cacheSize: count });
+    await manager.prefetch(origins);
+    for (const origin of origins) sink += (await manager.isAllowed(`${origin}/some/page`)) ? 1 : 0; // compiles the agent's rules
+    gc();
+    gc();
+    const after = process.memoryUsage().heapUsed;
+    samples.push((after - before) / count);
+    if (manager.stats().cache.entries !== count) throw new Error('not every origin stayed cached');
+    await manager.close();
+    await store.close();
+  }
+  // The parser's share: the same files parsed and checked once, nothing else.
+  const parserSamples = [];
+  for (let round = 0; round < 3; round++) {
+    gc();
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    const kept = [];
+    for (let i = 0; i < count; i++) {
+      const robots = parseRobotsTxt(Buffer.from(typical[i % typical.length]));
+      sink += robots.isAllowed(`https://origin-${i}.example/some/page`, TOKEN) ? 1 : 0;
+      kept.push(robots);
+    }
+    gc();
+    gc();
+    parserSamples.push((process.memoryUsage().heapUsed - before) / count);
+    sink += kept.length;
+    kept.length = 0; // nothing of this round may survive into the next one's baseline
+  }
+  const result = { bytes: median(samples), samples, parserBytes: median(parserSamples) };
+  console.log(`memory per cached origin (raw record + parsed + compiled, ~${fmt(typicalBytes)} B file): ${fmt(result.bytes)} B [${samples.map(fmt).join(', ')}], of which the parsed file ${fmt(result.parserBytes)} B [${parserSamples.map(fmt).join(', ')}]`);
+  return result;
+}
+
+// --- run, report ------------------------------------------------------------------------------
+const warm = await warmChecks();
+let cold;
+try {
+  cold = await coldStart(ORIGINS);
+} catch (error) {
+  console.error(`cold start with ${ORIGINS} origins failed (${error.message}); retrying with 1,000`);
+  cold = await coldStart(1_000);
+}
+const memory = await memoryPerOrigin(Math.min(ORIGINS, 10_000));
+
+const machine = `${cpus()[0]?.model ?? 'unknown CPU'} × ${cpus().length}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
+const table = [
+  '| Measure | Result |',
+  '|---|---|',
+  `| Warm checks/s, \`await manager.isAllowed(url)\`, ${typical.length} cached origins, typical ~${(typicalBytes / 1000).toFixed(1)} KB files | ${fmt(warm.manager)} |`,
+  `| Bare parser \`robots.isAllowed(url, token)\`, same pairs | ${fmt(warm.parser)} |`,
+  `| Parser / manager (target ≤ 2×) | ${warm.ratio.toFixed(2)}× |`,
+  `| Cold start: ${fmt(cold.origins)} origins on distinct loopback addresses, concurrency ${CONCURRENCY} | ${(cold.ms / 1000).toFixed(2)} s (${fmt(cold.perSecond)} origins/s; ${fmt(cold.requests)} requests, ${fmt(cold.failed)} failed) |`,
+  `| Memory per cached origin (record + parsed rules + compiled agent) | ${fmt(memory.bytes)} B (parsed file alone: ${fmt(memory.parserBytes)} B) |`,
+].join('\n');
+console.log(`\n${table}\n`);
+
+if (WRITE) {
+  const file = fileURLToPath(new URL('../../BENCHMARKS.md', import.meta.url));
+  const section = [
+    '## @heed/manager',
+    '',
+    `Command: \`pnpm bench manager\` (= \`npm run build && node --expose-gc test/bench/run.mjs manager\`). Medians of ${ROUNDS} rounds; ${machine}; ${new Date().toISOString().slice(0, 10)}.`,
+    '',
+    table,
+    '',
+    'Warm checks go through `originOf()`, the in-process LRU and the parser; the gap to the bare parser is that',
+    'overhead plus one `await` per check. Cold start counts every fetch (got-scraping, one TCP connection per',
+    'origin, parse, store) from `prefetch()` to the last record; the servers are node `http` servers in the same',
+    'process, so the figure is the manager\'s own cost, not a network\'s.',
+    '',
+  ].join('\n');
+  const current = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
+  const start = current.indexOf('## @heed/manager');
+  let next;
+  if (start === -1) next = `${current.trimEnd()}\n\n${section}`;
+  else {
+    const after = current.indexOf('\n## ', start + 1);
+    next = current.slice(0, start) + section + (after === -1 ? '' : current.slice(after + 1));
+  }
+  writeFileSync(file, next.endsWith('\n') ? next : `${next}\n`);
+  console.log(`wrote the "## @heed/manager" section of ${file}`);
+}
+if (sink === -1) console.log(sink);
