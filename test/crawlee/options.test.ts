@@ -60,7 +60,7 @@ describe('RobotsPlugin.attach() options', () => {
       honourRelNofollow: false,
       logSummary: true,
       prefetchBatchSize: 100,
-      sitemaps: { enqueueStrategy: 'same-hostname', maxUrlsPerOrigin: 10_000, maxBytes: 52_428_800, maxDepth: 2, maxPendingRequests: 1_000 },
+      sitemaps: { enqueueStrategy: 'same-hostname', maxUrlsPerOrigin: 10_000, maxBytes: 52_428_800, maxDepth: 2, maxFilesPerOrigin: 100, maxPendingRequests: 1_000, timeoutMs: 30_000 },
     });
   });
 

@@ -65,6 +65,17 @@ describe('reading sitemaps', () => {
     expect(shallow.map((u) => u.url).sort()).toEqual([]);
   });
 
+  it('reads at most maxFiles files', async () => {
+    const read: string[] = [];
+    const problems: string[] = [];
+    const urls = await collect(
+      readSitemaps([o.url('/index.xml')], { ...fetchOptions, maxDepth: 5, maxFiles: 2 }, { onSitemapRead: (u) => read.push(u), onProblem: (m) => problems.push(m) }),
+    );
+    expect(read).toEqual([o.url('/index.xml'), o.url('/level1.xml')]);
+    expect(urls).toEqual([]);
+    expect(problems.join()).toMatch(/more than 2 sitemap files; the remaining 2 are not read/);
+  });
+
   it('reads at most maxBytes and keeps the entries before the cut', async () => {
     const problems: string[] = [];
     const body = await fetchSitemap(o.url('/big.xml'), { ...fetchOptions, maxBytes: 10_000 }, (m) => problems.push(m));

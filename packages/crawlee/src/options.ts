@@ -30,6 +30,11 @@ export interface SitemapOptions {
   readonly maxBytes?: number;
   /** How deep sitemap indexes are followed: 0 reads only the files named in robots.txt. Default: `2`. */
   readonly maxDepth?: number;
+  /**
+   * Most sitemap files fetched for one origin (indexes included), so an index listing thousands of
+   * slow or broken files cannot keep the crawl waiting. Default: `100`.
+   */
+  readonly maxFilesPerOrigin?: number;
   /** `request.label` of enqueued sitemap URLs, so a router can tell them apart. Default: none. */
   readonly label?: string;
   /**
@@ -98,6 +103,7 @@ export interface ResolvedSitemapOptions {
   readonly maxUrlsPerOrigin: number;
   readonly maxBytes: number;
   readonly maxDepth: number;
+  readonly maxFilesPerOrigin: number;
   readonly label: string | undefined;
   readonly maxPendingRequests: number;
   readonly timeoutMs: number;
@@ -128,6 +134,7 @@ export const SITEMAP_DEFAULTS: Omit<ResolvedSitemapOptions, 'filter' | 'label'> 
   maxUrlsPerOrigin: 10_000,
   maxBytes: 50 * 1024 * 1024,
   maxDepth: 2,
+  maxFilesPerOrigin: 100,
   maxPendingRequests: 1_000,
   timeoutMs: 30_000,
 };
@@ -148,7 +155,7 @@ const PLUGIN_KEYS = new Set([
   'maxCrawlDelaySecs', 'metaRobots', 'honourRelNofollow', 'onSkip', 'logSummary', 'prefetchBatchSize',
 ]);
 const SITEMAP_KEYS = new Set([
-  'enqueueStrategy', 'globs', 'regexps', 'filter', 'maxUrlsPerOrigin', 'maxBytes', 'maxDepth', 'label',
+  'enqueueStrategy', 'globs', 'regexps', 'filter', 'maxUrlsPerOrigin', 'maxBytes', 'maxDepth', 'maxFilesPerOrigin', 'label',
   'maxPendingRequests', 'timeoutMs',
 ]);
 const STRATEGIES: readonly SitemapEnqueueStrategy[] = ['all', 'same-hostname', 'same-domain', 'same-origin'];
@@ -231,6 +238,7 @@ function resolveSitemaps(value: unknown): ResolvedSitemapOptions | false {
     maxUrlsPerOrigin: count(value, 'maxUrlsPerOrigin', SITEMAP_DEFAULTS.maxUrlsPerOrigin, 'sitemaps.', true),
     maxBytes: count(value, 'maxBytes', SITEMAP_DEFAULTS.maxBytes, 'sitemaps.', true),
     maxDepth: count(value, 'maxDepth', SITEMAP_DEFAULTS.maxDepth, 'sitemaps.', true),
+    maxFilesPerOrigin: count(value, 'maxFilesPerOrigin', SITEMAP_DEFAULTS.maxFilesPerOrigin, 'sitemaps.', true),
     maxPendingRequests: Math.max(1, count(value, 'maxPendingRequests', SITEMAP_DEFAULTS.maxPendingRequests, 'sitemaps.', true)),
     timeoutMs: Math.max(1, count(value, 'timeoutMs', SITEMAP_DEFAULTS.timeoutMs, 'sitemaps.', true)),
   };

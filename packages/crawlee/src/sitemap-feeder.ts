@@ -29,7 +29,8 @@ const BACKPRESSURE_POLL_MS = 200;
 export class SitemapFeeder {
   private readonly originsSeen = new Set<string>();
   private readonly running = new Set<Promise<void>>();
-  private readonly abort = new AbortController();
+  private abort = new AbortController();
+  private closed = false;
   private readonly keep: (url: string, sitemapUrl: string) => boolean;
 
   constructor(
@@ -41,7 +42,7 @@ export class SitemapFeeder {
 
   /** Starts reading the sitemaps of `origin` (once per origin); `url` is any URL of it. */
   originSeen(origin: string, url: string): void {
-    if (this.originsSeen.has(origin) || this.abort.signal.aborted) return;
+    if (this.originsSeen.has(origin) || this.closed) return;
     this.originsSeen.add(origin);
     const task = this.feed(origin, url).catch((error: unknown) => {
       this.deps.warn(`RobotsPlugin: reading the sitemaps of ${origin} failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -60,36 +61,47 @@ export class SitemapFeeder {
     while (this.running.size > 0) await Promise.allSettled([...this.running]);
   }
 
-  /** Stops all sitemap reading (at the next fetch or batch). */
+  /**
+   * Stops the sitemap reading under way (at the next fetch or batch): the run it fed has ended
+   * (`maxRequestsPerCrawl`, `crawler.stop()`), so nothing would crawl what it enqueues.
+   */
+  stopRunning(): void {
+    this.abort.abort();
+    this.abort = new AbortController();
+  }
+
+  /** Stops all sitemap reading for good. */
   close(): void {
+    this.closed = true;
     this.abort.abort();
   }
 
   private async feed(origin: string, url: string): Promise<void> {
+    const signal = this.abort.signal;
     const sitemapUrls = await this.deps.manager.sitemaps(url);
     if (sitemapUrls.length === 0) return;
-    const { maxUrlsPerOrigin, maxBytes, maxDepth, timeoutMs } = this.options;
+    const { maxUrlsPerOrigin, maxBytes, maxDepth, maxFilesPerOrigin, timeoutMs } = this.options;
     let enqueued = 0;
     let batch: SitemapUrl[] = [];
     const seen = new Set<string>();
     const flush = async () => {
       const current = batch;
       batch = [];
-      await this.waitForRoom();
-      if (this.abort.signal.aborted) return;
+      await this.waitForRoom(signal);
+      if (signal.aborted) return;
       const accepted = await this.deps.enqueue(current);
       this.deps.stats.sitemapUrlsEnqueued += accepted;
     };
     const entries = readSitemaps(
       sitemapUrls,
-      { userAgent: this.deps.userAgent, maxBytes, maxDepth, timeoutMs, signal: this.abort.signal },
+      { userAgent: this.deps.userAgent, maxBytes, maxDepth, maxFiles: maxFilesPerOrigin, timeoutMs, signal },
       {
         onSitemapRead: () => this.deps.stats.sitemapsRead++,
-        onProblem: (message) => this.deps.warn(`RobotsPlugin: ${message}`),
+        onProblem: (message) => this.deps.warn(`RobotsPlugin: ${origin}: ${message}`),
       },
     );
     for await (const entry of entries) {
-      if (this.abort.signal.aborted) return;
+      if (signal.aborted) return;
       if (seen.has(entry.url) || !this.keep(entry.url, entry.sitemapUrl)) continue;
       seen.add(entry.url);
       batch.push(entry);
@@ -103,8 +115,8 @@ export class SitemapFeeder {
     if (batch.length > 0) await flush();
   }
 
-  private async waitForRoom(): Promise<void> {
-    while (!this.abort.signal.aborted && this.deps.pending() >= this.options.maxPendingRequests) {
+  private async waitForRoom(signal: AbortSignal): Promise<void> {
+    while (!signal.aborted && this.deps.pending() >= this.options.maxPendingRequests) {
       await new Promise((resolve) => setTimeout(resolve, BACKPRESSURE_POLL_MS).unref?.());
     }
   }

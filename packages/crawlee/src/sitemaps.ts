@@ -113,17 +113,23 @@ function parseTextSitemap(text: string): SitemapEntry[] {
 
 /**
  * Every page URL of the given sitemaps, following sitemap indexes up to `maxDepth` levels below
- * them, each file read once. Yields lazily, so the consumer's back-pressure stops the fetching too.
+ * them, each file read once, at most `maxFiles` files. Yields lazily, so the consumer's back-pressure stops the fetching too.
  */
 export async function* readSitemaps(
   sitemapUrls: readonly string[],
-  options: SitemapFetchOptions & { readonly maxDepth: number },
+  options: SitemapFetchOptions & { readonly maxDepth: number; readonly maxFiles?: number },
   hooks: { onSitemapRead?: (url: string) => void; onProblem?: (message: string) => void; keepNested?: (url: string, parent: string) => boolean } = {},
 ): AsyncGenerator<SitemapUrl> {
   const queue = sitemapUrls.map((url) => ({ url, depth: 0 }));
   const seen = new Set(sitemapUrls);
+  let fetched = 0;
   while (queue.length > 0) {
     if (options.signal?.aborted) return;
+    if (fetched >= (options.maxFiles ?? Infinity)) {
+      hooks.onProblem?.(`more than ${options.maxFiles} sitemap files; the remaining ${queue.length} are not read`);
+      return;
+    }
+    fetched++;
     const { url, depth } = queue.shift()!;
     const body = await fetchSitemap(url, options, hooks.onProblem);
     if (!body) continue;

@@ -234,6 +234,8 @@ function hookRun(crawler: CrawlerInternals, guard: RobotsGuard): void {
     try {
       return await original(requests, options);
     } finally {
+      // Ended with sitemaps still being read (maxRequestsPerCrawl, stop()): nothing will crawl them.
+      guard.feeder?.stopRunning();
       if (guard.options.logSummary) crawler.log.info(guard.stats.summary());
     }
   };
