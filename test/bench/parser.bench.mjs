@@ -72,6 +72,7 @@ function throughput(label, unit, size) {
   for (const l of libraries) unit(l); // warm-up: JIT and lazily compiled state
   for (let round = 0; round < ROUNDS; round++) {
     for (const l of inRoundOrder(round)) {
+      gc(); // the other library's garbage is not this one's to collect
       let done = 0;
       let elapsed = 0;
       const start = now();
