@@ -253,6 +253,26 @@ describe('API', () => {
   });
 });
 
+describe('close with fetches queued', () => {
+  it('rejects every waiting check with ManagerClosedError and resolves', async () => {
+    const servers = await Promise.all([0, 1, 2, 3].map(() => startServer(() => {}))); // never answer
+    try {
+      const m = create({ concurrency: 1, timeoutMs: 60_000 });
+      const pending = servers.map((s) => m.isAllowed(`${s.origin}/x`));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(m.stats().queued).toBe(3);
+      await m.close();
+      const results = await Promise.allSettled(pending);
+      for (const result of results) {
+        expect(result.status).toBe('rejected');
+        expect((result as PromiseRejectedResult).reason).toBeInstanceOf(ManagerClosedError);
+      }
+    } finally {
+      await Promise.all(servers.map((s) => s.close()));
+    }
+  });
+});
+
 describe('options', () => {
   const bad: [Record<string, unknown>, string][] = [
     [{}, 'userAgent'],

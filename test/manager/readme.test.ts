@@ -2,14 +2,14 @@
  * The README's examples run as written (against a local server instead of crawlee.dev, and a
  * throw-away redis-server), so the documentation cannot drift from the code.
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from './helpers.js';
+import { buildPackages, startServer, type TestServer } from './helpers.js';
 import { hasRedisServer, startRedis, type RedisServer } from './redis-helpers.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -20,7 +20,7 @@ const examples = [...readme.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1] a
 let server: TestServer;
 let work: string;
 beforeAll(async () => {
-  execFileSync(join(root, 'node_modules/.bin/tsc'), ['-b', 'packages/parser', 'packages/manager'], { cwd: root, stdio: 'inherit' });
+  await buildPackages(); // the examples import the built package
   server = await startServer((_req, res) => res.end('User-agent: *\nDisallow: /private\n'));
   work = mkdtempSync(join(tmpdir(), 'heed-readme-'));
 });

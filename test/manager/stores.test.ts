@@ -2,7 +2,7 @@
  * The three stores, for real: MemoryStore's bound, a Crawlee key-value store persisted to disk
  * across two runs, and a real redis-server shared by two crawler processes.
  */
-import { spawn, execFileSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   decideRecord, KeyValueStoreStore, MemoryStore, RedisStore, RobotsManager, type RobotsRecord,
 } from '@heed/manager';
-import { recordingLog, startServer, UA, type TestServer } from './helpers.js';
+import { buildPackages, recordingLog, startServer, UA, type TestServer } from './helpers.js';
 import { hasRedisServer, redisCommand, startRedis, type RedisServer } from './redis-helpers.js';
 
 const ROBOTS = 'User-agent: *\nDisallow: /private\n';
@@ -128,6 +128,7 @@ if (!redisAvailable) {
 describe.skipIf(!redisAvailable)('RedisStore (real redis-server)', () => {
   let redis: RedisServer;
   beforeAll(async () => {
+    await buildPackages(); // the fleet test's child processes run the built package
     redis = await startRedis();
   });
   afterAll(async () => {
@@ -135,8 +136,6 @@ describe.skipIf(!redisAvailable)('RedisStore (real redis-server)', () => {
   });
 
   it('two managers in two processes make exactly 1 request', async () => {
-    // The child processes run the built package.
-    execFileSync(join(root, 'node_modules/.bin/tsc'), ['-b', 'packages/parser', 'packages/manager'], { cwd: root, stdio: 'inherit' });
     const fleetServer = await startServer((_req, res) => setTimeout(() => res.end(ROBOTS), 300));
     try {
       const urls = [`${fleetServer.origin}/private/1`, `${fleetServer.origin}/open`];

@@ -336,61 +336,78 @@ export class RobotsManager {
   }
 
   private async refresh(origin: string): Promise<Entry> {
+    try {
+      return await this.refreshOrWait(origin);
+    } catch (error) {
+      // Queued fetches are dropped by close() with an AbortError: report the reason callers can act on.
+      if (this.closed) throw new ManagerClosedError('check');
+      throw error;
+    }
+  }
+
+  private async refreshOrWait(origin: string): Promise<Entry> {
     const stored = await this.storeGet(origin);
     if (stored !== undefined && this.clock() < stored.expiresAt) {
       this.counters.storeHits++;
       return this.remember(origin, stored);
     }
     this.counters.storeMisses++;
-    const previous = newest(stored, this.entries.get(origin)?.record);
-    const waitStart = this.clock();
+    let previous = newest(stored, this.entries.get(origin)?.record);
+    // Real time, not the injectable clock: this bounds an actual wait.
+    const waitStart = Date.now();
     let pollMs = 25;
     for (;;) {
-      const lock = await this.storeLock(origin);
-      if (lock !== undefined) {
-        try {
-          let latest = previous;
-          if (lock !== NO_LOCK) {
-            // The holder before us may have written its record between our read and our lock.
-            const again = await this.storeGet(origin);
-            if (again !== undefined && this.clock() < again.expiresAt) return this.remember(origin, again);
-            latest = newest(again, previous);
-          }
-          const record = await this.fetchRecord(origin, latest);
-          await this.storeSet(origin, record);
-          return this.remember(origin, record);
-        } finally {
-          await lock.release().catch((error: unknown) => this.log.debug('releasing a robots fetch lock failed', { origin, error: String(error) }));
-        }
-      }
+      // The lock is taken once a fetch slot is ours, so it is held for the fetch only, never for
+      // the time spent queued behind other origins.
+      const force = Date.now() - waitStart > 2 * this.options.lockTtlMs;
+      const record = await this.queue.add(() => this.fetchUnderLock(origin, previous, force));
+      if (this.closed) throw new ManagerClosedError('check');
+      if (record !== undefined) return this.remember(origin, record);
       // Another manager is fetching this origin: wait for its record rather than fetch twice.
       await sleep(pollMs);
       pollMs = Math.min(pollMs * 2, 500);
       if (this.closed) throw new ManagerClosedError('check');
       const seen = await this.storeGet(origin);
       if (seen !== undefined && this.clock() < seen.expiresAt) return this.remember(origin, seen);
-      if (this.clock() - waitStart > 2 * this.options.lockTtlMs) {
-        // The lock should have expired by now; never wait forever on a broken store.
-        const record = await this.fetchRecord(origin, newest(seen, previous));
-        await this.storeSet(origin, record);
-        return this.remember(origin, record);
+      previous = newest(seen, previous);
+    }
+  }
+
+  /**
+   * Runs in a fetch slot: takes the origin's lock, fetches, stores the record. `undefined` when
+   * another manager holds the lock. `force` skips the lock (it should long have expired: a store
+   * whose lock never frees must not stall checks forever).
+   */
+  private async fetchUnderLock(origin: string, previous: RobotsRecord | undefined, force: boolean): Promise<RobotsRecord | undefined> {
+    const lock = force ? NO_LOCK : await this.storeLock(origin);
+    if (lock === undefined) return undefined;
+    try {
+      let latest = previous;
+      if (lock !== NO_LOCK) {
+        // The holder before us may have written its record between our read and our lock.
+        const again = await this.storeGet(origin);
+        if (again !== undefined && this.clock() < again.expiresAt) return again;
+        latest = newest(again, previous);
       }
+      const record = await this.fetchRecord(origin, latest);
+      await this.storeSet(origin, record);
+      return record;
+    } finally {
+      await lock.release().catch((error: unknown) => this.log.debug('releasing a robots fetch lock failed', { origin, error: String(error) }));
     }
   }
 
   private async fetchRecord(origin: string, previous: RobotsRecord | undefined): Promise<RobotsRecord> {
     const url = robotsTxtUrl(origin);
-    const outcome = await this.queue.add(() =>
-      fetchRobotsTxt(url, {
-        userAgent: this.options.userAgent,
-        ...(this.options.proxyUrl === undefined ? {} : { proxyUrl: this.options.proxyUrl }),
-        connectTimeoutMs: this.options.connectTimeoutMs,
-        timeoutMs: this.options.timeoutMs,
-        maxBytes: this.options.maxBytes,
-        maxRedirects: this.options.maxRedirects,
-        signal: this.abort.signal,
-      }),
-    );
+    const outcome = await fetchRobotsTxt(url, {
+      userAgent: this.options.userAgent,
+      ...(this.options.proxyUrl === undefined ? {} : { proxyUrl: this.options.proxyUrl }),
+      connectTimeoutMs: this.options.connectTimeoutMs,
+      timeoutMs: this.options.timeoutMs,
+      maxBytes: this.options.maxBytes,
+      maxRedirects: this.options.maxRedirects,
+      signal: this.abort.signal,
+    });
     if (this.closed) throw new ManagerClosedError('check');
     const record = decideRecord(origin, outcome, previous, this.clock(), this.options);
     this.count(outcome, record);
