@@ -10,12 +10,16 @@
  *                       needs about two minutes for that; by default every 10th URL)
  *   --only=a,b          some sections: parse, check, heap, hostile, agreement (for --cpu-prof)
  *   --lib=heed|rp       one library only (for --cpu-prof; no ratios)
+ * HEED_PARSER_DIST=/path/to/dist/index.js measures another build of the parser (A/B comparisons).
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
+import { pathToFileURL } from 'node:url';
 import robotsParser from 'robots-parser';
-import { parseRobotsTxt } from '../../packages/parser/dist/index.js';
 import { DATA_DIR, ORIGIN, generate } from './generate.mjs';
+
+const parserEntry = process.env.HEED_PARSER_DIST ? pathToFileURL(process.env.HEED_PARSER_DIST).href : '../../packages/parser/dist/index.js';
+const { parseRobotsTxt } = await import(parserEntry);
 
 if (typeof globalThis.gc !== 'function') {
   console.error('parser.bench.mjs needs --expose-gc (node --expose-gc test/bench/parser.bench.mjs)');
