@@ -101,8 +101,13 @@ describe('CheerioCrawler with RobotsPlugin', () => {
     expect(heedSkips.find((e) => e.url === s.a.url('/private/from-sitemap'))).toMatchObject({ stage: 'sitemap' });
     expect(heedSkips.find((e) => e.url === s.a.url('/private/start'))).toMatchObject({ stage: 'enqueue' });
     for (const path of ['/only-from-nofollow', '/only-from-heed-nofollow', '/only-from-xrt', '/rel-target']) {
-      expect(heedSkips.find((e) => e.url === s.a.url(path))).toMatchObject({ reason: 'nofollow' });
+      expect(heedSkips.find((e) => e.url === s.a.url(path))).toMatchObject({ reason: 'nofollow', stage: 'enqueue' });
     }
+    expect(heedSkips.find((e) => e.url === s.a.url('/only-from-xrt'))?.message).toBe(
+      `not enqueued from ${s.a.url('/xrt-page')}: its X-Robots-Tag header says nofollow`,
+    );
+    expect(heedSkips.find((e) => e.url === s.a.url('/rel-target'))?.message).toMatch(/the link is rel="nofollow"/);
+    expect(linked?.message).toBe(`disallowed for HeedBot by "disallow: /private" at ${s.a.origin}/robots.txt line 5`);
   });
 
   it('reports skips to Crawlee\'s onSkippedRequest as robotsTxt and never as failed requests', () => {

@@ -109,7 +109,7 @@ export class RobotsGuard {
         continue;
       }
       if (context.page && context.referrer) {
-        const source = context.page.nofollowSource ?? (context.page.nofollowLinks.has(url) ? 'rel="nofollow" on its link' : undefined);
+        const source = context.page.nofollowSource ?? (context.page.nofollowLinks.has(url) ? 'the link is rel="nofollow"' : undefined);
         if (source !== undefined) {
           await this.skip(nofollowSkip(url, safeOrigin(url), this.options.productToken, context.referrer, source), context);
           continue;

@@ -110,7 +110,7 @@ export function nofollowSkip(url: string, origin: string, userAgent: string, ref
     reason: 'nofollow',
     stage: 'enqueue',
     referrer,
-    message: `not enqueued: ${source} of ${referrer} says nofollow`,
+    message: `not enqueued from ${referrer}: ${source}`,
   };
 }
 

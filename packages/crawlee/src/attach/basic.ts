@@ -16,11 +16,9 @@
  */
 import { RequestState } from '@crawlee/core';
 import type { RobotsGuard } from '../guard.js';
-import { robotsDirectives } from '../meta-robots.js';
 import { skipFromVerdict } from '../skips.js';
-import { signalsFromHtml, signalsFromPage, type EvaluatingPage } from '../page-signals.js';
+import { readPageInfo } from './page-info.js';
 import type { ContextInternals, CrawlerInternals, Handler, RequestInternals, RequestSourceInternals } from './crawler-internals.js';
-
 
 export function attachBasicHooks(crawler: CrawlerInternals, guard: RobotsGuard): void {
   hookRobotsCheck(crawler, guard);
@@ -133,62 +131,19 @@ function hookRequestHandling(crawler: CrawlerInternals, guard: RobotsGuard): voi
   const handler = crawler[key];
   if (typeof handler !== 'function') return;
   const wrapped: Handler = async (context: ContextInternals) => {
-    await readPageInfo(context, guard, crawler);
+    try {
+      const info = await readPageInfo(context, guard.options);
+      guard.pages.set(context.request, info);
+      context['robotsDirectives'] = info.directives;
+    } catch (error) {
+      // Reading directives is best effort: a page that cannot be read is handled as without them.
+      crawler.log.debug(`RobotsPlugin: could not read the robots directives of ${context.request.url}: ${String(error)}`);
+    }
     return handler(context);
   };
   // Router-aware features (userData schemas) read `getSchema` off the handler.
   if (handler.getSchema !== undefined) wrapped.getSchema = handler.getSchema;
   crawler[key] = wrapped;
-}
-
-async function readPageInfo(context: ContextInternals, guard: RobotsGuard, crawler: CrawlerInternals): Promise<void> {
-  const { productToken, honourRelNofollow } = guard.options;
-  try {
-    const header = xRobotsTag(context.response);
-    let signals = { metaTags: [] as { name: string; content: string }[], nofollowLinks: new Set<string>() as ReadonlySet<string> };
-    const page = context.page as Partial<EvaluatingPage> | undefined;
-    if (page && typeof page.evaluate === 'function') {
-      const found = await signalsFromPage(page as EvaluatingPage, honourRelNofollow);
-      signals = { metaTags: [...found.metaTags], nofollowLinks: found.nofollowLinks };
-    } else {
-      const html = bodyText(context.body);
-      if (html !== undefined) {
-        const found = signalsFromHtml(html, context.request.loadedUrl ?? context.request.url, honourRelNofollow);
-        signals = { metaTags: [...found.metaTags], nofollowLinks: found.nofollowLinks };
-      }
-    }
-    const directives = guard.options.metaRobots
-      ? robotsDirectives(productToken, signals.metaTags, header)
-      : robotsDirectives(productToken, [], undefined);
-    const nofollowSource = directives.nofollow
-      ? directives.sources.includes('header') && !signals.metaTags.length
-        ? 'X-Robots-Tag'
-        : 'robots meta tag / X-Robots-Tag'
-      : undefined;
-    guard.pages.set(context.request, { directives, nofollowSource, nofollowLinks: signals.nofollowLinks });
-    context['robotsDirectives'] = directives;
-  } catch (error) {
-    // Reading directives is best effort: a page that cannot be read is handled as without them.
-    crawler.log.debug(`RobotsPlugin: could not read robots directives of ${context.request.url}: ${String(error)}`);
-  }
-}
-
-function xRobotsTag(response: unknown): string | string[] | undefined {
-  if (!response || typeof response !== 'object') return undefined;
-  const headers = (response as { headers?: unknown }).headers;
-  // Playwright and Puppeteer: `headers()` returns an object; repeated headers joined with "\n".
-  const object = typeof headers === 'function' ? (headers as () => unknown).call(response) : headers;
-  if (!object || typeof object !== 'object') return undefined;
-  const value = (object as Record<string, unknown>)['x-robots-tag'];
-  if (typeof value === 'string') return value.split('\n');
-  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string');
-  return undefined;
-}
-
-function bodyText(body: unknown): string | undefined {
-  if (typeof body === 'string') return body;
-  if (body instanceof Uint8Array) return Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
-  return undefined;
 }
 
 /** Stops a navigation robots.txt disallowed (its reason is in `guard.blocked`). Never reaches the user. */
