@@ -2,6 +2,12 @@
  * Fetching robots.txt against a real server on 127.0.0.1, one programmed behaviour per case, and
  * what the manager makes of each: the status policy seen from outside.
  */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { gzipSync, brotliCompressSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fetchRobotsTxt, RobotsManager, type Verdict } from '@heed/manager';
@@ -262,5 +268,47 @@ describe('network failures are unreachable: all disallowed', () => {
     const v = await verdictsFor(`http://127.0.0.1:${port}`);
     expect(v.open).toMatchObject({ allowed: false, reason: 'unreachable', record: { status: 'unreachable' } });
     expect(v.open.record.httpStatus).toBeUndefined();
+  });
+});
+
+const hasOpenssl = spawnSync('sh', ['-c', 'command -v openssl']).status === 0;
+
+describe.skipIf(!hasOpenssl)('https', () => {
+  let tlsServer: https.Server;
+  let tlsOrigin: string;
+  let dir: string;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'heed-tls-'));
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=127.0.0.1', '-days', '1',
+      '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
+    tlsServer = https.createServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (_req, res) => res.end(RULES));
+    await new Promise<void>((resolve) => tlsServer.listen(0, '127.0.0.1', resolve));
+    tlsOrigin = `https://127.0.0.1:${(tlsServer.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    tlsServer.closeAllConnections();
+    await new Promise((resolve) => tlsServer.close(resolve));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('fetches robots.txt over TLS', async () => {
+    const v = await verdictsFor(tlsOrigin);
+    expect(v.private).toMatchObject({ allowed: false, reason: 'rules', origin: tlsOrigin });
+  });
+
+  it('follows a redirect from http to https', async () => {
+    server.handle((_req, res) => {
+      res.statusCode = 301;
+      res.setHeader('location', `${tlsOrigin}/robots.txt`);
+      res.end();
+    });
+    const v = await verdictsFor(server.origin);
+    expect(v.private).toMatchObject({ allowed: false, reason: 'rules', origin: server.origin });
+  });
+
+  it('TLS spoken to a plain HTTP server is a network failure: unreachable', async () => {
+    server.handle((_req, res) => res.end(RULES));
+    const outcome = await fetchRobotsTxt(`https://127.0.0.1:${server.port}/robots.txt`, { userAgent: UA, timeoutMs: 2_000 });
+    expect(outcome).toMatchObject({ kind: 'network', error: { code: 'tls' } });
   });
 });

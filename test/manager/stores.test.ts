@@ -176,6 +176,22 @@ describe.skipIf(!redisAvailable)('RedisStore (real redis-server)', () => {
     await store.close();
   });
 
+  it('uses a client you pass (even a lazy one) and leaves it open on close()', async () => {
+    const { Redis } = (await import(join(root, 'packages/manager/node_modules/ioredis/built/index.js'))) as typeof import('ioredis');
+    const client = new Redis(redis.url, { lazyConnect: true });
+    try {
+      const store = new RedisStore({ client, keyPrefix: 'test-client:' });
+      const m = new RobotsManager({ userAgent: UA, store, log: recordingLog().log });
+      expect(await m.isAllowed(`${server.origin}/private`)).toBe(false);
+      await m.close();
+      await store.close();
+      expect(client.status).toBe('ready');
+      expect(await client.get(`test-client:record:${server.origin}`)).toContain('"status":"ok"');
+    } finally {
+      client.disconnect();
+    }
+  });
+
   it('the fetch lock has one holder and expires', async () => {
     const a = new RedisStore({ url: redis.url, keyPrefix: 'test-lock:' });
     const b = new RedisStore({ url: redis.url, keyPrefix: 'test-lock:' });

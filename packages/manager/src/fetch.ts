@@ -320,7 +320,7 @@ function classifyError(url: string, error: Error & { code?: string; event?: stri
   else if (code === 'ECONNREFUSED') kind = 'refused';
   else if (afterHeaders) kind = 'truncated';
   else if (code === 'ECONNRESET' || code === 'EPIPE' || /socket hang up/i.test(message)) kind = 'reset';
-  else if (/^(ERR_TLS|ERR_SSL|CERT_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO)/.test(code)) kind = 'tls';
+  else if (code === 'EPROTO' || /^(ERR_TLS|ERR_SSL|CERT_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO)/.test(code) || /SSL routines/.test(message)) kind = 'tls';
   else if (error.name === 'ProxyError' || /proxy/i.test(message)) kind = 'proxy';
   else kind = 'network';
   return new RobotsFetchError(kind, url, message, { cause: error });
