@@ -3,10 +3,10 @@
  * added requests are filtered, the before-fetch check skips) and HttpCrawler (redirects checked in
  * got, crawl-delay honoured per origin without holding back the others).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { RobotsManager } from '@heed/manager';
 import { RobotsPlugin, type SkipEvent } from '@heed/crawlee';
-import { crawleeBasic, crawleeHttp, freshConfig, page, redirect, startSite, text, type Site, type SiteOrigin } from './site.js';
+import { crawleeBasic, crawleeCore, crawleeHttp, freshConfig, page, redirect, startSite, text, type Site, type SiteOrigin } from './site.js';
 
 const UA = 'HeedBot/1.0 (+https://heed.example/bot)';
 
@@ -48,11 +48,43 @@ describe('BasicCrawler and HttpCrawler with RobotsPlugin', () => {
       freshConfig(),
     );
     await RobotsPlugin.attach(crawler, { userAgent: UA, manager, sitemaps: false, crawlDelay: false, onSkip: (e) => void skips.push(e) });
+    const info = vi.spyOn(crawler.log, 'info');
     await crawler.run([a.url('/p0'), a.url('/no/start'), 'not a url at all but a string']);
+    // One summary line at the end of the run.
+    const summaries = info.mock.calls.map(([message]) => message).filter((m) => m.startsWith('robots.txt:'));
+    expect(summaries).toEqual(['robots.txt: 2 allowed, 4 skipped (rules 3, invalid-url 1); robots.txt of 2 origins: 200×2; 0 sitemap URLs enqueued from 0 sitemaps']);
     expect(new Set(handled)).toEqual(new Set([a.url('/p0'), a.url('/p1')]));
     expect(new Set(skips.map((s) => `${s.reason} ${s.url}`))).toEqual(
       new Set([`rules ${a.url('/no/added')}`, `rules ${a.url('/no/start')}`, `rules ${b.url('/no/added')}`, 'invalid-url not a url at all but a string']),
     );
+    expect(crawler.stats.state.requestsFailed).toBe(0);
+  });
+
+  it('HttpCrawler: requests that reach the queue another way are checked right before the fetch', async () => {
+    const handled: string[] = [];
+    const skips: SkipEvent[] = [];
+    const crawleeSkips: { url: string; reason: string }[] = [];
+    const requestList = await crawleeCore.RequestList.open(null, [b.url('/p1'), b.url('/no/from-list')]);
+    const crawler = new crawleeHttp.HttpCrawler(
+      {
+        requestList,
+        onSkippedRequest: (skip) => void crawleeSkips.push(skip),
+        requestHandler: async ({ request }) => void handled.push(request.url),
+      },
+      freshConfig(),
+    );
+    await RobotsPlugin.attach(crawler, { userAgent: UA, manager, sitemaps: false, crawlDelay: false, onSkip: (e) => void skips.push(e) });
+    // Straight into the queue, past crawler.addRequests (a shared or older queue does the same).
+    const queue = await crawler.getRequestQueue();
+    await queue.addRequests([{ url: b.url('/p2') }, { url: b.url('/no/from-queue') }]);
+    await crawler.run();
+    expect(new Set(handled)).toEqual(new Set([b.url('/p1'), b.url('/p2')]));
+    expect(b.paths().filter((p) => p.startsWith('/no'))).toEqual([]);
+    expect(skips.map((e) => [e.url, e.stage, e.reason]).sort()).toEqual([
+      [b.url('/no/from-list'), 'before-fetch', 'rules'],
+      [b.url('/no/from-queue'), 'before-fetch', 'rules'],
+    ]);
+    expect(crawleeSkips.map((x) => x.reason)).toEqual(['robotsTxt', 'robotsTxt']);
     expect(crawler.stats.state.requestsFailed).toBe(0);
   });
 
