@@ -252,8 +252,8 @@ async function requestOnce(url: string, options: HopOptions, remainingMs: number
       gotResponse = true;
       status = response.statusCode;
       headers = response.headers;
-      if (REDIRECT_STATUSES.has(status) && headers.location) {
-        finish(); // the body of a redirect is of no interest
+      if (status < 200 || status >= 300) {
+        finish(); // only a 2xx body means anything to the status policy; don't download error pages
         return;
       }
       decoder = createDecoder(headers['content-encoding']);
