@@ -1,4 +1,5 @@
 /** Origins: scheme + host + port, the unit a robots.txt governs. */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { originOf, robotsTxtUrl } from '@heed/manager';
 
@@ -49,7 +50,31 @@ describe('originOf', () => {
     }
   });
 
+  it('equals URL.origin for any http(s) URL (property)', () => {
+    const anyCase = (url: string, mask: number) =>
+      [...url].map((ch, i) => ((mask >> (i % 31)) & 1 ? ch.toUpperCase() : ch)).join('');
+    fc.assert(
+      fc.property(fc.webUrl({ validSchemes: ['http', 'https'], withQueryParameters: true, withFragments: true }), fc.integer(), fc.option(fc.integer({ min: 1, max: 65535 })), (url, mask, port) => {
+        const withPort = port === null ? url : url.replace(/^(https?:\/\/[^/?#]+)/, `$1:${port}`);
+        for (const candidate of [withPort, anyCase(withPort, mask)]) {
+          let expected: string | undefined;
+          try {
+            expected = new URL(candidate).origin;
+          } catch {
+            expected = undefined;
+          }
+          expect(originOf(candidate)).toBe(expected);
+        }
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
   it('never throws, whatever it is given', () => {
+    fc.assert(fc.property(fc.string(), (input) => {
+      originOf(input);
+      originOf(`http://${input}`);
+    }));
     for (const input of [null, undefined, 42, {}, 'http://[', 'http://%zz/', 'https://a..b/', '\u0000']) {
       expect(() => originOf(input as unknown as string)).not.toThrow();
     }
