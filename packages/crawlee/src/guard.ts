@@ -49,8 +49,14 @@ export class RobotsGuard {
     private readonly warn: (message: string) => void,
   ) {}
 
-  /** The manager's verdict for `url` and this crawler's product token. Never throws. */
-  async verdict(url: string): Promise<RobotsVerdict> {
+  /**
+   * The manager's verdict for `url` and this crawler's product token. Never throws. `use` says what
+   * the URL is for, which decides what is learnt about a new origin: a page entering the queue or
+   * about to be fetched (`page`) starts its sitemaps and crawl-delay; a redirect target only its
+   * crawl-delay (it is fetched, but the crawl did not choose its origin); a sub-resource nothing
+   * (a CDN's sitemaps are not the crawl's business).
+   */
+  async verdict(url: string, use: 'page' | 'redirect' | 'subresource' = 'page'): Promise<RobotsVerdict> {
     let verdict: RobotsVerdict;
     try {
       verdict = await this.manager.check(url, this.options.productToken);
@@ -66,8 +72,9 @@ export class RobotsGuard {
         record: { status: 'unreachable', fetchedAt: Date.now(), ageMs: 0 },
       };
     }
+    if (use === 'subresource') return verdict;
     this.stats.noteVerdict(verdict);
-    if (verdict.allowed && verdict.origin) this.firstSight(verdict.origin, url);
+    if (verdict.allowed && verdict.origin) this.learn(verdict.origin, url, use === 'page');
     return verdict;
   }
 
@@ -129,8 +136,9 @@ export class RobotsGuard {
     await context.alsoNotify?.(event.url);
   }
 
-  /** First allowed URL of an origin: learn its crawl-delay and start reading its sitemaps. */
-  private firstSight(origin: string, url: string): void {
+  /** An allowed URL of an origin: learn its crawl-delay (once) and, for pages, read its sitemaps (once). */
+  private learn(origin: string, url: string, readSitemaps: boolean): void {
+    if (readSitemaps) this.feeder?.originSeen(origin, url);
     if (this.originsSeen.has(origin)) return;
     this.originsSeen.add(origin);
     if (this.crawlDelays) {
@@ -140,7 +148,6 @@ export class RobotsGuard {
         .then((seconds) => scheduler.setDelay(origin, seconds))
         .catch(() => scheduler.setDelay(origin, undefined));
     }
-    this.feeder?.originSeen(origin, url);
   }
 }
 

@@ -84,7 +84,7 @@ async function routePlaywright(page: PlaywrightPage, context: ContextInternals, 
         // navigations (a script or meta refresh moving on, or a redirect target handed back below)
         // are checked here; a disallowed one is answered 204, which leaves the page where it was.
         if (url !== context.request.url) {
-          const verdict = await guard.verdict(url);
+          const verdict = await guard.verdict(url, 'redirect');
           if (!verdict.allowed) {
             const from = context.request.loadedUrl ?? context.request.url;
             // Still inside page.goto(): the page moves on before it has loaded, like a redirect, so
@@ -106,7 +106,7 @@ async function routePlaywright(page: PlaywrightPage, context: ContextInternals, 
         return await route.fulfill({ response });
       }
       if (blockSubresources && /^https?:/i.test(url)) {
-        const verdict = await guard.verdict(url);
+        const verdict = await guard.verdict(url, 'subresource');
         if (!verdict.allowed) {
           await guard.reporter.report(skipFromVerdict(verdict, 'subresource', context.request.url));
           return await route.abort('blockedbyclient');
@@ -133,7 +133,7 @@ async function interceptPuppeteer(page: PuppeteerPage, context: ContextInternals
         if (checkRedirects && !isFirstHop) {
           if (navigated.has(context.request)) {
             // After page.goto(): the page's own navigation; answered 204 so the page stays.
-            const verdict = await guard.verdict(url);
+            const verdict = await guard.verdict(url, 'redirect');
             if (!verdict.allowed) {
               await guard.reporter.report(skipFromVerdict(verdict, 'redirect', context.request.loadedUrl ?? context.request.url));
               return await request.respond({ status: 204, body: '' });
@@ -143,7 +143,7 @@ async function interceptPuppeteer(page: PuppeteerPage, context: ContextInternals
           }
         }
       } else if (blockSubresources && /^https?:/i.test(url)) {
-        const verdict = await guard.verdict(url);
+        const verdict = await guard.verdict(url, 'subresource');
         allowed = verdict.allowed;
         if (!allowed) await guard.reporter.report(skipFromVerdict(verdict, 'subresource', context.request.url));
       }
@@ -154,7 +154,7 @@ async function interceptPuppeteer(page: PuppeteerPage, context: ContextInternals
 
 /** Checks a navigation target; a disallowed one marks the Crawlee request as blocked. */
 async function allowNavigation(url: string, context: ContextInternals, guard: RobotsGuard, from?: string): Promise<boolean> {
-  const verdict = await guard.verdict(url);
+  const verdict = await guard.verdict(url, 'redirect');
   if (verdict.allowed) return true;
   guard.blocked.set(context.request, skipFromVerdict(verdict, 'redirect', from ?? context.request.url));
   return false;

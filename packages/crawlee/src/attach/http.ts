@@ -29,7 +29,7 @@ export function attachHttpHooks(crawler: CrawlerInternals, guard: RobotsGuard): 
     const beforeRedirect = async (next: { url?: URL | string }, response: { url?: string }) => {
       const to = String(next.url ?? '');
       const from = response.url ?? context.request.url;
-      const verdict = await guard.verdict(to);
+      const verdict = await guard.verdict(to, 'redirect');
       if (verdict.allowed) return;
       guard.blocked.set(context.request, skipFromVerdict(verdict, 'redirect', from));
       throw new RedirectDisallowedError(from, to);
