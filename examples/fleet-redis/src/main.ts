@@ -1,0 +1,32 @@
+#!/usr/bin/env node
+/**
+ * `node dist/main.js [--workers 3]`: starts the demo site, then a fleet of crawler processes sharing
+ * robots.txt records through Redis (REDIS_URL, or a redis-server started for the run), and prints
+ * how many robots.txt fetches the whole fleet made: one per origin.
+ */
+import { DEMO_USER_AGENT, startDemoSite } from '@heed/demo-site';
+import { runFleet } from './fleet.js';
+
+const workersFlag = process.argv.indexOf('--workers');
+const workers = workersFlag >= 0 ? Number(process.argv[workersFlag + 1]) : 3;
+
+const site = await startDemoSite();
+try {
+  const startUrls = [site.url('shop', '/'), site.url('blog', '/'), site.url('docs', '/')];
+  console.log(`Starting ${workers} worker processes; they crawl the demo site from ${startUrls.length} entry points at once.`);
+  const fleet = await runFleet({ startUrls, userAgent: DEMO_USER_AGENT, workers });
+  console.log(`Records shared through ${fleet.redisUrl}${fleet.startedRedis ? ' (a redis-server started for this run)' : ''}\n`);
+  for (const worker of fleet.workers) {
+    console.log(`  worker ${worker.index} (pid ${worker.pid}): ${worker.pages.length} pages, ${worker.skippedUrls.length} URLs skipped, ` +
+      `${worker.robotsFetches} robots.txt fetches, ${worker.storeHits} records read from Redis`);
+  }
+  const origins = Object.keys(site.origins);
+  console.log(`\nThe whole fleet fetched robots.txt ${fleet.robotsFetches} times for ${origins.length} origins. The demo site's log:`);
+  for (const name of origins) {
+    const paths = site.expected.robots[name as keyof typeof site.origins].fetchPaths;
+    const requests = site.requests.filter((request) => request.origin === name && paths.includes(request.path));
+    console.log(`  ${name.padEnd(6)} ${requests.map((request) => `${request.path} ${request.status}`).join(', ')}`);
+  }
+} finally {
+  await site.close();
+}
