@@ -216,6 +216,18 @@ describe('bodies', () => {
     }
   });
 
+  it('cuts an incompressible gzip body at the byte cap too', async () => {
+    const { randomBytes } = await import('node:crypto');
+    const body = gzipSync(randomBytes(300_000));
+    server.handle((_req, res) => {
+      res.setHeader('content-encoding', 'gzip');
+      res.end(body);
+    });
+    const outcome = await fetchRobotsTxt(`${server.origin}/robots.txt`, { userAgent: UA, maxBytes: 50_000 });
+    expect(outcome).toMatchObject({ kind: 'response', status: 200, bodyCapped: true });
+    if (outcome.kind === 'response') expect(outcome.body.length).toBe(50_000);
+  });
+
   it('a gzip body that is not gzip is a decode failure: unreachable', async () => {
     server.handle((_req, res) => {
       res.setHeader('content-encoding', 'gzip');

@@ -94,6 +94,9 @@ export const FETCH_DEFAULTS = {
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
+/** Compressed input read beyond `maxBytes` at most, for the compression format's own overhead. */
+const COMPRESSED_SLACK_BYTES = 65_536;
+
 // One request per origin and no reuse across origins: keep-alive would only pile up idle sockets.
 const agents = {
   http: new http.Agent({ keepAlive: false }),
@@ -219,6 +222,13 @@ async function requestOnce(url: string, options: HopOptions, remainingMs: number
     let length = 0;
     let rawLength = 0;
     let decoder: zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress | undefined;
+    let decoderEnded = false;
+    let rawCapped = false;
+    const endDecoder = () => {
+      if (decoderEnded) return;
+      decoderEnded = true;
+      decoder?.end();
+    };
 
     const finish = (error?: RobotsFetchError) => {
       if (settled) return;
@@ -232,7 +242,7 @@ async function requestOnce(url: string, options: HopOptions, remainingMs: number
         return;
       }
       const body = length > options.maxBytes ? Buffer.concat(chunks).subarray(0, options.maxBytes) : Buffer.concat(chunks);
-      resolve({ status, headers, body, capped: length > options.maxBytes });
+      resolve({ status, headers, body, capped: length > options.maxBytes || rawCapped });
     };
     const onAbort = () => finish(new RobotsFetchError('network', url, 'the fetch was aborted'));
     const timer = setTimeout(
@@ -274,16 +284,19 @@ async function requestOnce(url: string, options: HopOptions, remainingMs: number
         take(chunk);
         return;
       }
-      // A compressed body is never larger than its decoded form would be allowed to be.
-      if (rawLength > options.maxBytes) {
-        decoder.end();
+      if (decoderEnded) return;
+      // Compressed data is at worst slightly larger than its plain form (stored blocks), so past
+      // this much input the decoded output is past `maxBytes` too: stop feeding the decoder.
+      if (rawLength > options.maxBytes + COMPRESSED_SLACK_BYTES) {
+        rawCapped = true;
+        endDecoder();
         return;
       }
       decoder.write(chunk);
     });
     request.once('end', () => {
       if (decoder === undefined) finish();
-      else decoder.end();
+      else endDecoder();
     });
     request.on('error', (error: Error & { code?: string; event?: string }) => {
       finish(classifyError(url, error, gotResponse));
