@@ -22,11 +22,6 @@ export class CrawlDelayScheduler {
     this.delays.set(origin, ms);
   }
 
-  /** Whether the crawl-delay of `origin` has been recorded. */
-  knows(origin: string): boolean {
-    return this.delays.has(origin);
-  }
-
   /**
    * Asks to fetch `origin` now for the request `key`. Returns 0 when it may go (the slot is taken),
    * else the milliseconds to wait before asking again (a later slot is reserved for `key`).

@@ -10,11 +10,12 @@ import { crawlerKind, missingExtensionPoint, type CrawlerInternals } from './att
 import { attachHttpHooks } from './attach/http.js';
 import { CrawlDelayScheduler } from './crawl-delay.js';
 import { AlreadyAttachedError, UnsupportedCrawlerError } from './errors.js';
-import { RobotsGuard, urlOf } from './guard.js';
+import { RobotsGuard } from './guard.js';
 import type { RobotsManagerLike } from './manager-contract.js';
 import { NO_DIRECTIVES, type RobotsDirectives } from './meta-robots.js';
 import { resolveOptions, type ResolvedOptions, type RobotsPluginOptions } from './options.js';
 import { SitemapFeeder } from './sitemap-feeder.js';
+import type { SitemapUrl } from './sitemaps.js';
 import { SkipReporter } from './skips.js';
 import { PluginStats, type RobotsPluginStats } from './stats.js';
 
@@ -68,7 +69,9 @@ export class RobotsPlugin {
       (message, error) => internals.log.warning(`${message}: ${error instanceof Error ? error.message : String(error)}`),
     );
     const crawlDelays = resolved.crawlDelay ? new CrawlDelayScheduler(resolved.maxCrawlDelaySecs * 1000) : undefined;
-    let guard: RobotsGuard | undefined;
+    // Sitemap URLs are checked by the guard, then added with the crawler's own addRequests as it is
+    // before the hooks (which would check them a second time).
+    const addChecked = internals.addRequests.bind(internals);
     const feeder = resolved.sitemaps
       ? new SitemapFeeder(resolved.sitemaps, {
           manager,
@@ -76,27 +79,13 @@ export class RobotsPlugin {
           stats,
           warn,
           pending: () => internals.pendingRequestCountApproximation ?? 0,
-          enqueue: async (entries) => {
-            const label = resolved.sitemaps ? resolved.sitemaps.label : undefined;
-            const requests = entries.map((e) => ({ url: e.url, ...(label ? { label } : {}), userData: { sitemapUrl: e.sitemapUrl } }));
-            const accepted: string[] = [];
-            const filtered = guard!.filter(requests, { stage: 'sitemap' });
-            for await (const request of filtered) accepted.push(urlOf(request)!);
-            if (accepted.length === 0) return 0;
-            const byUrl = new Map(requests.map((r) => [r.url, r]));
-            // Already checked: straight to the queue, not through the crawler's (checking) addRequests.
-            await addUnchecked(internals, accepted.map((u) => byUrl.get(u)!));
-            return accepted.length;
-          },
+          enqueue: (entries) => enqueueSitemapUrls(entries, guard, addChecked, resolved.sitemaps ? resolved.sitemaps.label : undefined),
         })
       : undefined;
-    guard = new RobotsGuard(resolved, manager, stats, reporter, crawlDelays, feeder, warn);
+    const guard: RobotsGuard = new RobotsGuard(resolved, manager, stats, reporter, crawlDelays, feeder, warn);
     const kind = crawlerKind(internals);
-    // Kind-specific hooks first: basic hooks wrap methods the kind hooks do not touch.
     if (kind === 'http') attachHttpHooks(internals, guard);
     if (kind === 'browser') attachBrowserHooks(internals, guard);
-    // addUnchecked needs the unwrapped addRequests.
-    uncheckedAdd.set(internals, internals.addRequests.bind(internals));
     attachBasicHooks(internals, guard);
     attached.add(crawler);
     return new RobotsPlugin(resolved, manager, guard, feeder, resolved.manager === undefined);
@@ -132,11 +121,18 @@ export class RobotsPlugin {
   }
 }
 
-const uncheckedAdd = new WeakMap<object, (requests: unknown, options?: unknown) => Promise<unknown>>();
-
-async function addUnchecked(crawler: CrawlerInternals, requests: readonly object[]): Promise<void> {
-  const add = uncheckedAdd.get(crawler) ?? crawler.addRequests.bind(crawler);
-  await add(requests, { waitForAllRequestsToBeAdded: true });
+/** Puts sitemap URLs into the queue: robots-checked (stage `sitemap`), labelled. Resolves to how many were added. */
+async function enqueueSitemapUrls(
+  entries: readonly SitemapUrl[],
+  guard: RobotsGuard,
+  addChecked: (requests: unknown, options?: unknown) => Promise<unknown>,
+  label: string | undefined,
+): Promise<number> {
+  const requests = entries.map((e) => ({ url: e.url, ...(label ? { label } : {}), userData: { sitemapUrl: e.sitemapUrl } }));
+  const accepted: typeof requests = [];
+  for await (const request of guard.filter(requests, { stage: 'sitemap' })) accepted.push(request);
+  if (accepted.length > 0) await addChecked(accepted, { waitForAllRequestsToBeAdded: true });
+  return accepted.length;
 }
 
 async function createManager(userAgent: string): Promise<RobotsManagerLike> {
