@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   decideRecord, KeyValueStoreStore, MemoryStore, RedisStore, RobotsManager, type RobotsRecord,
 } from '@heed/manager';
-import { buildPackages, recordingLog, startServer, UA, type TestServer } from './helpers.js';
+import { buildPackages, deadPort, recordingLog, startServer, UA, type TestServer } from './helpers.js';
 import { hasRedisServer, redisCommand, startRedis, type RedisServer } from './redis-helpers.js';
 
 const ROBOTS = 'User-agent: *\nDisallow: /private\n';
@@ -173,6 +173,20 @@ describe.skipIf(!redisAvailable)('RedisStore (real redis-server)', () => {
     expect(await m2.isAllowed(`${server.origin}/private`)).toBe(false);
     expect(server.robotsRequests()).toBe(2);
     await m2.close();
+    await store.close();
+  });
+
+  it('works from memory when Redis is down from the start, and says so once', async () => {
+    const { lines, log } = recordingLog();
+    const store = new RedisStore({ url: `redis://127.0.0.1:${await deadPort()}`, connectTimeoutMs: 300, log });
+    const m = new RobotsManager({ userAgent: UA, store, log: recordingLog().log });
+    server.seen.length = 0;
+    expect(await m.isAllowed(`${server.origin}/private`)).toBe(false);
+    expect(await m.isAllowed(`${server.origin}/open`)).toBe(true);
+    expect(server.robotsRequests()).toBe(1);
+    expect(store.usingFallback).toBe(true);
+    expect(lines.filter((l) => l.level === 'warning')).toHaveLength(1);
+    await m.close();
     await store.close();
   });
 
