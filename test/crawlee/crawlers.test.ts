@@ -60,6 +60,32 @@ describe('BasicCrawler and HttpCrawler with RobotsPlugin', () => {
     expect(crawler.stats.state.requestsFailed).toBe(0);
   });
 
+  it('one line: without a manager the plugin makes its own, sends the full user-agent and closes it', async () => {
+    const handled: string[] = [];
+    const perCallSkips: string[] = [];
+    const crawler = new crawleeHttp.HttpCrawler(
+      {
+        requestHandler: async ({ request, enqueueLinks }) => {
+          handled.push(request.url);
+          if (request.url === b.url('/p3')) {
+            await enqueueLinks({ urls: [b.url('/p2'), b.url('/no/linked')], onSkippedRequest: ({ url }) => void perCallSkips.push(url) });
+          }
+        },
+      },
+      freshConfig(),
+    );
+    const before = b.count('/robots.txt');
+    const robots = await RobotsPlugin.attach(crawler, { userAgent: 'OneLineBot/3.0 (+https://one.example)' });
+    await crawler.run([b.url('/p3'), b.url('/no/start')]);
+    expect(new Set(handled)).toEqual(new Set([b.url('/p3'), b.url('/p2')]));
+    expect(b.count('/robots.txt')).toBe(before + 1);
+    expect(b.hits.filter((h) => h.path === '/robots.txt').at(-1)?.userAgent).toBe('OneLineBot/3.0 (+https://one.example)');
+    // enqueueLinks' own onSkippedRequest hears of the links it lost too.
+    expect(perCallSkips).toEqual([b.url('/no/linked')]);
+    await robots.close();
+    await expect(robots.manager.check(b.url('/'))).rejects.toThrow(/close/);
+  });
+
   it('HttpCrawler: requests that reach the queue another way are checked right before the fetch', async () => {
     const handled: string[] = [];
     const skips: SkipEvent[] = [];
