@@ -37,6 +37,7 @@ const cases: [string, Record<string, unknown>, string, RegExp][] = [
   ['boolean as string', { userAgent: 'Bot', checkRedirects: 'yes' }, 'checkRedirects', /true or false/],
   ['onSkip not a function', { userAgent: 'Bot', onSkip: 'log' }, 'onSkip', /function/],
   ['manager not a manager', { userAgent: 'Bot', manager: {} }, 'manager', /RobotsManager/],
+  ['proxy URL without scheme', { userAgent: 'Bot', sitemaps: { proxyUrl: 'proxy.example:8000' } }, 'sitemaps.proxyUrl', /proxy URL/],
   ['sitemaps: true is not an object', { userAgent: 'Bot', sitemaps: 'on' }, 'sitemaps', /false \(off\) or an object/],
 ];
 

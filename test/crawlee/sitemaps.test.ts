@@ -2,6 +2,8 @@
  * Sitemaps: reading (XML, gzip, text, indexes, bounds) against a local server, and the feeder
  * putting them into a real crawler's queue (filters, per-origin bound, label, back-pressure, off).
  */
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RobotsManager } from '@heed/manager';
@@ -93,6 +95,30 @@ describe('reading sitemaps', () => {
     const body = await fetchSitemap(o.url('/bomb.xml.gz'), { ...fetchOptions, maxBytes: 100_000 });
     expect(body?.truncated).toBe(true);
     expect(body!.text.length).toBe(100_000);
+  });
+
+  it('fetches through a proxy when one is set', async () => {
+    // A forward HTTP proxy on 127.0.0.1 that logs what it forwards.
+    const forwarded: string[] = [];
+    const proxy = createServer((req, res) => {
+      forwarded.push(String(req.url));
+      const upstream = httpRequest(String(req.url), { method: req.method, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      upstream.on('error', () => res.writeHead(502).end());
+      req.pipe(upstream);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+      const urls = await collect(readSitemaps([o.url('/plain.xml')], { ...fetchOptions, maxDepth: 0, proxyUrl }));
+      expect(urls.map((u) => u.url)).toEqual([o.url('/p1'), o.url('/p2')]);
+      expect(forwarded).toEqual([o.url('/plain.xml')]);
+    } finally {
+      proxy.closeAllConnections();
+      await new Promise((resolve) => proxy.close(resolve));
+    }
   });
 
   it('never throws on broken or unreachable sitemaps', async () => {

@@ -44,6 +44,8 @@ export interface SitemapOptions {
   readonly maxPendingRequests?: number;
   /** Timeout of one sitemap fetch, in milliseconds. Default: `30_000`. */
   readonly timeoutMs?: number;
+  /** Proxy sitemaps are fetched through, `http://user:pass@host:port`. Default: none (direct). */
+  readonly proxyUrl?: string;
 }
 
 /** Options of `RobotsPlugin.attach()`. */
@@ -107,6 +109,7 @@ export interface ResolvedSitemapOptions {
   readonly label: string | undefined;
   readonly maxPendingRequests: number;
   readonly timeoutMs: number;
+  readonly proxyUrl: string | undefined;
 }
 
 /** Plugin options with every default filled in. */
@@ -127,7 +130,7 @@ export interface ResolvedOptions {
   readonly prefetchBatchSize: number;
 }
 
-export const SITEMAP_DEFAULTS: Omit<ResolvedSitemapOptions, 'filter' | 'label'> = {
+export const SITEMAP_DEFAULTS: Omit<ResolvedSitemapOptions, 'filter' | 'label' | 'proxyUrl'> = {
   enqueueStrategy: 'same-hostname',
   globs: [],
   regexps: [],
@@ -156,7 +159,7 @@ const PLUGIN_KEYS = new Set([
 ]);
 const SITEMAP_KEYS = new Set([
   'enqueueStrategy', 'globs', 'regexps', 'filter', 'maxUrlsPerOrigin', 'maxBytes', 'maxDepth', 'maxFilesPerOrigin', 'label',
-  'maxPendingRequests', 'timeoutMs',
+  'maxPendingRequests', 'timeoutMs', 'proxyUrl',
 ]);
 const STRATEGIES: readonly SitemapEnqueueStrategy[] = ['all', 'same-hostname', 'same-domain', 'same-origin'];
 
@@ -204,7 +207,7 @@ export function resolveOptions(input: unknown): ResolvedOptions {
 
 function resolveSitemaps(value: unknown): ResolvedSitemapOptions | false {
   if (value === false) return false;
-  if (value === undefined || value === true) return { ...SITEMAP_DEFAULTS, filter: undefined, label: undefined };
+  if (value === undefined || value === true) return { ...SITEMAP_DEFAULTS, filter: undefined, label: undefined, proxyUrl: undefined };
   if (!isRecord(value)) {
     throw new InvalidOptionsError('sitemaps', `expected false (off) or an object of sitemap options, got ${describe(value)}.`);
   }
@@ -229,8 +232,13 @@ function resolveSitemaps(value: unknown): ResolvedSitemapOptions | false {
   if (label !== undefined && (typeof label !== 'string' || label === '')) {
     throw new InvalidOptionsError('sitemaps.label', `expected a non-empty string your router handles, got ${describe(label)}.`);
   }
+  const proxyUrl = value['proxyUrl'];
+  if (proxyUrl !== undefined && (typeof proxyUrl !== 'string' || !/^(https?|socks[45]?):\/\/[^/]/i.test(proxyUrl))) {
+    throw new InvalidOptionsError('sitemaps.proxyUrl', `expected a proxy URL like 'http://user:pass@proxy.example:8000', got ${describe(proxyUrl)}.`);
+  }
   return {
     enqueueStrategy: strategy as SitemapEnqueueStrategy,
+    proxyUrl: proxyUrl as string | undefined,
     globs: globs as string[],
     regexps: regexps as RegExp[],
     filter: filter as ResolvedSitemapOptions['filter'],

@@ -80,7 +80,7 @@ export class SitemapFeeder {
     const signal = this.abort.signal;
     const sitemapUrls = await this.deps.manager.sitemaps(url);
     if (sitemapUrls.length === 0) return;
-    const { maxUrlsPerOrigin, maxBytes, maxDepth, maxFilesPerOrigin, timeoutMs } = this.options;
+    const { maxUrlsPerOrigin, maxBytes, maxDepth, maxFilesPerOrigin, timeoutMs, proxyUrl } = this.options;
     let enqueued = 0;
     let batch: SitemapUrl[] = [];
     const seen = new Set<string>();
@@ -94,7 +94,7 @@ export class SitemapFeeder {
     };
     const entries = readSitemaps(
       sitemapUrls,
-      { userAgent: this.deps.userAgent, maxBytes, maxDepth, maxFiles: maxFilesPerOrigin, timeoutMs, signal },
+      { userAgent: this.deps.userAgent, maxBytes, maxDepth, maxFiles: maxFilesPerOrigin, timeoutMs, signal, ...(proxyUrl ? { proxyUrl } : {}) },
       {
         onSitemapRead: () => this.deps.stats.sitemapsRead++,
         onProblem: (message) => this.deps.warn(`RobotsPlugin: ${origin}: ${message}`),

@@ -1,6 +1,7 @@
 /**
- * Sitemaps from robots.txt: fetching, parsing and filtering. A sitemap is fetched with the
- * crawler's own user-agent (not a random browser one), at most `maxBytes` read (after gunzip,
+ * Sitemaps from robots.txt: fetching, parsing and filtering. A sitemap is fetched (with
+ * got-scraping, as Crawlee fetches, through the proxy if one is set) with the crawler's own
+ * user-agent (not a generated browser one), at most `maxBytes` read (after gunzip,
  * which is bounded the same way), then parsed: XML (`<urlset>` and `<sitemapindex>`, via Crawlee's
  * own sitemap parser) or plain text (one URL a line). Indexes are followed to `maxDepth`, each file
  * once. The feeder that puts the URLs into the crawler's queue lives in `sitemap-feeder.ts`.
@@ -8,7 +9,7 @@
 import { createGunzip } from 'node:zlib';
 import { constructGlobObjectsFromGlobs, constructRegExpObjectsFromRegExps, filterRequestsByPatterns } from '@crawlee/core';
 import type { Request } from '@crawlee/core';
-import { filterUrl, parseSitemap } from '@crawlee/utils';
+import { filterUrl, gotScraping, parseSitemap } from '@crawlee/utils';
 import type { ResolvedSitemapOptions } from './options.js';
 
 /** One entry of a sitemap file. */
@@ -27,6 +28,8 @@ export interface SitemapUrl {
 /** How a sitemap file is fetched. */
 export interface SitemapFetchOptions {
   readonly userAgent: string;
+  /** Proxy to fetch through, `http://user:pass@host:port`. */
+  readonly proxyUrl?: string;
   readonly maxBytes: number;
   readonly timeoutMs: number;
   readonly signal?: AbortSignal;
@@ -50,24 +53,35 @@ export async function fetchSitemap(
   options: SitemapFetchOptions,
   onProblem: (message: string) => void = () => {},
 ): Promise<SitemapBody | undefined> {
-  const timeout = AbortSignal.timeout(options.timeoutMs);
-  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+  let stream: GotStream | undefined;
   try {
-    const response = await fetch(url, {
+    stream = (await gotScraping({
+      url,
+      isStream: true,
+      // The crawler's own user-agent, not a generated browser one.
+      useHeaderGenerator: false,
       headers: { 'user-agent': options.userAgent, accept: 'application/xml, text/xml, text/plain, application/gzip, */*;q=0.5' },
-      redirect: 'follow',
-      signal,
+      ...(options.proxyUrl ? { proxyUrl: options.proxyUrl } : {}),
+      timeout: { request: options.timeoutMs },
+      throwHttpErrors: false,
+      maxRedirects: 5,
+      retry: { limit: 0 },
+      ...(options.signal ? { signal: options.signal } : {}),
+    })) as GotStream;
+    const opened = stream;
+    const status = await new Promise<number>((resolve, reject) => {
+      opened.once('response', (response: { statusCode: number }) => resolve(response.statusCode));
+      opened.once('error', reject);
     });
-    if (!response.ok || !response.body) {
-      await response.body?.cancel().catch(() => {});
-      onProblem(`sitemap ${url} answered HTTP ${response.status}; skipped`);
+    if (status < 200 || status > 299) {
+      onProblem(`sitemap ${url} answered HTTP ${status}; skipped`);
       return undefined;
     }
-    const raw = await readBounded(response.body, options.maxBytes);
+    const raw = await readBounded(stream, options.maxBytes);
     let bytes = raw.bytes;
     let truncated = raw.truncated;
     if (bytes[0] === GZIP_MAGIC[0] && bytes[1] === GZIP_MAGIC[1]) {
-      // A `.xml.gz` file served as application/gzip (not as Content-Encoding, which fetch already undid).
+      // A `.xml.gz` file served as application/gzip (a Content-Encoding was already undone).
       const inflated = await gunzipBounded(bytes, options.maxBytes);
       bytes = inflated.bytes;
       truncated = truncated || inflated.truncated;
@@ -77,7 +91,16 @@ export async function fetchSitemap(
   } catch (error) {
     onProblem(`sitemap ${url} could not be fetched (${error instanceof Error ? error.message : String(error)}); skipped`);
     return undefined;
+  } finally {
+    stream?.destroy();
   }
+}
+
+/** The got stream, as far as it is used here. */
+interface GotStream extends AsyncIterable<Uint8Array> {
+  once(event: 'response', listener: (response: { statusCode: number }) => void): unknown;
+  once(event: 'error', listener: (error: unknown) => void): unknown;
+  destroy(): void;
 }
 
 /** The entries of a sitemap file's body: XML (urlset or sitemapindex) or plain text. */
@@ -172,25 +195,19 @@ function resolve(loc: string, base: string): string | undefined {
   }
 }
 
-async function readBounded(body: ReadableStream<Uint8Array>, maxBytes: number): Promise<{ bytes: Uint8Array; truncated: boolean }> {
-  const reader = body.getReader();
+async function readBounded(body: AsyncIterable<Uint8Array>, maxBytes: number): Promise<{ bytes: Uint8Array; truncated: boolean }> {
   const chunks: Uint8Array[] = [];
   let length = 0;
-  let truncated = false;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
+  for await (const value of body) {
     if (length + value.byteLength > maxBytes) {
+      // Stop reading here: the caller destroys the stream.
       chunks.push(value.subarray(0, maxBytes - length));
-      length = maxBytes;
-      truncated = true;
-      await reader.cancel().catch(() => {});
-      break;
+      return { bytes: concat(chunks, maxBytes), truncated: true };
     }
     chunks.push(value);
     length += value.byteLength;
   }
-  return { bytes: concat(chunks, length), truncated };
+  return { bytes: concat(chunks, length), truncated: false };
 }
 
 async function gunzipBounded(input: Uint8Array, maxBytes: number): Promise<{ bytes: Uint8Array; truncated: boolean }> {
