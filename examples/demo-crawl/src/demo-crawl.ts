@@ -3,7 +3,7 @@
  * start URLs you give it), printing progress as it goes and returning a summary of what Heed did.
  */
 import { CheerioCrawler } from '@crawlee/cheerio';
-import { Configuration } from '@crawlee/core';
+import { Configuration, log as crawleeLog } from '@crawlee/core';
 import { RobotsPlugin, type RobotsPluginOptions, type SkipEvent } from '@heed/crawlee';
 import { RobotsManager } from '@heed/manager';
 import { DEMO_USER_AGENT, startDemoSite, type DemoSite } from '@heed/demo-site';
@@ -19,6 +19,8 @@ export interface DemoCrawlOptions {
   readonly userAgent?: string;
   /** Where progress and the summary are printed, one line per call. Default: `console.log`. */
   readonly print?: (line: string) => void;
+  /** A demo site already running, to crawl instead of starting one (its log then shows the crawl). Default: start one. */
+  readonly site?: DemoSite;
 }
 
 const SKIP_REASONS: readonly SkipReasonName[] = ['rules', 'unreachable', 'stale-copy', 'invalid-url', 'nofollow'];
@@ -27,11 +29,12 @@ const SKIP_REASONS: readonly SkipReasonName[] = ['rules', 'unreachable', 'stale-
 export async function runDemoCrawl(options: DemoCrawlOptions = {}): Promise<DemoCrawlSummary> {
   const print = options.print ?? ((line: string) => console.log(line));
   const userAgent = options.userAgent ?? DEMO_USER_AGENT;
-  const site = options.startUrls === undefined ? await startDemoSite() : undefined;
+  const ownSite = options.startUrls === undefined && options.site === undefined ? await startDemoSite() : undefined;
+  const site = options.startUrls === undefined ? (options.site ?? ownSite) : undefined;
   try {
     return await crawl({ site, userAgent, print, startUrls: options.startUrls ?? site?.expected.startUrls ?? [], maxRequestsPerCrawl: options.maxRequestsPerCrawl ?? 100 });
   } finally {
-    await site?.close();
+    await ownSite?.close();
   }
 }
 
@@ -61,7 +64,7 @@ async function crawl({ site, userAgent, print, startUrls, maxRequestsPerCrawl }:
 
   // One manager for the crawl. The plugin would create one itself; making it here gives the
   // summary its per-origin records (manager.stats()).
-  const manager = new RobotsManager({ userAgent });
+  const manager = new RobotsManager({ userAgent, log: crawleeLog.child({ prefix: 'Heed' }) });
   // In-memory storage: every demo run starts from an empty queue and leaves nothing on disk.
   const config = new Configuration({ persistStorage: false });
   let robots: RobotsPlugin | undefined;

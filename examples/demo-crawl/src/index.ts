@@ -5,3 +5,4 @@
 export { runDemoCrawl, type DemoCrawlOptions } from './demo-crawl.js';
 export { distinctSkips, formatSummary, skipWhy } from './summary.js';
 export type { CrawledPage, DemoCrawlSummary, OriginRobots, SkippedUrl, SkipReasonName } from './summary.js';
+export { compareWithCrawlee, comparisonTable, type ComparisonRow } from './compare.js';
