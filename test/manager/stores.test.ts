@@ -39,9 +39,11 @@ describe('MemoryStore', () => {
     await store.get('https://a.example'); // a is used again...
     for (const name of ['d', 'e']) await store.set(`https://${name}.example`, record(`https://${name}.example`), 60_000);
     expect(store.size).toBe(3);
-    // With a 3-entry map the "recent half" is 1 entry: a was touched, but d and e are newer still.
+    // a was read after b and c were written, so b and c went first.
+    expect(await store.get('https://a.example')).toBeDefined();
     expect(await store.get('https://e.example')).toBeDefined();
     expect(await store.get('https://b.example')).toBeUndefined();
+    expect(await store.get('https://c.example')).toBeUndefined();
   });
 
   it('forgets records past their retention', async () => {
