@@ -82,7 +82,7 @@ describe('RobotsTxt', () => {
   it('rejects bad options with a message that says what to do', () => {
     expect(() => parseRobotsTxt('', { maxbytes: 5 } as never)).toThrow(InvalidParseOptionsError);
     expect(() => parseRobotsTxt('', { maxbytes: 5 } as never)).toThrow(/Unknown parseRobotsTxt option "maxbytes"/);
-    expect(() => parseRobotsTxt('', { maxBytes: -1 })).toThrow(/non-negative/);
+    expect(() => parseRobotsTxt('', { maxBytes: -1 })).toThrow(/must be a number from 0/);
     expect(() => parseRobotsTxt('', { acceptTypos: 'yes' } as never)).toThrow(/true or false/);
   });
 

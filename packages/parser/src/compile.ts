@@ -6,10 +6,11 @@
  * the next group. `sitemap`, `crawl-delay` and other lines do not end a group. Rules before any
  * `user-agent` belong to no group and are ignored.
  */
-import { decodeUnreserved, escapeBytes } from './escape.js';
-import { compilePattern, RuleMatcher, type CompiledRule } from './match.js';
+import { escapeBytes } from './escape.js';
+import { RuleMatcher } from './match.js';
+import { KIND, readRow, ROW, type DirectiveTable } from './table.js';
 import { byteStringToText } from './bytes.js';
-import { classifyKeyAt, scanLines, type PreparedBody, type TokenizedLine } from './tokenize.js';
+import type { TokenizedLine } from './tokenize.js';
 import type { AgentLine, DirectiveKind, Group, OtherDirective, Rule } from './types.js';
 import { agentLineToken } from './user-agent.js';
 
@@ -92,19 +93,15 @@ export function collectDirectives(lines: readonly TokenizedLine[]): Directives {
   return collector.result();
 }
 
-/**
- * The same, straight from the scanner: parsing needs no line records, so it makes none (that is
- * most of what parsing a large file would otherwise allocate).
- */
-export function collectDirectivesFromBody(prepared: PreparedBody, options: { acceptTypos: boolean; acceptMissingColon: boolean }): Directives {
+/** The object view of a directive table: groups, sitemaps and other lines. */
+export function materializeTable(table: DirectiveTable): Directives {
   const collector = new DirectiveCollector();
-  const { body } = prepared;
-  scanLines(prepared, options.acceptMissingColon, (scan) => {
-    if (scan.kind !== 'directive') return;
-    const { keyStart, keyEnd } = scan;
-    const { directive } = classifyKeyAt(body, keyStart, keyEnd, options.acceptTypos);
-    collector.add(directive, scan.line, body.slice(scan.valueStart, scan.valueEnd), () => byteStringToText(body.slice(keyStart, keyEnd)));
-  });
+  for (let i = 0; i < table.count; i++) {
+    const row = readRow(table, i);
+    if (row.directive === 'crawl-delay' || row.directive === 'other') collector.add(row.directive, row.line, row.value, () => byteStringToText(row.raw));
+    else if (row.directive === 'allow' || row.directive === 'disallow') collector.add(row.directive, row.line, row.raw, () => '');
+    else collector.add(row.directive, row.line, row.value, () => '');
+  }
   return collector.result();
 }
 
@@ -143,32 +140,80 @@ export interface CompileOptions {
 }
 
 /** The compiled rule set of one product token. */
-export interface AgentRules extends AppliedGroups {
-  readonly matcher: RuleMatcher<Rule>;
-}
-
-/** Compiles the rules that apply to `token` into a matcher. */
-export function compileAgent(groups: readonly Group[], token: string, options: CompileOptions): AgentRules {
-  const applied = selectGroups(groups, token);
-  const compiled: CompiledRule<Rule>[] = [];
-  for (const group of applied.groups) {
-    for (const rule of group.rules) {
-      const pattern = options.decodeUnreservedEscapes ? decodeUnreserved(rule.normalizedPattern) : rule.normalizedPattern;
-      const allow = rule.directive === 'allow';
-      compiled.push(compilePattern(pattern, allow, rule.line, rule));
-      const index = allow ? indexPageAlternative(pattern) : undefined;
-      if (index !== undefined) compiled.push(compilePattern(index, true, rule.line, rule));
-    }
-  }
-  return { ...applied, matcher: new RuleMatcher(compiled) };
+export interface CompiledAgent {
+  readonly matcher: RuleMatcher;
+  readonly matchedBy: AppliedGroups['matchedBy'];
 }
 
 /**
- * Google: `allow: /dir/index.htm[l]` also allows `/dir/` itself, as `allow: /dir/$` would. The
- * alternative is shorter than the pattern, so it only decides when the pattern itself does not match.
+ * Compiles the rules that apply to `token` straight from the directive table, with the grouping
+ * described at the top of this module: every group naming the token (merged), else every `*` group.
  */
-function indexPageAlternative(pattern: string): string | undefined {
-  const slash = pattern.lastIndexOf('/');
-  if (slash === -1 || !pattern.startsWith('/index.htm', slash)) return undefined;
-  return pattern.slice(0, slash + 1) + '$';
+export function compileAgent(table: DirectiveTable, token: string, options: CompileOptions): CompiledAgent {
+  const { rows, text } = table;
+  const specific: number[] = [];
+  const global: number[] = [];
+  let anySpecific = false;
+  let anyGlobal = false;
+  let open = false; // a group has started
+  let closed = true; // its agent list has ended (a rule was seen)
+  let groupSpecific = false;
+  let groupGlobal = false;
+  for (let i = 0; i < table.count; i++) {
+    const head = rows[i * ROW] as number;
+    const kind = head & 7;
+    if (kind === KIND['user-agent']) {
+      if (closed) {
+        groupSpecific = groupGlobal = false;
+        closed = false;
+        open = true;
+      }
+      const match = agentMatches(text, rows[i * ROW + 2] as number, rows[i * ROW + 3] as number, token);
+      if (match === 'global') groupGlobal = anyGlobal = true;
+      else if (match === 'specific') groupSpecific = anySpecific = true;
+    } else if (kind === KIND.allow || kind === KIND.disallow) {
+      if (!open) continue;
+      closed = true;
+      if (groupSpecific) specific.push(i);
+      else if (groupGlobal) global.push(i);
+    }
+  }
+  // Google compares the whole token: one with other characters ("Foo Bar") names no group.
+  const chosen = anySpecific ? specific : global;
+  const matchedBy = anySpecific ? 'product-token' : anyGlobal ? 'wildcard' : 'none';
+  return { matcher: RuleMatcher.fromTable(table, chosen, options.decodeUnreservedEscapes), matchedBy };
+}
+
+/**
+ * Does the `user-agent:` value text[start, end) name `token`? Google: `*` (alone, or followed by
+ * white space) is the global agent; otherwise the value's leading `[A-Za-z_-]` run must equal the
+ * token, ignoring ASCII case.
+ */
+function agentMatches(text: string, start: number, end: number, token: string): 'global' | 'specific' | 'no' {
+  if (start === end) return 'no';
+  if (text.charCodeAt(start) === 0x2a) {
+    const next = text.charCodeAt(start + 1);
+    return end - start === 1 || next === 0x20 || (next >= 0x09 && next <= 0x0d) ? 'global' : 'no';
+  }
+  const length = token.length;
+  if (length === 0 || end - start < length || !isToken(token)) return 'no';
+  for (let i = 0; i < length; i++) {
+    if (lowerAscii(text.charCodeAt(start + i)) !== lowerAscii(token.charCodeAt(i))) return 'no';
+  }
+  if (start + length === end) return 'specific';
+  // The token must be the whole leading run: the next byte must not continue it.
+  return isTokenChar(text.charCodeAt(start + length)) ? 'no' : 'specific';
+}
+
+function isToken(token: string): boolean {
+  for (let i = 0; i < token.length; i++) if (!isTokenChar(token.charCodeAt(i))) return false;
+  return true;
+}
+
+function lowerAscii(code: number): number {
+  return code >= 0x41 && code <= 0x5a ? code | 0x20 : code;
+}
+
+function isTokenChar(code: number): boolean {
+  return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || code === 0x2d || code === 0x5f;
 }

@@ -2,15 +2,19 @@
  * `RobotsTxt`: a parsed robots.txt file. Parsing keeps the groups; the rule set of each user-agent
  * is compiled the first time that agent asks, and cached on the object.
  */
-import { collectDirectivesFromBody, compileAgent, selectGroups, type AgentRules } from './compile.js';
+import { byteStringToText } from './bytes.js';
+import { compileAgent, materializeTable, selectGroups, type CompiledAgent, type Directives } from './compile.js';
 import { decodeUnreserved } from './escape.js';
+import { buildTable, readRow, type DirectiveTable } from './table.js';
 import { prepareBody } from './tokenize.js';
-import type { Explanation, Group, OtherDirective, ParseOptions } from './types.js';
+import type { Explanation, Group, OtherDirective, ParseOptions, Rule } from './types.js';
 import { canonicalPath } from './url.js';
 
 const KNOWN_OPTIONS = new Set(['maxBytes', 'decodeUnreservedEscapes', 'implicitRobotsTxtAllow', 'acceptTypos', 'acceptMissingColon']);
 /** Compiled agents kept per file: crawlers use one or a few; a bound keeps hostile callers in check. */
 const MAX_CACHED_AGENTS = 64;
+/** Line numbers are packed with 3 bits of kind into an Int32: bodies stay below 2^28 bytes. */
+const MAX_MAX_BYTES = 2 ** 28;
 
 /** Thrown for an options object the parser cannot honour; the message says what to change. */
 export class InvalidParseOptionsError extends TypeError {
@@ -32,41 +36,52 @@ function checkOptions(options: ParseOptions | undefined): ParseOptions {
     }
   }
   const { maxBytes } = options;
-  if (maxBytes !== undefined && (typeof maxBytes !== 'number' || !(maxBytes >= 0))) {
-    throw new InvalidParseOptionsError(`parseRobotsTxt option "maxBytes" must be a non-negative number (got ${String(maxBytes)}); omit it for the 500 KiB default`);
+  if (maxBytes !== undefined && (typeof maxBytes !== 'number' || !(maxBytes >= 0) || maxBytes > MAX_MAX_BYTES)) {
+    throw new InvalidParseOptionsError(
+      `parseRobotsTxt option "maxBytes" must be a number from 0 to ${MAX_MAX_BYTES} (got ${String(maxBytes)}); omit it for the 500 KiB default`,
+    );
   }
   return options;
 }
 
 /** A parsed robots.txt file. Create it with {@link parseRobotsTxt}. */
 export class RobotsTxt {
-  /** The groups of the file, in order. */
-  readonly groups: readonly Group[];
-  /** Every `sitemap:` value, in file order. */
-  readonly sitemaps: readonly string[];
-  /** Every other `key: value` line (`host`, `clean-param`, `crawl-delay`, ...), in file order. */
-  readonly others: readonly OtherDirective[];
   /** Size of the body in bytes (before the `maxBytes` cut). */
   readonly byteLength: number;
   /** The body was longer than `maxBytes`; its tail was ignored. */
   readonly truncated: boolean;
 
-  private readonly decodeEscapes: boolean;
-  private readonly robotsTxtAllowed: boolean;
-  private readonly agents = new Map<string, AgentRules>();
+  private readonly table: DirectiveTable;
+  private readonly flags: number;
+  private directives: Directives | undefined;
+  // Most crawlers ask for one agent: it gets a field; more agents share a small map.
+  private lastToken: string | undefined;
+  private lastAgent: CompiledAgent | undefined;
+  private agents: Map<string, CompiledAgent> | undefined;
 
   constructor(input: string | Uint8Array, options?: ParseOptions) {
     const checked = checkOptions(options);
     const safeInput = typeof input === 'string' || input instanceof Uint8Array ? input : String(input ?? '');
     const prepared = prepareBody(safeInput, checked.maxBytes);
-    const directives = collectDirectivesFromBody(prepared, { acceptTypos: checked.acceptTypos !== false, acceptMissingColon: checked.acceptMissingColon !== false });
-    this.groups = directives.groups;
-    this.sitemaps = directives.sitemaps;
-    this.others = directives.others;
+    this.table = buildTable(prepared, { acceptTypos: checked.acceptTypos !== false, acceptMissingColon: checked.acceptMissingColon !== false });
     this.byteLength = prepared.byteLength;
     this.truncated = prepared.truncated;
-    this.decodeEscapes = checked.decodeUnreservedEscapes === true;
-    this.robotsTxtAllowed = checked.implicitRobotsTxtAllow === true;
+    this.flags = (checked.decodeUnreservedEscapes === true ? DECODE_ESCAPES : 0) | (checked.implicitRobotsTxtAllow === true ? ROBOTS_TXT_ALLOWED : 0);
+  }
+
+  /** The groups of the file, in order. */
+  get groups(): readonly Group[] {
+    return this.objects().groups;
+  }
+
+  /** Every `sitemap:` value, in file order. */
+  get sitemaps(): readonly string[] {
+    return this.objects().sitemaps;
+  }
+
+  /** Every other `key: value` line (`host`, `clean-param`, `crawl-delay`, ...), in file order. */
+  get others(): readonly OtherDirective[] {
+    return this.objects().others;
   }
 
   /**
@@ -77,22 +92,24 @@ export class RobotsTxt {
    */
   isAllowed(url: string, userAgent: string): boolean {
     const path = this.pathOf(url);
-    if (this.robotsTxtAllowed && path === '/robots.txt') return true;
-    const winner = this.rulesFor(userAgent).matcher.match(path);
-    return winner === undefined || winner.allow || winner.priority === 0;
+    if (this.flags & ROBOTS_TXT_ALLOWED && path === '/robots.txt') return true;
+    return this.compiled(userAgent).matcher.allows(path);
   }
 
   /** The verdict for `url` with the rule, line and groups that decided it. */
   explain(url: string, userAgent: string): Explanation {
     const token = typeof userAgent === 'string' ? userAgent : '';
     const path = this.pathOf(url);
-    const rules = this.rulesFor(token);
-    const base = { userAgent: token, path, groups: rules.groups, matchedBy: rules.matchedBy };
-    if (this.robotsTxtAllowed && path === '/robots.txt') return { ...base, allowed: true, reason: 'robots-txt-implicit-allow', line: 0 };
-    const winner = rules.matcher.match(path);
-    if (winner === undefined) return { ...base, allowed: true, reason: rules.matchedBy === 'none' ? 'no-group' : 'no-matching-rule', line: 0 };
-    const allowed = winner.allow || winner.priority === 0;
-    return { ...base, allowed, reason: 'rule', line: winner.line, rule: winner.source };
+    const compiled = this.compiled(token);
+    const groups = compiled.matchedBy === 'none' ? [] : selectGroups(this.groups, token).groups;
+    const base = { userAgent: token, path, groups, matchedBy: compiled.matchedBy };
+    if (this.flags & ROBOTS_TXT_ALLOWED && path === '/robots.txt') return { ...base, allowed: true, reason: 'robots-txt-implicit-allow', line: 0 };
+    const winner = compiled.matcher.match(path);
+    if (winner === undefined) return { ...base, allowed: true, reason: compiled.matchedBy === 'none' ? 'no-group' : 'no-matching-rule', line: 0 };
+    const row = readRow(this.table, winner.row);
+    // The deciding rule is the very object of the group that holds it.
+    const rule = ruleAtLine(groups, row.line) ?? { directive: row.directive === 'allow' ? 'allow' : 'disallow', pattern: byteStringToText(row.raw), normalizedPattern: row.value, line: row.line };
+    return { ...base, allowed: winner.allowed, reason: 'rule', line: row.line, rule };
   }
 
   /** The crawl-delay in seconds of the groups that apply to `userAgent`, if one is set. */
@@ -105,24 +122,47 @@ export class RobotsTxt {
 
   /** The groups that apply to `userAgent` (merged groups naming it, else the `*` groups). */
   groupsFor(userAgent: string): readonly Group[] {
-    return this.rulesFor(userAgent).groups;
+    return selectGroups(this.groups, typeof userAgent === 'string' ? userAgent : '').groups;
+  }
+
+  private objects(): Directives {
+    this.directives ??= materializeTable(this.table);
+    return this.directives;
   }
 
   private pathOf(url: string): string {
     const path = canonicalPath(typeof url === 'string' ? url : String(url));
-    return this.decodeEscapes ? decodeUnreserved(path) : path;
+    return this.flags & DECODE_ESCAPES ? decodeUnreserved(path) : path;
   }
 
-  private rulesFor(userAgent: string): AgentRules {
-    const cached = this.agents.get(userAgent);
-    if (cached !== undefined) return cached;
+  private compiled(userAgent: string): CompiledAgent {
+    if (userAgent === this.lastToken && this.lastAgent !== undefined) return this.lastAgent;
     const token = typeof userAgent === 'string' ? userAgent : '';
-    const rules = compileAgent(this.groups, token, { decodeUnreservedEscapes: this.decodeEscapes });
-    if (this.agents.size >= MAX_CACHED_AGENTS) this.agents.clear();
-    this.agents.set(token, rules);
-    return rules;
+    let compiled = this.agents?.get(token.toLowerCase());
+    if (compiled === undefined) {
+      compiled = compileAgent(this.table, token, { decodeUnreservedEscapes: (this.flags & DECODE_ESCAPES) !== 0 });
+      if (this.lastAgent !== undefined) {
+        this.agents ??= new Map();
+        if (this.agents.size >= MAX_CACHED_AGENTS) this.agents.clear();
+        this.agents.set(token.toLowerCase(), compiled);
+        if (this.lastToken !== undefined) this.agents.set(this.lastToken.toLowerCase(), this.lastAgent);
+      }
+    }
+    this.lastToken = token;
+    this.lastAgent = compiled;
+    return compiled;
   }
 }
+
+function ruleAtLine(groups: readonly Group[], line: number): Rule | undefined {
+  for (const group of groups) {
+    for (const rule of group.rules) if (rule.line === line) return rule;
+  }
+  return undefined;
+}
+
+const DECODE_ESCAPES = 1;
+const ROBOTS_TXT_ALLOWED = 2;
 
 /**
  * Parses a robots.txt body. A `Uint8Array` is read as the exact bytes it holds; a string is UTF-8
