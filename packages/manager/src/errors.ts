@@ -31,7 +31,7 @@ export type RobotsFetchErrorCode =
   | 'truncated'
   /** The body claimed a content encoding it could not be decoded with. */
   | 'decode'
-  /** The TLS handshake failed (bad certificate, protocol mismatch). */
+  /** The TLS handshake failed (bad certificate, protocol mismatch, the server hanging up mid-handshake). */
   | 'tls'
   /** The proxy refused or failed the request. */
   | 'proxy'

@@ -332,6 +332,8 @@ function classifyError(url: string, error: Error & { code?: string; event?: stri
   else if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') kind = 'dns';
   else if (code === 'ECONNREFUSED') kind = 'refused';
   else if (afterHeaders) kind = 'truncated';
+  // Node reports a server hanging up mid-handshake as ECONNRESET; for https it is the TLS that failed.
+  else if (/before secure TLS connection was established/i.test(message)) kind = 'tls';
   else if (code === 'ECONNRESET' || code === 'EPIPE' || /socket hang up/i.test(message)) kind = 'reset';
   else if (code === 'EPROTO' || /^(ERR_TLS|ERR_SSL|CERT_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO)/.test(code) || /SSL routines/.test(message)) kind = 'tls';
   else if (error.name === 'ProxyError' || /proxy/i.test(message)) kind = 'proxy';
