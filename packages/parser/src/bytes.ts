@@ -13,6 +13,7 @@ const decoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
 
 interface Latin1Buffer {
   from(bytes: Uint8Array): { toString(encoding: 'latin1'): string };
+  byteLength(text: string, encoding: 'utf8'): number;
 }
 // Node's Buffer decodes latin1 natively, many times faster than String.fromCharCode; elsewhere
 // (browsers, workers) the portable path below is used.
@@ -29,9 +30,15 @@ export function bytesToByteString(bytes: Uint8Array): string {
   return parts.join('');
 }
 
+/** Whether every char of `text` is below 0x80 (Node: natively, by its UTF-8 length). */
+export function isAscii(text: string): boolean {
+  if (NodeBuffer !== undefined) return NodeBuffer.byteLength(text, 'utf8') === text.length;
+  return ASCII_ONLY.test(text);
+}
+
 /** UTF-8 encodes `text` as a byte string. ASCII text is its own byte string, so it is returned as is. */
 export function textToByteString(text: string): string {
-  if (ASCII_ONLY.test(text)) return text;
+  if (isAscii(text)) return text;
   return bytesToByteString(encoder.encode(text));
 }
 

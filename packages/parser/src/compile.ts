@@ -8,7 +8,7 @@
  */
 import { escapeBytes } from './escape.js';
 import { RuleMatcher } from './match.js';
-import { KIND, readRow, ROW, type DirectiveTable } from './table.js';
+import { KIND, readRow, rowEnd, rowHead, rowStart, type DirectiveTable } from './table.js';
 import { byteStringToText } from './bytes.js';
 import type { TokenizedLine } from './tokenize.js';
 import type { AgentLine, DirectiveKind, Group, OtherDirective, Rule } from './types.js';
@@ -160,7 +160,7 @@ export function compileAgent(table: DirectiveTable, token: string, options: Comp
   let groupSpecific = false;
   let groupGlobal = false;
   for (let i = 0; i < table.count; i++) {
-    const head = rows[i * ROW] as number;
+    const head = rowHead(rows, i);
     const kind = head & 7;
     if (kind === KIND['user-agent']) {
       if (closed) {
@@ -168,7 +168,7 @@ export function compileAgent(table: DirectiveTable, token: string, options: Comp
         closed = false;
         open = true;
       }
-      const match = agentMatches(text, rows[i * ROW + 2] as number, rows[i * ROW + 3] as number, token);
+      const match = agentMatches(text, rowStart(text, rows, i), rowEnd(rows, i), token);
       if (match === 'global') groupGlobal = anyGlobal = true;
       else if (match === 'specific') groupSpecific = anySpecific = true;
     } else if (kind === KIND.allow || kind === KIND.disallow) {

@@ -4,78 +4,100 @@
  *
  * No regular expression is built from a pattern. A pattern is read as literal segments between its
  * `*`s, found left to right with `indexOf` (greedy leftmost is exact for this language), so one
- * pattern costs O(path length) and hostile patterns cannot backtrack. Before that, a pattern whose
- * bytes do not all occur in the path is rejected in O(1) by a 32-bit character-class mask, which is
- * what keeps thousands of `/*a*a*…*b` patterns cheap against a 2,000-byte URL.
+ * pattern costs O(path length) and hostile patterns cannot backtrack. Cheap rejections come first:
+ * the byte after the leading `/`, then, for `*` rules, a 32-bit mask of the byte classes the pattern
+ * needs. Rule sets with many `*` rules share next-occurrence tables of their segments within a check,
+ * which is what keeps thousands of `/*a*a*…*b` patterns cheap against a 2,000-byte URL.
  *
- * Rules are stored in the order in which they win, packed five numbers each into one `Int32Array`
- * whose patterns point into the directive table's text, so the first rule that matches decides and a
- * compiled rule costs 20 bytes. Large rule sets are bucketed by literal prefix.
+ * A compiled rule is one integer: the directive table row that holds the pattern, plus two small
+ * fields; rules are kept in the order in which they win, so the first rule that matches decides.
+ * Large rule sets are bucketed by literal prefix.
  */
 import { decodeUnreserved } from './escape.js';
-import { ROW, type DirectiveTable } from './table.js';
+import { HAS_RAW, HAS_STAR, LINE_SHIFT, rowEnd, rowHead, rowStart, type DirectiveTable } from './table.js';
 
-/** Numbers per packed rule: `[start, end, priority, flags | row << 4, mask]`. */
-const FIELDS = 5;
-const ALLOW = 1;
-/** The pattern ends with `$` (not counted in `[start, end)`). */
-const ANCHORED = 2;
-/** The pattern has no `*`. */
-const LITERAL = 4;
+const KIND_ALLOW = 1;
+/** Entry layout: `row << 9 | alternative << 8 | second byte of the literal prefix (0: none)`. */
+const ALTERNATIVE = 0x100;
+const SECOND = 0xff;
 
-/** Rule sets up to this size are scanned whole; larger ones are bucketed by literal prefix. */
-const LINEAR_LIMIT = 64;
+/**
+ * Rule sets up to this size are scanned whole (the byte after `/` rejects most rules with one integer
+ * compare); larger ones are bucketed by literal prefix.
+ */
+const LINEAR_LIMIT = 256;
 /** Bucket key length: large rule sets are bucketed by the first bytes of their literal prefix. */
 const KEY_LENGTH = 5;
 /** From this many `*` rules on, segment searches share next-occurrence tables within a check. */
 const SHARED_SEGMENTS_FROM = 64;
+/** Bucket offsets and lengths share one number: offset * BUCKET_SPLIT + length. */
+const BUCKET_SPLIT = 2 ** 21;
 
-interface Draft {
-  start: number;
-  end: number;
-  priority: number;
-  flags: number;
-  row: number;
-  line: number;
+/** Where a compiled rule's pattern is, and how to read it. */
+interface Shape {
+  readonly start: number;
+  /** End of the pattern without its anchoring `$`. */
+  readonly end: number;
+  readonly anchored: boolean;
+  /** Position of the first `*` in [start, end), or -1. */
+  readonly firstStar: number;
+  readonly priority: number;
+  readonly allow: boolean;
+  readonly line: number;
 }
 
 /** A compiled rule set for one user-agent: answers "which rule wins for this path?". */
 export class RuleMatcher {
-  /** Rules whose literal prefix is shorter than the bucket key; undefined for a small set (all rules). */
-  private readonly short: readonly number[] | undefined;
-  private readonly buckets: Map<string, readonly number[]> | undefined;
-  /** For rule sets with many `*` rules: shared next-occurrence tables of their segments. */
+  /** Rule positions (into `entries`) whose literal prefix is shorter than the bucket key; all rules when small. */
+  private readonly short: Int32Array | undefined;
+  /** Bucket key → [offset, length] in `bucketItems`: one array for all buckets, not one each. */
+  private readonly buckets: Map<string, number> | undefined;
+  private readonly bucketItems: Int32Array | undefined;
   private readonly segments: SegmentFinder | undefined;
 
   private constructor(
     private readonly text: string,
-    private readonly rules: Int32Array,
+    private readonly rows: Int32Array,
+    /** Compiled rules in precedence order. */
+    /**
+     * Compiled rules in precedence order, then, when any rule has a `*`, the byte-class mask of
+     * each rule (0 for rules without `*`): one array, so a small file pays for one buffer.
+     */
+    private readonly entries: Int32Array,
+    private readonly count: number,
   ) {
-    const count = rules.length / FIELDS;
+    const hasMasks = entries.length > count;
     let wildcards = 0;
-    for (let i = 0; i < count; i++) if (((rules[i * FIELDS + 3] as number) & LITERAL) === 0) wildcards++;
-    this.segments = wildcards >= SHARED_SEGMENTS_FROM ? new SegmentFinder(text, rules) : undefined;
+    if (hasMasks) for (let i = 0; i < count; i++) if (entries[count + i] !== 0) wildcards++;
+    this.segments = wildcards >= SHARED_SEGMENTS_FROM ? new SegmentFinder(this) : undefined;
     if (count <= LINEAR_LIMIT) {
       this.short = undefined;
       this.buckets = undefined;
+      this.bucketItems = undefined;
       return;
     }
     const short: number[] = [];
     const buckets = new Map<string, number[]>();
     for (let i = 0; i < count; i++) {
-      const start = rules[i * FIELDS] as number;
-      const prefixEnd = this.prefixEnd(i);
-      if (prefixEnd - start < KEY_LENGTH) {
+      const shape = this.shape(i);
+      const prefixEnd = shape.firstStar === -1 ? shape.end : shape.firstStar;
+      if (prefixEnd - shape.start < KEY_LENGTH) {
         short.push(i);
         continue;
       }
-      const key = text.slice(start, start + KEY_LENGTH);
+      const key = text.slice(shape.start, shape.start + KEY_LENGTH);
       const bucket = buckets.get(key);
       if (bucket === undefined) buckets.set(key, [i]);
       else bucket.push(i);
     }
-    this.short = short;
-    this.buckets = buckets;
+    this.short = Int32Array.from(short);
+    const items: number[] = [];
+    this.buckets = new Map();
+    for (const [key, list] of buckets) {
+      this.buckets.set(key, items.length * BUCKET_SPLIT + list.length);
+      items.push(...list);
+    }
+    this.bucketItems = Int32Array.from(items);
   }
 
   /**
@@ -83,120 +105,142 @@ export class RuleMatcher {
    * the RFC 9309 reading to the patterns (the caller decodes the path the same way).
    */
   static fromTable(table: DirectiveTable, rowIndices: readonly number[], decodeUnreservedEscapes: boolean): RuleMatcher {
-    let text = table.text;
-    const drafts: Draft[] = [];
-    let decoded: string[] | undefined;
-    let decodedLength = 0;
-    if (decodeUnreservedEscapes) decoded = [];
-    for (const row of rowIndices) {
-      const at = row * ROW;
-      const head = table.rows[at] as number;
-      let start = table.rows[at + 2] as number;
-      let end = table.rows[at + 3] as number;
-      if (decoded !== undefined) {
-        const pattern = decodeUnreserved(table.text.slice(start, end));
-        decoded.push(pattern);
-        start = decodedLength;
-        end = decodedLength += pattern.length;
+    const source = decodeUnreservedEscapes ? decodedView(table, rowIndices) : { text: table.text, rows: table.rows, indices: rowIndices };
+    const provisional = new RuleMatcher(source.text, source.rows, new Int32Array(0), 0);
+    const drafts: { entry: number; shape: Shape }[] = [];
+    for (const row of source.indices) {
+      const head = rowHead(source.rows, row);
+      const entry = row << 9;
+      drafts.push({ entry, shape: provisional.shapeOf(entry) });
+      if ((head & 7) !== KIND_ALLOW) continue;
+      // Google: `allow: /dir/index.htm[l]` also allows `/dir/` itself, as `allow: /dir/$` would. The
+      // alternative is shorter than the pattern, so it only decides when the pattern does not match.
+      const start = rowStart(source.text, source.rows, row);
+      const end = rowEnd(source.rows, row);
+      const slash = source.text.lastIndexOf('/', end - 1);
+      if (slash >= start && slash + 10 <= end && source.text.startsWith('/index.htm', slash)) {
+        drafts.push({ entry: entry | ALTERNATIVE, shape: provisional.shapeOf(entry | ALTERNATIVE) });
       }
-      addDrafts(drafts, decoded === undefined ? text : (decoded[decoded.length - 1] as string), start, end, row, head, decoded === undefined ? 0 : start);
     }
-    if (decoded !== undefined) text = decoded.join('');
-    drafts.sort(byPrecedence);
-    const rules: number[] = [];
+    drafts.sort((a, b) => byPrecedence(a.shape, b.shape));
+    const entries: number[] = [];
+    const masks: number[] = [];
+    let anyWildcard = false;
     const seen = new Set<string>();
-    for (const draft of drafts) {
+    for (const { entry, shape } of drafts) {
       // Exact repeats never decide: the earlier line of two equal rules always wins.
-      const key = `${draft.flags & (ALLOW | ANCHORED)}:${draft.priority}:${text.slice(draft.start, draft.end)}`;
+      const key = `${shape.allow ? 'a' : 'd'}${shape.anchored ? '$' : ''}${shape.priority}:${source.text.slice(shape.start, shape.end)}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      rules.push(draft.start, draft.end, draft.priority, draft.flags | (draft.row << 4), draft.flags & LITERAL ? 0 : maskOf(text, draft.start, draft.end));
+      const prefixEnd = shape.firstStar === -1 ? shape.end : shape.firstStar;
+      const second = prefixEnd - shape.start >= 2 ? source.text.charCodeAt(shape.start + 1) : 0;
+      entries.push(entry | (second & SECOND));
+      const mask = shape.firstStar === -1 ? 0 : maskOf(source.text, shape.start, shape.end);
+      if (mask !== 0) anyWildcard = true;
+      masks.push(mask);
     }
-    return new RuleMatcher(text, Int32Array.from(rules));
+    return new RuleMatcher(source.text, source.rows, Int32Array.from(anyWildcard ? entries.concat(masks) : entries), entries.length);
   }
 
   /** Number of distinct compiled rules. */
   get size(): number {
-    return this.rules.length / FIELDS;
+    return this.count;
   }
 
-  /** The table row of the rule that decides for `path`, with its verdict; undefined when none matches. */
-  match(path: string): { row: number; allowed: boolean } | undefined {
+  /** The line of the rule that decides for `path`, with its verdict; undefined when none matches. */
+  match(path: string): { line: number; allowed: boolean } | undefined {
     const winner = this.winner(path);
     if (winner === -1) return undefined;
-    const flags = this.rules[winner * FIELDS + 3] as number;
+    const shape = this.shape(winner);
     // A matching empty pattern (priority 0) decides, but allows (Google's `disallow()` needs > 0).
-    const allowed = (flags & ALLOW) !== 0 || this.rules[winner * FIELDS + 2] === 0;
-    return { row: flags >>> 4, allowed };
+    return { line: shape.line, allowed: shape.allow || shape.priority === 0 };
   }
 
   /** Whether `path` is allowed: the hot path, no allocation. */
   allows(path: string): boolean {
     const winner = this.winner(path);
-    return winner === -1 || ((this.rules[winner * FIELDS + 3] as number) & ALLOW) !== 0 || this.rules[winner * FIELDS + 2] === 0;
+    if (winner === -1) return true;
+    const shape = this.shape(winner);
+    return shape.allow || shape.priority === 0;
+  }
+
+  /** The shape of the compiled rule at position `i` of the precedence order. */
+  shape(i: number): Shape {
+    return this.shapeOf(this.entries[i] as number);
+  }
+
+  private shapeOf(entry: number): Shape {
+    const { rows, text } = this;
+    const row = entry >>> 9;
+    const head = rowHead(rows, row);
+    const start = rowStart(text, rows, row);
+    let end = rowEnd(rows, row);
+    const allow = (head & 7) === KIND_ALLOW;
+    const line = head >>> LINE_SHIFT;
+    if (entry & ALTERNATIVE) {
+      end = text.lastIndexOf('/', end - 1) + 1;
+      const star = head & HAS_STAR ? text.indexOf('*', start) : -1;
+      return { start, end, anchored: true, firstStar: star !== -1 && star < end ? star : -1, priority: end - start + 1, allow, line };
+    }
+    const priority = end - start;
+    let anchored = false;
+    if (priority > 0 && text.charCodeAt(end - 1) === 0x24) {
+      end--;
+      // `/a*$`: a trailing `*` makes the anchor always true.
+      anchored = !(head & HAS_STAR && end > start && text.charCodeAt(end - 1) === 0x2a);
+    }
+    const star = head & HAS_STAR ? text.indexOf('*', start) : -1;
+    return { start, end, anchored, firstStar: star !== -1 && star < end ? star : -1, priority, allow, line };
   }
 
   private winner(path: string): number {
-    if (this.short === undefined) return this.firstOfAll(path);
+    if (this.short === undefined) return this.firstMatch(undefined, path);
     const best = this.firstMatch(this.short, path);
     if (this.buckets === undefined || path.length < KEY_LENGTH) return best;
     const bucket = this.buckets.get(path.slice(0, KEY_LENGTH));
-    if (bucket === undefined) return best;
-    const other = this.firstMatch(bucket, path);
-    // Rules are packed in precedence order: the lower index wins.
+    if (bucket === undefined || this.bucketItems === undefined) return best;
+    const offset = Math.floor(bucket / BUCKET_SPLIT);
+    const other = this.firstMatch(this.bucketItems.subarray(offset, offset + (bucket % BUCKET_SPLIT)), path);
+    // Positions follow precedence: the lower one wins.
     if (other === -1) return best;
     return best === -1 || other < best ? other : best;
   }
 
-  private firstOfAll(path: string): number {
-    const rules = this.rules;
-    const count = rules.length / FIELDS;
+  /** The first rule of `list` (all rules when undefined) that matches `path`, or -1. */
+  private firstMatch(list: Int32Array | undefined, path: string): number {
+    const { entries } = this;
+    const hasMasks = entries.length > this.count;
+    const count = list === undefined ? this.count : list.length;
+    const second = path.charCodeAt(1);
     let pathMask = -1;
-    for (let rule = 0; rule < count; rule++) {
-      const at = rule * FIELDS;
-      if (rules[at + 2] === 0) return rule;
-      // The character-class mask rejects most `*` rules before any byte is compared.
-      const mask = rules[at + 4] as number;
-      if (mask !== 0) {
-        if (pathMask === -1) pathMask = maskOf(path, 0, path.length);
-        if ((mask & ~pathMask) !== 0) continue;
+    for (let k = 0; k < count; k++) {
+      const i = list === undefined ? k : (list[k] as number);
+      const entry = entries[i] as number;
+      // The byte after the leading `/` rejects most rules without reading the pattern.
+      const expected = entry & SECOND;
+      if (expected !== 0 && expected !== second) continue;
+      if (hasMasks) {
+        const mask = entries[this.count + i] as number;
+        if (mask !== 0) {
+          if (pathMask === -1) pathMask = maskOf(path, 0, path.length);
+          if ((mask & ~pathMask) !== 0) continue;
+        }
       }
-      if (this.matches(rule, path)) return rule;
+      if (this.matches(i, path)) return i;
     }
     return -1;
   }
 
-  private firstMatch(list: readonly number[], path: string): number {
-    const rules = this.rules;
-    let pathMask = -1;
-    for (let i = 0; i < list.length; i++) {
-      const rule = list[i] as number;
-      const at = rule * FIELDS;
-      if (rules[at + 2] === 0) return rule;
-      const mask = rules[at + 4] as number;
-      if (mask !== 0) {
-        if (pathMask === -1) pathMask = maskOf(path, 0, path.length);
-        if ((mask & ~pathMask) !== 0) continue;
-      }
-      if (this.matches(rule, path)) return rule;
-    }
-    return -1;
-  }
-
-  /** Google's `RobotsMatchStrategy::Matches` for packed rule `rule`. */
-  private matches(rule: number, path: string): boolean {
-    const { rules, text } = this;
-    const at = rule * FIELDS;
-    const start = rules[at] as number;
-    const end = rules[at + 1] as number;
-    const flags = rules[at + 3] as number;
-    const anchored = (flags & ANCHORED) !== 0;
-    if (flags & LITERAL) {
+  /** Google's `RobotsMatchStrategy::Matches` for the compiled rule at position `i`. */
+  private matches(i: number, path: string): boolean {
+    const { text } = this;
+    const { start, end, anchored, firstStar, priority } = this.shape(i);
+    if (priority === 0) return true; // the empty pattern matches everything
+    if (firstStar === -1) {
       const length = end - start;
       if (anchored ? path.length !== length : path.length < length) return false;
       return sameBytes(path, 0, text, start, end);
     }
-    const firstStar = text.indexOf('*', start);
     if (!sameBytes(path, 0, text, start, firstStar)) return false;
     let position = firstStar - start;
     let segmentsEnd = end;
@@ -208,7 +252,7 @@ export class RuleMatcher {
       if (path.length - tailLength < position || !sameBytes(path, path.length - tailLength, text, lastStar + 1, end)) return false;
       segmentsEnd = lastStar;
     }
-    if (this.segments !== undefined) return this.segments.matches(rule, path, position, anchored);
+    if (this.segments !== undefined) return this.segments.matches(i, path, position, anchored);
     let segmentStart = firstStar + 1;
     while (segmentStart <= segmentsEnd) {
       let segmentEnd = text.indexOf('*', segmentStart);
@@ -224,45 +268,30 @@ export class RuleMatcher {
     return !anchored || path.length - tailLength >= position;
   }
 
-  private prefixEnd(rule: number): number {
-    const start = this.rules[rule * FIELDS] as number;
-    const end = this.rules[rule * FIELDS + 1] as number;
-    if ((this.rules[rule * FIELDS + 3] as number) & LITERAL) return end;
-    return this.text.indexOf('*', start);
+  /** The pattern text the matcher reads (for the segment finder). */
+  get patternText(): string {
+    return this.text;
   }
 }
 
-/** Adds the draft(s) of one rule: itself, and for `allow: …/index.htm[l]` its `…/$` alternative. */
-function addDrafts(drafts: Draft[], source: string, start: number, end: number, row: number, head: number, offset: number): void {
-  const allow = (head & 7) === 1;
-  const line = head >>> 3;
-  const priority = end - start;
-  // Local offsets into `source`, which is either the table text or one decoded pattern.
-  const localStart = start - offset;
-  const localEnd = end - offset;
-  const anchored = priority > 0 && source.charCodeAt(localEnd - 1) === 0x24;
-  const bodyEnd = anchored ? end - 1 : end;
-  const starAt = source.indexOf('*', localStart);
-  const literal = starAt === -1 || starAt >= localEnd - (anchored ? 1 : 0);
-  // `/a*$`: a trailing `*` makes the anchor always true.
-  const trailingStar = anchored && !literal && source.charCodeAt(localEnd - 2) === 0x2a;
-  let flags = (allow ? ALLOW : 0) | (literal ? LITERAL : 0) | (anchored && !trailingStar ? ANCHORED : 0);
-  drafts.push({ start, end: anchored && !trailingStar ? bodyEnd : anchored ? bodyEnd : end, priority, flags, row, line });
-  if (!allow) return;
-  // Google: `allow: /dir/index.htm[l]` also allows `/dir/` itself, as `allow: /dir/$` would. The
-  // alternative is shorter than the pattern, so it only decides when the pattern does not match.
-  const slash = source.lastIndexOf('/', localEnd - 1);
-  if (slash < localStart || !source.startsWith('/index.htm', slash) || slash + 10 > localEnd) return;
-  const prefixEnd = start + (slash - localStart) + 1;
-  const prefixLiteral = starAt === -1 || starAt >= slash;
-  flags = ALLOW | ANCHORED | (prefixLiteral ? LITERAL : 0);
-  drafts.push({ start, end: prefixEnd, priority: prefixEnd - start + 1, flags, row, line });
+/** The chosen rows with their patterns decoded (RFC 9309 reading), as a small table of their own. */
+function decodedView(table: DirectiveTable, rowIndices: readonly number[]): { text: string; rows: Int32Array; indices: number[] } {
+  const parts: string[] = [];
+  const rows: number[] = [];
+  let length = 0;
+  for (const row of rowIndices) {
+    const pattern = decodeUnreserved(table.text.slice(rowStart(table.text, table.rows, row), rowEnd(table.rows, row)));
+    rows.push(rowHead(table.rows, row) & ~HAS_RAW, length + pattern.length);
+    parts.push(pattern);
+    length += pattern.length;
+  }
+  return { text: parts.join(''), rows: Int32Array.from(rows), indices: rowIndices.map((_, i) => i) };
 }
 
 /** Precedence: longer first, `allow` before `disallow`, then file order. */
-function byPrecedence(a: Draft, b: Draft): number {
+function byPrecedence(a: Shape, b: Shape): number {
   if (a.priority !== b.priority) return b.priority - a.priority;
-  if ((a.flags & ALLOW) !== (b.flags & ALLOW)) return a.flags & ALLOW ? -1 : 1;
+  if (a.allow !== b.allow) return a.allow ? -1 : 1;
   return a.line - b.line;
 }
 
@@ -274,7 +303,7 @@ function sameBytes(path: string, at: number, text: string, start: number, end: n
   return true;
 }
 
-/** The character classes (code & 31) of the literal bytes of text[start, end). */
+/** The byte classes (code & 31) of the literal bytes of text[start, end). */
 function maskOf(text: string, start: number, end: number): number {
   let mask = 0;
   for (let i = start; i < end; i++) {
@@ -292,26 +321,25 @@ function maskOf(text: string, start: number, end: number): number {
  * segment of each rule tried, instead of (rules × path length).
  */
 class SegmentFinder {
-  /** Per packed rule: offset of its segment ids in `ids`, and their count (0 for literal rules). */
+  /** Per rule position: offset of its segment ids in `ids`, and their count. */
   private readonly spans: Int32Array;
   private readonly ids: Int32Array;
   private readonly strings: string[] = [];
   private path: string | undefined;
-  private uses: Int32Array;
+  private readonly uses: Int32Array;
   private tables: (Int32Array | undefined)[] = [];
 
-  constructor(text: string, rules: Int32Array) {
-    const count = rules.length / FIELDS;
+  constructor(matcher: RuleMatcher) {
+    const text = matcher.patternText;
+    const count = matcher.size;
     const numbers = new Map<string, number>();
     const ids: number[] = [];
     this.spans = new Int32Array(count * 2);
-    for (let rule = 0; rule < count; rule++) {
-      const at = rule * FIELDS;
-      if ((rules[at + 3] as number) & LITERAL) continue;
-      const start = rules[at] as number;
-      const end = rules[at + 1] as number;
-      this.spans[rule * 2] = ids.length;
-      let from = text.indexOf('*', start) + 1;
+    for (let i = 0; i < count; i++) {
+      const { end, firstStar } = matcher.shape(i);
+      if (firstStar === -1) continue;
+      this.spans[i * 2] = ids.length;
+      let from = firstStar + 1;
       while (from <= end) {
         let to = text.indexOf('*', from);
         if (to === -1 || to > end) to = end;
@@ -327,25 +355,25 @@ class SegmentFinder {
         }
         from = to + 1;
       }
-      this.spans[rule * 2 + 1] = ids.length - (this.spans[rule * 2] as number);
+      this.spans[i * 2 + 1] = ids.length - (this.spans[i * 2] as number);
     }
     this.ids = Int32Array.from(ids);
     this.uses = new Int32Array(this.strings.length);
   }
 
-  /** Whether `rule` (a `*` rule whose literal prefix already matched) matches `path`. */
-  matches(rule: number, path: string, position: number, anchored: boolean): boolean {
+  /** Whether the `*` rule at position `i`, whose literal prefix (and anchored tail) matched, matches. */
+  matches(i: number, path: string, position: number, anchored: boolean): boolean {
     if (path !== this.path) {
       this.path = path;
       this.uses.fill(0);
       this.tables = [];
     }
-    const offset = this.spans[rule * 2] as number;
-    const count = this.spans[rule * 2 + 1] as number;
-    // With an anchor, the last segment is the tail: the caller has checked that it ends the path.
+    const offset = this.spans[i * 2] as number;
+    const count = this.spans[i * 2 + 1] as number;
+    // With an anchor, the last segment is the tail, which the caller has checked ends the path.
     const middle = anchored ? count - 1 : count;
-    for (let i = 0; i < middle; i++) {
-      const id = this.ids[offset + i] as number;
+    for (let k = 0; k < middle; k++) {
+      const id = this.ids[offset + k] as number;
       const found = this.find(path, id, position);
       if (found === -1) return false;
       position = found + (this.strings[id] as string).length;

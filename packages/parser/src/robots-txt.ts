@@ -2,10 +2,9 @@
  * `RobotsTxt`: a parsed robots.txt file. Parsing keeps the groups; the rule set of each user-agent
  * is compiled the first time that agent asks, and cached on the object.
  */
-import { byteStringToText } from './bytes.js';
 import { compileAgent, materializeTable, selectGroups, type CompiledAgent, type Directives } from './compile.js';
 import { decodeUnreserved } from './escape.js';
-import { buildTable, readRow, type DirectiveTable } from './table.js';
+import { buildTable, MAX_BODY_BYTES, type DirectiveTable } from './table.js';
 import { prepareBody } from './tokenize.js';
 import type { Explanation, Group, OtherDirective, ParseOptions, Rule } from './types.js';
 import { canonicalPath } from './url.js';
@@ -13,8 +12,8 @@ import { canonicalPath } from './url.js';
 const KNOWN_OPTIONS = new Set(['maxBytes', 'decodeUnreservedEscapes', 'implicitRobotsTxtAllow', 'acceptTypos', 'acceptMissingColon']);
 /** Compiled agents kept per file: crawlers use one or a few; a bound keeps hostile callers in check. */
 const MAX_CACHED_AGENTS = 64;
-/** Line numbers are packed with 3 bits of kind into an Int32: bodies stay below 2^28 bytes. */
-const MAX_MAX_BYTES = 2 ** 28;
+/** Line numbers and row indices are packed into integers: bodies stay within 8 MiB. */
+const MAX_MAX_BYTES = MAX_BODY_BYTES;
 
 /** Thrown for an options object the parser cannot honour; the message says what to change. */
 export class InvalidParseOptionsError extends TypeError {
@@ -106,10 +105,10 @@ export class RobotsTxt {
     if (this.flags & ROBOTS_TXT_ALLOWED && path === '/robots.txt') return { ...base, allowed: true, reason: 'robots-txt-implicit-allow', line: 0 };
     const winner = compiled.matcher.match(path);
     if (winner === undefined) return { ...base, allowed: true, reason: compiled.matchedBy === 'none' ? 'no-group' : 'no-matching-rule', line: 0 };
-    const row = readRow(this.table, winner.row);
     // The deciding rule is the very object of the group that holds it.
-    const rule = ruleAtLine(groups, row.line) ?? { directive: row.directive === 'allow' ? 'allow' : 'disallow', pattern: byteStringToText(row.raw), normalizedPattern: row.value, line: row.line };
-    return { ...base, allowed: winner.allowed, reason: 'rule', line: row.line, rule };
+    const rule = ruleAtLine(groups, winner.line);
+    if (rule === undefined) return { ...base, allowed: winner.allowed, reason: 'rule', line: winner.line };
+    return { ...base, allowed: winner.allowed, reason: 'rule', line: winner.line, rule };
   }
 
   /** The crawl-delay in seconds of the groups that apply to `userAgent`, if one is set. */

@@ -14,11 +14,21 @@ export const KIND = { 'user-agent': 0, allow: 1, disallow: 2, sitemap: 3, 'crawl
 const KIND_NAMES: readonly DirectiveKind[] = ['user-agent', 'allow', 'disallow', 'sitemap', 'crawl-delay', 'other'];
 
 /** Numbers per directive in {@link DirectiveTable.rows}. */
-export const ROW = 4;
+export const ROW = 2;
+/** Bit of the row head: the value contains a `*`. */
+export const HAS_STAR = 8;
+/** Bit of the row head: the row's text starts with a raw part and a `\n` before the value. */
+export const HAS_RAW = 16;
+/** Row heads are `line << LINE_SHIFT | flags | kind`. */
+export const LINE_SHIFT = 5;
+
 /**
- * Row layout: `[line * 8 + kind, rawStart, start, end]`. `[start, end)` is the value (for rules, the
- * normalised pattern). `[rawStart, start)` is the pattern as written when it differs from the
- * normalised one, and the key for `crawl-delay` and other keys; otherwise `rawStart === start`.
+ * Row layout: `[line << 5 | hasRaw << 4 | hasStar << 3 | kind, end]`. The rows' text is laid out
+ * back to back, so a row's text starts where the previous row's ends. It is the value (for rules,
+ * the normalised pattern), preceded, when `hasRaw`, by a raw part and a `\n` (a byte no value can
+ * hold): the pattern as written where it differs from the normalised one, and the key of
+ * `crawl-delay` and other lines. Line numbers fit because bodies are at most 8 MiB
+ * ({@link MAX_BODY_BYTES}).
  */
 export interface DirectiveTable {
   readonly text: string;
@@ -26,11 +36,31 @@ export interface DirectiveTable {
   readonly count: number;
 }
 
+/** The head (line, flags, kind) of row `i`. */
+export function rowHead(rows: Int32Array, i: number): number {
+  return rows[i * ROW] as number;
+}
+
+/** Where the value of row `i` ends in the table text. */
+export function rowEnd(rows: Int32Array, i: number): number {
+  return rows[i * ROW + 1] as number;
+}
+
+/** Where the value of row `i` starts in the table text. */
+export function rowStart(text: string, rows: Int32Array, i: number): number {
+  const previous = i === 0 ? 0 : (rows[i * ROW - 1] as number);
+  return (rows[i * ROW] as number) & HAS_RAW ? text.indexOf('\n', previous) + 1 : previous;
+}
+
 const NEEDS_ESCAPING = /[%\x80-\xff]/;
+
+/** The largest `maxBytes` accepted: keeps line numbers and row indices within packed integers. */
+export const MAX_BODY_BYTES = 8 * 1024 * 1024;
 
 /** Scans a prepared body into a directive table. */
 export function buildTable(prepared: PreparedBody, options: { acceptTypos: boolean; acceptMissingColon: boolean }): DirectiveTable {
   const { body } = prepared;
+  const ascii = prepared.ascii;
   const parts: string[] = [];
   const rows: number[] = [];
   let length = 0;
@@ -38,26 +68,27 @@ export function buildTable(prepared: PreparedBody, options: { acceptTypos: boole
     if (scan.kind !== 'directive') return;
     const { directive } = classifyKeyAt(body, scan.keyStart, scan.keyEnd, options.acceptTypos);
     const kind = KIND[directive];
-    const value = body.slice(scan.valueStart, scan.valueEnd);
-    const rawStart = length;
+    let value = body.slice(scan.valueStart, scan.valueEnd);
+    let raw = 0;
     if (kind === KIND.allow || kind === KIND.disallow) {
-      if (NEEDS_ESCAPING.test(value)) {
+      // Only a `%` or a byte ≥ 0x80 can make the normalised pattern differ from the written one.
+      if (ascii ? value.includes('%') : NEEDS_ESCAPING.test(value)) {
         const normalized = escapeBytes(value);
         if (normalized !== value) {
-          parts.push(value);
-          length += value.length;
+          parts.push(value, '\n');
+          length += value.length + 1;
+          value = normalized;
+          raw = HAS_RAW;
         }
-        rows.push(scan.line * 8 + kind, rawStart, length, length + normalized.length);
-        parts.push(normalized);
-        length += normalized.length;
-        return;
       }
     } else if (kind === KIND['crawl-delay'] || kind === KIND.other) {
       const key = body.slice(scan.keyStart, scan.keyEnd);
-      parts.push(key);
-      length += key.length;
+      parts.push(key, '\n');
+      length += key.length + 1;
+      raw = HAS_RAW;
     }
-    rows.push(scan.line * 8 + kind, rawStart, length, length + value.length);
+    const star = value.includes('*') ? HAS_STAR : 0;
+    rows.push((scan.line << LINE_SHIFT) | raw | star | kind, length + value.length);
     parts.push(value);
     length += value.length;
   });
@@ -77,11 +108,9 @@ export interface TableRow {
 /** Reads row `i` as strings (for the object views; the matcher reads the numbers directly). */
 export function readRow(table: DirectiveTable, i: number): TableRow {
   const { rows, text } = table;
-  const at = i * ROW;
-  const head = rows[at] as number;
-  const kind = head & 7;
-  const rawStart = rows[at + 1] as number;
-  const start = rows[at + 2] as number;
-  const value = text.slice(start, rows[at + 3]);
-  return { line: head >>> 3, directive: KIND_NAMES[kind] as DirectiveKind, value, raw: rawStart === start ? value : text.slice(rawStart, start) };
+  const head = rowHead(rows, i);
+  const start = rowStart(text, rows, i);
+  const value = text.slice(start, rowEnd(rows, i));
+  const raw = head & HAS_RAW ? text.slice(i === 0 ? 0 : rows[i * ROW - 1], start - 1) : value;
+  return { line: head >>> LINE_SHIFT, directive: KIND_NAMES[head & 7] as DirectiveKind, value, raw };
 }

@@ -3,7 +3,7 @@
  * linter needs. It reproduces google/robotstxt's `ParseRobotsTxt()` line splitting and
  * `GetKeyAndValueFrom()` key/value extraction byte for byte.
  */
-import { byteStringToText, inputToByteString } from './bytes.js';
+import { byteStringToText, inputToByteString, isAscii } from './bytes.js';
 import type { DirectiveKind, LineEnding, LineKind, LineRecord } from './types.js';
 
 /** Google keeps at most this many bytes of a line (`2083 * 8 - 1`); the rest is dropped. */
@@ -47,6 +47,8 @@ export interface PreparedBody {
   readonly bomBytes: number;
   readonly byteLength: number;
   readonly truncated: boolean;
+  /** Every byte is below 0x80. */
+  readonly ascii: boolean;
 }
 
 /** Turns any input into a byte string, cut at `maxBytes`, with its BOM prefix measured. */
@@ -59,7 +61,7 @@ export function prepareBody(input: string | Uint8Array, maxBytesOption?: number)
   // Google skips any prefix of the BOM, byte by byte, and stops at the first byte that differs.
   let bomBytes = 0;
   while (bomBytes < BOM.length && body.charCodeAt(bomBytes) === BOM[bomBytes]) bomBytes++;
-  return { body, bomBytes, byteLength, truncated };
+  return { body, bomBytes, byteLength, truncated, ascii: isAscii(body) };
 }
 
 /**
