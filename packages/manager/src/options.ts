@@ -3,7 +3,7 @@
  * fails at construction with an `InvalidOptionsError` that names it and says what it expects; an
  * unknown option name (a typo) is an error too rather than silently ignored.
  */
-import { productToken, type ParseOptions } from '@heed/parser';
+import { InvalidParseOptionsError, parseRobotsTxt, productToken, type ParseOptions } from '@heed/parser';
 import type { Log, RobotsStore } from './cache/store.js';
 import { InvalidOptionsError } from './errors.js';
 import { FETCH_DEFAULTS } from './fetch.js';
@@ -21,9 +21,9 @@ export interface RobotsManagerOptions {
   readonly store?: RobotsStore;
   /** robots.txt fetches in flight at most, over all origins. Default: 20. */
   readonly concurrency?: number;
-  /** Milliseconds to wait for a connection. Default: 10,000. */
+  /** Milliseconds to wait for a connection, at most 2,147,483,647 (a Node.js timer's limit). Default: 10,000. */
   readonly connectTimeoutMs?: number;
-  /** Milliseconds for a whole fetch: all redirect hops and the body. Default: 30,000. */
+  /** Milliseconds for a whole fetch: all redirect hops and the body; at most 2,147,483,647 (a Node.js timer's limit). Default: 30,000. */
   readonly timeoutMs?: number;
   /** Proxy to fetch robots.txt through, `http://user:pass@host:port`. Default: none (direct). */
   readonly proxyUrl?: string;
@@ -102,15 +102,22 @@ export function resolveOptions(options: RobotsManagerOptions): ResolvedOptions {
   if (/[\r\n\0]/.test(userAgent)) {
     throw new InvalidOptionsError('userAgent', 'must be a single header line, without CR, LF or NUL characters.');
   }
+  // What Node.js refuses to send as a header value: caught here, not as a failed fetch per origin
+  // (which would disallow every URL of the crawl).
+  const unsendable = /[^\t\x20-\x7e\x80-\xff]/u.exec(userAgent);
+  if (unsendable !== null) {
+    throw new InvalidOptionsError(
+      'userAgent',
+      `contains ${JSON.stringify(unsendable[0])}, which cannot be sent in an HTTP header (control characters and characters beyond Latin-1 cannot); use printable ASCII, e.g. "MyBot/1.0 (+https://example.com/bot)".`,
+    );
+  }
   const token = productToken(userAgent);
   if (token === '') {
     throw new InvalidOptionsError('userAgent', `"${userAgent}" does not start with a product token (letters, "-" and "_"), e.g. "MyBot/1.0".`);
   }
 
   const store = options.store;
-  if (store !== undefined && (typeof store !== 'object' || store === null || typeof store.get !== 'function' || typeof store.set !== 'function' || typeof store.delete !== 'function')) {
-    throw new InvalidOptionsError('store', 'expected a RobotsStore (MemoryStore, KeyValueStoreStore, RedisStore, or an object with get/set/delete).');
-  }
+  if (store !== undefined) checkStore(store);
   if (options.proxyUrl !== undefined) {
     let ok = false;
     try {
@@ -132,14 +139,23 @@ export function resolveOptions(options: RobotsManagerOptions): ResolvedOptions {
   if (options.parseOptions !== undefined && (typeof options.parseOptions !== 'object' || options.parseOptions === null)) {
     throw new InvalidOptionsError('parseOptions', 'expected the parser options object, e.g. { implicitRobotsTxtAllow: true }.');
   }
+  if (options.parseOptions !== undefined) {
+    // The parser checks its options when it parses: try them now, not at the first robots.txt.
+    try {
+      parseRobotsTxt('', options.parseOptions);
+    } catch (error) {
+      if (!(error instanceof InvalidParseOptionsError)) throw error;
+      throw new InvalidOptionsError('parseOptions', error.message.replace(/\.?$/, '.'));
+    }
+  }
 
-  const timeoutMs = positive(options, 'timeoutMs', FETCH_DEFAULTS.timeoutMs);
+  const timeoutMs = timer(options, 'timeoutMs', FETCH_DEFAULTS.timeoutMs);
   const resolved: ResolvedOptions = {
     userAgent,
     productToken: token,
     store,
     concurrency: whole(options, 'concurrency', 20, 1),
-    connectTimeoutMs: positive(options, 'connectTimeoutMs', FETCH_DEFAULTS.connectTimeoutMs),
+    connectTimeoutMs: timer(options, 'connectTimeoutMs', FETCH_DEFAULTS.connectTimeoutMs),
     timeoutMs,
     proxyUrl: options.proxyUrl,
     maxBytes: whole(options, 'maxBytes', FETCH_DEFAULTS.maxBytes, 1),
@@ -174,6 +190,43 @@ function positive(options: RobotsManagerOptions, name: NumberOption, fallback: n
     throw new InvalidOptionsError(name, `expected a positive number of milliseconds${allowInfinity ? ' (or Infinity)' : ''}, got ${String(value)}; the default is ${fallback}.`);
   }
   return value;
+}
+
+/** The longest a Node.js timer waits; a longer delay fires after 1 ms instead. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/** A positive duration that is set as a timer, so at most {@link MAX_TIMER_MS}. */
+function timer(options: RobotsManagerOptions, name: NumberOption, fallback: number): number {
+  const value = positive(options, name, fallback);
+  if (value > MAX_TIMER_MS) {
+    throw new InvalidOptionsError(name, `is ${value}, longer than a Node.js timer can wait (${MAX_TIMER_MS} ms, about 24.8 days); use a smaller value (the default is ${fallback}).`);
+  }
+  return value;
+}
+
+/** A store is an object with get/set/delete; say what to pass instead for the likely mix-ups. */
+function checkStore(store: unknown): void {
+  const candidate = store as Record<string, unknown> | null;
+  if (typeof store === 'function') {
+    throw new InvalidOptionsError('store', `got the class ${store.name || '(anonymous)'} itself; pass an instance, e.g. store: new ${store.name || 'MemoryStore'}().`);
+  }
+  if (typeof candidate !== 'object' || candidate === null) {
+    throw new InvalidOptionsError('store', `expected a RobotsStore (MemoryStore, KeyValueStoreStore, RedisStore, or an object with get/set/delete), got ${candidate === null ? 'null' : typeof candidate}.`);
+  }
+  if (typeof candidate.getValue === 'function' && typeof candidate.setValue === 'function') {
+    throw new InvalidOptionsError('store', 'got a Crawlee KeyValueStore; wrap it: store: new KeyValueStoreStore({ store: yourKeyValueStore }).');
+  }
+  if (typeof candidate.call === 'function' && typeof candidate.status === 'string') {
+    throw new InvalidOptionsError('store', 'got a Redis client; wrap it: store: new RedisStore({ client: yourRedisClient }).');
+  }
+  const missing = ['get', 'set', 'delete'].filter((method) => typeof candidate[method] !== 'function');
+  if (missing.length > 0) {
+    throw new InvalidOptionsError('store', `expected a RobotsStore (MemoryStore, KeyValueStoreStore, RedisStore, or an object with get/set/delete); this one has no ${missing.join('/')} method.`);
+  }
+  const wrong = ['lock', 'close'].filter((method) => candidate[method] !== undefined && typeof candidate[method] !== 'function');
+  if (wrong.length > 0) {
+    throw new InvalidOptionsError('store', `its ${wrong.join(' and ')} must be ${wrong.length > 1 ? 'methods' : 'a method'} when present; remove ${wrong.length > 1 ? 'them' : 'it'} or make ${wrong.length > 1 ? 'them functions' : 'it a function'}.`);
+  }
 }
 
 function whole(options: RobotsManagerOptions, name: NumberOption, fallback: number, min: number): number {
