@@ -42,7 +42,7 @@ export interface SitemapOptions {
    * so a 50,000-URL sitemap does not flood the queue ahead of the pages. Default: `1_000`.
    */
   readonly maxPendingRequests?: number;
-  /** Timeout of one sitemap fetch, in milliseconds. Default: `30_000`. */
+  /** Timeout of one sitemap fetch, in milliseconds: 1 to 2,147,483,647 (a Node.js timer's limit). Default: `30_000`. */
   readonly timeoutMs?: number;
   /** Proxy sitemaps are fetched through, `http://user:pass@host:port`. Default: none (direct). */
   readonly proxyUrl?: string;
@@ -176,11 +176,22 @@ export function resolveOptions(input: unknown): ResolvedOptions {
   if (/[\r\n\0]/.test(userAgent)) {
     throw new InvalidOptionsError('userAgent', 'contains a line break or NUL, which cannot be sent as an HTTP header; remove it.');
   }
+  // What Node.js refuses to send as a header value: caught here, not as failed robots.txt and sitemap fetches mid-crawl.
+  const unsendable = /[^\t\x20-\x7e\x80-\xff]/u.exec(userAgent);
+  if (unsendable !== null) {
+    throw new InvalidOptionsError(
+      'userAgent',
+      `contains ${JSON.stringify(unsendable[0])}, which cannot be sent in an HTTP header (control characters and characters beyond Latin-1 cannot); use printable ASCII, e.g. 'MyBot/1.0 (+https://example.com/bot)'.`,
+    );
+  }
   const token = productToken(userAgent);
   if (token === '') {
     throw new InvalidOptionsError('userAgent', `"${userAgent}" does not start with a product token (letters, '_' or '-', e.g. 'MyBot/1.0'), so no robots.txt group could name it.`);
   }
   const manager = input['manager'];
+  if (typeof manager === 'function') {
+    throw new InvalidOptionsError('manager', `got the class ${manager.name || '(anonymous)'} itself; pass an instance, e.g. manager: new RobotsManager({ userAgent }).`);
+  }
   if (manager !== undefined && !isManager(manager)) {
     throw new InvalidOptionsError('manager', 'expected a RobotsManager from @heed/manager (an object with check(), sitemaps(), crawlDelay(), prefetch() and close()).');
   }
@@ -248,7 +259,7 @@ function resolveSitemaps(value: unknown): ResolvedSitemapOptions | false {
     maxDepth: count(value, 'maxDepth', SITEMAP_DEFAULTS.maxDepth, 'sitemaps.', true),
     maxFilesPerOrigin: count(value, 'maxFilesPerOrigin', SITEMAP_DEFAULTS.maxFilesPerOrigin, 'sitemaps.', true),
     maxPendingRequests: Math.max(1, count(value, 'maxPendingRequests', SITEMAP_DEFAULTS.maxPendingRequests, 'sitemaps.', true)),
-    timeoutMs: Math.max(1, count(value, 'timeoutMs', SITEMAP_DEFAULTS.timeoutMs, 'sitemaps.', true)),
+    timeoutMs: timeout(value, 'timeoutMs', SITEMAP_DEFAULTS.timeoutMs, 'sitemaps.'),
   };
 }
 
@@ -277,6 +288,21 @@ function count(value: Record<string, unknown>, key: string, fallback: number, pr
     throw new InvalidOptionsError(
       `${prefix}${key}`,
       `expected a ${integer ? 'whole ' : ''}number ≥ 0 (default ${fallback}), got ${describe(v)}.`,
+    );
+  }
+  return v;
+}
+
+/** The longest a Node.js timer waits; a longer (or infinite) timeout fires after 1 ms instead. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+function timeout(value: Record<string, unknown>, key: string, fallback: number, prefix: string): number {
+  const v = value[key];
+  if (v === undefined) return fallback;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > MAX_TIMER_MS) {
+    throw new InvalidOptionsError(
+      `${prefix}${key}`,
+      `expected a whole number of milliseconds from 1 to ${MAX_TIMER_MS} (a Node.js timer's longest wait; default ${fallback}), got ${describe(v)}.`,
     );
   }
   return v;
