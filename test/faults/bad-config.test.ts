@@ -1,0 +1,145 @@
+/**
+ * Bad configuration fails at once — `new RobotsManager()` or `RobotsPlugin.attach()` — with an
+ * error of its own class that names the option and says what to do; never as a crash or a silently
+ * disallowed crawl later. Each row: the options, the option the error must name, and the hint.
+ */
+import { createRequire } from 'node:module';
+import { describe, expect, it } from 'vitest';
+import { InvalidOptionsError as ManagerOptionsError, MemoryStore, RobotsManager, type RobotsManagerOptions } from '@heed/manager';
+import { InvalidOptionsError as PluginOptionsError, RobotsPlugin, UnsupportedCrawlerError, type RobotsManagerLike } from '@heed/crawlee';
+import { crawleeBasic, crawleeCore, freshConfig } from '../crawlee/site.js';
+
+const UA = 'HeedBot/1.0 (+https://example.com/bot)';
+
+// ioredis is the manager's (optional) dependency: load it from there. Lazy: it never connects.
+const managerRequire = createRequire(new URL('../../packages/manager/package.json', import.meta.url));
+const { Redis } = managerRequire('ioredis') as typeof import('ioredis');
+
+type Row = readonly [name: string, options: unknown, option: string, hint: RegExp];
+
+const managerRows = async (): Promise<Row[]> => [
+  ['no options at all', undefined, 'options', /pass an options object/],
+  ['null options', null, 'options', /pass an options object/],
+  ['missing user-agent', {}, 'userAgent', /required: the User-Agent header/],
+  ['user-agent of the wrong type', { userAgent: 42 }, 'userAgent', /required: .*e\.g\. "MyBot/],
+  ['empty user-agent', { userAgent: '   ' }, 'userAgent', /required/],
+  ['user-agent without a product token', { userAgent: '/1.0 (+https://x)' }, 'userAgent', /product token .*e\.g\. "MyBot\/1\.0"/],
+  ['user-agent with CR LF', { userAgent: 'Bot/1.0\r\nX-Evil: 1' }, 'userAgent', /single header line/],
+  ['user-agent with an emoji', { userAgent: 'Bot/1.0 🤖' }, 'userAgent', /cannot be sent in an HTTP header.*use printable ASCII/],
+  ['user-agent with a control character', { userAgent: 'Bot/1.0\u0001' }, 'userAgent', /cannot be sent in an HTTP header/],
+  ['negative concurrency', { userAgent: UA, concurrency: -1 }, 'concurrency', /whole number >= 1, got -1; the default is 20/],
+  ['zero concurrency', { userAgent: UA, concurrency: 0 }, 'concurrency', /whole number >= 1/],
+  ['negative maxBytes', { userAgent: UA, maxBytes: -1 }, 'maxBytes', /whole number >= 1.*default is 512000/],
+  ['negative maxRedirects', { userAgent: UA, maxRedirects: -1 }, 'maxRedirects', /whole number >= 0/],
+  ['negative cacheSize', { userAgent: UA, cacheSize: -5 }, 'cacheSize', /whole number >= 1/],
+  ['negative timeoutMs', { userAgent: UA, timeoutMs: -1 }, 'timeoutMs', /positive number of milliseconds/],
+  ['zero retryBaseMs', { userAgent: UA, retryBaseMs: 0 }, 'retryBaseMs', /positive number of milliseconds/],
+  ['negative unreachableAllowAfterMs', { userAgent: UA, unreachableAllowAfterMs: -1 }, 'unreachableAllowAfterMs', /\(or Infinity\)/],
+  ['timeoutMs beyond a timer', { userAgent: UA, timeoutMs: 3e9 }, 'timeoutMs', /longer than a Node\.js timer can wait.*use a smaller value/],
+  ['infinite connectTimeoutMs', { userAgent: UA, connectTimeoutMs: Infinity }, 'connectTimeoutMs', /positive number of milliseconds/],
+  ['timeoutMs as a string', { userAgent: UA, timeoutMs: '30s' }, 'timeoutMs', /positive number of milliseconds, got 30s/],
+  ['concurrency as a string', { userAgent: UA, concurrency: '20' }, 'concurrency', /whole number/],
+  ['minTtlMs above maxTtlMs', { userAgent: UA, minTtlMs: 7_200_000, maxTtlMs: 3_600_000 }, 'minTtlMs', /make minTtlMs <= maxTtlMs/],
+  ['proxyUrl of the wrong type', { userAgent: UA, proxyUrl: 8000 }, 'proxyUrl', /http:\/\/ or https:\/\/ proxy URL/],
+  ['socks proxyUrl', { userAgent: UA, proxyUrl: 'socks5://127.0.0.1:1080' }, 'proxyUrl', /http:\/\/ or https:\/\//],
+  ['console as log', { userAgent: UA, log: console }, 'log', /debug, info, warning and error.*Crawlee's log fits/],
+  ['now not a function', { userAgent: UA, now: 5 }, 'now', /function returning milliseconds/],
+  ['parseOptions not an object', { userAgent: UA, parseOptions: 'google' }, 'parseOptions', /parser options object/],
+  ['parseOptions with a typo', { userAgent: UA, parseOptions: { implicitRobotsTxtAlow: true } }, 'parseOptions', /Unknown parseRobotsTxt option "implicitRobotsTxtAlow"; known options are/],
+  ['parseOptions of the wrong type', { userAgent: UA, parseOptions: { acceptTypos: 'yes' } }, 'parseOptions', /must be true or false/],
+  ['unknown option (typo)', { userAgent: UA, userAgnet: 'x' }, 'userAgnet', /unknown option; the options are userAgent, /],
+  ['unknown option (Crawlee name)', { userAgent: UA, respectRobotsTxtFile: true }, 'respectRobotsTxtFile', /unknown option/],
+  ['an empty object as store', { userAgent: UA, store: {} }, 'store', /RobotsStore.*no get\/set\/delete method/],
+  ['a string as store', { userAgent: UA, store: 'memory' }, 'store', /expected a RobotsStore.*got string/],
+  ['the store class, not an instance', { userAgent: UA, store: MemoryStore }, 'store', /pass an instance, e\.g\. store: new MemoryStore\(\)/],
+  ['a Crawlee KeyValueStore as store', { userAgent: UA, store: await crawleeCore.KeyValueStore.open('heed-bad-config', { config: freshConfig() }) }, 'store', /wrap it: store: new KeyValueStoreStore/],
+  ['an ioredis client as store', { userAgent: UA, store: new Redis({ lazyConnect: true }) }, 'store', /wrap it: store: new RedisStore\(\{ client/],
+  ['a Map-like store with a lock that is not a method', { userAgent: UA, store: { get() {}, set() {}, delete() {}, lock: true } }, 'store', /lock must be a method/],
+];
+
+describe('new RobotsManager(bad options)', async () => {
+  const rows = await managerRows();
+  it.each(rows)('%s → InvalidOptionsError naming %2$s', (_name, options, option, hint) => {
+    let error: unknown;
+    try {
+      new RobotsManager(options as RobotsManagerOptions);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ManagerOptionsError);
+    const { message } = error as ManagerOptionsError;
+    expect((error as ManagerOptionsError).option).toBe(option);
+    expect(message).toContain(`"${option}"`);
+    expect(message).toMatch(hint);
+  });
+
+  it('accepts every valid edge: Latin-1 in the user-agent, Infinity for unreachableAllowAfterMs, 0 redirects', async () => {
+    const manager = new RobotsManager({ userAgent: 'HeedBot/1.0 (caf\u00e9)', unreachableAllowAfterMs: Infinity, maxRedirects: 0, parseOptions: { implicitRobotsTxtAllow: true } });
+    await manager.close();
+  });
+});
+
+/** A manager that is never asked anything: attach() must fail before it is used. */
+const idleManager: RobotsManagerLike = {
+  check: async () => {
+    throw new Error('not used');
+  },
+  sitemaps: async () => [],
+  crawlDelay: async () => undefined,
+  prefetch: async () => {},
+  close: async () => {},
+};
+
+const pluginRows: Row[] = [
+  ['no options at all', undefined, 'options', /expected an object like \{ userAgent/],
+  ['missing user-agent', { manager: idleManager }, 'userAgent', /expected your crawler's user-agent, e\.g\./],
+  ['user-agent of the wrong type', { userAgent: ['Bot'], manager: idleManager }, 'userAgent', /user-agent, e\.g\..*got an array/],
+  ['user-agent with a line break', { userAgent: 'Bot/1.0\nX: y', manager: idleManager }, 'userAgent', /line break.*remove it/],
+  ['user-agent with an emoji (shared manager)', { userAgent: 'Bot/1.0 🤖', manager: idleManager }, 'userAgent', /cannot be sent in an HTTP header.*use printable ASCII/],
+  ['user-agent with an emoji (own manager)', { userAgent: 'Bot/1.0 🤖' }, 'userAgent', /cannot be sent in an HTTP header/],
+  ['user-agent without a product token', { userAgent: '(compatible)', manager: idleManager }, 'userAgent', /product token/],
+  ['negative maxCrawlDelaySecs', { userAgent: UA, manager: idleManager, maxCrawlDelaySecs: -1 }, 'maxCrawlDelaySecs', /number ≥ 0 \(default 60\)/],
+  ['negative prefetchBatchSize', { userAgent: UA, manager: idleManager, prefetchBatchSize: -1 }, 'prefetchBatchSize', /whole number ≥ 0/],
+  ['negative sitemaps.maxUrlsPerOrigin', { userAgent: UA, manager: idleManager, sitemaps: { maxUrlsPerOrigin: -1 } }, 'sitemaps.maxUrlsPerOrigin', /whole number ≥ 0/],
+  ['negative sitemaps.maxBytes', { userAgent: UA, manager: idleManager, sitemaps: { maxBytes: -1 } }, 'sitemaps.maxBytes', /whole number ≥ 0/],
+  ['zero sitemaps.timeoutMs', { userAgent: UA, manager: idleManager, sitemaps: { timeoutMs: 0 } }, 'sitemaps.timeoutMs', /from 1 to 2147483647/],
+  ['infinite sitemaps.timeoutMs', { userAgent: UA, manager: idleManager, sitemaps: { timeoutMs: Infinity } }, 'sitemaps.timeoutMs', /Node\.js timer's longest wait/],
+  ['unknown option (a store)', { userAgent: UA, manager: idleManager, store: new MemoryStore() }, 'store', /unknown option.*Known options: userAgent, manager/],
+  ['unknown option (Crawlee name)', { userAgent: UA, manager: idleManager, respectRobotsTxtFile: true }, 'respectRobotsTxtFile', /unknown option/],
+  ['unknown option (typo)', { userAgent: UA, manager: idleManager, crawlDelays: false }, 'crawlDelays', /did you mean "crawlDelay"/],
+  ['boolean as a string', { userAgent: UA, manager: idleManager, checkRedirects: 'yes' }, 'checkRedirects', /expected true or false, got "yes"/],
+  ['boolean as a number', { userAgent: UA, manager: idleManager, logSummary: 1 }, 'logSummary', /expected true or false/],
+  ['number as a string', { userAgent: UA, manager: idleManager, prefetchBatchSize: '100' }, 'prefetchBatchSize', /number ≥ 0 .*got "100"/],
+  ['onSkip not a function', { userAgent: UA, manager: idleManager, onSkip: 'log' }, 'onSkip', /expected a function \(event\) => void/],
+  ['sitemaps as a string', { userAgent: UA, manager: idleManager, sitemaps: 'on' }, 'sitemaps', /false \(off\) or an object/],
+  ['an empty object as manager', { userAgent: UA, manager: {} }, 'manager', /expected a RobotsManager from @heed\/manager/],
+  ['a store as manager', { userAgent: UA, manager: new MemoryStore() }, 'manager', /expected a RobotsManager/],
+  ['the manager class, not an instance', { userAgent: UA, manager: RobotsManager }, 'manager', /pass an instance, e\.g\. manager: new RobotsManager/],
+];
+
+const crawler = () => new crawleeBasic.BasicCrawler({ requestHandler: async () => {} }, freshConfig());
+
+describe('RobotsPlugin.attach(crawler, bad options)', () => {
+  it.each(pluginRows)('%s → InvalidOptionsError naming %2$s', async (_name, options, option, hint) => {
+    const target = crawler();
+    const error = await RobotsPlugin.attach(target, options as never).then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(PluginOptionsError);
+    const { message } = error as PluginOptionsError;
+    expect((error as PluginOptionsError).option).toBe(option);
+    expect(message).toContain(`"${option}"`);
+    expect(message).toMatch(hint);
+    // Nothing was hooked: the same crawler takes a correct attach afterwards.
+    const plugin = await RobotsPlugin.attach(target, { userAgent: UA, manager: idleManager });
+    await plugin.close();
+  });
+
+  it.each([
+    ['null', null],
+    ['a plain object', {}],
+    ['the crawler class, not an instance', crawleeBasic.BasicCrawler],
+  ])('rejects %s as the crawler with UnsupportedCrawlerError', async (_name, target) => {
+    const attempt = RobotsPlugin.attach(target as never, { userAgent: UA, manager: idleManager });
+    await expect(attempt).rejects.toBeInstanceOf(UnsupportedCrawlerError);
+    await expect(attempt).rejects.toThrow(/Pass the crawler instance itself, before calling crawler\.run\(\)/);
+  });
+});
