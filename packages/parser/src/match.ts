@@ -160,8 +160,8 @@ export class RuleMatcher {
   allows(path: string): boolean {
     const winner = this.winner(path);
     if (winner === -1) return true;
-    const shape = this.shape(winner);
-    return shape.allow || shape.priority === 0;
+    const row = (this.entries[winner] as number) >>> 9;
+    return (rowHead(this.rows, row) & 7) === KIND_ALLOW || rowStart(this.text, this.rows, row) === rowEnd(this.rows, row);
   }
 
   /** The shape of the compiled rule at position `i` of the precedence order. */
@@ -231,11 +231,29 @@ export class RuleMatcher {
     return -1;
   }
 
-  /** Google's `RobotsMatchStrategy::Matches` for the compiled rule at position `i`. */
+  /** Google's `RobotsMatchStrategy::Matches` for the compiled rule at position `i` (no allocation). */
   private matches(i: number, path: string): boolean {
-    const { text } = this;
-    const { start, end, anchored, firstStar, priority } = this.shape(i);
-    if (priority === 0) return true; // the empty pattern matches everything
+    const { text, rows } = this;
+    const entry = this.entries[i] as number;
+    const row = entry >>> 9;
+    const head = rowHead(rows, row);
+    const start = rowStart(text, rows, row);
+    let end = rowEnd(rows, row);
+    if (start === end) return true; // the empty pattern matches everything
+    let anchored: boolean;
+    if (entry & ALTERNATIVE) {
+      end = text.lastIndexOf('/', end - 1) + 1;
+      anchored = true;
+    } else {
+      anchored = text.charCodeAt(end - 1) === 0x24;
+      if (anchored) {
+        end--;
+        // `/a*$`: a trailing `*` makes the anchor always true.
+        if (head & HAS_STAR && end > start && text.charCodeAt(end - 1) === 0x2a) anchored = false;
+      }
+    }
+    let firstStar = head & HAS_STAR ? text.indexOf('*', start) : -1;
+    if (firstStar >= end) firstStar = -1;
     if (firstStar === -1) {
       const length = end - start;
       if (anchored ? path.length !== length : path.length < length) return false;

@@ -6,7 +6,7 @@
  * made per line. Groups, rules and sitemaps as objects are built from the table only when asked for.
  */
 import { escapeBytes } from './escape.js';
-import { classifyKeyAt, scanLines, type PreparedBody } from './tokenize.js';
+import { keyKindAt, NextFinder, scanLines, type PreparedBody } from './tokenize.js';
 import type { DirectiveKind } from './types.js';
 
 /** Directive kinds as stored in the table. */
@@ -63,16 +63,22 @@ export function buildTable(prepared: PreparedBody, options: { acceptTypos: boole
   const ascii = prepared.ascii;
   const parts: string[] = [];
   const rows: number[] = [];
+  const stars = new NextFinder(body, '*');
+  const percents = new NextFinder(body, '%');
+  const { acceptTypos } = options;
   let length = 0;
   scanLines(prepared, options.acceptMissingColon, (scan) => {
     if (scan.kind !== 'directive') return;
-    const { directive } = classifyKeyAt(body, scan.keyStart, scan.keyEnd, options.acceptTypos);
-    const kind = KIND[directive];
-    let value = body.slice(scan.valueStart, scan.valueEnd);
+    const kind = keyKindAt(body, scan.keyStart, scan.keyEnd, acceptTypos) & 7;
+    const { valueStart, valueEnd } = scan;
+    let value = body.slice(valueStart, valueEnd);
     let raw = 0;
+    let star = stars.next(valueStart);
+    star = star !== -1 && star < valueEnd ? HAS_STAR : 0;
     if (kind === KIND.allow || kind === KIND.disallow) {
       // Only a `%` or a byte ≥ 0x80 can make the normalised pattern differ from the written one.
-      if (ascii ? value.includes('%') : NEEDS_ESCAPING.test(value)) {
+      const percent = percents.next(valueStart);
+      if (ascii ? percent !== -1 && percent < valueEnd : NEEDS_ESCAPING.test(value)) {
         const normalized = escapeBytes(value);
         if (normalized !== value) {
           parts.push(value, '\n');
@@ -87,7 +93,6 @@ export function buildTable(prepared: PreparedBody, options: { acceptTypos: boole
       length += key.length + 1;
       raw = HAS_RAW;
     }
-    const star = value.includes('*') ? HAS_STAR : 0;
     rows.push((scan.line << LINE_SHIFT) | raw | star | kind, length + value.length);
     parts.push(value);
     length += value.length;

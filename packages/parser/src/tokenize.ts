@@ -176,7 +176,7 @@ function validMaxBytes(maxBytes: number | undefined): number {
  * `indexOf` with a memory: lines are read front to back, so each character's next position is
  * searched for once per occurrence, and a line never scans past its end into the rest of the body.
  */
-class NextFinder {
+export class NextFinder {
   private position: number;
 
   constructor(
@@ -346,19 +346,34 @@ function startsWithWord(body: string, from: number, to: number, word: string): b
   return true;
 }
 
-/** The known key body[from, to) stands for, the way Google reads keys (case-insensitive prefix). */
-export function classifyKeyAt(body: string, from: number, to: number, acceptTypos = true): { directive: DirectiveKind; typo: boolean } {
+const DIRECTIVES: readonly DirectiveKind[] = ['user-agent', 'allow', 'disallow', 'sitemap', 'crawl-delay', 'other'];
+const KIND_OF: Readonly<Record<DirectiveKind, number>> = { 'user-agent': 0, allow: 1, disallow: 2, sitemap: 3, 'crawl-delay': 4, other: 5 };
+/** Bit set in {@link keyKindAt}'s answer when the key was read through Google's leniency. */
+export const KEY_TYPO = 8;
+
+/**
+ * The known key body[from, to) stands for, the way Google reads keys (case-insensitive prefix), as
+ * a number: the directive's index in `user-agent, allow, disallow, sitemap, crawl-delay, other`,
+ * plus {@link KEY_TYPO}. A number, because the parser asks this for every line.
+ */
+export function keyKindAt(body: string, from: number, to: number, acceptTypos: boolean): number {
   let first = body.charCodeAt(from);
   if (first >= 0x41 && first <= 0x5a) first |= 0x20;
   for (const spelling of SPELLINGS) {
     if (spelling.prefix.charCodeAt(0) !== first || (spelling.typo && !acceptTypos)) continue;
     if (!startsWithWord(body, from, to, spelling.prefix)) continue;
-    const exact = to - from === spelling.prefix.length;
-    if (exact) return { directive: spelling.directive, typo: spelling.typo };
+    const kind = KIND_OF[spelling.directive];
+    if (to - from === spelling.prefix.length) return spelling.typo ? kind | KEY_TYPO : kind;
     // Only Google's keys are read by prefix ("Disallowed:"); crawl-delay is matched exactly.
-    if (acceptTypos && spelling.directive !== 'crawl-delay') return { directive: spelling.directive, typo: true };
+    if (acceptTypos && spelling.directive !== 'crawl-delay') return kind | KEY_TYPO;
   }
-  return { directive: 'other', typo: false };
+  return KIND_OF.other;
+}
+
+/** The known key body[from, to) stands for, the way Google reads keys (case-insensitive prefix). */
+export function classifyKeyAt(body: string, from: number, to: number, acceptTypos = true): { directive: DirectiveKind; typo: boolean } {
+  const kind = keyKindAt(body, from, to, acceptTypos);
+  return { directive: DIRECTIVES[kind & 7] as DirectiveKind, typo: (kind & KEY_TYPO) !== 0 };
 }
 
 /** The known key a written key stands for, the way Google reads it (case-insensitive prefix). */

@@ -9,11 +9,7 @@
 import { textToByteString } from './bytes.js';
 import { escapeBytes } from './escape.js';
 
-// Bytes WHATWG leaves as they are in the path and query of an http(s) URL: unreserved, sub-delims
-// (but `'`, which the special query set encodes), `:`, `@`, `/`, `?` and `%`.
 const LOWER_ESCAPE = /%[0-9a-f]?[a-f]/;
-const KEEP = new Uint8Array(128);
-for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&()*+,;=:@/?%") KEEP[c.charCodeAt(0)] = 1;
 
 /** The path+params+query of `url` as the matcher sees it. */
 export function canonicalPath(url: string): string {
@@ -36,51 +32,30 @@ export function canonicalPath(url: string): string {
 }
 
 /**
- * The common case in one pass, without `URL`: a lower-case `http://` or `https://` URL with a plain
- * lower-case host, no dot segments and only bytes WHATWG keeps as they are. Anything else: undefined.
+ * A lower-case `http://` or `https://` URL with a plain lower-case host and only bytes WHATWG keeps
+ * as they are in path and query; group 1 is the path and query. (Irregexp compiles this to machine
+ * code: faster than a character loop in JavaScript.)
+ */
+const SIMPLE_URL = /^https?:\/\/[a-z0-9.-]+(?::[0-9]{1,5})?([/?][A-Za-z0-9\-._~!$&()*+,;=:@/?%]*)?(?:#|$)/;
+const DOT_SEGMENT = /\/(?:\.|%2e)/i;
+
+/**
+ * The common case without `URL`: a simple URL (see {@link SIMPLE_URL}) with no dot segment in its
+ * path. Anything else: undefined.
  */
 function simplePath(url: string): string | undefined {
-  let i: number;
-  if (url.startsWith('https://')) i = 8;
-  else if (url.startsWith('http://')) i = 7;
-  else return undefined;
-  const hostStart = i;
-  for (; i < url.length; i++) {
-    const c = url.charCodeAt(i);
-    if (!((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x2e || c === 0x2d)) break;
+  const match = SIMPLE_URL.exec(url);
+  if (match === null) return undefined;
+  const rest = match[1];
+  if (rest === undefined) return '/';
+  if (rest.indexOf('/.') !== -1 || rest.indexOf('%') !== -1) {
+    // A dot segment (`/.`, `/..`, `/%2e`) in the path, before the query, is resolved by `URL`.
+    const query = rest.indexOf('?');
+    const path = query === -1 ? rest : rest.slice(0, query);
+    if (DOT_SEGMENT.test(path)) return undefined;
   }
-  if (i === hostStart) return undefined;
-  if (url.charCodeAt(i) === 0x3a) {
-    // A port: digits only; WHATWG drops a default one, which does not change the path.
-    const portStart = ++i;
-    while (i < url.length && url.charCodeAt(i) >= 0x30 && url.charCodeAt(i) <= 0x39) i++;
-    if (i === portStart || i - portStart > 5) return undefined;
-  }
-  const pathStart = i;
-  let lowerEscape = false;
-  let inQuery = false;
-  for (; i < url.length; i++) {
-    const c = url.charCodeAt(i);
-    if (c === 0x23) break; // the fragment is not compared
-    if (c >= 128 || KEEP[c] === 0) return undefined;
-    if (c === 0x3f) inQuery = true;
-    else if (c === 0x25) {
-      const h1 = url.charCodeAt(i + 1);
-      const h2 = url.charCodeAt(i + 2);
-      if ((h1 >= 0x61 && h1 <= 0x66) || (h2 >= 0x61 && h2 <= 0x66)) lowerEscape = true;
-      // `%2e` in the path may be a dot segment; leave that to `URL`.
-      if (!inQuery && (h1 === 0x32 && (h2 === 0x65 || h2 === 0x45))) return undefined;
-    } else if (c === 0x2e && !inQuery && url.charCodeAt(i - 1) === 0x2f) {
-      // `/.` starts a dot segment when followed by `/`, `?`, `#`, the end, or `./` etc.
-      const next = url.charCodeAt(i + 1);
-      if (Number.isNaN(next) || next === 0x2f || next === 0x3f || next === 0x23 || next === 0x2e) return undefined;
-    }
-  }
-  if (i > pathStart && url.charCodeAt(pathStart) !== 0x2f && url.charCodeAt(pathStart) !== 0x3f) return undefined;
-  let path = url.slice(pathStart, i);
-  if (path.length === 0) path = '/';
-  else if (path.charCodeAt(0) === 0x3f) path = '/' + path;
-  return lowerEscape ? escapeBytes(path) : path;
+  const path = rest.charCodeAt(0) === 0x3f ? '/' + rest : rest;
+  return LOWER_ESCAPE.test(path) ? escapeBytes(path) : path;
 }
 
 function upperEscapes(path: string): string {
