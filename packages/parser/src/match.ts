@@ -30,6 +30,8 @@ const LINEAR_LIMIT = 256;
 const KEY_LENGTH = 5;
 /** From this many `*` rules on, segment searches share next-occurrence tables within a check. */
 const SHARED_SEGMENTS_FROM = 64;
+/** Paths shorter than this search segments with plain `indexOf`: a table would cost more. */
+const SHARED_SEGMENTS_PATH = 256;
 /** Bucket offsets and lengths share one number: offset * BUCKET_SPLIT + length. */
 const BUCKET_SPLIT = 2 ** 21;
 
@@ -333,9 +335,9 @@ function maskOf(text: string, start: number, end: number): number {
 
 /**
  * Segment search for rule sets with many `*` rules (hostile files are thousands of `/*a*a*…*b`).
- * Segments are numbered once, at compile time. Within one check, the first search for a segment uses
- * `indexOf`; from the second on, a table of the segment's next occurrence at every path position
- * answers in O(1). A check then costs at most (distinct segments × path length) plus one step per
+ * Segments are numbered and cut out once, at compile time. Within one check of a long path, the
+ * first search for a segment uses `indexOf`; from the second on, a table of the segment's next
+ * occurrence at every path position answers in O(1). A check then costs at most (distinct segments × path length) plus one step per
  * segment of each rule tried, instead of (rules × path length).
  */
 class SegmentFinder {
@@ -381,7 +383,7 @@ class SegmentFinder {
 
   /** Whether the `*` rule at position `i`, whose literal prefix (and anchored tail) matched, matches. */
   matches(i: number, path: string, position: number, anchored: boolean): boolean {
-    if (path !== this.path) {
+    if (path !== this.path && path.length >= SHARED_SEGMENTS_PATH) {
       this.path = path;
       this.uses.fill(0);
       this.tables = [];
@@ -403,6 +405,7 @@ class SegmentFinder {
 
   private find(path: string, id: number, from: number): number {
     if (from > path.length) return -1;
+    if (path.length < SHARED_SEGMENTS_PATH) return path.indexOf(this.strings[id] as string, from);
     const table = this.tables[id];
     if (table !== undefined) return table[from] as number;
     const uses = ++(this.uses[id] as number);
