@@ -24,7 +24,7 @@ import { fetchRobotsTxt, type FetchOutcome } from './fetch.js';
 import { originOf, robotsTxtUrl } from './origin.js';
 import { resolveOptions, type ResolvedOptions, type RobotsManagerOptions } from './options.js';
 import { decideRecord, effectivePolicy, policyChangesAt, type EffectivePolicy, type VerdictReason } from './policy.js';
-import type { RobotsRecord, RobotsRecordStatus } from './record.js';
+import { decodeRecord, type RobotsRecord, type RobotsRecordStatus } from './record.js';
 
 /** The verdict for one URL, with what decided it. */
 export interface Verdict {
@@ -464,12 +464,19 @@ export class RobotsManager {
   // ---- the store, whose failures never fail a check --------------------------------------------
 
   private async storeGet(origin: string): Promise<RobotsRecord | undefined> {
+    let stored: unknown;
     try {
-      return await this.store.get(origin);
+      stored = await this.store.get(origin);
     } catch (error) {
       this.log.warning('reading a robots record from the store failed; fetching instead', { origin, error: String(error) });
       return undefined;
     }
+    if (stored === undefined || stored === null) return undefined;
+    // Checked here, whatever the store: a MemoryStore or a custom store hands back what was put in,
+    // and a record of another version or a corrupt one must be refetched, never obeyed or crash a check.
+    const record = decodeRecord(stored, origin);
+    if (record === undefined) this.log.debug('ignoring a robots record the store held in another version or corrupt; fetching again', { origin });
+    return record;
   }
 
   private async storeSet(origin: string, record: RobotsRecord): Promise<void> {
