@@ -250,6 +250,33 @@ if (section('agreement') && both) {
   }
 }
 
+// --- conformance -----------------------------------------------------------------------------------
+// How often each library gives Google's verdict on Google's own conformance suite (test/conformance).
+if (section('agreement') && both) {
+  const suite = readFileSync(new URL('../conformance/google-spec-test.jsonl', import.meta.url), 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line));
+  results.conformance = {};
+  for (const l of libraries) {
+    let agree = 0;
+    for (const c of suite) {
+      const body = c.robots_b64 !== undefined ? Buffer.from(c.robots_b64, 'base64').toString(l === heed ? 'latin1' : 'utf8') : c.robots;
+      const url = c.canonical_url ?? c.url;
+      const expected = (c.canonical_expected ?? c.expected) === 'ALLOWED';
+      let verdict;
+      try {
+        verdict = l === heed ? parseRobotsTxt(c.robots_b64 !== undefined ? new Uint8Array(Buffer.from(c.robots_b64, 'base64')) : c.robots).isAllowed(url, c.ua) : robotsParser(new URL('/robots.txt', url).href, body).isAllowed(url, c.ua) !== false;
+      } catch {
+        verdict = undefined;
+      }
+      if (verdict === expected) agree++;
+    }
+    results.conformance[l.name] = { agree, total: suite.length };
+  }
+  console.log(`  Google's conformance suite: ${libraries.map((l) => `${l.name} ${results.conformance[l.name].agree}/${results.conformance[l.name].total}`).join(', ')}`);
+}
+
 // --- table -----------------------------------------------------------------------------------------
 if (both) {
   const percent = (r) => `${r.count} (${((100 * r.count) / r.checked).toFixed(2)}%)`;
@@ -275,6 +302,11 @@ if (both) {
   if (results.hostile) {
     const h = results.hostile;
     lines.push(`| hostile file: worst isAllowed of ${hostileUrls.length} 2,000-char URLs (ms) | ${h.heed.worstMs.toFixed(3)} | ${h.rp.oneCheckMs.toFixed(0)} (one check) | — | < 1 ms | ${h.heed.worstMs < 1 ? 'met' : '**not met**'} |`);
+  }
+  if (results.conformance) {
+    const c = results.conformance;
+    const share = (r) => `${r.agree}/${r.total} (${((100 * r.agree) / r.total).toFixed(1)}%)`;
+    lines.push(`| Google's conformance suite: verdicts as Google's | ${share(c[heed.name])} | ${share(c[rp.name])} | | — | info |`);
   }
   if (results.agreeTypical) {
     lines.push(`| verdicts that differ, 2 KB files (${results.agreeTypical.checked} URLs) | ${percent(results.agreeTypical)} | | | — | info |`);
