@@ -4,7 +4,7 @@
  */
 import { CheerioCrawler } from '@crawlee/cheerio';
 import { Configuration, log as crawleeLog } from '@crawlee/core';
-import { RobotsPlugin, type RobotsPluginOptions, type SkipEvent } from '@heed/crawlee';
+import { RobotsPlugin, type SkipEvent } from '@heed/crawlee';
 import { RobotsManager } from '@heed/manager';
 import { DEMO_USER_AGENT, startDemoSite, type DemoSite } from '@heed/demo-site';
 import { formatSummary, skipWhy, type CrawledPage, type DemoCrawlSummary, type OriginRobots, type SkipReasonName, type SkippedUrl } from './summary.js';
@@ -100,9 +100,7 @@ async function crawl({ site, userAgent, print, startUrls, maxRequestsPerCrawl }:
 
   robots = await RobotsPlugin.attach(crawler, {
     userAgent,
-    // TODO(lead): drop the cast once @heed/crawlee's RobotsVerdict reason includes the manager's
-    // 'long-unreachable'; a RobotsManager should be assignable to the `manager` option as is.
-    manager: manager as unknown as RobotsPluginOptions['manager'],
+    manager,
     sitemaps: { label: 'sitemap' },
     logSummary: false,
     onSkip: (event) => {

@@ -5,7 +5,7 @@
  */
 import { CheerioCrawler, Configuration } from '@crawlee/cheerio';
 import { log, LogLevel } from '@crawlee/core';
-import { RobotsPlugin, type RobotsPluginOptions } from '@heed/crawlee';
+import { RobotsPlugin } from '@heed/crawlee';
 import { RedisStore, RobotsManager } from '@heed/manager';
 import type { WorkerReport, WorkerTask } from './worker-protocol.js';
 
@@ -30,8 +30,7 @@ const crawler = new CheerioCrawler(
 );
 const robots = await RobotsPlugin.attach(crawler, {
   userAgent: task.userAgent,
-  // TODO(lead): drop the cast once @heed/crawlee's RobotsVerdict reason includes 'long-unreachable'.
-  manager: manager as unknown as RobotsPluginOptions['manager'],
+  manager,
   logSummary: false,
   onSkip: (event) => void skipped.add(event.url),
 });

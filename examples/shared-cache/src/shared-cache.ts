@@ -8,7 +8,7 @@
 import { CheerioCrawler, Configuration } from '@crawlee/cheerio';
 import { KeyValueStore } from '@crawlee/core';
 import { MemoryStorage } from '@crawlee/memory-storage';
-import { RobotsPlugin, type RobotsPluginOptions, type SkipEvent } from '@heed/crawlee';
+import { RobotsPlugin, type SkipEvent } from '@heed/crawlee';
 import { KeyValueStoreStore, RobotsManager } from '@heed/manager';
 
 /** Options of {@link runSharedCache}. */
@@ -89,8 +89,7 @@ async function crawl(startUrls: readonly string[], userAgent: string, manager: R
   );
   const robots = await RobotsPlugin.attach(crawler, {
     userAgent,
-    // TODO(lead): drop the cast once @heed/crawlee's RobotsVerdict reason includes 'long-unreachable'.
-    manager: manager as unknown as RobotsPluginOptions['manager'],
+    manager,
     logSummary: false,
     onSkip: (event) => void skipped.push(event),
   });

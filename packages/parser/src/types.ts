@@ -19,7 +19,7 @@ export type LineEnding = 'lf' | 'crlf' | 'cr' | 'eof';
 export interface LineRecord {
   /** 1-based line number, counted the way Google's parser counts (CRLF is one line end). */
   readonly line: number;
-  /** Byte offset of the line's first byte in the (BOM-stripped) body. */
+  /** Byte offset of the line's first byte in the body (a skipped BOM counts: after one, line 1 starts at 3). */
   readonly offset: number;
   /** Length of the line in bytes, before the 16,663-byte cut. */
   readonly byteLength: number;
