@@ -1,0 +1,121 @@
+/**
+ * One crawl, in its own process (forked by run-crawl.mjs, so every crawl starts cold, its heap is its
+ * own, and a crawl stuck on a hanging robots.txt can be ended by killing it): a CheerioCrawler over
+ * Crawlee's MemoryStorage (persistStorage false) that enqueues every link (`strategy: 'all'`), with
+ * one of three robots.txt treatments:
+ *
+ *   none     no robots.txt handling
+ *   crawlee  Crawlee's own `respectRobotsTxtFile: true`
+ *   heed     `RobotsPlugin.attach(crawler, { userAgent, manager })` (@heed/crawlee, built)
+ *
+ * Receives a job message (see `run-crawl.mjs`), sends `progress` when `stopAfterPages` pages are handled
+ * (the parent then ends the process) and `done` with the result when the crawl ends by itself.
+ */
+import { createRequire } from 'node:module';
+import { RobotsPlugin } from '../../../packages/crawlee/dist/index.js';
+import { MemoryStore, RobotsManager } from '../../../packages/manager/dist/index.js';
+
+const require = createRequire(new URL('../../../packages/crawlee/package.json', import.meta.url));
+const { CheerioCrawler, Configuration, log: crawleeLog } = require('@crawlee/cheerio');
+
+const quiet = { debug() {}, info() {}, warning() {}, error() {} };
+const gc = typeof globalThis.gc === 'function' ? globalThis.gc : () => {};
+
+function heapAfterGc() {
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed;
+}
+
+async function crawl(job) {
+  crawleeLog.setLevel(crawleeLog.LEVELS.ERROR);
+  let handled = 0;
+  let stopSent = false;
+  const crawler = new CheerioCrawler(
+    {
+      minConcurrency: job.minConcurrency,
+      maxConcurrency: job.maxConcurrency,
+      maxRequestRetries: 1,
+      navigationTimeoutSecs: 30,
+      requestHandlerTimeoutSecs: 30,
+      respectRobotsTxtFile: job.variant === 'crawlee',
+      statusMessageLoggingInterval: 3600,
+      useSessionPool: job.useSessionPool ?? true,
+      preNavigationHooks: job.plainHeaders ? [(_ctx, gotOptions) => { gotOptions.useHeaderGenerator = false; }] : [],
+      async requestHandler({ enqueueLinks }) {
+        handled++;
+        if (job.stopAfterPages && handled === job.stopAfterPages && !stopSent) {
+          stopSent = true;
+          process.send({ type: 'progress', pages: handled, ms: performance.now() - started });
+        }
+        await enqueueLinks({ strategy: 'all' });
+      },
+    },
+    new Configuration({ persistStorage: false }),
+  );
+
+  let manager;
+  let store;
+  let robots;
+  if (job.variant === 'heed') {
+    store = new MemoryStore({ maxEntries: job.heed?.storeEntries ?? 10_000 });
+    manager = new RobotsManager({ userAgent: job.userAgent, log: quiet, store, cacheSize: job.heed?.cacheSize ?? 10_000 });
+    robots = await RobotsPlugin.attach(crawler, { userAgent: job.userAgent, manager, logSummary: false });
+  }
+
+  // "Warm": every origin's robots.txt already in the robots cache before the clock starts.
+  if (job.prewarmOrigins) {
+    if (job.variant === 'heed') await manager.prefetch(job.prewarmOrigins.map((origin) => `${origin}/`));
+    // Crawlee's own per-crawler cache, filled the way its checks fill it.
+    if (job.variant === 'crawlee') for (const origin of job.prewarmOrigins) await crawler.getRobotsTxtFileForUrl(`${origin}/`);
+  }
+
+  const heapBefore = job.measureHeap ? heapAfterGc() : 0;
+  // The live heap (after a full GC) every few seconds: a soak's memory must stay flat, not just end low.
+  let liveHeapMax = 0;
+  const sampler = job.measureHeap
+    ? setInterval(() => {
+        liveHeapMax = Math.max(liveHeapMax, heapAfterGc());
+      }, job.heapSampleMs ?? 15_000)
+    : undefined;
+
+  const started = performance.now();
+  const finalStats = await crawler.run(job.startUrls);
+  const ms = performance.now() - started;
+  if (sampler) clearInterval(sampler);
+
+  const result = {
+    variant: job.variant,
+    pages: handled,
+    ms,
+    requestsFinished: finalStats.requestsFinished,
+    requestsFailed: finalStats.requestsFailed,
+  };
+  if (robots) {
+    result.heed = robots.stats;
+    const managerStats = manager.stats();
+    result.manager = { fetches: managerStats.fetches, cache: managerStats.cache, storeEntries: store.size };
+  }
+  if (job.measureHeap) {
+    const after = heapAfterGc();
+    // Heed's own share: what the heap loses when the plugin, the manager and its store let go.
+    await robots?.close();
+    await manager?.close();
+    await store?.close();
+    const afterRelease = heapAfterGc();
+    result.heap = { before: heapBefore, liveMax: Math.max(liveHeapMax, after), after, heedRetained: after - afterRelease };
+  } else {
+    await robots?.close();
+    await manager?.close();
+  }
+  return result;
+}
+
+process.once('message', async (job) => {
+  try {
+    const result = await crawl(job);
+    process.send({ type: 'done', result }, () => process.exit(0));
+  } catch (error) {
+    process.send({ type: 'error', message: error instanceof Error ? error.stack : String(error) }, () => process.exit(1));
+  }
+});

@@ -1,0 +1,117 @@
+/**
+ * Markdown tables of the crawl benchmark's figures, and the writer of its BENCHMARKS.md section
+ * (only that section is replaced; every other section stays as it is).
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { median } from './scenarios.mjs';
+
+export const SECTION_TITLE = '## Crawls: soak and three-way comparison';
+/** A hand-written subsection at the end of the section, kept when the tables are rewritten. */
+export const NOTES_TITLE = '### Notes';
+
+const fmt = (n) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '—');
+const mb = (bytes) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+const seconds = (ms) => `${(ms / 1000).toFixed(2)} s`;
+const met = (ok) => (ok ? 'yes' : '**not met**');
+const NAMES = { none: 'no robots handling', crawlee: 'Crawlee `respectRobotsTxtFile: true`', heed: 'Heed (`RobotsPlugin.attach`)' };
+
+const table = (header, rows) => [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n');
+
+/** The soak's table, and whether its hard checks (nothing disallowed, everything allowed) hold. */
+export function soakTable(soak, heapLimitMb) {
+  const { run, log, config, expectedPages } = soak;
+  const result = run.result;
+  const finished = run.outcome === 'finished';
+  const pagesPerSecond = finished ? (result.pages / result.ms) * 1000 : NaN;
+  const heapOk = finished && result.heap.after <= heapLimitMb * 2 ** 20;
+  const checks = {
+    noDisallowed: log.disallowedRequests === 0,
+    allAllowed: log.pagesDistinct === expectedPages,
+    finished,
+  };
+  const skippedRules = result?.heed?.skippedByReason?.rules ?? 0;
+  const rows = [
+    ['origins (distinct loopback addresses) / start URLs', `${fmt(config.origins)} / ${fmt(soak.startUrls)}`, '≥ 500', met(config.origins >= 500)],
+    ['allowed pages crawled (server log, distinct)', `${fmt(log.pagesDistinct)} of ${fmt(expectedPages)}`, 'all, ≥ 50,000', met(checks.allAllowed && expectedPages >= 50_000)],
+    ['disallowed URLs fetched (server log)', `${fmt(log.disallowedRequests)} (${fmt(skippedRules)} disallowed links skipped by Heed)`, '0', met(checks.noDisallowed)],
+    ['page requests / failed requests', `${fmt(log.pageRequests)} / ${fmt(result?.requestsFailed)}`, '', 'info'],
+    ['robots.txt fetches (server log) / per origin at most', `${fmt(log.robotsRequests)} / ${fmt(log.maxRobotsPerOrigin)}`, 'one per origin', met(log.robotsRequests === config.origins)],
+    ['crawl time / pages per second', finished ? `${seconds(result.ms)} / ${pagesPerSecond.toFixed(1)}` : `did not finish (${run.outcome})`, '~5 min', 'info'],
+    ['heap after the crawl (after GC, crawler and its in-memory queue still alive)', finished ? mb(result.heap.after) : '—', `≤ ${heapLimitMb} MiB`, met(heapOk)],
+    ['largest live heap during the crawl (GC every 15 s)', finished ? mb(result.heap.liveMax) : '—', '', 'info'],
+    ["Heed's own retained heap (freed by closing plugin, manager, store)", finished ? mb(result.heap.heedRetained) : '—', '', 'info'],
+    ['parsed robots.txt held (LRU `cacheSize`) / store records (`maxEntries`)', finished ? `${fmt(result.manager.cache.entries)} of ${fmt(soak.cacheSize)} / ${fmt(result.manager.storeEntries)} of ${fmt(soak.storeEntries)}` : '—', 'within the bounds', met(finished && result.manager.cache.entries <= soak.cacheSize && result.manager.storeEntries <= soak.storeEntries)],
+  ];
+  return { markdown: table(['measure', 'result', 'limit / target', 'met'], rows), checks, heapOk };
+}
+
+/** Warm: median crawl time of each variant, and the ratio to no robots handling. */
+export function warmTable(warm, targetPercent) {
+  const times = Object.fromEntries(Object.entries(warm.runs).map(([variant, runs]) => [variant, runs.filter((r) => r.outcome === 'finished').map((r) => r.result.ms)]));
+  const base = median(times.none);
+  const overhead = (median(times.heed) / base - 1) * 100;
+  const rows = Object.keys(NAMES).map((variant) => {
+    const m = median(times[variant]);
+    const pages = median(warm.runs[variant].map((r) => r.log.pagesDistinct));
+    const ratio = m / base;
+    const target = variant === 'heed' ? `≤ ${(1 + targetPercent / 100).toFixed(2)}× (${targetPercent}%)` : '';
+    return [NAMES[variant], seconds(m), times[variant].map((t) => (t / 1000).toFixed(2)).join(', '), fmt((pages / m) * 1000), `${ratio.toFixed(3)}×`, target, variant === 'heed' ? met(overhead <= targetPercent) : ''];
+  });
+  return { markdown: table(['robots handling', 'median time', 'rounds (s)', 'pages/s', 'vs none', 'target', 'met'], rows), overhead };
+}
+
+/** Cold: median time to the first N pages, or how far a variant got when it did not get there. */
+export function coldTable(cold, options) {
+  const base = median(cold.runs.none.filter((r) => r.outcome === 'stopped').map((r) => r.stoppedAt.ms));
+  const rows = Object.keys(NAMES).map((variant) => {
+    const runs = cold.runs[variant];
+    const reached = runs.filter((r) => r.outcome === 'stopped');
+    const robots = median(runs.map((r) => r.log.robotsRequests));
+    if (reached.length * 2 <= runs.length) {
+      const got = median(runs.map((r) => r.log.pageRequests));
+      return [NAMES[variant], `did not reach ${fmt(options.stopAfterPages)} pages in ${options.timeoutMs / 1000} s (${fmt(got)} pages by then)`, runs.map((r) => r.outcome).join(', '), '—', fmt(robots)];
+    }
+    const m = median(reached.map((r) => r.stoppedAt.ms));
+    return [NAMES[variant], seconds(m), runs.map((r) => (r.outcome === 'stopped' ? (r.stoppedAt.ms / 1000).toFixed(2) : r.outcome)).join(', '), `${(m / base).toFixed(2)}×`, fmt(robots)];
+  });
+  return table([`robots handling`, `median time to ${fmt(options.stopAfterPages)} pages`, 'rounds (s)', 'vs none', 'robots.txt requests (median)'], rows);
+}
+
+/** Unreachable: robots.txt fetches and pages crawled that should not have been, per variant. */
+export function unreachableTable(results, options) {
+  const rows = [];
+  for (const result of results) {
+    const what = result.mode === '503' ? 'answers 503' : 'never answers';
+    for (const variant of Object.keys(NAMES)) {
+      const runs = result.runs[variant];
+      const finished = runs.filter((r) => r.outcome === 'finished');
+      const ended = finished.length * 2 > runs.length ? `ended in ${seconds(median(finished.map((r) => r.result.ms)))}` : `did not finish in ${options.timeoutMs / 1000} s (${runs.map((r) => r.outcome).join(', ')})`;
+      rows.push([
+        `robots.txt ${what}`,
+        NAMES[variant],
+        fmt(median(runs.map((r) => r.log.robotsRequests))),
+        `${fmt(median(runs.map((r) => r.log.pageRequests)))} of ${fmt(result.origins * result.pagesPerOrigin)}`,
+        ended,
+      ]);
+    }
+  }
+  return table(['origins\' robots.txt', 'robots handling', 'robots.txt requests (median)', 'pages wrongly crawled (median)', 'crawl'], rows);
+}
+
+/** Replaces (or appends) the crawl section of BENCHMARKS.md. */
+export function writeSection(file, body) {
+  const current = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
+  const start = current.indexOf(SECTION_TITLE);
+  // Notes written by hand (what a profile showed, why a target is missed) stay across runs.
+  const end = start === -1 ? -1 : current.indexOf('\n## ', start + 1);
+  const old = start === -1 ? '' : current.slice(start, end === -1 ? undefined : end);
+  const notesAt = old.indexOf(NOTES_TITLE);
+  const notes = notesAt === -1 ? '' : `\n\n${old.slice(notesAt).trim()}`;
+  const section = `${SECTION_TITLE}\n\n${body.trim()}${notes}\n`;
+  let next;
+  if (start === -1) next = `${current.trimEnd()}\n\n${section}`;
+  else {
+    next = current.slice(0, start) + section + (end === -1 ? '' : `\n${current.slice(end + 1)}`);
+  }
+  writeFileSync(file, next.endsWith('\n') ? next : `${next}\n`);
+}
