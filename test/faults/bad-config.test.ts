@@ -13,7 +13,7 @@ const UA = 'HeedBot/1.0 (+https://example.com/bot)';
 
 // ioredis is the manager's (optional) dependency: load it from there. Lazy: it never connects.
 const managerRequire = createRequire(new URL('../../packages/manager/package.json', import.meta.url));
-const { Redis } = managerRequire('ioredis') as typeof import('ioredis');
+const { Redis } = managerRequire('ioredis') as { Redis: new (options: { lazyConnect: boolean }) => object };
 
 type Row = readonly [name: string, options: unknown, option: string, hint: RegExp];
 

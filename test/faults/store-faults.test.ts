@@ -70,7 +70,7 @@ describe.skipIf(!redisAvailable)('Redis stopped mid-crawl', () => {
       {
         maxConcurrency: 1,
         maxRequestRetries: 0,
-        requestHandler: async ({ request, enqueueLinks }) => {
+        requestHandler: async ({ request, enqueueLinks }: { request: { url: string }; enqueueLinks: (options: object) => Promise<unknown> }) => {
           handled.push(request.url);
           if (request.url === origins[1]?.url('/')) await redis.stop();
           if (request.url === origins[3]?.url('/')) {
