@@ -14,6 +14,7 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
+    setupFiles: ['test/support/network-guard.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -11,7 +11,7 @@ import { crawleeJsdom, crawleePuppeteer, freshConfig, puppeteer } from './site.j
 import { forbiddenHits, startScenario, type Scenario } from './scenario.js';
 
 const HEEDBOT = 'HeedBot/1.0 (+https://heed.example/bot)';
-const CHROMIUM = '/usr/bin/chromium';
+import { CHROMIUM, CHROMIUM_ARGS } from '../support/chromium.js';
 
 interface Outcome {
   handled: string[];
@@ -78,10 +78,7 @@ describe.skipIf(!existsSync(CHROMIUM))('PuppeteerCrawler with RobotsPlugin', () 
           {
             launchContext: {
               launcher: puppeteer,
-              launchOptions: {
-                executablePath: CHROMIUM,
-                args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-              },
+              launchOptions: { executablePath: CHROMIUM, args: CHROMIUM_ARGS },
             },
             headless: true,
             maxConcurrency: 2,

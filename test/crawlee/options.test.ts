@@ -20,8 +20,8 @@ const idleManager: RobotsManagerLike = {
 const crawler = () => new crawleeBasic.BasicCrawler({ requestHandler: async () => {} }, freshConfig());
 
 const cases: [string, Record<string, unknown>, string, RegExp][] = [
-  ['missing user-agent', {}, 'userAgent', /user-agent/],
-  ['empty user-agent', { userAgent: '  ' }, 'userAgent', /user-agent/],
+  ['missing user-agent', {}, 'userAgent', /User-Agent header/],
+  ['empty user-agent', { userAgent: '  ' }, 'userAgent', /User-Agent header/],
   ['user-agent without a product token', { userAgent: '/1.0 bot' }, 'userAgent', /product token/],
   ['user-agent with a line break', { userAgent: 'Bot/1.0\r\nX: y' }, 'userAgent', /line break/],
   ['unknown option with a near name', { userAgent: 'Bot', sitemap: false }, 'sitemap', /did you mean "sitemaps"/],

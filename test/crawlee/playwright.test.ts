@@ -7,19 +7,13 @@ import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RobotsManager } from '@heed/manager';
 import { RobotsPlugin, type RobotsDirectives, type SkipEvent } from '@heed/crawlee';
+import { CHROMIUM, PLAYWRIGHT_LAUNCH_OPTIONS } from '../support/chromium.js';
 import { crawleePlaywright, freshConfig, playwright } from './site.js';
 import { forbiddenHits, startScenario, type Scenario } from './scenario.js';
 
 const HEEDBOT = 'HeedBot/1.0 (+https://heed.example/bot)';
-const CHROMIUM = '/usr/bin/chromium';
 
-const launchContext = {
-  launcher: playwright.chromium,
-  launchOptions: {
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  },
-};
+const launchContext = { launcher: playwright.chromium, launchOptions: PLAYWRIGHT_LAUNCH_OPTIONS };
 
 describe.skipIf(!existsSync(CHROMIUM))('PlaywrightCrawler with RobotsPlugin', () => {
   let s: Scenario;

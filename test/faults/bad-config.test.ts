@@ -20,11 +20,11 @@ type Row = readonly [name: string, options: unknown, option: string, hint: RegEx
 const managerRows = async (): Promise<Row[]> => [
   ['no options at all', undefined, 'options', /pass an options object/],
   ['null options', null, 'options', /pass an options object/],
-  ['missing user-agent', {}, 'userAgent', /required: the User-Agent header/],
+  ['missing user-agent', {}, 'userAgent', /required: your crawler's User-Agent header, e\.g\./],
   ['user-agent of the wrong type', { userAgent: 42 }, 'userAgent', /required: .*e\.g\. "MyBot/],
   ['empty user-agent', { userAgent: '   ' }, 'userAgent', /required/],
   ['user-agent without a product token', { userAgent: '/1.0 (+https://x)' }, 'userAgent', /product token .*e\.g\. "MyBot\/1\.0"/],
-  ['user-agent with CR LF', { userAgent: 'Bot/1.0\r\nX-Evil: 1' }, 'userAgent', /single header line/],
+  ['user-agent with CR LF', { userAgent: 'Bot/1.0\r\nX-Evil: 1' }, 'userAgent', /line break.*remove it/],
   ['user-agent with an emoji', { userAgent: 'Bot/1.0 🤖' }, 'userAgent', /cannot be sent in an HTTP header.*use printable ASCII/],
   ['user-agent with a control character', { userAgent: 'Bot/1.0\u0001' }, 'userAgent', /cannot be sent in an HTTP header/],
   ['negative concurrency', { userAgent: UA, concurrency: -1 }, 'concurrency', /whole number >= 1, got -1; the default is 20/],
@@ -92,8 +92,8 @@ const idleManager: RobotsManagerLike = {
 
 const pluginRows: Row[] = [
   ['no options at all', undefined, 'options', /expected an object like \{ userAgent/],
-  ['missing user-agent', { manager: idleManager }, 'userAgent', /expected your crawler's user-agent, e\.g\./],
-  ['user-agent of the wrong type', { userAgent: ['Bot'], manager: idleManager }, 'userAgent', /user-agent, e\.g\..*got an array/],
+  ['missing user-agent', { manager: idleManager }, 'userAgent', /required: your crawler's User-Agent header, e\.g\./],
+  ['user-agent of the wrong type', { userAgent: ['Bot'], manager: idleManager }, 'userAgent', /User-Agent header, e\.g\..*got an array/],
   ['user-agent with a line break', { userAgent: 'Bot/1.0\nX: y', manager: idleManager }, 'userAgent', /line break.*remove it/],
   ['user-agent with an emoji (shared manager)', { userAgent: 'Bot/1.0 🤖', manager: idleManager }, 'userAgent', /cannot be sent in an HTTP header.*use printable ASCII/],
   ['user-agent with an emoji (own manager)', { userAgent: 'Bot/1.0 🤖' }, 'userAgent', /cannot be sent in an HTTP header/],

@@ -38,6 +38,20 @@ export const CHROMIUM_ARGS = [
   '--no-first-run',
 ] as const;
 
+/**
+ * For a crawl of loopback sites (the demo): Chromium resolves no other host, so none of its own
+ * background traffic leaves the machine.
+ */
+const LOOPBACK_ONLY_ARGS = ['--disable-quic', '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1 , EXCLUDE localhost'];
+
+function isLoopback(url: string): boolean {
+  try {
+    return /^(127(\.\d{1,3}){3}|localhost|\[::1\])$/.test(new URL(url).hostname);
+  } catch {
+    return false;
+  }
+}
+
 export async function crawlWithBrowser(startUrls: readonly string[], options: PlaywrightExampleOptions): Promise<PlaywrightExampleSummary> {
   const pages: { url: string; title: string }[] = [];
   const skipped: SkipEvent[] = [];
@@ -51,7 +65,7 @@ export async function crawlWithBrowser(startUrls: readonly string[], options: Pl
         userAgent: options.userAgent,
         launchOptions: {
           executablePath: options.executablePath ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-          args: [...CHROMIUM_ARGS],
+          args: [...CHROMIUM_ARGS, ...(startUrls.every(isLoopback) ? LOOPBACK_ONLY_ARGS : [])],
         },
       },
       // Generated fingerprints would replace the User-Agent with a random browser's.

@@ -3,6 +3,7 @@
  * validation. Validation happens at attach time so that a typo fails before the first request,
  * with the option's name and what to do.
  */
+import { userAgentProblem } from '@heed/manager';
 import { productToken } from '@heed/parser';
 import { InvalidOptionsError } from './errors.js';
 import type { RobotsManagerLike } from './manager-contract.js';
@@ -170,24 +171,9 @@ export function resolveOptions(input: unknown): ResolvedOptions {
   }
   rejectUnknownKeys(input, PLUGIN_KEYS, '');
   const userAgent = input['userAgent'];
-  if (typeof userAgent !== 'string' || userAgent.trim() === '') {
-    throw new InvalidOptionsError('userAgent', `expected your crawler's user-agent, e.g. 'MyBot/1.0 (+https://example.com/bot)', got ${describe(userAgent)}.`);
-  }
-  if (/[\r\n\0]/.test(userAgent)) {
-    throw new InvalidOptionsError('userAgent', 'contains a line break or NUL, which cannot be sent as an HTTP header; remove it.');
-  }
-  // What Node.js refuses to send as a header value: caught here, not as failed robots.txt and sitemap fetches mid-crawl.
-  const unsendable = /[^\t\x20-\x7e\x80-\xff]/u.exec(userAgent);
-  if (unsendable !== null) {
-    throw new InvalidOptionsError(
-      'userAgent',
-      `contains ${JSON.stringify(unsendable[0])}, which cannot be sent in an HTTP header (control characters and characters beyond Latin-1 cannot); use printable ASCII, e.g. 'MyBot/1.0 (+https://example.com/bot)'.`,
-    );
-  }
+  const problem = userAgentProblem(userAgent);
+  if (problem !== undefined || typeof userAgent !== 'string') throw new InvalidOptionsError('userAgent', problem ?? 'must be a string.');
   const token = productToken(userAgent);
-  if (token === '') {
-    throw new InvalidOptionsError('userAgent', `"${userAgent}" does not start with a product token (letters, '_' or '-', e.g. 'MyBot/1.0'), so no robots.txt group could name it.`);
-  }
   const manager = input['manager'];
   if (typeof manager === 'function') {
     throw new InvalidOptionsError('manager', `got the class ${manager.name || '(anonymous)'} itself; pass an instance, e.g. manager: new RobotsManager({ userAgent }).`);

@@ -96,25 +96,9 @@ export function resolveOptions(options: RobotsManagerOptions): ResolvedOptions {
     }
   }
   const { userAgent } = options;
-  if (typeof userAgent !== 'string' || userAgent.trim() === '') {
-    throw new InvalidOptionsError('userAgent', 'required: the User-Agent header of your crawler, e.g. "MyBot/1.0 (+https://example.com/bot)".');
-  }
-  if (/[\r\n\0]/.test(userAgent)) {
-    throw new InvalidOptionsError('userAgent', 'must be a single header line, without CR, LF or NUL characters.');
-  }
-  // What Node.js refuses to send as a header value: caught here, not as a failed fetch per origin
-  // (which would disallow every URL of the crawl).
-  const unsendable = /[^\t\x20-\x7e\x80-\xff]/u.exec(userAgent);
-  if (unsendable !== null) {
-    throw new InvalidOptionsError(
-      'userAgent',
-      `contains ${JSON.stringify(unsendable[0])}, which cannot be sent in an HTTP header (control characters and characters beyond Latin-1 cannot); use printable ASCII, e.g. "MyBot/1.0 (+https://example.com/bot)".`,
-    );
-  }
+  const problem = userAgentProblem(userAgent);
+  if (problem !== undefined) throw new InvalidOptionsError('userAgent', problem);
   const token = productToken(userAgent);
-  if (token === '') {
-    throw new InvalidOptionsError('userAgent', `"${userAgent}" does not start with a product token (letters, "-" and "_"), e.g. "MyBot/1.0".`);
-  }
 
   const store = options.store;
   if (store !== undefined) checkStore(store);
@@ -182,6 +166,28 @@ export function resolveOptions(options: RobotsManagerOptions): ResolvedOptions {
 }
 
 type NumberOption = { [K in keyof RobotsManagerOptions]-?: RobotsManagerOptions[K] extends number | undefined ? K : never }[keyof RobotsManagerOptions];
+
+/**
+ * What is wrong with a crawler's User-Agent header, or undefined when it can be used: it must be a
+ * non-empty string Node.js can send as a header, starting with a product token. Checked when a
+ * manager or plugin is created, so a bad one fails there and not as a failed fetch per origin (which
+ * would disallow every URL of the crawl).
+ */
+export function userAgentProblem(userAgent: unknown): string | undefined {
+  if (typeof userAgent !== 'string' || userAgent.trim() === '') {
+    const got = userAgent === undefined ? 'nothing' : Array.isArray(userAgent) ? 'an array' : typeof userAgent === 'string' ? 'only white space' : typeof userAgent === 'object' ? `an ${typeof userAgent}` : `${typeof userAgent} ${String(userAgent)}`;
+    return `required: your crawler's User-Agent header, e.g. "MyBot/1.0 (+https://example.com/bot)"; got ${got}.`;
+  }
+  if (/[\r\n\0]/.test(userAgent)) return 'contains a line break or NUL, which cannot be sent in an HTTP header; remove it.';
+  const unsendable = /[^\t\x20-\x7e\x80-\xff]/u.exec(userAgent);
+  if (unsendable !== null) {
+    return `contains ${JSON.stringify(unsendable[0])}, which cannot be sent in an HTTP header (control characters and characters beyond Latin-1 cannot); use printable ASCII, e.g. "MyBot/1.0 (+https://example.com/bot)".`;
+  }
+  if (productToken(userAgent) === '') {
+    return `"${userAgent}" does not start with a product token (letters, "-" and "_", e.g. "MyBot/1.0"), so no robots.txt group could name it.`;
+  }
+  return undefined;
+}
 
 function positive(options: RobotsManagerOptions, name: NumberOption, fallback: number, allowInfinity = false): number {
   const value: unknown = options[name];
