@@ -211,7 +211,9 @@ export class RuleMatcher {
   /** The first rule of `list` (all rules when undefined) that matches `path`, or -1. */
   private firstMatch(list: Int32Array | undefined, path: string): number {
     const { entries } = this;
-    const hasMasks = entries.length > this.count;
+    // Masks pay when many `*` rules or a long path would otherwise be walked; for a small file and
+    // a short path, computing the path's mask costs more than it saves.
+    const hasMasks = entries.length > this.count && (this.segments !== undefined || path.length >= SHARED_SEGMENTS_PATH);
     const count = list === undefined ? this.count : list.length;
     const second = path.charCodeAt(1);
     let pathMask = -1;

@@ -55,7 +55,7 @@ function simplePath(url: string): string | undefined {
     if (DOT_SEGMENT.test(path)) return undefined;
   }
   const path = rest.charCodeAt(0) === 0x3f ? '/' + rest : rest;
-  return LOWER_ESCAPE.test(path) ? escapeBytes(path) : path;
+  return path.indexOf('%') !== -1 && LOWER_ESCAPE.test(path) ? escapeBytes(path) : path;
 }
 
 function upperEscapes(path: string): string {
