@@ -3,19 +3,10 @@
  * fails at once with the option's name and what to do.
  */
 import { describe, expect, it } from 'vitest';
-import { AlreadyAttachedError, InvalidOptionsError, RobotsPlugin, UnsupportedCrawlerError, type RobotsManagerLike } from '@heed/crawlee';
+import { AlreadyAttachedError, InvalidOptionsError, RobotsPlugin, UnsupportedCrawlerError } from '@heed/crawlee';
 import { crawleeBasic, freshConfig } from './site.js';
+import { idleManager } from '../support/idle-manager.js';
 
-/** A manager that is never asked anything in these tests. */
-const idleManager: RobotsManagerLike = {
-  check: async () => {
-    throw new Error('not used');
-  },
-  sitemaps: async () => [],
-  crawlDelay: async () => undefined,
-  prefetch: async () => {},
-  close: async () => {},
-};
 
 const crawler = () => new crawleeBasic.BasicCrawler({ requestHandler: async () => {} }, freshConfig());
 

@@ -6,8 +6,9 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { InvalidOptionsError as ManagerOptionsError, MemoryStore, RobotsManager, type RobotsManagerOptions } from '@heed/manager';
-import { InvalidOptionsError as PluginOptionsError, RobotsPlugin, UnsupportedCrawlerError, type RobotsManagerLike } from '@heed/crawlee';
+import { InvalidOptionsError as PluginOptionsError, RobotsPlugin, UnsupportedCrawlerError } from '@heed/crawlee';
 import { crawleeBasic, crawleeCore, freshConfig } from '../crawlee/site.js';
+import { idleManager } from '../support/idle-manager.js';
 
 const UA = 'HeedBot/1.0 (+https://example.com/bot)';
 
@@ -79,16 +80,6 @@ describe('new RobotsManager(bad options)', async () => {
   });
 });
 
-/** A manager that is never asked anything: attach() must fail before it is used. */
-const idleManager: RobotsManagerLike = {
-  check: async () => {
-    throw new Error('not used');
-  },
-  sitemaps: async () => [],
-  crawlDelay: async () => undefined,
-  prefetch: async () => {},
-  close: async () => {},
-};
 
 const pluginRows: Row[] = [
   ['no options at all', undefined, 'options', /expected an object like \{ userAgent/],
