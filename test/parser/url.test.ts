@@ -33,6 +33,17 @@ describe('canonicalPath', () => {
     );
   });
 
+  it('reads a path given alone as the same path of an http URL', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 12 }), (rest) => {
+        const path = '/' + rest.join('');
+        if (path.startsWith('//')) return;
+        expect(canonicalPath(path)).toBe(viaWhatwg('http://example.com' + path));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
   it.each([
     ['https://example.com', '/'],
     ['https://example.com?q=1', '/?q=1'],

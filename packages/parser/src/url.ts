@@ -21,7 +21,8 @@ export function canonicalPath(url: string): string {
   } catch {
     if (url.startsWith('/') && !url.startsWith('//')) {
       try {
-        parsed = new URL(url, 'http://robots.invalid');
+        // Appended, not resolved: `/\\x` must stay a path, not become a scheme-relative URL.
+        parsed = new URL('http://robots.invalid' + url);
       } catch {
         parsed = undefined;
       }
@@ -37,6 +38,8 @@ export function canonicalPath(url: string): string {
  * code: faster than a character loop in JavaScript.)
  */
 const SIMPLE_URL = /^https?:\/\/[a-z0-9.-]+(?::[0-9]{1,5})?([/?][A-Za-z0-9\-._~!$&()*+,;=:@/?%]*)?(?:#|$)/;
+/** The same for a path given alone (`/a/b?c`), as the matcher itself is often asked. */
+const SIMPLE_PATH = /^(\/(?!\/)[A-Za-z0-9\-._~!$&()*+,;=:@/?%]*)(?:#|$)/;
 const DOT_SEGMENT = /\/(?:\.|%2e)/i;
 
 /**
@@ -44,7 +47,7 @@ const DOT_SEGMENT = /\/(?:\.|%2e)/i;
  * path. Anything else: undefined.
  */
 function simplePath(url: string): string | undefined {
-  const match = SIMPLE_URL.exec(url);
+  const match = url.charCodeAt(0) === 0x2f ? SIMPLE_PATH.exec(url) : SIMPLE_URL.exec(url);
   if (match === null) return undefined;
   const rest = match[1];
   if (rest === undefined) return '/';
