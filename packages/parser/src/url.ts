@@ -21,7 +21,7 @@ export function canonicalPath(url: string): string {
   } catch {
     if (url.startsWith('/') && !url.startsWith('//')) {
       try {
-        // Appended, not resolved: `/\\x` must stay a path, not become a scheme-relative URL.
+        // Appended, not resolved: `/\x` must stay a path, not become a scheme-relative URL.
         parsed = new URL('http://robots.invalid' + url);
       } catch {
         parsed = undefined;
