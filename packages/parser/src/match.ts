@@ -92,14 +92,14 @@ export class RuleMatcher {
       if (bucket === undefined) buckets.set(key, [i]);
       else bucket.push(i);
     }
-    this.short = Int32Array.from(short);
+    this.short = new Int32Array(short);
     const items: number[] = [];
     this.buckets = new Map();
     for (const [key, list] of buckets) {
       this.buckets.set(key, items.length * BUCKET_SPLIT + list.length);
       items.push(...list);
     }
-    this.bucketItems = Int32Array.from(items);
+    this.bucketItems = new Int32Array(items);
   }
 
   /**
@@ -141,7 +141,7 @@ export class RuleMatcher {
       if (mask !== 0) anyWildcard = true;
       masks.push(mask);
     }
-    return new RuleMatcher(source.text, source.rows, Int32Array.from(anyWildcard ? entries.concat(masks) : entries), entries.length);
+    return new RuleMatcher(source.text, source.rows, new Int32Array(anyWildcard ? entries.concat(masks) : entries), entries.length);
   }
 
   /** Number of distinct compiled rules. */
@@ -307,7 +307,7 @@ function decodedView(table: DirectiveTable, rowIndices: readonly number[]): { te
     parts.push(pattern);
     length += pattern.length;
   }
-  return { text: parts.join(''), rows: Int32Array.from(rows), indices: rowIndices.map((_, i) => i) };
+  return { text: parts.join(''), rows: new Int32Array(rows), indices: rowIndices.map((_, i) => i) };
 }
 
 /** Precedence: longer first, `allow` before `disallow`, then file order. */
@@ -379,7 +379,7 @@ class SegmentFinder {
       }
       this.spans[i * 2 + 1] = ids.length - (this.spans[i * 2] as number);
     }
-    this.ids = Int32Array.from(ids);
+    this.ids = new Int32Array(ids);
     this.uses = new Int32Array(this.strings.length);
   }
 

@@ -97,7 +97,7 @@ export function buildTable(prepared: PreparedBody, options: { acceptTypos: boole
     parts.push(value);
     length += value.length;
   });
-  return { text: parts.join(''), rows: Int32Array.from(rows), count: rows.length / ROW };
+  return { text: parts.join(''), rows: new Int32Array(rows), count: rows.length / ROW };
 }
 
 /** The pieces of row `i` of a table. */
