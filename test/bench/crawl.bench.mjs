@@ -8,8 +8,8 @@
  *      than the number of origins. Fails (exit 1) when the server saw a disallowed request or an
  *      allowed page was never crawled.
  *   2. Three-way comparison, no robots handling / Crawlee's `respectRobotsTxtFile: true` / Heed:
- *      (a) warm: every linked page allowed, robots.txt cached before the clock starts; median crawl
- *          time of `--warm-rounds` interleaved rounds;
+ *      (a) warm: every linked page allowed, robots.txt cached before the clock starts; median CPU
+ *          time (judged) and wall time of `--warm-rounds` interleaved rounds;
  *      (b) cold: 500 origins, robots.txt answering after 200 ms; time to the first 1,000 pages;
  *      (c) unreachable: 50 origins whose robots.txt answers 503 / never answers; robots.txt requests
  *          and pages crawled that should not have been.
@@ -19,8 +19,9 @@
  *
  *   node test/bench/run.mjs crawl [--only=soak,warm,cold,unreachable] [--no-write]
  *     [--soak-pages=50000] [--soak-origins=500] [--cache-size=100] [--store-entries=1000]
- *     [--heap-limit-mb=256] [--rounds=3] [--warm-rounds=5] [--warm-pages=2000] [--warm-origins=10]
- *     [--concurrency=200] [--min-concurrency=50]
+ *     [--heap-limit-mb=256] [--rounds=3] [--warm-rounds=7] [--warm-pages=2000] [--warm-origins=10]
+ *     [--concurrency=200] [--min-concurrency=50] [--cold-origins=500] [--cold-pages=1000]
+ *     [--unreachable-origins=50] [--soak-timeout-s=900] [--cold-timeout-s=150] [--unreachable-timeout-s=120]
  *
  * Profile one variant's crawl (the .cpuprofile files land in the given folder):
  *   CRAWL_CPU_PROF=/tmp/prof node --expose-gc test/bench/crawl.bench.mjs --only=warm --no-write
@@ -55,7 +56,7 @@ const SOAK = {
 };
 const HEAP_LIMIT_MB = option('heap-limit-mb', 256);
 const ROUNDS = Math.max(3, option('rounds', 3));
-const WARM = { ...concurrency, rounds: Math.max(3, option('warm-rounds', 5)), pages: option('warm-pages', 2_000), origins: option('warm-origins', 10), timeoutMs: 300_000 };
+const WARM = { ...concurrency, rounds: Math.max(3, option('warm-rounds', 7)), pages: option('warm-pages', 2_000), origins: option('warm-origins', 10), timeoutMs: 300_000 };
 const WARM_TARGET_PERCENT = 5;
 const COLD = { ...concurrency, rounds: ROUNDS, origins: option('cold-origins', 500), robotsDelayMs: 200, stopAfterPages: option('cold-pages', 1_000), timeoutMs: option('cold-timeout-s', 150) * 1000 };
 const UNREACHABLE = { ...concurrency, rounds: ROUNDS, origins: option('unreachable-origins', 50), pagesPerOrigin: 20, timeoutMs: option('unreachable-timeout-s', 120) * 1000 };
@@ -92,15 +93,17 @@ if (parts.includes('soak')) {
 if (parts.includes('warm')) {
   console.log(`warm: ${WARM.pages} pages over ${WARM.origins} origins, ${WARM.rounds} rounds ...`);
   const result = await warm(WARM);
-  const { markdown, overhead } = warmTable(result, WARM_TARGET_PERCENT);
+  const { markdown, overhead, wallOverhead } = warmTable(result, WARM_TARGET_PERCENT);
   console.log(`\n${markdown}\n`);
   sections.push([
-    `### (a) Warm: every linked page allowed — Heed's overhead ${overhead.toFixed(1)}% (target ≤ ${WARM_TARGET_PERCENT}%: ${overhead <= WARM_TARGET_PERCENT ? 'met' : '**not met**'})`,
+    `### (a) Warm: every linked page allowed — Heed's overhead ${overhead.toFixed(1)}% of CPU time (target ≤ ${WARM_TARGET_PERCENT}%: ${overhead <= WARM_TARGET_PERCENT ? 'met' : '**not met**'}), ${wallOverhead.toFixed(1)}% of wall time`,
     '',
     `${result.expectedPages.toLocaleString('en-US')} pages over ${result.config.origins} origins; every link on every page is allowed by its robots.txt. Before the clock starts`,
     "each robots.txt is in the robots cache (Heed: `manager.prefetch()`; Crawlee: its own `getRobotsTxtFileForUrl()`),",
-    `so this is the per-page cost. Time is \`crawler.run()\`, start to end; median of ${WARM.rounds} rounds, the three variants interleaved`,
-    'in a rotating order, each crawl in a fresh process.',
+    `so this is the per-page cost. Timed: \`crawler.run()\`, start to end, as the crawler process's CPU time (user + system)`,
+    `and as wall time; medians of ${WARM.rounds} rounds, the three variants interleaved in a rotating order, each crawl in a fresh`,
+    'process. The target is judged on CPU time: the crawl is CPU-bound, and on this shared machine its wall time',
+    'moves with the other jobs (rounds of the same variant differ by up to 2×) while its CPU time moves far less.',
     '',
     markdown,
   ].join('\n'));

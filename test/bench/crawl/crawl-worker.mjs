@@ -80,14 +80,18 @@ async function crawl(job) {
     : undefined;
 
   const started = performance.now();
+  const cpuStart = process.cpuUsage();
   const finalStats = await crawler.run(job.startUrls);
   const ms = performance.now() - started;
+  // CPU time of this process: what the crawl itself cost, whatever else the shared machine was doing.
+  const cpu = process.cpuUsage(cpuStart);
   if (sampler) clearInterval(sampler);
 
   const result = {
     variant: job.variant,
     pages: handled,
     ms,
+    cpuMs: (cpu.user + cpu.system) / 1000,
     requestsFinished: finalStats.requestsFinished,
     requestsFailed: finalStats.requestsFailed,
   };
