@@ -1,7 +1,9 @@
 /**
  * Whole crawls with a real CheerioCrawler (Crawlee 3.18, MemoryStorage, persistStorage false) against
  * real servers on distinct loopback addresses 127.x.y.z (issue 7, part 4). Needs the built packages
- * (`pnpm bench crawl` builds them). Takes ~20 minutes: not part of CI.
+ * (`pnpm bench crawl` builds them). Takes ~20 minutes: not part of CI. Linux routes all of 127/8 to
+ * the loopback interface, so every origin gets an address of its own; the servers' process holds one
+ * listening socket per origin plus the open connections (keep `ulimit -n` at 4096 or more).
  *
  *   1. Soak: Heed attached, ≥ 50,000 pages over ≥ 500 origins, robots.txt with disallowed paths and
  *      pages linking to them (and to other origins' disallowed pages); the parsed-robots LRU smaller
