@@ -144,6 +144,25 @@ describe('unreachable origins', () => {
     await m.close();
   });
 
+  it('does not hold checks for the retry of a robots.txt that never answers', async () => {
+    const open: import('node:http').ServerResponse[] = [];
+    server.handle((_req, res) => void open.push(res)); // never answers
+    let now = Date.UTC(2026, 0, 1);
+    const m = create({ now: () => now, timeoutMs: 3_000 });
+    expect(await m.check(`${server.origin}/x`)).toMatchObject({ allowed: false, reason: 'unreachable' });
+    now += 2 * 60_000; // past the retry interval
+    // The retry goes out, but the check is answered from the unreachable record while it hangs.
+    const verdict = await m.check(`${server.origin}/y`);
+    expect(verdict).toMatchObject({ allowed: false, reason: 'unreachable' });
+    expect(server.robotsRequests()).toBe(2);
+    expect(m.stats().inFlight).toBe(1);
+    // Every check during the retry makes no further request.
+    expect(await m.isAllowed(`${server.origin}/z`)).toBe(false);
+    expect(server.robotsRequests()).toBe(2);
+    await m.close();
+    for (const res of open) res.destroy();
+  });
+
   it('uses the last good copy when the origin starts failing (stale-copy)', async () => {
     let now = Date.UTC(2026, 0, 1);
     const m = create({ now: () => now });

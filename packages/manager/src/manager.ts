@@ -316,9 +316,23 @@ export class RobotsManager {
 
   private entryFor(origin: string, method: string): Promise<Entry> | Entry {
     const entry = this.entries.get(origin);
-    if (entry !== undefined && this.clock() < entry.validUntil) {
+    const now = this.clock();
+    if (entry !== undefined && now < entry.validUntil) {
       this.counters.hits++;
       return entry;
+    }
+    if (entry !== undefined && entry.record.status === 'unreachable' && now < policyChangesAt(entry.record, this.options)) {
+      // A retry of an unreachable origin is due. Until it succeeds the answer stays what it was
+      // (disallow all, or the last good copy), so the check that starts the retry waits for it only
+      // briefly, and checks that come while it runs do not wait at all: a server that never
+      // answers must not hold every check of its origin for a fetch timeout.
+      const retrying = this.flights.has(origin);
+      const loading = this.load(origin, method);
+      if (retrying) {
+        loading.catch(() => undefined);
+        return entry;
+      }
+      return answerWithin(loading, entry, RETRY_WAIT_MS);
     }
     return this.load(origin, method);
   }
@@ -505,6 +519,21 @@ function newest(a: RobotsRecord | undefined, b: RobotsRecord | undefined): Robot
   if (a === undefined) return b;
   if (b === undefined) return a;
   return a.fetchedAt >= b.fetchedAt ? a : b;
+}
+
+/** How long a check waits for the retry of an unreachable origin before answering from its record. */
+const RETRY_WAIT_MS = 1_000;
+
+/** `loading` if it settles within `ms`, else `fallback` (the load goes on, and its result is kept). */
+function answerWithin(loading: Promise<Entry>, fallback: Entry, ms: number): Promise<Entry> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<Entry>((resolve) => {
+    timer = setTimeout(() => resolve(fallback), ms);
+    timer.unref?.();
+  });
+  // When the fallback wins, a failure of the load (e.g. close()) must not surface as unhandled.
+  loading.catch(() => undefined);
+  return Promise.race([loading, late]).finally(() => clearTimeout(timer));
 }
 
 function sleep(ms: number): Promise<void> {
