@@ -121,7 +121,7 @@ export interface Explanation {
 export interface ParseOptions {
   /**
    * Bytes of the body that are read; the rest is ignored, as Google and RFC 9309 (which asks for
-   * at least 500 KiB) allow. Default: 512,000 (500 KiB).
+   * at least 500 KiB) allow. At most 8 MiB. Default: 512,000 (500 KiB).
    */
   readonly maxBytes?: number;
   /**
