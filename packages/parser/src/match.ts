@@ -60,7 +60,6 @@ export class RuleMatcher {
   private constructor(
     private readonly text: string,
     private readonly rows: Int32Array,
-    /** Compiled rules in precedence order. */
     /**
      * Compiled rules in precedence order, then, when any rule has a `*`, the byte-class mask of
      * each rule (0 for rules without `*`): one array, so a small file pays for one buffer.
@@ -108,12 +107,11 @@ export class RuleMatcher {
    */
   static fromTable(table: DirectiveTable, rowIndices: readonly number[], decodeUnreservedEscapes: boolean): RuleMatcher {
     const source = decodeUnreservedEscapes ? decodedView(table, rowIndices) : { text: table.text, rows: table.rows, indices: rowIndices };
-    const provisional = new RuleMatcher(source.text, source.rows, new Int32Array(0), 0);
     const drafts: { entry: number; shape: Shape }[] = [];
     for (const row of source.indices) {
       const head = rowHead(source.rows, row);
       const entry = row << 9;
-      drafts.push({ entry, shape: provisional.shapeOf(entry) });
+      drafts.push({ entry, shape: shapeOf(source.text, source.rows, entry) });
       if ((head & 7) !== KIND_ALLOW) continue;
       // Google: `allow: /dir/index.htm[l]` also allows `/dir/` itself, as `allow: /dir/$` would. The
       // alternative is shorter than the pattern, so it only decides when the pattern does not match.
@@ -121,7 +119,7 @@ export class RuleMatcher {
       const end = rowEnd(source.rows, row);
       const slash = source.text.lastIndexOf('/', end - 1);
       if (slash >= start && slash + 10 <= end && source.text.startsWith('/index.htm', slash)) {
-        drafts.push({ entry: entry | ALTERNATIVE, shape: provisional.shapeOf(entry | ALTERNATIVE) });
+        drafts.push({ entry: entry | ALTERNATIVE, shape: shapeOf(source.text, source.rows, entry | ALTERNATIVE) });
       }
     }
     drafts.sort((a, b) => byPrecedence(a.shape, b.shape));
@@ -168,31 +166,7 @@ export class RuleMatcher {
 
   /** The shape of the compiled rule at position `i` of the precedence order. */
   shape(i: number): Shape {
-    return this.shapeOf(this.entries[i] as number);
-  }
-
-  private shapeOf(entry: number): Shape {
-    const { rows, text } = this;
-    const row = entry >>> 9;
-    const head = rowHead(rows, row);
-    const start = rowStart(text, rows, row);
-    let end = rowEnd(rows, row);
-    const allow = (head & 7) === KIND_ALLOW;
-    const line = head >>> LINE_SHIFT;
-    if (entry & ALTERNATIVE) {
-      end = text.lastIndexOf('/', end - 1) + 1;
-      const star = head & HAS_STAR ? text.indexOf('*', start) : -1;
-      return { start, end, anchored: true, firstStar: star !== -1 && star < end ? star : -1, priority: end - start + 1, allow, line };
-    }
-    const priority = end - start;
-    let anchored = false;
-    if (priority > 0 && text.charCodeAt(end - 1) === 0x24) {
-      end--;
-      // `/a*$`: a trailing `*` makes the anchor always true.
-      anchored = !(head & HAS_STAR && end > start && text.charCodeAt(end - 1) === 0x2a);
-    }
-    const star = head & HAS_STAR ? text.indexOf('*', start) : -1;
-    return { start, end, anchored, firstStar: star !== -1 && star < end ? star : -1, priority, allow, line };
+    return shapeOf(this.text, this.rows, this.entries[i] as number);
   }
 
   private winner(path: string): number {
@@ -235,7 +209,10 @@ export class RuleMatcher {
     return -1;
   }
 
-  /** Google's `RobotsMatchStrategy::Matches` for the compiled rule at position `i` (no allocation). */
+  /**
+   * Google's `RobotsMatchStrategy::Matches` for the compiled rule at position `i`. It reads the rule
+   * as {@link shapeOf} does, inline: this is the hot path, and it allocates nothing.
+   */
   private matches(i: number, path: string): boolean {
     const { text, rows } = this;
     const entry = this.entries[i] as number;
@@ -294,6 +271,30 @@ export class RuleMatcher {
   get patternText(): string {
     return this.text;
   }
+}
+
+/** Where the pattern of a compiled rule (`entry`) is in `text`, and how to read it. */
+function shapeOf(text: string, rows: Int32Array, entry: number): Shape {
+  const row = entry >>> 9;
+  const head = rowHead(rows, row);
+  const start = rowStart(text, rows, row);
+  let end = rowEnd(rows, row);
+  const allow = (head & 7) === KIND_ALLOW;
+  const line = head >>> LINE_SHIFT;
+  if (entry & ALTERNATIVE) {
+    end = text.lastIndexOf('/', end - 1) + 1;
+    const star = head & HAS_STAR ? text.indexOf('*', start) : -1;
+    return { start, end, anchored: true, firstStar: star !== -1 && star < end ? star : -1, priority: end - start + 1, allow, line };
+  }
+  const priority = end - start;
+  let anchored = false;
+  if (priority > 0 && text.charCodeAt(end - 1) === 0x24) {
+    end--;
+    // `/a*$`: a trailing `*` makes the anchor always true.
+    anchored = !(head & HAS_STAR && end > start && text.charCodeAt(end - 1) === 0x2a);
+  }
+  const star = head & HAS_STAR ? text.indexOf('*', start) : -1;
+  return { start, end, anchored, firstStar: star !== -1 && star < end ? star : -1, priority, allow, line };
 }
 
 /** The chosen rows with their patterns decoded (RFC 9309 reading), as a small table of their own. */
