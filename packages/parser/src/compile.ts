@@ -143,6 +143,8 @@ export interface CompileOptions {
 export interface CompiledAgent {
   readonly matcher: RuleMatcher;
   readonly matchedBy: AppliedGroups['matchedBy'];
+  /** The groups as objects, selected the first time `explain()` or `crawlDelay()` needs them. */
+  groups?: readonly Group[];
 }
 
 /**

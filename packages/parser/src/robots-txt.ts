@@ -100,7 +100,7 @@ export class RobotsTxt {
     const token = typeof userAgent === 'string' ? userAgent : '';
     const path = this.pathOf(url);
     const compiled = this.compiled(token);
-    const groups = compiled.matchedBy === 'none' ? [] : selectGroups(this.groups, token).groups;
+    const groups = this.appliedGroups(token, compiled);
     const base = { userAgent: token, path, groups, matchedBy: compiled.matchedBy };
     if (this.flags & ROBOTS_TXT_ALLOWED && path === '/robots.txt') return { ...base, allowed: true, reason: 'robots-txt-implicit-allow', line: 0 };
     const winner = compiled.matcher.match(path);
@@ -113,7 +113,7 @@ export class RobotsTxt {
 
   /** The crawl-delay in seconds of the groups that apply to `userAgent`, if one is set. */
   crawlDelay(userAgent: string): number | undefined {
-    for (const group of selectGroups(this.groups, typeof userAgent === 'string' ? userAgent : '').groups) {
+    for (const group of this.groupsFor(userAgent)) {
       if (group.crawlDelay !== undefined) return group.crawlDelay;
     }
     return undefined;
@@ -121,7 +121,14 @@ export class RobotsTxt {
 
   /** The groups that apply to `userAgent` (merged groups naming it, else the `*` groups). */
   groupsFor(userAgent: string): readonly Group[] {
-    return selectGroups(this.groups, typeof userAgent === 'string' ? userAgent : '').groups;
+    const token = typeof userAgent === 'string' ? userAgent : '';
+    return this.appliedGroups(token, this.compiled(token));
+  }
+
+  /** The groups that apply to `token`, selected once per compiled agent (explain() runs per check). */
+  private appliedGroups(token: string, compiled: CompiledAgent): readonly Group[] {
+    compiled.groups ??= compiled.matchedBy === 'none' ? [] : selectGroups(this.groups, token).groups;
+    return compiled.groups;
   }
 
   private objects(): Directives {
