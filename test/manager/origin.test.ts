@@ -70,6 +70,24 @@ describe('originOf', () => {
     );
   });
 
+  it('equals URL.origin for hosts made of the pieces the fast path has to judge (property)', () => {
+    const piece = fc.constantFrom('a', 'z', '1', '0', '-', '.', 'xn--', 'xn--bcher-kva', '255', ':', ':80', ':443', ':0', '');
+    fc.assert(
+      fc.property(fc.constantFrom('http://', 'https://'), fc.array(piece, { maxLength: 8 }), fc.constantFrom('', '/', '/x', '?q', '#f'), (scheme, pieces, rest) => {
+        const url = `${scheme}${pieces.join('')}${rest}`;
+        let expected: string | undefined;
+        try {
+          const parsed = new URL(url);
+          expected = parsed.hostname === '' ? undefined : parsed.origin;
+        } catch {
+          expected = undefined;
+        }
+        expect(originOf(url)).toBe(expected);
+      }),
+      { numRuns: 5_000 },
+    );
+  });
+
   it('never throws, whatever it is given', () => {
     fc.assert(fc.property(fc.string(), (input) => {
       originOf(input);

@@ -21,6 +21,7 @@ import { LruMap } from './cache/lru.js';
 import type { Log, RobotsStore, StoreLock } from './cache/store.js';
 import { InvalidUrlError, ManagerClosedError } from './errors.js';
 import { fetchRobotsTxt, type FetchOutcome } from './fetch.js';
+import { HitClock } from './hit-clock.js';
 import { originOf, robotsTxtUrl } from './origin.js';
 import { resolveOptions, type ResolvedOptions, type RobotsManagerOptions } from './options.js';
 import { decideRecord, effectivePolicy, policyChangesAt, type EffectivePolicy, type VerdictReason } from './policy.js';
@@ -111,6 +112,8 @@ interface Entry {
 }
 
 const NO_LOCK: StoreLock = { release: async () => {} };
+/** Resolution of the cache-hit clock: entries live for hours, a quarter second early is nothing. */
+const HIT_CLOCK_MS = 250;
 
 /**
  * One robots.txt record per origin, shared by every check of the process (and, with a shared
@@ -122,6 +125,8 @@ export class RobotsManager {
   private readonly ownsStore: boolean;
   private readonly log: Log;
   private readonly clock: () => number;
+  /** The hit path's clock; undefined when `options.now` replaces the real clock (tests). */
+  private readonly hitClock: HitClock | undefined;
   private readonly queue: PQueue;
   private readonly entries: LruMap<string, Entry>;
   private readonly flights = new Map<string, Promise<Entry>>();
@@ -140,6 +145,7 @@ export class RobotsManager {
     this.store = this.options.store ?? new MemoryStore({ maxEntries: Math.max(this.options.cacheSize, 10_000) });
     this.log = this.options.log ?? consoleLog;
     this.clock = this.options.now;
+    this.hitClock = this.clock === Date.now ? new HitClock(HIT_CLOCK_MS) : undefined;
     this.queue = new PQueue({ concurrency: this.options.concurrency });
     this.entries = new LruMap(this.options.cacheSize);
     // Every fetch in flight listens on the one close signal: up to `concurrency` listeners.
@@ -163,7 +169,7 @@ export class RobotsManager {
     }
     const token = userAgent === undefined ? this.options.productToken : this.tokenOf(userAgent);
     let entry = this.entries.get(origin);
-    if (entry !== undefined && this.clock() < entry.validUntil) {
+    if (entry !== undefined && this.fresh(entry)) {
       this.counters.hits++;
     } else {
       entry = await this.load(origin, 'isAllowed');
@@ -295,6 +301,7 @@ export class RobotsManager {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.hitClock?.stop();
     this.queue.clear();
     this.abort.abort();
     await Promise.allSettled([...this.flights.values()]);
@@ -316,11 +323,11 @@ export class RobotsManager {
 
   private entryFor(origin: string, method: string): Promise<Entry> | Entry {
     const entry = this.entries.get(origin);
-    const now = this.clock();
-    if (entry !== undefined && now < entry.validUntil) {
+    if (entry !== undefined && this.fresh(entry)) {
       this.counters.hits++;
       return entry;
     }
+    const now = this.clock();
     if (entry !== undefined && entry.record.status === 'unreachable' && now < policyChangesAt(entry.record, this.options)) {
       // A retry of an unreachable origin is due. Until it succeeds the answer stays what it was
       // (disallow all, or the last good copy), so the check that starts the retry waits for it only
@@ -335,6 +342,11 @@ export class RobotsManager {
       return answerWithin(loading, entry, RETRY_WAIT_MS);
     }
     return this.load(origin, method);
+  }
+
+  /** Whether an in-process entry may answer without going back to the store. */
+  private fresh(entry: Entry): boolean {
+    return this.hitClock === undefined ? this.clock() < entry.validUntil : this.hitClock.before(entry.validUntil);
   }
 
   /** The single flight: one load per origin at a time, whoever asks. */

@@ -41,57 +41,26 @@ function slowOrigin(url: string): string | undefined {
 }
 
 /**
- * The common case without `URL`: `http(s)://` in lower case, then a host of `[a-z0-9.-]` whose
- * last label starts with a letter (so it can never be read as an IPv4 number), then an optional
- * canonical port. Anything else returns `undefined` and takes the slow path.
+ * The common case: `http(s)://` in lower case, a host of dot-separated `[a-z0-9-]` labels whose
+ * last label starts with a letter (so it can never be read as an IPv4 number), an optional port,
+ * then the end or `/`, `?`, `#`. (A regular expression: irregexp's machine code reads a host
+ * several times faster than a character loop in JavaScript.)
  */
+const SIMPLE_ORIGIN = /^https?:\/\/(?:[a-z0-9-]+\.)*[a-z][a-z0-9-]*(?::[0-9]{1,5})?(?=[/?#]|$)/;
+/** Where the host starts in a match of {@link SIMPLE_ORIGIN}: after `http://` or `https://`. */
+const HOST_FROM = 7;
+
+/** The common case without `URL` (see {@link SIMPLE_ORIGIN}); anything else returns `undefined`. */
 function fastOrigin(url: string): string | undefined {
-  let start: number;
-  let scheme: 'http:' | 'https:';
-  if (url.startsWith('https://')) {
-    start = 8;
-    scheme = 'https:';
-  } else if (url.startsWith('http://')) {
-    start = 7;
-    scheme = 'http:';
-  } else {
-    return undefined;
-  }
-  let end = start;
-  let colon = -1;
-  let lastLabelStart = start;
-  const length = url.length;
-  for (; end < length; end++) {
-    const code = url.charCodeAt(end);
-    if (code === 47 /* / */ || code === 63 /* ? */ || code === 35 /* # */) break;
-    if (colon !== -1) {
-      if (code < 48 || code > 57) return undefined; // port digits only
-      continue;
-    }
-    if ((code >= 97 && code <= 122) || (code >= 48 && code <= 57) || code === 45 /* - */) continue;
-    if (code === 46 /* . */) {
-      lastLabelStart = end + 1;
-      continue;
-    }
-    if (code === 58 /* : */) {
-      colon = end;
-      continue;
-    }
-    return undefined; // upper case, `@`, `%`, `\`, `[`, non-ASCII, white space...
-  }
-  const hostEnd = colon === -1 ? end : colon;
-  if (hostEnd === start) return undefined;
-  // A trailing dot, an empty label or a numeric last label: let URL decide.
-  const first = url.charCodeAt(lastLabelStart);
-  if (lastLabelStart >= hostEnd || first < 97 || first > 122) return undefined;
-  if (url.charCodeAt(start) === 46) return undefined;
+  const match = SIMPLE_ORIGIN.exec(url);
+  if (match === null) return undefined;
+  const origin = match[0];
   // Punycode labels may be invalid; URL validates them.
-  const ace = url.indexOf('xn--', start);
-  if (ace !== -1 && ace < hostEnd) return undefined;
-  if (colon === -1) return end === length ? url : url.slice(0, end);
-  const port = url.slice(colon + 1, end);
-  if (port === '') return url.slice(0, colon);
-  if (port.length > 5 || port.charCodeAt(0) === 48 /* leading 0 */ || Number(port) > 65535) return undefined;
-  if (port === DEFAULT_PORTS[scheme]) return url.slice(0, colon);
-  return end === length ? url : url.slice(0, end);
+  if (origin.indexOf('xn--', HOST_FROM) !== -1) return undefined;
+  const colon = origin.indexOf(':', HOST_FROM);
+  if (colon === -1) return origin;
+  const port = origin.slice(colon + 1);
+  if (port.charCodeAt(0) === 48 /* a leading 0 */ || Number(port) > 65535) return undefined;
+  const scheme = origin.charCodeAt(4) === 115 /* s */ ? 'https:' : 'http:';
+  return port === DEFAULT_PORTS[scheme] ? origin.slice(0, colon) : origin;
 }
