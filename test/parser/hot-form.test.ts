@@ -87,6 +87,19 @@ describe('the hot form of a rule set', () => {
     );
   });
 
+  it('answers as the compact form did when rules without a second byte meet many distinct second bytes', () => {
+    // 60 `/*…` rules and 60 second bytes: the per-byte candidate lists would copy the 60 rules 60
+    // times, so the hot form keeps one list and checks the second byte per rule.
+    const bytes = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~'].slice(0, 60);
+    const rules = [
+      ...bytes.map((c, i) => `${i % 2 ? 'Allow' : 'Disallow'}: /${c}z`),
+      ...Array.from({ length: 60 }, (_, i) => `${i % 3 ? 'Disallow' : 'Allow'}: /*q${i}${i % 4 ? '' : '$'}`),
+    ];
+    const body = file(rules);
+    const paths = bytes.flatMap((c, i) => [`/${c}z`, `/${c}zz/q${i}`, `/${c}y/q${i}`, `/x/q${i}`]);
+    expect(hotAnswers(body, paths)).toEqual(coldAnswers(body, paths));
+  });
+
   it('answers as the compact form did on real files', () => {
     const fullCorpus = fileURLToPath(new URL('../../../shared/corpus/real-robots/', import.meta.url));
     const sample = fileURLToPath(new URL('../fixtures/real-robots-sample/', import.meta.url));

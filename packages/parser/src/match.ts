@@ -181,10 +181,10 @@ export class RuleMatcher {
     if (this.hot === undefined && ++this.checks >= HOT_AFTER) this.hot = this.heatUp();
     const hot = this.hot;
     if (hot === undefined && this.short === undefined) return this.firstMatch(undefined, path);
-    const best = hot === undefined ? this.firstMatch(this.short, path) : hot.firstMatch(hot.candidatesFor(path), path, false);
+    const best = hot === undefined ? this.firstMatch(this.short, path) : hot.firstIndexedMatch(path);
     const bucket = this.bucketFor(path);
     if (bucket === undefined) return best;
-    const other = hot === undefined ? this.firstMatch(bucket, path) : hot.firstMatch(bucket, path, true);
+    const other = hot === undefined ? this.firstMatch(bucket, path) : hot.firstMatchIn(bucket, path);
     // Positions follow precedence: the lower one wins.
     if (other === -1) return best;
     return best === -1 || other < best ? other : best;
