@@ -34,12 +34,6 @@ export interface SegmentSearch {
   matches(i: number, path: string, position: number, anchored: boolean): boolean;
 }
 
-/**
- * Paths at least this long first compare byte-class masks, a cheap rejection of `*` rules; rule sets
- * with many `*` rules always do (for a short path and a few rules, the pass over the path costs
- * more than the searches it saves).
- */
-const MASK_PATH = 256;
 /** Candidate lists are indexed by the byte after `/`; a canonical path is ASCII. */
 const ASCII = 128;
 
@@ -149,7 +143,9 @@ export class HotRules {
    */
   private firstMatch(list: Int32Array, from: number, to: number, path: string, checkSecond: boolean): number {
     const second = path.charCodeAt(1);
-    const useMasks = this.search !== undefined || path.length >= MASK_PATH;
+    // Masks pay for rule sets with many `*` rules; for a few, native segment searches cost less than
+    // a pass over the path in JavaScript, however long the path.
+    const useMasks = this.search !== undefined;
     let pathMask = -1;
     for (let k = from; k < to; k++) {
       const i = list[k] as number;
