@@ -112,6 +112,20 @@ interface Entry {
 }
 
 const NO_LOCK: StoreLock = { release: async () => {} };
+const ALLOWED = Promise.resolve(true);
+const DISALLOWED = Promise.resolve(false);
+
+/** The verdict of a loaded origin for `url`. */
+function verdictOf(entry: Entry, url: string, token: string): boolean {
+  switch (entry.policy.kind) {
+    case 'rules':
+      return (entry.robots as RobotsTxt).isAllowed(url, token);
+    case 'allow-all':
+      return true;
+    default:
+      return false;
+  }
+}
 /** Resolution of the cache-hit clock: entries live for hours, a quarter second early is nothing. */
 const HIT_CLOCK_MS = 250;
 
@@ -161,27 +175,26 @@ export class RobotsManager {
    * Whether `userAgent` (default: the manager's product token) may fetch `url`. Never rejects for
    * a bad URL (it is not allowed) or a failing fetch (the status policy decides).
    */
-  async isAllowed(url: string, userAgent?: string): Promise<boolean> {
+  isAllowed(url: string, userAgent?: string): Promise<boolean> {
+    // A warm check answers with one of two settled promises: no async frame, no allocation.
     const origin = originOf(url);
+    if (origin !== undefined) {
+      const entry = this.entries.get(origin);
+      if (entry !== undefined && this.fresh(entry)) {
+        this.counters.hits++;
+        return verdictOf(entry, url, userAgent === undefined ? this.options.productToken : this.tokenOf(userAgent)) ? ALLOWED : DISALLOWED;
+      }
+    }
+    return this.isAllowedAfterLoad(origin, url, userAgent);
+  }
+
+  private async isAllowedAfterLoad(origin: string | undefined, url: string, userAgent: string | undefined): Promise<boolean> {
     if (origin === undefined) {
       if (this.closed) throw new ManagerClosedError('isAllowed');
       return false;
     }
     const token = userAgent === undefined ? this.options.productToken : this.tokenOf(userAgent);
-    let entry = this.entries.get(origin);
-    if (entry !== undefined && this.fresh(entry)) {
-      this.counters.hits++;
-    } else {
-      entry = await this.load(origin, 'isAllowed');
-    }
-    switch (entry.policy.kind) {
-      case 'rules':
-        return (entry.robots as RobotsTxt).isAllowed(url, token);
-      case 'allow-all':
-        return true;
-      default:
-        return false;
-    }
+    return verdictOf(await this.load(origin, 'isAllowed'), url, token);
   }
 
   /** The verdict for `url` with its reason, the deciding rule and the origin record's state. */
