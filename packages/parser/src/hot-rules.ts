@@ -217,6 +217,8 @@ export class HotRules {
     const lastStar = this.text.lastIndexOf('*', end - 1);
     this.spans[at + 2] = anchored ? lastStar + 1 : end;
     this.spans[at + 4] = STAR | (anchored ? ANCHORED : 0);
+    // With a shared segment search the segments are searched there: no need to cut them here.
+    if (this.search !== undefined) return;
     const middleEnd = anchored ? lastStar : end;
     this.segments[i] = this.text.slice(firstStar + 1, Math.max(firstStar + 1, middleEnd)).split('*').filter((piece) => piece.length > 0);
   }
