@@ -114,6 +114,8 @@ interface Entry {
 const NO_LOCK: StoreLock = { release: async () => {} };
 const ALLOWED = Promise.resolve(true);
 const DISALLOWED = Promise.resolve(false);
+/** Resolution of the cache-hit clock: entries live for hours, a quarter second early is nothing. */
+const HIT_CLOCK_MS = 250;
 
 /** The verdict of a loaded origin for `url`. */
 function verdictOf(entry: Entry, url: string, token: string): boolean {
@@ -126,8 +128,6 @@ function verdictOf(entry: Entry, url: string, token: string): boolean {
       return false;
   }
 }
-/** Resolution of the cache-hit clock: entries live for hours, a quarter second early is nothing. */
-const HIT_CLOCK_MS = 250;
 
 /**
  * One robots.txt record per origin, shared by every check of the process (and, with a shared

@@ -11,7 +11,8 @@
  *
  * A compiled rule is one integer: the directive table row that holds the pattern, plus two small
  * fields; rules are kept in the order in which they win, so the first rule that matches decides.
- * Large rule sets are bucketed by literal prefix.
+ * Large rule sets are bucketed by literal prefix. A rule set checked often switches to a faster,
+ * larger form (hot-rules.ts).
  */
 import { decodeUnreserved } from './escape.js';
 import { HotRules, type RuleSource } from './hot-rules.js';
@@ -37,7 +38,7 @@ const SHARED_SEGMENTS_PATH = 256;
 const BUCKET_SPLIT = 2 ** 21;
 /**
  * After this many checks a rule set switches to its hot form ({@link HotRules}): faster checks for
- * about 60 more bytes per rule, paid only by the rule sets a crawler keeps asking.
+ * about 100 more bytes per rule, paid only by the rule sets a crawler keeps asking.
  */
 export const HOT_AFTER = 64;
 
