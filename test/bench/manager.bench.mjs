@@ -107,7 +107,7 @@ async function warmChecks() {
   }
   const stats = manager.stats();
   await manager.close();
-  const result = { manager: median(rates.manager), parser: median(rates.parser), hits: stats.cache.hits, fetches: stats.fetches.total };
+  const result = { manager: median(rates.manager), parser: median(rates.parser), rounds: rates.manager, hits: stats.cache.hits, fetches: stats.fetches.total };
   result.ratio = result.parser / result.manager;
   console.log(`warm checks/s: manager ${fmt(result.manager)} [${rates.manager.map(fmt).join(', ')}], parser ${fmt(result.parser)} [${rates.parser.map(fmt).join(', ')}], parser/manager ${result.ratio.toFixed(2)}x`);
   return result;
@@ -242,9 +242,9 @@ const machine = `${cpus()[0]?.model ?? 'unknown CPU'} × ${cpus().length}, ${(to
 const table = [
   '| Measure | Result |',
   '|---|---|',
-  `| Warm checks/s, \`await manager.isAllowed(url)\`, ${typical.length} cached origins, typical ~${(typicalBytes / 1000).toFixed(1)} KB files | ${fmt(warm.manager)} |`,
+  `| Warm checks/s, \`await manager.isAllowed(url)\`, ${typical.length} cached origins, typical ~${(typicalBytes / 1000).toFixed(1)} KB files (target ≥ 1,000,000) | ${fmt(warm.manager)} (rounds ${fmt(Math.min(...warm.rounds))}–${fmt(Math.max(...warm.rounds))}; ${warm.manager >= 1_000_000 ? 'met' : '**not met**'}) |`,
   `| Bare parser \`robots.isAllowed(url, token)\`, same pairs | ${fmt(warm.parser)} |`,
-  `| Parser / manager (target ≤ 2×) | ${warm.ratio.toFixed(2)}× |`,
+  `| Parser / manager (target ≤ 2×) | ${warm.ratio.toFixed(2)}× (${warm.ratio <= 2 ? 'met' : '**not met**'}) |`,
   `| Cold start: ${fmt(cold.origins)} origins on distinct loopback addresses, concurrency ${CONCURRENCY} | ${(cold.ms / 1000).toFixed(2)} s (${fmt(cold.perSecond)} origins/s; ${fmt(cold.requests)} requests, ${fmt(cold.failed)} failed) |`,
   `| Memory per cached origin (record + parsed rules + compiled agent) | ${fmt(memory.bytes)} B (parsed file alone: ${fmt(memory.parserBytes)} B; the manager's own share ${fmt(memory.bytes - memory.parserBytes)} B, mostly the raw body kept as base64 for the store and the stale-copy fallback) |`,
   `| Memory per cached origin checked 100 times (rules in their hot form) | ${fmt(memoryHot.bytes)} B (parsed file alone: ${fmt(memoryHot.parserBytes)} B) |`,
