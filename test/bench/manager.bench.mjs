@@ -278,7 +278,7 @@ if (WRITE) {
   if (start === -1) next = `${current.trimEnd()}\n\n${section}`;
   else {
     const after = current.indexOf('\n## ', start + 1);
-    next = current.slice(0, start) + section + (after === -1 ? '' : current.slice(after + 1));
+    next = current.slice(0, start) + section + (after === -1 ? '' : `\n${current.slice(after + 1)}`);
   }
   writeFileSync(file, next.endsWith('\n') ? next : `${next}\n`);
   console.log(`wrote the "## @heed/manager" section of ${file}`);
