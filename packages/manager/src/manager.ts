@@ -114,6 +114,8 @@ interface Entry {
 const NO_LOCK: StoreLock = { release: async () => {} };
 const ALLOWED = Promise.resolve(true);
 const DISALLOWED = Promise.resolve(false);
+/** The earliest a path's `/` can be in an http(s) URL: after `http://` and a one-byte host. */
+const FIRST_PATH_SLASH = 8;
 /** Resolution of the cache-hit clock: entries live for hours, a quarter second early is nothing. */
 const HIT_CLOCK_MS = 250;
 
@@ -176,16 +178,28 @@ export class RobotsManager {
    * a bad URL (it is not allowed) or a failing fetch (the status policy decides).
    */
   isAllowed(url: string, userAgent?: string): Promise<boolean> {
-    // A warm check answers with one of two settled promises: no async frame, no allocation.
+    // A warm check answers with one of two settled promises: no async frame, no allocation. The
+    // cache's keys are serialised origins, and a URL that is such an origin followed by `/` has
+    // exactly that origin (an origin parses back to itself): so the text before the path's `/` is
+    // tried as the key first, one native search where parsing the origin is a regular expression.
+    if (typeof url === 'string') {
+      const pathStart = url.indexOf('/', FIRST_PATH_SLASH);
+      if (pathStart !== -1) {
+        const entry = this.entries.get(url.slice(0, pathStart));
+        if (entry !== undefined && this.fresh(entry)) return this.answer(entry, url, userAgent);
+      }
+    }
     const origin = originOf(url);
     if (origin !== undefined) {
       const entry = this.entries.get(origin);
-      if (entry !== undefined && this.fresh(entry)) {
-        this.counters.hits++;
-        return verdictOf(entry, url, userAgent === undefined ? this.options.productToken : this.tokenOf(userAgent)) ? ALLOWED : DISALLOWED;
-      }
+      if (entry !== undefined && this.fresh(entry)) return this.answer(entry, url, userAgent);
     }
     return this.isAllowedAfterLoad(origin, url, userAgent);
+  }
+
+  private answer(entry: Entry, url: string, userAgent: string | undefined): Promise<boolean> {
+    this.counters.hits++;
+    return verdictOf(entry, url, userAgent === undefined ? this.options.productToken : this.tokenOf(userAgent)) ? ALLOWED : DISALLOWED;
   }
 
   private async isAllowedAfterLoad(origin: string | undefined, url: string, userAgent: string | undefined): Promise<boolean> {
