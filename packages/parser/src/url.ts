@@ -34,12 +34,15 @@ export function canonicalPath(url: string): string {
 
 /**
  * A lower-case `http://` or `https://` URL with a plain lower-case host and only bytes WHATWG keeps
- * as they are in path and query; group 1 is the path and query. (Irregexp compiles this to machine
- * code: faster than a character loop in JavaScript.)
+ * as they are in path and query, no `%` among them; group 1 is the path and query. (Irregexp
+ * compiles this to machine code: faster than a character loop in JavaScript.)
  */
-const SIMPLE_URL = /^https?:\/\/[a-z0-9.-]+(?::[0-9]{1,5})?([/?][A-Za-z0-9\-._~!$&()*+,;=:@/?%]*)?(?:#|$)/;
+const SIMPLE_URL = /^https?:\/\/[a-z0-9.-]+(?::[0-9]{1,5})?([/?][A-Za-z0-9\-._~!$&()*+,;=:@/?]*)?(?:#|$)/;
 /** The same for a path given alone (`/a/b?c`), as the matcher itself is often asked. */
-const SIMPLE_PATH = /^(\/(?!\/)[A-Za-z0-9\-._~!$&()*+,;=:@/?%]*)(?:#|$)/;
+const SIMPLE_PATH = /^(\/(?!\/)[A-Za-z0-9\-._~!$&()*+,;=:@/?]*)(?:#|$)/;
+/** {@link SIMPLE_URL} and {@link SIMPLE_PATH} with escapes (`%`) allowed: the rarer case, read second. */
+const ESCAPED_URL = /^https?:\/\/[a-z0-9.-]+(?::[0-9]{1,5})?([/?][A-Za-z0-9\-._~!$&()*+,;=:@/?%]*)?(?:#|$)/;
+const ESCAPED_PATH = /^(\/(?!\/)[A-Za-z0-9\-._~!$&()*+,;=:@/?%]*)(?:#|$)/;
 const DOT_SEGMENT = /\/(?:\.|%2e)/i;
 
 /**
@@ -47,18 +50,23 @@ const DOT_SEGMENT = /\/(?:\.|%2e)/i;
  * path. Anything else: undefined.
  */
 function simplePath(url: string): string | undefined {
-  const match = url.charCodeAt(0) === 0x2f ? SIMPLE_PATH.exec(url) : SIMPLE_URL.exec(url);
+  const isPath = url.charCodeAt(0) === 0x2f;
+  let match = isPath ? SIMPLE_PATH.exec(url) : SIMPLE_URL.exec(url);
+  // Without a `%` one search for `/.` is all the checking left; with one, dot segments may be
+  // escaped (`/%2e`) and escapes must be upper case.
+  const escaped = match === null && url.indexOf('%') !== -1;
+  if (escaped) match = isPath ? ESCAPED_PATH.exec(url) : ESCAPED_URL.exec(url);
   if (match === null) return undefined;
   const rest = match[1];
   if (rest === undefined) return '/';
-  if (rest.indexOf('/.') !== -1 || rest.indexOf('%') !== -1) {
+  if (escaped || rest.indexOf('/.') !== -1) {
     // A dot segment (`/.`, `/..`, `/%2e`) in the path, before the query, is resolved by `URL`.
     const query = rest.indexOf('?');
     const path = query === -1 ? rest : rest.slice(0, query);
     if (DOT_SEGMENT.test(path)) return undefined;
   }
   const path = rest.charCodeAt(0) === 0x3f ? '/' + rest : rest;
-  return path.indexOf('%') !== -1 && LOWER_ESCAPE.test(path) ? escapeBytes(path) : path;
+  return escaped && LOWER_ESCAPE.test(path) ? escapeBytes(path) : path;
 }
 
 function upperEscapes(path: string): string {
