@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RobotsManager } from '@heed/manager';
 import { RobotsPlugin, type SkipEvent } from '@heed/crawlee';
 import { crawleeJsdom, crawleePuppeteer, freshConfig, puppeteer } from './site.js';
-import { forbiddenHits, startScenario, type Scenario } from './scenario.js';
+import { expectNoDisallowedRequests, startScenario, type Scenario } from './scenario.js';
 
 const HEEDBOT = 'HeedBot/1.0 (+https://heed.example/bot)';
 import { CHROMIUM, CHROMIUM_ARGS } from '../support/chromium.js';
@@ -57,9 +57,7 @@ describe('JSDOMCrawler with RobotsPlugin', () => {
   });
 
   it('never requests a disallowed path and crawls every allowed page', () => {
-    expect(s.a.paths().filter((p) => p.startsWith('/private'))).toEqual([]);
-    expect(forbiddenHits(s.a, s.aNeverForHeedbot)).toEqual([]);
-    expect(forbiddenHits(s.b, s.bNever)).toEqual([]);
+    expectNoDisallowedRequests(s);
     expect(new Set(outcome.handled)).toEqual(new Set([...s.heedbotMustHandle, s.a.url('/early-js-redirect')]));
     expect(outcome.skips.find((e) => e.url === s.a.url('/private/redirected'))).toMatchObject({ stage: 'redirect' });
     expect(outcome.failed).toBe(0);
@@ -102,9 +100,7 @@ describe.skipIf(!existsSync(CHROMIUM))('PuppeteerCrawler with RobotsPlugin', () 
   });
 
   it('never requests a disallowed path: links, redirects, script navigations, images', () => {
-    expect(s.a.paths().filter((p) => p.startsWith('/private'))).toEqual([]);
-    expect(forbiddenHits(s.a, s.aNeverForHeedbot)).toEqual([]);
-    expect(forbiddenHits(s.b, s.bNever)).toEqual([]);
+    expectNoDisallowedRequests(s);
     expect(s.c.paths()).toEqual(['/robots.txt']);
   });
 

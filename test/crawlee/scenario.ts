@@ -10,6 +10,7 @@
  * C (`c`): robots.txt answering 503 until `cRobotsOk` is set, then 200 allowing everything.
  */
 import { gzipSync } from 'node:zlib';
+import { expect } from 'vitest';
 import { page, redirect, startSite, text, type Site, type SiteOrigin } from './site.js';
 
 export interface Scenario {
@@ -182,6 +183,16 @@ export async function startScenario(): Promise<Scenario> {
 }
 
 /** Paths of `origin` that appear in its request log and in `forbidden` (a disallowed path prefix). */
-export function forbiddenHits(origin: SiteOrigin, forbidden: readonly string[]): string[] {
+function forbiddenHits(origin: SiteOrigin, forbidden: readonly string[]): string[] {
   return origin.paths().filter((path) => forbidden.some((f) => path === f || path.startsWith(`${f}/`) || path.startsWith(`${f}?`)));
+}
+
+/**
+ * Asserts that the HeedBot crawl of the scenario requested no disallowed path: nothing under
+ * origin A's `/private`, nothing A's or B's rules forbid HeedBot.
+ */
+export function expectNoDisallowedRequests(s: Scenario): void {
+  expect(s.a.paths().filter((p) => p.startsWith('/private'))).toEqual([]);
+  expect(forbiddenHits(s.a, s.aNeverForHeedbot)).toEqual([]);
+  expect(forbiddenHits(s.b, s.bNever)).toEqual([]);
 }
