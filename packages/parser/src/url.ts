@@ -33,40 +33,48 @@ export function canonicalPath(url: string): string {
 }
 
 /**
- * A lower-case `http://` or `https://` URL with a plain lower-case host and only bytes WHATWG keeps
- * as they are in path and query, no `%` among them; group 1 is the path and query. (Irregexp
- * compiles this to machine code: faster than a character loop in JavaScript.)
+ * A lower-case `http://` or `https://` URL with a plain lower-case host, only bytes WHATWG keeps as
+ * they are in path and query (no `%`), and no path segment starting with `.` (so no dot segment for
+ * `URL` to resolve): group 1 is the path and query, possibly empty. (Irregexp compiles this to
+ * machine code: one pass over the URL, faster than a character loop or a second search for `/.`.)
  */
-const SIMPLE_URL = /^https?:\/\/[a-z0-9.-]+(?::[0-9]{1,5})?([/?][A-Za-z0-9\-._~!$&()*+,;=:@/?]*)?(?:#|$)/;
+const SIMPLE_URL = /^https?:\/\/[a-z0-9.-]+(?::[0-9]{1,5})?((?:\/(?!\.)[A-Za-z0-9\-._~!$&()*+,;=:@]*)*(?:\?[A-Za-z0-9\-._~!$&()*+,;=:@/?]*)?)(?:#|$)/;
 /** The same for a path given alone (`/a/b?c`), as the matcher itself is often asked. */
-const SIMPLE_PATH = /^(\/(?!\/)[A-Za-z0-9\-._~!$&()*+,;=:@/?]*)(?:#|$)/;
-/** {@link SIMPLE_URL} and {@link SIMPLE_PATH} with escapes (`%`) allowed: the rarer case, read second. */
+const SIMPLE_PATH = /^(?!\/\/)((?:\/(?!\.)[A-Za-z0-9\-._~!$&()*+,;=:@]*)+(?:\?[A-Za-z0-9\-._~!$&()*+,;=:@/?]*)?)(?:#|$)/;
+/**
+ * URL and path with escapes (`%`) allowed: the rarer case, read second. An escaped dot segment
+ * (`/%2e`) has to be looked for separately, as do lower-case escapes.
+ */
 const ESCAPED_URL = /^https?:\/\/[a-z0-9.-]+(?::[0-9]{1,5})?([/?][A-Za-z0-9\-._~!$&()*+,;=:@/?%]*)?(?:#|$)/;
 const ESCAPED_PATH = /^(\/(?!\/)[A-Za-z0-9\-._~!$&()*+,;=:@/?%]*)(?:#|$)/;
 const DOT_SEGMENT = /\/(?:\.|%2e)/i;
 
 /**
- * The common case without `URL`: a simple URL (see {@link SIMPLE_URL}) with no dot segment in its
- * path. Anything else: undefined.
+ * The common case without `URL`: a simple URL (see {@link SIMPLE_URL}), or one with escapes but no
+ * dot segment. Anything else: undefined.
  */
 function simplePath(url: string): string | undefined {
   const isPath = url.charCodeAt(0) === 0x2f;
-  let match = isPath ? SIMPLE_PATH.exec(url) : SIMPLE_URL.exec(url);
-  // Without a `%` one search for `/.` is all the checking left; with one, dot segments may be
-  // escaped (`/%2e`) and escapes must be upper case.
-  const escaped = match === null && url.indexOf('%') !== -1;
-  if (escaped) match = isPath ? ESCAPED_PATH.exec(url) : ESCAPED_URL.exec(url);
+  const match = isPath ? SIMPLE_PATH.exec(url) : SIMPLE_URL.exec(url);
+  if (match !== null) {
+    const rest = match[1] as string;
+    if (rest === '') return '/';
+    return rest.charCodeAt(0) === 0x3f ? '/' + rest : rest;
+  }
+  if (url.indexOf('%') === -1) return undefined;
+  return escapedPath(isPath ? ESCAPED_PATH.exec(url) : ESCAPED_URL.exec(url));
+}
+
+/** The path of an {@link ESCAPED_URL} or {@link ESCAPED_PATH} match, unless `URL` must resolve it. */
+function escapedPath(match: RegExpExecArray | null): string | undefined {
   if (match === null) return undefined;
   const rest = match[1];
   if (rest === undefined) return '/';
-  if (escaped || rest.indexOf('/.') !== -1) {
-    // A dot segment (`/.`, `/..`, `/%2e`) in the path, before the query, is resolved by `URL`.
-    const query = rest.indexOf('?');
-    const path = query === -1 ? rest : rest.slice(0, query);
-    if (DOT_SEGMENT.test(path)) return undefined;
-  }
+  // A dot segment (`/.`, `/..`, `/%2e`) in the path, before the query, is resolved by `URL`.
+  const query = rest.indexOf('?');
+  if (DOT_SEGMENT.test(query === -1 ? rest : rest.slice(0, query))) return undefined;
   const path = rest.charCodeAt(0) === 0x3f ? '/' + rest : rest;
-  return escaped && LOWER_ESCAPE.test(path) ? escapeBytes(path) : path;
+  return upperEscapes(path);
 }
 
 function upperEscapes(path: string): string {
