@@ -3,8 +3,11 @@
  *
  *   1. Warm checks: `await manager.isAllowed(url)` on origins whose robots.txt is cached (100
  *      origins, the 100 typical ~2 KB files of test/bench/generate.mjs, URLs from urls.txt), against
- *      the bare parser's `robots.isAllowed(url, token)` on the same (file, URL) pairs. Median of
- *      several rounds, the two interleaved so machine noise hits both alike.
+ *      the bare parser's `robots.isAllowed(url, token)` on the same (file, URL) pairs, and against
+ *      the peer: Crawlee's own warm check, `await crawler.isAllowedBasedOnRobotsTxtFile(url)` of a
+ *      BasicCrawler with `respectRobotsTxtFile` whose robots cache holds the same 100 files (what a
+ *      crawler without Heed runs before every request). Median of several rounds, the three
+ *      interleaved so machine noise hits them alike.
  *   2. Cold start: N origins (default 10,000), each a real HTTP server on its own loopback address
  *      127.x.y.z, all fetched through one manager with bounded concurrency (`prefetch`).
  *   3. Memory per cached origin: heap retained by a manager + MemoryStore holding N origins (raw
@@ -16,6 +19,7 @@
  *       [--no-write]  (do not touch BENCHMARKS.md)
  */
 import http from 'node:http';
+import { createRequire } from 'node:module';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +32,10 @@ if (typeof globalThis.gc !== 'function') {
   process.exit(2);
 }
 const gc = globalThis.gc;
+// Crawlee is a peer dependency of @heed/crawlee: resolve it from there (the root has no Crawlee).
+const crawleeRequire = createRequire(new URL('../../packages/crawlee/package.json', import.meta.url));
+const { BasicCrawler } = crawleeRequire('@crawlee/basic');
+const { RobotsTxtFile } = crawleeRequire('@crawlee/utils');
 const option = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const ROUNDS = Math.max(5, Number(option('rounds') ?? 7) || 7);
 const ORIGINS = Math.max(100, Number(option('origins') ?? 10_000) || 10_000);
@@ -86,13 +94,26 @@ async function warmChecks() {
     for (let k = 0; k < urls.length; k++) if (files[k].isAllowed(urls[k], TOKEN)) allowed++;
     return allowed;
   };
+  // The peer: Crawlee's check before each request, its robots cache (keyed by origin) already filled.
+  const crawler = new BasicCrawler({ requestHandler() {}, respectRobotsTxtFile: { userAgent: TOKEN } });
+  origins.forEach((origin, i) => crawler.robotsTxtFileCache.add(origin, RobotsTxtFile.from(`${origin}/robots.txt`, typical[i].toString('utf8'))));
+  const runCrawlee = async () => {
+    let allowed = 0;
+    for (let k = 0; k < urls.length; k++) if (await crawler.isAllowedBasedOnRobotsTxtFile(urls[k])) allowed++;
+    return allowed;
+  };
   const a = await runManager();
   const b = await runParser();
   if (a !== b) throw new Error(`manager and parser disagree: ${a} vs ${b} allowed`);
+  // robots-parser reads a few rules differently from Google (see the parser section): close, not equal.
+  const c = await runCrawlee();
+  if (Math.abs(c - a) > urls.length * 0.01) throw new Error(`Crawlee's check allows ${c} of ${urls.length}, Heed ${a}: not the same work`);
 
-  const rates = { manager: [], parser: [] };
+  const rates = { manager: [], parser: [], crawlee: [] };
+  const runs = [['manager', runManager], ['parser', runParser], ['crawlee', runCrawlee]];
   for (let round = 0; round < ROUNDS; round++) {
-    const order = round % 2 ? [['parser', runParser], ['manager', runManager]] : [['manager', runManager], ['parser', runParser]];
+    // Each round starts with a different one of the three, so none is always first after a pause.
+    const order = [...runs.slice(round % 3), ...runs.slice(0, round % 3)];
     for (const [name, run] of order) {
       let done = 0;
       const start = performance.now();
@@ -107,9 +128,10 @@ async function warmChecks() {
   }
   const stats = manager.stats();
   await manager.close();
-  const result = { manager: median(rates.manager), parser: median(rates.parser), rounds: rates.manager, hits: stats.cache.hits, fetches: stats.fetches.total };
+  const result = { manager: median(rates.manager), parser: median(rates.parser), crawlee: median(rates.crawlee), rounds: rates.manager, hits: stats.cache.hits, fetches: stats.fetches.total };
   result.ratio = result.parser / result.manager;
-  console.log(`warm checks/s: manager ${fmt(result.manager)} [${rates.manager.map(fmt).join(', ')}], parser ${fmt(result.parser)} [${rates.parser.map(fmt).join(', ')}], parser/manager ${result.ratio.toFixed(2)}x`);
+  result.overCrawlee = median(rates.manager.map((rate, round) => rate / rates.crawlee[round]));
+  console.log(`warm checks/s: manager ${fmt(result.manager)} [${rates.manager.map(fmt).join(', ')}], parser ${fmt(result.parser)} [${rates.parser.map(fmt).join(', ')}], Crawlee ${fmt(result.crawlee)} [${rates.crawlee.map(fmt).join(', ')}]; parser/manager ${result.ratio.toFixed(2)}x, manager/Crawlee ${result.overCrawlee.toFixed(1)}x`);
   return result;
 }
 
@@ -245,6 +267,7 @@ const table = [
   `| Warm checks/s, \`await manager.isAllowed(url)\`, ${typical.length} cached origins, typical ~${(typicalBytes / 1000).toFixed(1)} KB files (target ≥ 1,000,000) | ${fmt(warm.manager)} (rounds ${fmt(Math.min(...warm.rounds))}–${fmt(Math.max(...warm.rounds))}; ${warm.manager >= 1_000_000 ? 'met' : '**not met**'}) |`,
   `| Bare parser \`robots.isAllowed(url, token)\`, same pairs | ${fmt(warm.parser)} |`,
   `| Parser / manager (target ≤ 2×) | ${warm.ratio.toFixed(2)}× (${warm.ratio <= 2 ? 'met' : '**not met**'}) |`,
+  `| Peer: Crawlee 3's own warm check, \`await crawler.isAllowedBasedOnRobotsTxtFile(url)\`, same files in its robots cache | ${fmt(warm.crawlee)}: Heed is **${warm.overCrawlee.toFixed(1)}×** as fast (median of per-round ratios) |`,
   `| Cold start: ${fmt(cold.origins)} origins on distinct loopback addresses, concurrency ${CONCURRENCY} | ${(cold.ms / 1000).toFixed(2)} s (${fmt(cold.perSecond)} origins/s; ${fmt(cold.requests)} requests, ${fmt(cold.failed)} failed) |`,
   `| Memory per cached origin (record + parsed rules + compiled agent) | ${fmt(memory.bytes)} B (parsed file alone: ${fmt(memory.parserBytes)} B; the manager's own share ${fmt(memory.bytes - memory.parserBytes)} B, mostly the raw body kept as base64 for the store and the stale-copy fallback) |`,
   `| Memory per cached origin checked 100 times (rules in their hot form) | ${fmt(memoryHot.bytes)} B (parsed file alone: ${fmt(memoryHot.parserBytes)} B) |`,
