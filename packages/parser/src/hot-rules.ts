@@ -60,7 +60,11 @@ export class HotRules {
   private readonly masks: Int32Array;
   /** Per position: 1 + the index in {@link RARE_BYTES} of a rare byte its segments need, or 0. */
   private readonly needs: Uint8Array;
-  /** Within one check: the rare bytes looked for, and those found (bit k: `RARE_BYTES[k]`). */
+  /**
+   * For the path last checked: the rare bytes looked for, and those found (bit k: `RARE_BYTES[k]`).
+   * Kept per path, not per call, so the two lists a large rule set reads for one check share them.
+   */
+  private lookedIn: string | undefined;
   private looked = 0;
   private found = 0;
   /** Per position: the byte after `/` the rule needs, 0 for any, 0xff for none a path can have. */
@@ -160,8 +164,6 @@ export class HotRules {
     // a pass over the path in JavaScript, however long the path.
     const useMasks = this.search !== undefined;
     let pathMask = -1;
-    this.looked = 0;
-    this.found = 0;
     for (let k = from; k < to; k++) {
       const i = list[k] as number;
       if (checkSecond) {
@@ -218,8 +220,13 @@ export class HotRules {
     return position <= limit;
   }
 
-  /** Whether `path` has `RARE_BYTES[k]`, searched for at most once per check. */
+  /** Whether `path` has `RARE_BYTES[k]`, searched for at most once per path. */
   private pathHas(path: string, k: number): boolean {
+    if (path !== this.lookedIn) {
+      this.lookedIn = path;
+      this.looked = 0;
+      this.found = 0;
+    }
     const bit = 1 << k;
     if ((this.looked & bit) === 0) {
       this.looked |= bit;
