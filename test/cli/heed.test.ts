@@ -3,7 +3,7 @@
  * against robots.txt files served by HTTP servers on 127.0.0.1 that this test starts. Output and
  * exit codes are asserted (0 allowed / clean, 1 disallowed / errors, 2 bad usage).
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -60,8 +60,7 @@ let missing: Site;
 let down: Site;
 
 beforeAll(async () => {
-  // The CLI is tested as shipped: compiled JavaScript.
-  execFileSync(process.execPath, [root + 'node_modules/typescript/bin/tsc', '-b', 'packages/parser', 'packages/manager'], { cwd: root, stdio: 'pipe' });
+  // The CLI is tested as shipped: compiled JavaScript (built by test/support/global-setup.ts).
   [ok, missing, down] = await Promise.all([serve(200, ROBOTS), serve(404, '<html><body>Not found</body></html>'), serve(503, 'Service Unavailable')]);
 }, 120_000);
 

@@ -3,7 +3,6 @@
  * Chromium through request interception): no disallowed path requested, every allowed page crawled,
  * no failed request.
  */
-import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RobotsManager } from '@heed/manager';
 import { RobotsPlugin, type SkipEvent } from '@heed/crawlee';
@@ -12,6 +11,7 @@ import { expectNoDisallowedRequests, startScenario, type Scenario } from './scen
 
 const HEEDBOT = 'HeedBot/1.0 (+https://heed.example/bot)';
 import { CHROMIUM, CHROMIUM_ARGS } from '../support/chromium.js';
+import { has } from '../support/requirements.js';
 
 interface Outcome {
   handled: string[];
@@ -64,7 +64,7 @@ describe('JSDOMCrawler with RobotsPlugin', () => {
   });
 });
 
-describe.skipIf(!existsSync(CHROMIUM))('PuppeteerCrawler with RobotsPlugin', () => {
+describe.skipIf(!has('chromium', 'test/crawlee/more-crawlers.test.ts, PuppeteerCrawler'))('PuppeteerCrawler with RobotsPlugin', () => {
   let s: Scenario;
   let outcome: Outcome;
 

@@ -3,11 +3,11 @@
  * three-origin site: redirects are checked before the browser follows them, script navigations
  * and (with `blockSubresources`) images robots.txt disallows are never requested.
  */
-import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RobotsManager } from '@heed/manager';
 import { RobotsPlugin, type RobotsDirectives, type SkipEvent } from '@heed/crawlee';
-import { CHROMIUM, PLAYWRIGHT_LAUNCH_OPTIONS } from '../support/chromium.js';
+import { PLAYWRIGHT_LAUNCH_OPTIONS } from '../support/chromium.js';
+import { has } from '../support/requirements.js';
 import { crawleePlaywright, freshConfig, playwright } from './site.js';
 import { expectNoDisallowedRequests, startScenario, type Scenario } from './scenario.js';
 
@@ -15,7 +15,7 @@ const HEEDBOT = 'HeedBot/1.0 (+https://heed.example/bot)';
 
 const launchContext = { launcher: playwright.chromium, launchOptions: PLAYWRIGHT_LAUNCH_OPTIONS };
 
-describe.skipIf(!existsSync(CHROMIUM))('PlaywrightCrawler with RobotsPlugin', () => {
+describe.skipIf(!has('chromium', 'test/crawlee/playwright.test.ts'))('PlaywrightCrawler with RobotsPlugin', () => {
   let s: Scenario;
   let manager: RobotsManager;
   const handled: string[] = [];

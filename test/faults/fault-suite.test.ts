@@ -4,6 +4,7 @@
  * much memory it needed. Each case asserts the verdict and the bounds; together they write the
  * "Fault behaviour" table of packages/manager/README.md.
  */
+import { readFileSync } from 'node:fs';
 import dns from 'node:dns';
 import { isIP } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +17,7 @@ import {
   body, bomb, encodedBody, hasOpenssl, pseudoRandomBytes, redirect, resetMidBody, RULES, slowBody, startRawServer,
   startTlsServer, status, streamedBody,
 } from './fault-server.js';
-import { formatInterval, renderTable, writeSection, type FaultRow } from './fault-table.js';
+import { formatInterval, renderTable, tableRows, writeSection, type FaultRow } from './fault-table.js';
 
 const README = fileURLToPath(new URL('../../packages/manager/README.md', import.meta.url));
 const TIMEOUT_MS = 2_000;
@@ -292,17 +293,19 @@ beforeAll(async () => {
 
 afterAll(() => {
   (dns as { lookup: unknown }).lookup = originalLookup;
-  // Only a complete run rewrites the table: a filtered, failing or partly skipped run (no openssl)
-  // would drop rows.
-  if (rows.size !== cases.length) return;
+});
+
+/** The table as this run measured it, or `undefined` when a case did not run (filtered, failed, no openssl). */
+function measuredTable(): string | undefined {
+  if (rows.size !== cases.length) return undefined;
   const ordered = cases.flatMap((c) => rows.get(c.name) ?? []);
   const settings =
     `Manager options: \`timeoutMs: ${TIMEOUT_MS}\`, \`connectTimeoutMs: 1000\`, the rest default (\`maxBytes\` 500 KiB, ` +
     '`maxRedirects` 5, `retryBaseMs` 1 min). The URL checked is `/private/x` on an origin whose rules (when read) say ' +
     '`Disallow: /private`. *Retry*: when the next robots.txt fetch of the origin may happen (no fetch before). *Time*: wall ' +
     'time of the check. *Memory*: peak growth of heap + buffers during the check, server included.';
-  writeSection(README, renderTable(ordered, settings));
-});
+  return renderTable(ordered, settings);
+}
 
 describe('fault suite: hostile robots.txt servers', () => {
   for (const c of cases) {
@@ -342,4 +345,18 @@ describe('fault suite: hostile robots.txt servers', () => {
       }
     }, 20_000);
   }
+  // Runs after every case above (tests of a file run in order). The table is documentation that
+  // the suite generates: `npm run docs` rewrites it; an ordinary run only checks it, so no test
+  // writes a tracked file and a stale table fails here.
+  it('leaves the fault table of the manager README as this run measured it (npm run docs rewrites it)', () => {
+    const table = measuredTable();
+    if (table === undefined) return; // a filtered or partial run has nothing complete to compare
+    if (process.env.HEED_WRITE_DOCS === '1') {
+      writeSection(README, table);
+      return;
+    }
+    // Time and memory are measured per run (bounded by the cases above); the rest must match.
+    const settled = (text: string) => tableRows(text).map((cells) => cells.slice(0, 4));
+    expect(settled(readFileSync(README, 'utf8')), 'packages/manager/README.md is stale: run `npm run docs`').toEqual(settled(table));
+  });
 });

@@ -50,6 +50,17 @@ export function renderTable(rows: readonly FaultRow[], settings: string): string
   ].join('\n');
 }
 
+/** The cells of each data row of the generated table inside `text` (between the markers). */
+export function tableRows(text: string): string[][] {
+  const start = text.indexOf(START);
+  const end = text.indexOf(END);
+  const section = start >= 0 && end > start ? text.slice(start, end) : text;
+  return section
+    .split('\n')
+    .filter((line) => line.startsWith('| ') && !line.startsWith('| case |'))
+    .map((line) => line.slice(2, -2).split(' | '));
+}
+
 /**
  * Puts `section` between the markers of the file at `path` (appending the markers when missing).
  * Returns whether the file changed.

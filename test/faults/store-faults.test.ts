@@ -4,7 +4,7 @@
  * over the same persisted key-value store. What counts is what the servers saw: no disallowed page,
  * and no robots.txt fetched again while a fresh copy was kept.
  */
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,8 +12,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeyValueStoreStore, MemoryStore, RECORD_VERSION, RedisStore, RobotsManager, type RobotsRecord, type RobotsStore } from '@heed/manager';
 import { RobotsPlugin } from '@heed/crawlee';
-import { buildPackages, recordingLog, startServer } from '../manager/helpers.js';
-import { hasRedisServer, redisCommand, startRedis, type RedisServer } from '../manager/redis-helpers.js';
+import { recordingLog, startServer } from '../manager/helpers.js';
+import { has } from '../support/requirements.js';
+import { redisCommand, startRedis, type RedisServer } from '../manager/redis-helpers.js';
 import { crawleeCheerio, crawleeCore, freshConfig, page, startSite, text, type Site, type SiteOrigin } from '../crawlee/site.js';
 
 const UA = 'HeedBot/1.0 (+https://example.com/bot)';
@@ -21,13 +22,7 @@ const ROBOTS = 'User-agent: *\nDisallow: /private\n';
 const DAY = 86_400_000;
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
-const redisAvailable = hasRedisServer();
-if (!redisAvailable && process.env.CI) {
-  throw new Error('redis-server is not installed, and CI must run the Redis store-fault tests: apt-get install redis-server');
-}
-if (!redisAvailable) {
-  console.warn('[test/faults/store-faults] SKIPPING the Redis cases: redis-server is not on the PATH (apt-get install redis-server).');
-}
+const redisAvailable = has('redis-server', 'test/faults/store-faults.test.ts, the Redis cases');
 
 async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -205,9 +200,7 @@ describe('kill -9 of a crawler process, and a restart over the same key-value st
   let work: string;
   const children = new Set<ChildProcess>();
   beforeAll(async () => {
-    // The crawler process runs the built packages.
-    await buildPackages();
-    execFileSync(join(root, 'node_modules/.bin/tsc'), ['-b', 'packages/crawlee'], { cwd: root, stdio: 'inherit' });
+    // The crawler process runs the built packages (built once by test/support/global-setup.ts).
     site = await startSite(5);
     work = mkdtempSync(join(tmpdir(), 'heed-faults-kill-'));
   }, 120_000);

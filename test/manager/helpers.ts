@@ -75,29 +75,3 @@ export function recordingLog() {
 
 export const UA = 'HeedBot/1.0 (+https://example.com/bot)';
 
-/**
- * Builds the parser and manager packages for tests that run the built package in child processes.
- * Test files run in parallel: a lock directory keeps two builds from writing `dist` at once.
- */
-export async function buildPackages(): Promise<void> {
-  const { execFileSync } = await import('node:child_process');
-  const { mkdirSync, rmSync } = await import('node:fs');
-  const { tmpdir } = await import('node:os');
-  const { join } = await import('node:path');
-  const { fileURLToPath } = await import('node:url');
-  const root = fileURLToPath(new URL('../../', import.meta.url));
-  const lock = join(tmpdir(), 'heed-manager-tests-build.lock');
-  for (let attempt = 0; attempt < 600; attempt++) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 100)); // another file is building; after 60 s assume a stale lock
-    }
-  }
-  try {
-    execFileSync(join(root, 'node_modules/.bin/tsc'), ['-b', 'packages/parser', 'packages/manager'], { cwd: root, stdio: 'inherit' });
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
-  }
-}

@@ -9,8 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildPackages, startServer, type TestServer } from './helpers.js';
-import { hasRedisServer, startRedis, type RedisServer } from './redis-helpers.js';
+import { startServer, type TestServer } from './helpers.js';
+import { has } from '../support/requirements.js';
+import { startRedis, type RedisServer } from './redis-helpers.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const packageDir = join(root, 'packages/manager');
@@ -20,7 +21,6 @@ const examples = [...readme.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1] a
 let server: TestServer;
 let work: string;
 beforeAll(async () => {
-  await buildPackages(); // the examples import the built package
   server = await startServer((_req, res) => res.end('User-agent: *\nDisallow: /private\n'));
   work = mkdtempSync(join(tmpdir(), 'heed-readme-'));
 });
@@ -75,7 +75,7 @@ describe('README examples', () => {
     expect(server.robotsRequests()).toBe(1);
   });
 
-  it.skipIf(!hasRedisServer())('RedisStore', async () => {
+  it.skipIf(!has('redis-server', 'test/manager/readme.test.ts, the RedisStore example'))('RedisStore', async () => {
     const redis: RedisServer = await startRedis();
     try {
       server.seen.length = 0;

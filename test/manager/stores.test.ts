@@ -12,8 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   decideRecord, KeyValueStoreStore, MemoryStore, RedisStore, RobotsManager, type RobotsRecord,
 } from '@heed/manager';
-import { buildPackages, deadPort, recordingLog, startServer, UA, type TestServer } from './helpers.js';
-import { hasRedisServer, redisCommand, startRedis, type RedisServer } from './redis-helpers.js';
+import { deadPort, recordingLog, startServer, UA, type TestServer } from './helpers.js';
+import { has } from '../support/requirements.js';
+import { redisCommand, startRedis, type RedisServer } from './redis-helpers.js';
 
 const ROBOTS = 'User-agent: *\nDisallow: /private\n';
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -119,18 +120,11 @@ describe('KeyValueStoreStore (Crawlee)', () => {
   });
 });
 
-const redisAvailable = hasRedisServer();
-if (!redisAvailable && process.env.CI) {
-  throw new Error('redis-server is not installed, and CI must run the Redis tests: apt-get install redis-server');
-}
-if (!redisAvailable) {
-  console.warn('[test/manager/stores] SKIPPING the RedisStore tests: redis-server is not on the PATH (apt-get install redis-server). CI runs them.');
-}
+const redisAvailable = has('redis-server', 'test/manager/stores.test.ts, the RedisStore tests');
 
 describe.skipIf(!redisAvailable)('RedisStore (real redis-server)', () => {
   let redis: RedisServer;
   beforeAll(async () => {
-    await buildPackages(); // the fleet test's child processes run the built package
     redis = await startRedis();
   });
   afterAll(async () => {

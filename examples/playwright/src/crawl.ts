@@ -4,6 +4,7 @@
  * every navigation's redirects before the browser follows them, and — with `blockSubresources` —
  * the scripts, images and XHR a page asks for, aborting those robots.txt disallows.
  */
+import { existsSync } from 'node:fs';
 import { Configuration, PlaywrightCrawler } from '@crawlee/playwright';
 import { RobotsPlugin, type RobotsPluginStats, type SkipEvent } from '@heed/crawlee';
 
@@ -52,7 +53,17 @@ function isLoopback(url: string): boolean {
   }
 }
 
+/** The Chromium {@link crawlWithBrowser} launches: checked first, because Crawlee's own error would say to run `npx playwright install`, which this example never needs. */
+export function chromiumPath(options: Pick<PlaywrightExampleOptions, 'executablePath'> = {}): string {
+  const path = options.executablePath ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  if (!existsSync(path)) {
+    throw new Error(`no Chromium at ${path}: install Debian's (apt-get install chromium) or set CHROMIUM_PATH to a Chromium or Chrome binary.`);
+  }
+  return path;
+}
+
 export async function crawlWithBrowser(startUrls: readonly string[], options: PlaywrightExampleOptions): Promise<PlaywrightExampleSummary> {
+  const executablePath = chromiumPath(options);
   const pages: { url: string; title: string }[] = [];
   const skipped: SkipEvent[] = [];
 
@@ -64,7 +75,7 @@ export async function crawlWithBrowser(startUrls: readonly string[], options: Pl
       launchContext: {
         userAgent: options.userAgent,
         launchOptions: {
-          executablePath: options.executablePath ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+          executablePath,
           args: [...CHROMIUM_ARGS, ...(startUrls.every(isLoopback) ? LOOPBACK_ONLY_ARGS : [])],
         },
       },
