@@ -3,6 +3,7 @@
  * spelling of a URL must still get its own origin's verdict, whichever way it is found, and no
  * spelling may borrow another origin's rules.
  */
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RobotsManager } from '@heed/manager';
 import { recordingLog, startServer, UA, type TestServer } from './helpers.js';
@@ -37,19 +38,58 @@ describe('a warm check', () => {
     }
   });
 
-  it('never lends an origin\'s rules to a URL of another origin that starts alike', async () => {
+  it('never lends an origin\'s rules to a URL of another origin whose text starts alike', async () => {
+    // Two servers on ports P and P·10+1: the second origin's text starts with the first's
+    // (http://127.0.0.1:4321 and http://127.0.0.1:43211), the case a lookup by text prefix could confuse.
+    const { short, long } = await portsThatStartAlike();
     const m = new RobotsManager({ userAgent: UA, log: recordingLog().log });
-    const other = await startServer((_req, res) => res.end('User-agent: *\nDisallow: /\n'));
     try {
-      const { port } = new URL(server.origin);
-      expect(await m.isAllowed(`${server.origin}/page`)).toBe(true);
-      // Same host, other port; the port's digits start alike.
-      expect(await m.isAllowed(`http://127.0.0.1:${port}0/page`)).toBe(false); // nothing listens: unreachable
-      expect(await m.isAllowed(`${other.origin}/page`)).toBe(false);
-      expect(await m.isAllowed(`${server.origin}/page`)).toBe(true);
+      const shortOrigin = `http://127.0.0.1:${short.port}`;
+      const longOrigin = `http://127.0.0.1:${long.port}`;
+      expect(longOrigin.startsWith(shortOrigin)).toBe(true);
+      expect(await m.isAllowed(`${shortOrigin}/page`)).toBe(true); // warm: allows all
+      expect(await m.isAllowed(`${longOrigin}/page`)).toBe(false); // its own rules: Disallow: /
+      expect(await m.isAllowed(`${shortOrigin}/page`)).toBe(true);
+      expect(await m.isAllowed(`${longOrigin}/page`)).toBe(false);
+      expect((await m.check(`${longOrigin}/page`)).reason).toBe('rules');
+      expect(long.robotsRequests()).toBe(1);
     } finally {
       await m.close();
-      await other.close();
+      await Promise.all([short.close(), long.close()]);
     }
   });
 });
+
+interface PortServer {
+  readonly port: number;
+  robotsRequests(): number;
+  close(): Promise<void>;
+}
+
+/** A server on `port` answering robots.txt with `body`, or `undefined` when the port is taken. */
+async function listenOn(port: number, body: string): Promise<PortServer | undefined> {
+  let robots = 0;
+  const server = http.createServer((req, res) => {
+    if (req.url === '/robots.txt') robots++;
+    res.end(body);
+  });
+  const listening = await new Promise<boolean>((resolve) => {
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => resolve(true));
+  });
+  if (!listening) return undefined;
+  return { port, robotsRequests: () => robots, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+/** Servers on P (allow all) and P·10+1 (disallow all), for some free P in 1024–6553. */
+async function portsThatStartAlike(): Promise<{ short: PortServer; long: PortServer }> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = 1024 + Math.floor(Math.random() * (6553 - 1024));
+    const short = await listenOn(port, 'User-agent: *\nAllow: /\n');
+    if (!short) continue;
+    const long = await listenOn(port * 10 + 1, 'User-agent: *\nDisallow: /\n');
+    if (long) return { short, long };
+    await short.close();
+  }
+  throw new Error('found no free pair of loopback ports P and P·10+1 in 50 tries');
+}

@@ -88,7 +88,10 @@ describe('RobotsTxt', () => {
 
   it('never throws on odd URLs and user-agents', () => {
     for (const url of ['', ' ', '://', 'http://', 'http://[::1', '\u0000', '%', '?a#b', 'javascript:alert(1)', '\ud800']) {
-      expect(typeof robots.isAllowed(url, 'HeedBot')).toBe('boolean');
+      // Not a URL with a path: nothing in the file can name it, so it is allowed, and explain() agrees.
+      const verdict = robots.explain(url, 'HeedBot');
+      expect(robots.isAllowed(url, 'HeedBot'), JSON.stringify(url)).toBe(verdict.allowed);
+      if (verdict.line === 0) expect(verdict.allowed, JSON.stringify(url)).toBe(true);
     }
     expect(robots.isAllowed('https://example.com/private/', '')).toBe(true);
     expect(robots.isAllowed('https://example.com/private/', undefined as never)).toBe(true);

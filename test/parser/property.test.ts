@@ -67,15 +67,22 @@ const url = fc.oneof(
   { weight: 1, arbitrary: pieces(6) },
 );
 
-/** Everything a caller can ask a parsed file; throws if any of it throws. */
-function askEverything(robots: RobotsTxt, target: string, agent: string): void {
-  expect(typeof robots.isAllowed(target, agent)).toBe('boolean');
+/**
+ * Everything a caller can ask a parsed file, none of which may throw, and what must hold between
+ * the answers on any input: `isAllowed` and `explain` agree, a deciding line is a line of the file
+ * (0: no line decided), a crawl-delay is a finite non-negative number, sitemaps are single lines.
+ */
+function askEverything(robots: RobotsTxt, body: string | Uint8Array, target: string, agent: string): void {
   const explanation = robots.explain(target, agent);
-  expect(typeof explanation.allowed).toBe('boolean');
-  expect(Number.isInteger(explanation.line) && explanation.line >= 0).toBe(true);
+  expect(robots.isAllowed(target, agent)).toBe(explanation.allowed);
+  const lines = physicalLines(typeof body === 'string' ? body : new TextDecoder('latin1').decode(body)).length;
+  expect(Number.isInteger(explanation.line), `line ${explanation.line}`).toBe(true);
+  expect(explanation.line).toBeGreaterThanOrEqual(0);
+  expect(explanation.line).toBeLessThanOrEqual(lines);
+  if (explanation.line === 0) expect(explanation.allowed, 'nothing decided: allowed').toBe(true);
   const delay = robots.crawlDelay(agent);
-  expect(delay === undefined || (Number.isFinite(delay) && delay >= 0)).toBe(true);
-  expect(Array.isArray(robots.sitemaps)).toBe(true);
+  if (delay !== undefined) expect(Number.isFinite(delay) && delay >= 0, `crawl-delay ${delay}`).toBe(true);
+  for (const sitemap of robots.sitemaps) expect(sitemap).not.toMatch(/[\r\n]/);
 }
 
 /** Physical lines as Google counts them: LF, CRLF and CR each end a line. */
@@ -89,7 +96,7 @@ describe('never throws', () => {
   it('on random bytes as robots.txt, with random URLs and user-agents', () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 3000 }), url, productTokens, (bytes, target, agent) => {
-        askEverything(parseRobotsTxt(bytes), target, agent);
+        askEverything(parseRobotsTxt(bytes), bytes, target, agent);
       }),
       { numRuns: 300 },
     );
@@ -98,7 +105,7 @@ describe('never throws', () => {
   it('on random text as robots.txt (any code points, lone surrogates included)', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary', maxLength: 2000 }), url, productTokens, (text, target, agent) => {
-        askEverything(parseRobotsTxt(text), target, agent);
+        askEverything(parseRobotsTxt(text), text, target, agent);
       }),
       { numRuns: 300 },
     );
@@ -107,7 +114,7 @@ describe('never throws', () => {
   it('on robots.txt-shaped text with random URLs and user-agents', () => {
     fc.assert(
       fc.property(robotsText, url, productTokens, (text, target, agent) => {
-        askEverything(parseRobotsTxt(text), target, agent);
+        askEverything(parseRobotsTxt(text), text, target, agent);
       }),
       { numRuns: 500 },
     );
@@ -117,7 +124,8 @@ describe('never throws', () => {
     const bom = fc.constantFrom([0xef], [0xef, 0xbb], [0xef, 0xbb, 0xbf]);
     fc.assert(
       fc.property(bom, fc.uint8Array({ maxLength: 500 }), url, (prefix, bytes, target) => {
-        askEverything(parseRobotsTxt(new Uint8Array([...prefix, ...bytes])), target, 'HeedBot');
+        const body = new Uint8Array([...prefix, ...bytes]);
+        askEverything(parseRobotsTxt(body), body, target, 'HeedBot');
       }),
       { numRuns: 200 },
     );
