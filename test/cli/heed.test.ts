@@ -247,6 +247,26 @@ describe('heed lint', () => {
     expect(json.counts).toEqual({ error: 1, warning: 0, info: 0 });
   });
 
+  it('says a served robots.txt was cut at 500 KiB, on the line the limit falls in', async () => {
+    let body = 'User-agent: *\n';
+    for (let i = 0; body.length < 600_000; i++) body += `Disallow: /archive/${i}/\n`;
+    const big = await serve(200, body);
+    try {
+      const result = await run(['lint', `${big.origin}/robots.txt`, '--json']);
+      const json = JSON.parse(result.stdout) as { diagnostics: { code: string; line: number; message: string; text: string }[] };
+      const cut = json.diagnostics.filter((d) => d.code === 'content-past-limit');
+      expect(cut).toHaveLength(1);
+      const read = body.slice(0, 512_000).split('\n');
+      expect(cut[0]?.line).toBe(read.length);
+      expect(cut[0]?.message).toContain(`The body is larger than 512,000 bytes; crawlers read only the first 500 KiB (512,000 bytes), and the limit falls inside line ${read.length}: crawlers read only its start, "${read.at(-1)}", and nothing after it.`);
+      // Nothing else is said about the fragment.
+      expect(json.diagnostics.filter((d) => d.line === read.length)).toEqual(cut);
+      expect(result.code).toBe(1);
+    } finally {
+      await new Promise((resolve) => big.server.close(resolve));
+    }
+  });
+
   it('says what a 404 or a 503 means instead of linting the error page', async () => {
     const gone = await run(['lint', missing.origin]);
     expect(gone.code).toBe(0);
