@@ -4,8 +4,11 @@
  * exit codes are asserted (0 allowed / clean, 1 disallowed / errors, 2 bad usage).
  */
 import { spawn } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -19,18 +22,28 @@ interface Run {
   stderr: string;
 }
 
-/** Runs heed asynchronously (the servers live in this process and must keep answering). */
-function run(args: string[], env: Record<string, string> = {}): Promise<Run> {
+/**
+ * Runs heed asynchronously (the servers live in this process and must keep answering), killed after
+ * `killAfterMs` (a run that does not end fails its test, it does not hang the suite).
+ */
+function run(args: string[], env: Record<string, string> = {}, nodeArgs: string[] = [], killAfterMs = 60_000): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [heed, ...args], { cwd: root, env: { ...process.env, NO_COLOR: '', FORCE_COLOR: '', ...env } });
+    const child = spawn(process.execPath, [...nodeArgs, heed, ...args], { cwd: root, env: { ...process.env, NO_COLOR: '', FORCE_COLOR: '', ...env } });
     let stdout = '';
     let stderr = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
   });
 }
+
+/** Node's --import of a module that prints the process's peak resident memory (KiB) to stderr at exit. */
+const REPORT_MAX_RSS = ['--import', 'data:text/javascript,process.on("exit",()=>process.stderr.write("maxRSS="+process.resourceUsage().maxRSS+"\\n"))'];
 
 interface Site {
   server: Server;
@@ -73,7 +86,7 @@ describe('heed (usage)', () => {
     const result = await run(['--help']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('Usage: heed <command>');
-    expect(result.stdout).toContain('Exit codes: 0 allowed / no errors, 1 disallowed / errors found, 2 bad usage.');
+    expect(result.stdout).toContain('Exit codes: 0 allowed / no errors, 1 disallowed / errors found, 2 bad usage or an unreadable input.');
   });
 
   it('prints the version', async () => {
@@ -89,15 +102,111 @@ describe('heed (usage)', () => {
     [['explain', 'robots.txt', '--user-agent', 'HeedBot'], 'explain needs a robots.txt (file or URL) and at least one URL'],
     [['lint'], 'lint needs exactly one robots.txt file or URL'],
     [['lint', 'x.txt', '--bogus'], "Unknown option '--bogus'"],
-    [['lint', 'no-such-file.txt'], 'cannot read the robots.txt file "no-such-file.txt": no such file'],
     [['lint', cases + 'clean.txt', '--ignore', 'no-such-code'], 'unknown diagnostic code "no-such-code"'],
     [['check', 'not-a-url', '-A', 'HeedBot'], '"not-a-url" is not an absolute http(s) URL'],
+    [['explain', cases + 'clean.txt', 'not a url', '-A', 'HeedBot'], '"not a url" is neither an absolute http(s) URL nor a path starting with "/"'],
+    [['explain', cases + 'clean.txt', '/ok', 'example.com/page', '-A', 'HeedBot'], '"example.com/page" is neither an absolute http(s) URL'],
+    [['check', 'https://example.com/', '-A', 'HeedBot', '--timeout', '3000000000'], '--timeout 3000000000: expected a number of milliseconds from 1 to 2,147,483,647'],
+    [['lint', cases + 'clean.txt', '--timeout', 'soon'], '--timeout soon: expected a number of milliseconds from 1 to 2,147,483,647 (the longest a Node.js timer waits, about 24.8 days), got "soon"'],
+    [['lint', cases + 'clean.txt', '--timeout=-5'], '--timeout -5: expected a number of milliseconds from 1'],
+    [['check', 'https://example.com/', '-A', 'Bot/1.0\r\nX-Evil: 1'], '--user-agent: contains a line break or NUL, which cannot be sent in an HTTP header'],
+    [['explain', cases + 'clean.txt', '/x', '-A', 'Bot/1.0\nX: y'], '--user-agent: contains a line break'],
+    [['lint', 'https://example.com/', '-A', 'Bot\r\n'], '--user-agent: contains a line break'],
+    [['check', 'https://example.com/', '-A', `Big/1.0 ${'x'.repeat(20_000)}`], '--user-agent: is 20,008 bytes long, over the 512-byte limit'],
+    [['check', 'https://example.com/', '-A', 'Mozilla/5.0 (compatible; MyBot/1.0)'], '--user-agent: "Mozilla/5.0 (compatible; MyBot/1.0)" starts with the browser token "Mozilla"'],
+    [['check', 'https://example.com/', '-A', 'Mozilla/5.0 (compatible; MyBot/1.0)'], 'Name your bot\'s token: --product-token MyBot'],
+    [['check', 'https://example.com/', '-A', 'HeedBot', '--product-token', 'Heed Bot'], '--product-token: expected your bot\'s product token: letters, "-" and "_" only'],
   ])('heed %j → exit 2 with a usage message', async (args, message) => {
     const result = await run(args);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain(message);
     expect(result.stderr).toContain('Usage: heed <command>');
+  });
+});
+
+describe('heed (inputs it cannot read)', () => {
+  it.each([
+    [['lint', 'no-such-file.txt'], 'heed: cannot read the robots.txt file "no-such-file.txt": no such file.\n'],
+    [['lint', cases], `heed: cannot read the robots.txt file "${cases}": it is a directory.\n`],
+    [['explain', 'no-such-file.txt', '/x', '-A', 'HeedBot'], 'heed: cannot read the robots.txt file "no-such-file.txt": no such file.\n'],
+    [['lint', '--summary', 'no-such-dir'], 'heed: cannot read "no-such-dir" for lint --summary (a directory of robots.txt files, or one file): no such file.\n'],
+  ])('heed %j → exit 2 with one line, no usage text', async (args, line) => {
+    const result = await run(args);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(line);
+  });
+
+  it('a site that cannot be reached is the site\'s answer (exit 1), not a usage error', async () => {
+    const spare = await serve(200, '');
+    await new Promise((resolve) => spare.server.close(resolve));
+    const refused = await run(['lint', spare.origin, '--timeout', '2000']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe('');
+  });
+});
+
+describe('heed reads at most 500 KiB of any file or device', () => {
+  it('lint /dev/zero ends at once, with the cut noted', async () => {
+    const started = Date.now();
+    const result = await run(['lint', '/dev/zero', '--json'], {}, [], 30_000);
+    expect(result.code).toBe(1);
+    const json = JSON.parse(result.stdout) as { diagnostics: { code: string; line: number; message: string }[] };
+    expect(json.diagnostics.map((d) => d.code)).toEqual(['binary-content', 'content-past-limit']);
+    expect(json.diagnostics[1]?.message).toMatch(/^The file is larger than 512,000 bytes; crawlers read only the first 500 KiB/);
+    // Measured ~0.3 s; the old whole-file read never ended.
+    expect(Date.now() - started).toBeLessThan(15_000);
+  });
+
+  it('lint of a 1 GB file keeps memory to the 500 KiB it reads', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'heed-cli-big-'));
+    try {
+      const file = join(dir, 'robots.txt');
+      writeFileSync(file, 'User-agent: *\nDisallow: /private/\n');
+      truncateSync(file, 2 ** 30); // sparse: 1 GiB of (mostly) NUL bytes, no disk used
+      const [big, baseline] = await Promise.all([run(['lint', file], {}, REPORT_MAX_RSS, 30_000), run(['--version'], {}, REPORT_MAX_RSS)]);
+      expect(big.code).toBe(1);
+      expect(big.stdout).toContain('The file is 1,073,741,824 bytes; crawlers read only the first 500 KiB (512,000 bytes)');
+      const peak = (r: Run) => Number(/maxRSS=(\d+)/.exec(r.stderr)?.[1]) * 1024;
+      // Measured: +13 MB over a bare `heed --version` (old code: 3.2 GB, then a crash). Bound: 5x that.
+      expect(peak(big) - peak(baseline)).toBeLessThan(64 * 1024 * 1024);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a file over 500 KiB: the line the limit cuts is reported as the cut, not as the author\'s mistake; verdicts read what Google reads', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'heed-cli-cut-'));
+    try {
+      // Rules up to byte 511,993, then a line the 512,000-byte limit cuts after "Disallo".
+      let body = 'User-agent: *\n';
+      for (let i = 0; body.length < 500_000; i++) body += `Disallow: /archive/${String(i).padStart(6, '0')}/\n`;
+      body += `#${'-'.repeat(511_993 - body.length - 2)}\n`;
+      expect(body.length).toBe(511_993);
+      body += 'Disallow: /secret/\nDisallow: /more/\n';
+      const file = join(dir, 'robots.txt');
+      writeFileSync(file, body);
+      const fragmentLine = body.slice(0, 512_000).split('\n').length;
+
+      const result = await run(['lint', file, '--json']);
+      expect(result.code).toBe(1);
+      const json = JSON.parse(result.stdout) as { diagnostics: { code: string; line: number; message: string; text: string }[] };
+      const onFragment = json.diagnostics.filter((d) => d.line === fragmentLine);
+      expect(onFragment.map((d) => d.code)).toEqual(['content-past-limit']);
+      expect(onFragment[0]?.text).toBe('Disallo');
+      expect(onFragment[0]?.message).toContain(`The file is ${body.length.toLocaleString('en-US')} bytes; crawlers read only the first 500 KiB (512,000 bytes), and the limit falls inside line ${fragmentLine}: crawlers read only its start, "Disallo", and nothing after it.`);
+      expect(json.diagnostics.filter((d) => d.code === 'invalid-line' || d.code === 'unknown-directive')).toEqual([]);
+
+      // Verdicts: the rule past the limit does not count, as for Google; explain says the file was cut.
+      const explained = await run(['explain', file, '/secret/x', '/archive/000001/x', '-A', 'HeedBot']);
+      expect(explained.code).toBe(1);
+      expect(explained.stdout).toContain(`note The robots.txt is ${body.length.toLocaleString('en-US')} bytes; crawlers read only its first 512,000 bytes, and so do these verdicts.`);
+      expect(explained.stdout).toContain('ALLOWED    /secret/x');
+      expect(explained.stdout).toContain('DISALLOWED /archive/000001/x');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
@@ -137,6 +246,26 @@ describe('heed lint', () => {
     expect(json.counts).toEqual({ error: 1, warning: 0, info: 0 });
   });
 
+  it('says a served robots.txt was cut at 500 KiB, on the line the limit falls in', async () => {
+    let body = 'User-agent: *\n';
+    for (let i = 0; body.length < 600_000; i++) body += `Disallow: /archive/${i}/\n`;
+    const big = await serve(200, body);
+    try {
+      const result = await run(['lint', `${big.origin}/robots.txt`, '--json']);
+      const json = JSON.parse(result.stdout) as { diagnostics: { code: string; line: number; message: string; text: string }[] };
+      const cut = json.diagnostics.filter((d) => d.code === 'content-past-limit');
+      expect(cut).toHaveLength(1);
+      const read = body.slice(0, 512_000).split('\n');
+      expect(cut[0]?.line).toBe(read.length);
+      expect(cut[0]?.message).toContain(`The body is larger than 512,000 bytes; crawlers read only the first 500 KiB (512,000 bytes), and the limit falls inside line ${read.length}: crawlers read only its start, "${read.at(-1)}", and nothing after it.`);
+      // Nothing else is said about the fragment.
+      expect(json.diagnostics.filter((d) => d.line === read.length)).toEqual(cut);
+      expect(result.code).toBe(1);
+    } finally {
+      await new Promise((resolve) => big.server.close(resolve));
+    }
+  });
+
   it('says what a 404 or a 503 means instead of linting the error page', async () => {
     const gone = await run(['lint', missing.origin]);
     expect(gone.code).toBe(0);
@@ -154,14 +283,37 @@ describe('heed lint', () => {
     expect((await run(['lint', file, '--color', '--json'])).stdout).not.toContain('\x1b[');
   });
 
-  it('summarises a directory as a table of codes and file counts', async () => {
+  it('summarises a directory as a table of codes and file counts, exiting 1 when a file has errors', async () => {
     const result = await run(['lint', '--summary', cases]);
-    expect(result.code).toBe(0);
+    expect(result.code).toBe(1);
     expect(result.stdout).toContain('| Diagnostic | Severity | Files | % of files | What it means |');
     expect(result.stdout).toMatch(/\| `shadowed-rule` \| warning \| 1 \| \d+\.\d \| a rule that never decides/);
     const json = JSON.parse((await run(['lint', '--summary', cases, '--json'])).stdout) as { files: number; codes: { code: string; files: number }[] };
     expect(json.codes.find((row) => row.code === 'missing-colon')?.files).toBe(1);
     expect(json.files).toBeGreaterThan(25);
+  });
+
+  it('--summary exits 0 over files without errors, and summarises a single file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'heed-cli-summary-'));
+    try {
+      mkdirSync(join(dir, 'clean'));
+      copyFileSync(cases + 'clean.txt', join(dir, 'clean', 'a.txt'));
+      copyFileSync(cases + 'crawl-delay.txt', join(dir, 'clean', 'b.txt')); // warnings only
+      const clean = await run(['lint', '--summary', join(dir, 'clean')]);
+      expect(clean.code).toBe(0);
+      expect(clean.stdout).toContain('2 files linted in');
+      const one = await run(['lint', '--summary', cases + 'reversed-syntax.txt', '--json']);
+      expect(one.code).toBe(1);
+      expect(one.stderr).toBe('');
+      const json = JSON.parse(one.stdout) as { files: number; filesWithErrors: number; codes: { code: string; files: number }[] };
+      expect(json).toMatchObject({ files: 1, filesWithErrors: 1 });
+      expect(json.codes.find((row) => row.code === 'reversed-syntax')?.files).toBe(1);
+      const single = await run(['lint', '--summary', cases + 'clean.txt']);
+      expect(single.code).toBe(0);
+      expect(single.stdout).toContain('1 file linted in');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
@@ -198,6 +350,29 @@ describe('heed explain', () => {
     ]);
   });
 
+  it('says when the file is binary (no rules in it), as lint does', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'heed-cli-binary-'));
+    try {
+      const file = join(dir, 'robots.txt');
+      writeFileSync(file, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]));
+      const result = await run(['explain', file, '/private/x', '-A', 'HeedBot']);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain('note The body is an image, not UTF-8 text: crawlers find no rules in it.');
+      expect(result.stdout).toContain('ALLOWED    /private/x');
+      const json = JSON.parse((await run(['explain', file, '/x', '-A', 'HeedBot', '--json'])).stdout) as { notes: string[] };
+      expect(json.notes).toEqual([expect.stringContaining('The body is an image')]);
+      expect((await run(['lint', file])).stdout).toContain('error binary-content');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('matches the --product-token of a browser-style user-agent', async () => {
+    const result = await run(['explain', cases + 'clean.txt', '/anything', '-A', 'Mozilla/5.0 (compatible; BadBot/1.0)', '--product-token', 'BadBot']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('Line 6 decided, in the group naming BadBot (line 5):');
+  });
+
   it('applies the status policy to a robots.txt URL that does not answer 200', async () => {
     const gone = await run(['explain', missing.origin, '/x', '-A', 'HeedBot']);
     expect(gone.code).toBe(0);
@@ -209,6 +384,18 @@ describe('heed explain', () => {
 });
 
 describe('heed check', () => {
+  it('refuses a --timeout past a Node.js timer before fetching anything', async () => {
+    ok.requests.length = 0;
+    const result = await run(['check', `${ok.origin}/public`, '-A', 'HeedBot', '--timeout', '3000000000']);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(ok.requests).toEqual([]);
+    // The longest timer is accepted, and the site's answer is what decides.
+    const longest = await run(['check', `${ok.origin}/public`, '-A', 'HeedBot', '--timeout', '2147483647']);
+    expect(longest.code).toBe(0);
+    expect(longest.stdout).toContain(`ALLOWED    ${ok.origin}/public`);
+  });
+
   it('fetches robots.txt once per origin with the given user-agent and prints each verdict', async () => {
     ok.requests.length = 0;
     const result = await run(['check', `${ok.origin}/private/x`, `${ok.origin}/heed-only/x`, '--user-agent', 'HeedBot/1.0 (+https://heed.example/bot)']);

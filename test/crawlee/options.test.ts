@@ -20,8 +20,15 @@ const cases: [string, Record<string, unknown>, string, RegExp][] = [
   ['unknown sitemap option', { userAgent: 'Bot', sitemaps: { maxDepht: 2 } }, 'sitemaps.maxDepht', /did you mean "sitemaps.maxDepth"/],
   ['negative limit', { userAgent: 'Bot', sitemaps: { maxUrlsPerOrigin: -1 } }, 'sitemaps.maxUrlsPerOrigin', /≥ 0/],
   ['fractional depth', { userAgent: 'Bot', sitemaps: { maxDepth: 1.5 } }, 'sitemaps.maxDepth', /whole number/],
-  ['negative crawl-delay cap', { userAgent: 'Bot', maxCrawlDelaySecs: -5 }, 'maxCrawlDelaySecs', /≥ 0/],
-  ['NaN batch size', { userAgent: 'Bot', prefetchBatchSize: Number.NaN }, 'prefetchBatchSize', /number/],
+  ['negative crawl-delay cap', { userAgent: 'Bot', maxCrawlDelaySecs: -5 }, 'maxCrawlDelaySecs', /from 0 to 86,400/],
+  ['infinite crawl-delay cap', { userAgent: 'Bot', maxCrawlDelaySecs: Infinity }, 'maxCrawlDelaySecs', /from 0 to 86,400 .*got number Infinity/],
+  ['crawl-delay cap past a timer', { userAgent: 'Bot', maxCrawlDelaySecs: 3_000_000 }, 'maxCrawlDelaySecs', /from 0 to 86,400/],
+  ['NaN batch size', { userAgent: 'Bot', prefetchBatchSize: Number.NaN }, 'prefetchBatchSize', /whole number from 1 to 10,000, got number NaN/],
+  ['infinite batch size', { userAgent: 'Bot', prefetchBatchSize: Infinity }, 'prefetchBatchSize', /whole number from 1 to 10,000/],
+  ['zero batch size', { userAgent: 'Bot', prefetchBatchSize: 0 }, 'prefetchBatchSize', /from 1 to 10,000/],
+  ['browser-style user-agent', { userAgent: 'Mozilla/5.0 (compatible; MyBot/1.0)' }, 'userAgent', /productToken: "MyBot"/],
+  ['20 KB user-agent', { userAgent: `Bot/1.0 ${'x'.repeat(20_480)}` }, 'userAgent', /512-byte limit/],
+  ['productToken with a version', { userAgent: 'MyBot/1.0', productToken: 'MyBot/1.0' }, 'productToken', /letters/],
   ['unknown strategy', { userAgent: 'Bot', sitemaps: { enqueueStrategy: 'same-site' } }, 'sitemaps.enqueueStrategy', /same-hostname/],
   ['globs not strings', { userAgent: 'Bot', sitemaps: { globs: [42] } }, 'sitemaps.globs', /glob/],
   ['regexps not RegExp', { userAgent: 'Bot', sitemaps: { regexps: ['/blog/'] } }, 'sitemaps.regexps', /RegExp/],
@@ -54,6 +61,11 @@ describe('RobotsPlugin.attach() options', () => {
       prefetchBatchSize: 100,
       sitemaps: { enqueueStrategy: 'same-hostname', maxUrlsPerOrigin: 10_000, maxBytes: 52_428_800, maxDepth: 2, maxFilesPerOrigin: 100, maxPendingRequests: 1_000, timeoutMs: 30_000 },
     });
+  });
+
+  it('takes productToken as given, and the longest bounds', async () => {
+    const plugin = await RobotsPlugin.attach(crawler(), { userAgent: 'Mozilla/5.0 (compatible; MyBot/1.0)', productToken: 'MyBot', manager: idleManager, maxCrawlDelaySecs: 86_400, prefetchBatchSize: 10_000 });
+    expect(plugin.options).toMatchObject({ productToken: 'MyBot', maxCrawlDelaySecs: 86_400, prefetchBatchSize: 10_000 });
   });
 
   it('accepts sitemaps: false', async () => {

@@ -3,8 +3,7 @@
  * validation. Validation happens at attach time so that a typo fails before the first request,
  * with the option's name and what to do.
  */
-import { userAgentProblem } from '@heed/manager';
-import { productToken } from '@heed/parser';
+import { checkUserAgent } from '@heed/manager';
 import { InvalidOptionsError } from './errors.js';
 import type { RobotsManagerLike } from './manager-contract.js';
 import type { SkipEvent } from './skips.js';
@@ -52,14 +51,22 @@ export interface SitemapOptions {
 /** Options of `RobotsPlugin.attach()`. */
 export interface RobotsPluginOptions {
   /**
-   * The user-agent of this crawler, e.g. `'HeedBot/1.0 (+https://example.com/bot)'`. Its product token
-   * (`HeedBot`) selects the robots.txt group; when the plugin creates the manager, the full string is
-   * the `User-Agent` header of robots.txt and sitemap fetches. Required.
+   * The user-agent of this crawler, e.g. `'HeedBot/1.0 (+https://example.com/bot)'`, at most 512
+   * bytes. Its product token (`HeedBot`) selects the robots.txt group; when the plugin creates the
+   * manager, the full string is the `User-Agent` header of robots.txt and sitemap fetches. A header
+   * that starts like a browser's (`Mozilla/5.0 (compatible; MyBot/1.0)`) is refused unless
+   * `productToken` names the bot's token. Required.
    */
   readonly userAgent: string;
   /**
+   * The product token that selects the robots.txt group, when it is not the first token of
+   * `userAgent`: `'MyBot'` for `'Mozilla/5.0 (compatible; MyBot/1.0; +https://example.com/bot)'`.
+   * Letters, `-` and `_` only, and it must appear in `userAgent`. Default: the product token of `userAgent`.
+   */
+  readonly productToken?: string;
+  /**
    * The `RobotsManager` to ask. Share one between crawlers (and its store between processes) so each
-   * origin's robots.txt is fetched once. Default: a new `RobotsManager({ userAgent })`, closed by
+   * origin's robots.txt is fetched once. Default: a new `RobotsManager({ userAgent, productToken })`, closed by
    * `plugin.close()`.
    */
   readonly manager?: RobotsManagerLike;
@@ -77,7 +84,7 @@ export interface RobotsPluginOptions {
    * unaffected. `false` ignores it. Default: `true`.
    */
   readonly crawlDelay?: boolean;
-  /** Largest crawl-delay obeyed, in seconds; larger values are cut to it. Default: `60`. */
+  /** Largest crawl-delay obeyed, in seconds (0 to 86,400, one day); larger values are cut to it. Default: `60`. */
   readonly maxCrawlDelaySecs?: number;
   /**
    * Read `<meta name="robots">`, `<meta name="<token>">` and `X-Robots-Tag`; `nofollow`/`none` keeps
@@ -92,7 +99,7 @@ export interface RobotsPluginOptions {
   readonly logSummary?: boolean;
   /**
    * How many requests of a batch are looked ahead so that their origins' robots.txt are fetched in
-   * parallel before the batch is checked. Default: `100`.
+   * parallel before the batch is checked: a whole number from 1 to 10,000. Default: `100`.
    */
   readonly prefetchBatchSize?: number;
 }
@@ -155,7 +162,7 @@ export const DEFAULTS = {
 } as const;
 
 const PLUGIN_KEYS = new Set([
-  'userAgent', 'manager', 'checkRedirects', 'blockSubresources', 'sitemaps', 'crawlDelay',
+  'userAgent', 'productToken', 'manager', 'checkRedirects', 'blockSubresources', 'sitemaps', 'crawlDelay',
   'maxCrawlDelaySecs', 'metaRobots', 'honourRelNofollow', 'onSkip', 'logSummary', 'prefetchBatchSize',
 ]);
 const SITEMAP_KEYS = new Set([
@@ -171,9 +178,10 @@ export function resolveOptions(input: unknown): ResolvedOptions {
   }
   rejectUnknownKeys(input, PLUGIN_KEYS, '');
   const userAgent = input['userAgent'];
-  const problem = userAgentProblem(userAgent);
-  if (problem !== undefined || typeof userAgent !== 'string') throw new InvalidOptionsError('userAgent', problem ?? 'must be a string.');
-  const token = productToken(userAgent);
+  // The manager's check: one rule for what a user-agent may be, whoever creates the manager.
+  const identity = checkUserAgent(userAgent, input['productToken']);
+  if (!identity.ok) throw new InvalidOptionsError(identity.option, identity.problem);
+  if (typeof userAgent !== 'string') throw new InvalidOptionsError('userAgent', 'must be a string.');
   const manager = input['manager'];
   if (typeof manager === 'function') {
     throw new InvalidOptionsError('manager', `got the class ${manager.name || '(anonymous)'} itself; pass an instance, e.g. manager: new RobotsManager({ userAgent }).`);
@@ -187,18 +195,18 @@ export function resolveOptions(input: unknown): ResolvedOptions {
   }
   return {
     userAgent,
-    productToken: token,
+    productToken: identity.productToken,
     manager: manager as RobotsManagerLike | undefined,
     checkRedirects: bool(input, 'checkRedirects', DEFAULTS.checkRedirects),
     blockSubresources: bool(input, 'blockSubresources', DEFAULTS.blockSubresources),
     sitemaps: resolveSitemaps(input['sitemaps']),
     crawlDelay: bool(input, 'crawlDelay', DEFAULTS.crawlDelay),
-    maxCrawlDelaySecs: count(input, 'maxCrawlDelaySecs', DEFAULTS.maxCrawlDelaySecs, '', false),
+    maxCrawlDelaySecs: bounded(input, 'maxCrawlDelaySecs', DEFAULTS.maxCrawlDelaySecs, { min: 0, max: MAX_CRAWL_DELAY_SECS, integer: false, unit: 'seconds', why: 'one day' }),
     metaRobots: bool(input, 'metaRobots', DEFAULTS.metaRobots),
     honourRelNofollow: bool(input, 'honourRelNofollow', DEFAULTS.honourRelNofollow),
     onSkip: onSkip as ResolvedOptions['onSkip'],
     logSummary: bool(input, 'logSummary', DEFAULTS.logSummary),
-    prefetchBatchSize: Math.max(1, count(input, 'prefetchBatchSize', DEFAULTS.prefetchBatchSize, '', true)),
+    prefetchBatchSize: bounded(input, 'prefetchBatchSize', DEFAULTS.prefetchBatchSize, { min: 1, max: 10_000, integer: true }),
   };
 }
 
@@ -264,6 +272,30 @@ function bool(value: Record<string, unknown>, key: string, fallback: boolean): b
   const v = value[key];
   if (v === undefined) return fallback;
   if (typeof v !== 'boolean') throw new InvalidOptionsError(key, `expected true or false, got ${describe(v)}.`);
+  return v;
+}
+
+/**
+ * The longest crawl-delay obeyed. Each deferred request waits in a Node.js timer, and requests of
+ * one origin wait in turn: a day keeps a long queue's waits far below the timer's 24.8-day limit
+ * (past it a timer fires at once, a re-queue loop instead of a wait).
+ */
+const MAX_CRAWL_DELAY_SECS = 86_400;
+
+/**
+ * A number option within `[min, max]` (whole when `integer`), or the default when absent. NaN,
+ * Infinity, out-of-range values and non-numbers fail naming the option and the allowed range.
+ */
+function bounded(value: Record<string, unknown>, key: string, fallback: number, range: { min: number; max: number; integer: boolean; unit?: string; why?: string }): number {
+  const v = value[key];
+  if (v === undefined) return fallback;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < range.min || v > range.max || (range.integer && !Number.isInteger(v))) {
+    const format = (n: number) => n.toLocaleString('en-US');
+    throw new InvalidOptionsError(
+      key,
+      `expected ${range.integer ? 'a whole number' : 'a number'}${range.unit === undefined ? '' : ` of ${range.unit}`} from ${format(range.min)} to ${format(range.max)}${range.why === undefined ? '' : ` (${range.why})`}, got ${describe(v)}; the default is ${format(fallback)}.`,
+    );
+  }
   return v;
 }
 

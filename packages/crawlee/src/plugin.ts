@@ -59,7 +59,7 @@ export class RobotsPlugin {
     if (attached.has(crawler)) throw new AlreadyAttachedError();
     const internals = crawler as CrawlerInternals;
 
-    const manager = resolved.manager ?? (await createManager(resolved.userAgent));
+    const manager = resolved.manager ?? (await createManager(resolved.userAgent, resolved.productToken));
     const stats = new PluginStats();
     const warn = (message: string) => internals.log.warning(message);
     const reporter = new SkipReporter(
@@ -135,8 +135,8 @@ async function enqueueSitemapUrls(
   return accepted.length;
 }
 
-async function createManager(userAgent: string): Promise<RobotsManagerLike> {
+async function createManager(userAgent: string, productToken: string): Promise<RobotsManagerLike> {
   // Loaded on demand: a plugin handed a manager never needs the module.
   const { RobotsManager } = await import('@heed/manager');
-  return new RobotsManager({ userAgent }) as unknown as RobotsManagerLike;
+  return new RobotsManager({ userAgent, productToken }) as unknown as RobotsManagerLike;
 }

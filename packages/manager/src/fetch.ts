@@ -209,8 +209,9 @@ async function requestOnce(url: string, options: HopOptions, remainingMs: number
     decompress: false, // decoded below, with an output cap
     throwHttpErrors: false,
     retry: { limit: 0 },
-    // Our own deadline below is the one that fires; got's is a backstop.
-    timeout: { connect: options.connectTimeoutMs, request: remainingMs + 1_000 },
+    // Our own deadline below is the one that fires; got's is a backstop, kept within what a Node.js
+    // timer can wait (2^31 - 1 ms; past it a timer fires after 1 ms).
+    timeout: { connect: options.connectTimeoutMs, request: Math.min(remainingMs + 1_000, 2_147_483_647) },
   });
 
   return new Promise<HopResult>((resolve, reject) => {

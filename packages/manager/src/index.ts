@@ -12,8 +12,8 @@
  */
 export { RobotsManager } from './manager.js';
 export type { Verdict, ManagerStats, OriginSummary } from './manager.js';
-export type { RobotsManagerOptions } from './options.js';
-export { userAgentProblem } from './options.js';
+export type { RobotsManagerOptions, UserAgentCheck } from './options.js';
+export { checkUserAgent } from './options.js';
 export { originOf, robotsTxtUrl } from './origin.js';
 export { fetchRobotsTxt, FETCH_DEFAULTS } from './fetch.js';
 export type { FetchOptions, FetchOutcome, FetchResponseOutcome, FetchRedirectOutcome, FetchNetworkOutcome, FetchHeaders } from './fetch.js';

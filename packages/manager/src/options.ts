@@ -3,7 +3,7 @@
  * fails at construction with an `InvalidOptionsError` that names it and says what it expects; an
  * unknown option name (a typo) is an error too rather than silently ignored.
  */
-import { InvalidParseOptionsError, parseRobotsTxt, productToken, type ParseOptions } from '@heed/parser';
+import { InvalidParseOptionsError, parseRobotsTxt, productToken as tokenOf, type ParseOptions } from '@heed/parser';
 import type { Log, RobotsStore } from './cache/store.js';
 import { InvalidOptionsError } from './errors.js';
 import { FETCH_DEFAULTS } from './fetch.js';
@@ -12,45 +12,57 @@ import { POLICY_DEFAULTS, type StatusPolicyOptions } from './policy.js';
 /** Options of `new RobotsManager(options)`. Only `userAgent` is required. */
 export interface RobotsManagerOptions {
   /**
-   * The full `User-Agent` header sent when fetching robots.txt, e.g. `'HeedBot/1.0 (+https://example.com/bot)'`.
-   * Its product token (`HeedBot`) is what the rules are matched against unless a call names another.
-   * Required.
+   * The full `User-Agent` header sent when fetching robots.txt, e.g. `'HeedBot/1.0 (+https://example.com/bot)'`,
+   * at most 512 bytes. Its product token, the leading run of letters, `-` and `_` (`HeedBot`), is what
+   * the rules are matched against unless a call names another. A header that starts like a browser's
+   * (`Mozilla/5.0 (compatible; MyBot/1.0)`) is refused unless `productToken` names the bot's token:
+   * no robots.txt group is written for `Mozilla`. Required.
    */
   readonly userAgent: string;
+  /**
+   * The product token matched against robots.txt groups, when it is not the first token of
+   * `userAgent`: `'MyBot'` for `'Mozilla/5.0 (compatible; MyBot/1.0; +https://example.com/bot)'`.
+   * Letters, `-` and `_` only, and it must appear in `userAgent` (site owners write the token they
+   * see in their logs). Default: the product token of `userAgent`.
+   */
+  readonly productToken?: string;
   /** Where records are kept: `MemoryStore`, `KeyValueStoreStore`, `RedisStore` or your own. Default: `new MemoryStore()`. */
   readonly store?: RobotsStore;
-  /** robots.txt fetches in flight at most, over all origins. Default: 20. */
+  /** robots.txt fetches in flight at most, over all origins: a whole number from 1 to 10,000. Default: 20. */
   readonly concurrency?: number;
-  /** Milliseconds to wait for a connection, at most 2,147,483,647 (a Node.js timer's limit). Default: 10,000. */
+  /** Milliseconds to wait for a connection, from 1 to 2,147,483,647 (a Node.js timer's limit). Default: 10,000. */
   readonly connectTimeoutMs?: number;
-  /** Milliseconds for a whole fetch: all redirect hops and the body; at most 2,147,483,647 (a Node.js timer's limit). Default: 30,000. */
+  /** Milliseconds for a whole fetch: all redirect hops and the body; from 1 to 2,147,483,647 (a Node.js timer's limit). Default: 30,000. */
   readonly timeoutMs?: number;
   /** Proxy to fetch robots.txt through, `http://user:pass@host:port`. Default: none (direct). */
   readonly proxyUrl?: string;
-  /** Bytes of a robots.txt read at most (after decompression); the rest is ignored. Default: 512,000 (500 KiB). */
+  /**
+   * Bytes of a robots.txt read at most (after decompression); the rest is ignored. A whole number
+   * from 1 to 8,388,608 (8 MiB, the most the parser reads). Default: 512,000 (500 KiB).
+   */
   readonly maxBytes?: number;
-  /** Redirect hops followed at most; beyond that robots.txt counts as unavailable. Default: 5. */
+  /** Redirect hops followed at most (0 to 100); beyond that robots.txt counts as unavailable. Default: 5. */
   readonly maxRedirects?: number;
-  /** Cache time of a robots.txt or a 4xx without `Cache-Control: max-age`. Default: 86,400,000 (24 h). */
+  /** Cache time of a robots.txt or a 4xx without `Cache-Control: max-age`, at most 365 days. Default: 86,400,000 (24 h). */
   readonly defaultTtlMs?: number;
-  /** Shortest cache time honoured from `max-age` (also for `no-cache`/`no-store`). Default: 300,000 (5 min). */
+  /** Shortest cache time honoured from `max-age` (also for `no-cache`/`no-store`), at most 365 days. Default: 300,000 (5 min). */
   readonly minTtlMs?: number;
-  /** Longest cache time honoured from `max-age`. Default: 86,400,000 (24 h, RFC 9309 §2.4). */
+  /** Longest cache time honoured from `max-age`, at most 365 days. Default: 86,400,000 (24 h, RFC 9309 §2.4). */
   readonly maxTtlMs?: number;
-  /** Retry interval after the first 5xx/429/network failure, doubled per further failure. Default: 60,000 (1 min). */
+  /** Retry interval after the first 5xx/429/network failure, doubled per further failure; at most 365 days. Default: 60,000 (1 min). */
   readonly retryBaseMs?: number;
-  /** Longest retry interval; `Retry-After` is honoured up to it. Default: 3,600,000 (1 h). */
+  /** Longest retry interval; `Retry-After` is honoured up to it. At most 365 days. Default: 3,600,000 (1 h). */
   readonly retryMaxMs?: number;
   /**
    * After this long unreachable with no good copy, all URLs of the origin are allowed (Google's
-   * rule). `Infinity` keeps disallowing. Default: 2,592,000,000 (30 days).
+   * rule). At most 3,650 days; `Infinity` keeps disallowing. Default: 2,592,000,000 (30 days).
    */
   readonly unreachableAllowAfterMs?: number;
   /** Parsed robots.txt objects kept in this process (least recently used evicted). Default: 10,000. */
   readonly cacheSize?: number;
   /**
-   * How long a cross-process fetch lock lives when its holder dies without releasing it.
-   * Default: `timeoutMs` + 10,000.
+   * How long a cross-process fetch lock lives when its holder dies without releasing it, from 1 to
+   * 2,147,483,647 ms. Default: `timeoutMs` + 10,000.
    */
   readonly lockTtlMs?: number;
   /** Options for the parser (`decodeUnreservedEscapes`, `implicitRobotsTxtAllow`, ...). Default: Google's reading. */
@@ -80,7 +92,7 @@ export interface ResolvedOptions extends StatusPolicyOptions {
 }
 
 const KNOWN = new Set<string>([
-  'userAgent', 'store', 'concurrency', 'connectTimeoutMs', 'timeoutMs', 'proxyUrl', 'maxBytes', 'maxRedirects',
+  'userAgent', 'productToken', 'store', 'concurrency', 'connectTimeoutMs', 'timeoutMs', 'proxyUrl', 'maxBytes', 'maxRedirects',
   'defaultTtlMs', 'minTtlMs', 'maxTtlMs', 'retryBaseMs', 'retryMaxMs', 'unreachableAllowAfterMs', 'cacheSize',
   'lockTtlMs', 'parseOptions', 'log', 'now',
 ]);
@@ -96,9 +108,9 @@ export function resolveOptions(options: RobotsManagerOptions): ResolvedOptions {
     }
   }
   const { userAgent } = options;
-  const problem = userAgentProblem(userAgent);
-  if (problem !== undefined) throw new InvalidOptionsError('userAgent', problem);
-  const token = productToken(userAgent);
+  const identity = checkUserAgent(userAgent, options.productToken);
+  if (!identity.ok) throw new InvalidOptionsError(identity.option, identity.problem);
+  const token = identity.productToken;
 
   const store = options.store;
   if (store !== undefined) checkStore(store);
@@ -138,20 +150,20 @@ export function resolveOptions(options: RobotsManagerOptions): ResolvedOptions {
     userAgent,
     productToken: token,
     store,
-    concurrency: whole(options, 'concurrency', 20, 1),
+    concurrency: whole(options, 'concurrency', 20, 1, 10_000),
     connectTimeoutMs: timer(options, 'connectTimeoutMs', FETCH_DEFAULTS.connectTimeoutMs),
     timeoutMs,
     proxyUrl: options.proxyUrl,
-    maxBytes: whole(options, 'maxBytes', FETCH_DEFAULTS.maxBytes, 1),
-    maxRedirects: whole(options, 'maxRedirects', FETCH_DEFAULTS.maxRedirects, 0),
-    defaultTtlMs: positive(options, 'defaultTtlMs', POLICY_DEFAULTS.defaultTtlMs),
-    minTtlMs: positive(options, 'minTtlMs', POLICY_DEFAULTS.minTtlMs),
-    maxTtlMs: positive(options, 'maxTtlMs', POLICY_DEFAULTS.maxTtlMs),
-    retryBaseMs: positive(options, 'retryBaseMs', POLICY_DEFAULTS.retryBaseMs),
-    retryMaxMs: positive(options, 'retryMaxMs', POLICY_DEFAULTS.retryMaxMs),
-    unreachableAllowAfterMs: positive(options, 'unreachableAllowAfterMs', POLICY_DEFAULTS.unreachableAllowAfterMs, true),
+    maxBytes: whole(options, 'maxBytes', FETCH_DEFAULTS.maxBytes, 1, MAX_BODY_BYTES),
+    maxRedirects: whole(options, 'maxRedirects', FETCH_DEFAULTS.maxRedirects, 0, 100),
+    defaultTtlMs: duration(options, 'defaultTtlMs', POLICY_DEFAULTS.defaultTtlMs, YEAR_MS),
+    minTtlMs: duration(options, 'minTtlMs', POLICY_DEFAULTS.minTtlMs, YEAR_MS),
+    maxTtlMs: duration(options, 'maxTtlMs', POLICY_DEFAULTS.maxTtlMs, YEAR_MS),
+    retryBaseMs: duration(options, 'retryBaseMs', POLICY_DEFAULTS.retryBaseMs, YEAR_MS),
+    retryMaxMs: duration(options, 'retryMaxMs', POLICY_DEFAULTS.retryMaxMs, YEAR_MS),
+    unreachableAllowAfterMs: duration(options, 'unreachableAllowAfterMs', POLICY_DEFAULTS.unreachableAllowAfterMs, 10 * YEAR_MS, true),
     cacheSize: whole(options, 'cacheSize', 10_000, 1),
-    lockTtlMs: positive(options, 'lockTtlMs', timeoutMs + 10_000),
+    lockTtlMs: timer(options, 'lockTtlMs', Math.min(timeoutMs + 10_000, MAX_TIMER_MS)),
     parseOptions: options.parseOptions,
     log: options.log,
     now: options.now ?? Date.now,
@@ -168,46 +180,120 @@ export function resolveOptions(options: RobotsManagerOptions): ResolvedOptions {
 type NumberOption = { [K in keyof RobotsManagerOptions]-?: RobotsManagerOptions[K] extends number | undefined ? K : never }[keyof RobotsManagerOptions];
 
 /**
- * What is wrong with a crawler's User-Agent header, or undefined when it can be used: it must be a
- * non-empty string Node.js can send as a header, starting with a product token. Checked when a
- * manager or plugin is created, so a bad one fails there and not as a failed fetch per origin (which
- * would disallow every URL of the crawl).
+ * The longest `userAgent` accepted, in bytes. Servers refuse longer request headers (HTTP 431, or
+ * 400 at around 8 KB), and a robots.txt answered with a 4xx counts as unavailable: everything
+ * allowed. Real crawler headers are under 300 bytes.
  */
-export function userAgentProblem(userAgent: unknown): string | undefined {
+export const MAX_USER_AGENT_BYTES = 512;
+
+/**
+ * First tokens of browser user-agents. A crawler whose header starts with one would be matched
+ * against groups for `Mozilla` or `Chrome`, which no site writes for a bot: its own group (`User-agent:
+ * MyBot`) would be ignored.
+ */
+const BROWSER_TOKENS = new Set(['mozilla', 'opera', 'chrome', 'chromium', 'safari', 'applewebkit', 'webkit', 'gecko', 'khtml', 'firefox', 'edge', 'edg', 'msie', 'trident', 'presto', 'version', 'mobile']);
+
+const TOKEN_ONLY = /^[A-Za-z_-]+$/;
+
+/** A crawler's `userAgent` (and `productToken`) checked: the token groups are matched by, or what is wrong and with which option. */
+export type UserAgentCheck =
+  | { readonly ok: true; readonly productToken: string }
+  | { readonly ok: false; readonly option: 'userAgent' | 'productToken'; readonly problem: string };
+
+/**
+ * Checks a crawler's `User-Agent` header and derives the product token its robots.txt groups are
+ * matched by (RFC 9309 §2.2.1: the leading `[A-Za-z_-]` run), or takes `productToken` when the caller
+ * names it. The header must be a non-empty string Node.js can send, at most
+ * {@link MAX_USER_AGENT_BYTES} bytes; a header starting with a browser's token (`Mozilla/5.0 …`)
+ * needs `productToken`. `RobotsManager`, `RobotsPlugin.attach()` and the `heed` command line all
+ * check with this one function, when they are created, so a bad header fails there and not as a
+ * fetch per origin (which would disallow, or allow, every URL of the crawl).
+ */
+export function checkUserAgent(userAgent: unknown, productToken?: unknown): UserAgentCheck {
+  const fail = (option: 'userAgent' | 'productToken', problem: string): UserAgentCheck => ({ ok: false, option, problem });
   if (typeof userAgent !== 'string' || userAgent.trim() === '') {
     const got = userAgent === undefined ? 'nothing' : Array.isArray(userAgent) ? 'an array' : typeof userAgent === 'string' ? 'only white space' : typeof userAgent === 'object' ? `an ${typeof userAgent}` : `${typeof userAgent} ${String(userAgent)}`;
-    return `required: your crawler's User-Agent header, e.g. "MyBot/1.0 (+https://example.com/bot)"; got ${got}.`;
+    return fail('userAgent', `required: your crawler's User-Agent header, e.g. "MyBot/1.0 (+https://example.com/bot)"; got ${got}.`);
   }
-  if (/[\r\n\0]/.test(userAgent)) return 'contains a line break or NUL, which cannot be sent in an HTTP header; remove it.';
+  // Node.js sends a header string as Latin-1, one byte per character (others are refused below).
+  if (userAgent.length > MAX_USER_AGENT_BYTES) {
+    return fail('userAgent', `is ${userAgent.length.toLocaleString('en-US')} bytes long, over the ${MAX_USER_AGENT_BYTES}-byte limit: servers refuse long headers (HTTP 431), and a robots.txt refused with a 4xx counts as unavailable, so everything would be allowed. Send a short header, e.g. "MyBot/1.0 (+https://example.com/bot)".`);
+  }
+  if (/[\r\n\0]/.test(userAgent)) return fail('userAgent', 'contains a line break or NUL, which cannot be sent in an HTTP header; remove it.');
   const unsendable = /[^\t\x20-\x7e\x80-\xff]/u.exec(userAgent);
   if (unsendable !== null) {
-    return `contains ${JSON.stringify(unsendable[0])}, which cannot be sent in an HTTP header (control characters and characters beyond Latin-1 cannot); use printable ASCII, e.g. "MyBot/1.0 (+https://example.com/bot)".`;
+    return fail('userAgent', `contains ${JSON.stringify(unsendable[0])}, which cannot be sent in an HTTP header (control characters and characters beyond Latin-1 cannot); use printable ASCII, e.g. "MyBot/1.0 (+https://example.com/bot)".`);
   }
-  if (productToken(userAgent) === '') {
-    return `"${userAgent}" does not start with a product token (letters, "-" and "_", e.g. "MyBot/1.0"), so no robots.txt group could name it.`;
+  if (productToken !== undefined) {
+    if (typeof productToken !== 'string' || !TOKEN_ONLY.test(productToken) || productToken.length > MAX_USER_AGENT_BYTES) {
+      return fail('productToken', `expected your bot's product token: letters, "-" and "_" only, e.g. "MyBot"; got ${typeof productToken === 'string' ? JSON.stringify(productToken.slice(0, 60)) : typeof productToken}.`);
+    }
+    if (!userAgent.toLowerCase().includes(productToken.toLowerCase())) {
+      return fail('productToken', `"${productToken}" does not appear in userAgent "${userAgent}": site owners write the token they see in their logs; put it in the header, e.g. "Mozilla/5.0 (compatible; ${productToken}/1.0; +https://example.com/bot)".`);
+    }
+    return { ok: true, productToken };
   }
-  return undefined;
+  const first = tokenOf(userAgent);
+  if (first === '') {
+    return fail('userAgent', `"${userAgent}" does not start with a product token (letters, "-" and "_", e.g. "MyBot/1.0"), so no robots.txt group could name it; start the header with your bot's token, or name it with the productToken option.`);
+  }
+  if (BROWSER_TOKENS.has(first.toLowerCase())) {
+    const candidate = botTokenIn(userAgent) ?? 'MyBot';
+    return fail('userAgent', `"${userAgent.length > 80 ? `${userAgent.slice(0, 80)}…` : userAgent}" starts with the browser token "${first}", so robots.txt groups would be matched for "${first}" and a "User-agent: ${candidate}" group ignored. Name your bot's token: productToken: "${candidate}" (or start the header with it, e.g. "${candidate}/1.0 (+https://example.com/bot)").`);
+  }
+  return { ok: true, productToken: first };
 }
 
-function positive(options: RobotsManagerOptions, name: NumberOption, fallback: number, allowInfinity = false): number {
-  const value: unknown = options[name];
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || Number.isNaN(value) || value <= 0 || (!allowInfinity && !Number.isFinite(value))) {
-    throw new InvalidOptionsError(name, `expected a positive number of milliseconds${allowInfinity ? ' (or Infinity)' : ''}, got ${String(value)}; the default is ${fallback}.`);
+/** The first `Name/version` token of a header that is not a browser's: the likely bot token. */
+function botTokenIn(userAgent: string): string | undefined {
+  for (const match of userAgent.matchAll(/([A-Za-z_-]+)\/\d/g)) {
+    const name = match[1] as string;
+    if (!BROWSER_TOKENS.has(name.toLowerCase())) return name;
   }
-  return value;
+  return undefined;
 }
 
 /** The longest a Node.js timer waits; a longer delay fires after 1 ms instead. */
 const MAX_TIMER_MS = 2_147_483_647;
 
+const YEAR_MS = 365 * 24 * 60 * 60 * 1000;
+
+/** The most bytes of a body the parser reads (its `maxBytes` limit): reading more could not change a verdict. */
+const MAX_BODY_BYTES = 8 * 1024 * 1024;
+
+/**
+ * A number option within `[min, max]` (whole when `integer`), or the default when absent. NaN,
+ * Infinity (unless `allowInfinity`), out-of-range values and non-numbers fail naming the option and
+ * the range, so a value nothing could honour never reaches a timer or a date.
+ */
+function bounded(options: RobotsManagerOptions, name: NumberOption, fallback: number, range: { min: number; max: number; integer: boolean; unit?: string; why?: string; allowInfinity?: boolean }): number {
+  const value: unknown = options[name];
+  if (value === undefined) return fallback;
+  if (range.allowInfinity === true && value === Infinity) return value;
+  const ok = typeof value === 'number' && Number.isFinite(value) && value >= range.min && value <= range.max && (!range.integer || Number.isInteger(value));
+  if (!ok) {
+    const what = `${range.integer ? 'a whole number' : 'a number'}${range.unit === undefined ? '' : ` of ${range.unit}`}`;
+    const format = (n: number) => n.toLocaleString('en-US');
+    throw new InvalidOptionsError(
+      name,
+      `expected ${what} from ${format(range.min)} to ${format(range.max)}${range.why === undefined ? '' : ` (${range.why})`}${range.allowInfinity === true ? ', or Infinity' : ''}, got ${typeof value === 'string' ? JSON.stringify(value) : String(value)}; the default is ${format(fallback)}.`,
+    );
+  }
+  return value as number;
+}
+
+/** A positive duration compared with clock times (a cache time, a retry interval), at most `max` ms. */
+function duration(options: RobotsManagerOptions, name: NumberOption, fallback: number, max: number, allowInfinity = false): number {
+  return bounded(options, name, fallback, { min: 1, max, integer: false, unit: 'milliseconds', allowInfinity });
+}
+
 /** A positive duration that is set as a timer, so at most {@link MAX_TIMER_MS}. */
 function timer(options: RobotsManagerOptions, name: NumberOption, fallback: number): number {
-  const value = positive(options, name, fallback);
-  if (value > MAX_TIMER_MS) {
-    throw new InvalidOptionsError(name, `is ${value}, longer than a Node.js timer can wait (${MAX_TIMER_MS} ms, about 24.8 days); use a smaller value (the default is ${fallback}).`);
-  }
-  return value;
+  return bounded(options, name, fallback, { min: 1, max: MAX_TIMER_MS, integer: false, unit: 'milliseconds', why: 'the longest a Node.js timer waits, about 24.8 days' });
+}
+
+function whole(options: RobotsManagerOptions, name: NumberOption, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  return bounded(options, name, fallback, { min, max, integer: true });
 }
 
 /** A store is an object with get/set/delete; say what to pass instead for the likely mix-ups. */
@@ -233,13 +319,4 @@ function checkStore(store: unknown): void {
   if (wrong.length > 0) {
     throw new InvalidOptionsError('store', `its ${wrong.join(' and ')} must be ${wrong.length > 1 ? 'methods' : 'a method'} when present; remove ${wrong.length > 1 ? 'them' : 'it'} or make ${wrong.length > 1 ? 'them functions' : 'it a function'}.`);
   }
-}
-
-function whole(options: RobotsManagerOptions, name: NumberOption, fallback: number, min: number): number {
-  const value: unknown = options[name];
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
-    throw new InvalidOptionsError(name, `expected a whole number >= ${min}, got ${String(value)}; the default is ${fallback}.`);
-  }
-  return value;
 }

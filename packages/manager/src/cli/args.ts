@@ -1,9 +1,14 @@
 /**
  * The command line's grammar: `node:util` `parseArgs` plus the checks it does not do (a command,
- * its operands, a user-agent where one is needed). Bad usage is a {@link UsageError}: the process
- * prints it with the usage text and exits with 2.
+ * its operands, a user-agent where one is needed). Option values are not checked here: the command
+ * line builds the `RobotsManager` options a crawler would pass and the library checks them, so
+ * `heed` accepts exactly what a crawler may configure. Bad usage is a {@link UsageError}: the
+ * process prints it with the usage text and exits with 2.
  */
 import { parseArgs } from 'node:util';
+import { InvalidOptionsError } from '../errors.js';
+import { resolveOptions, type RobotsManagerOptions } from '../options.js';
+import { originOf } from '../origin.js';
 
 /** Wrong command-line usage; the message says what is missing or wrong. */
 export class UsageError extends Error {
@@ -12,18 +17,26 @@ export class UsageError extends Error {
 
 export type CommandName = 'check' | 'explain' | 'lint';
 
+/** The user-agent header when the command line names none (lint fetches). */
+export const DEFAULT_USER_AGENT = 'heed-cli';
+
+/** What the fetch of a robots.txt waits at most for a connection, within the whole `--timeout`. */
+const CONNECT_TIMEOUT_MS = 10_000;
+
 export interface CliOptions {
   readonly json: boolean;
-  /** The user-agent: the full header sent when fetching, whose product token is matched. */
-  readonly userAgent?: string;
+  /** The user-agent: the full header sent when fetching (`heed-cli` when none is given). */
+  readonly userAgent: string;
+  /** The product token matched against groups: `--product-token`, or the first token of the user-agent. */
+  readonly productToken: string;
+  /** The `RobotsManager` options the command line stands for, checked by the library. */
+  readonly manager: RobotsManagerOptions & { readonly timeoutMs: number; readonly connectTimeoutMs: number };
   /** `--color` / `--no-color`; undefined: decide from the TTY and NO_COLOR. */
   readonly color?: boolean;
   /** `lint --summary <dir>`: one table over every file of a directory. */
   readonly summary: boolean;
   /** `lint --ignore code,code`. */
   readonly ignore: readonly string[];
-  /** Milliseconds for a whole robots.txt fetch. */
-  readonly timeoutMs: number;
 }
 
 export type Invocation =
@@ -47,15 +60,19 @@ Commands:
       Lint every file of a directory; print how many files have each diagnostic.
 
 Options:
-  -A, --user-agent <ua>   the crawler's user-agent (full header or product token, e.g. HeedBot/1.0)
+  -A, --user-agent <ua>   the crawler's user-agent (full header or product token, e.g. HeedBot/1.0;
+                          at most 512 bytes)
+      --product-token <t> the token groups are matched by, when the user-agent does not start with
+                          it (e.g. MyBot for "Mozilla/5.0 (compatible; MyBot/1.0)")
       --json              machine-readable output on stdout
       --ignore <codes>    lint: comma-separated diagnostic codes to leave out
-      --timeout <ms>      milliseconds for a whole robots.txt fetch (default 30000)
+      --timeout <ms>      milliseconds for a whole robots.txt fetch, 1 to 2147483647 (default 30000)
       --color, --no-color force colour on or off (default: on for a terminal unless NO_COLOR is set)
   -h, --help              this help
   -V, --version           the version
 
-Exit codes: 0 allowed / no errors, 1 disallowed / errors found, 2 bad usage.
+Files are read up to 500 KiB (what crawlers read) and robots.txt URLs fetched as a crawler does.
+Exit codes: 0 allowed / no errors, 1 disallowed / errors found, 2 bad usage or an unreadable input.
 `;
 
 const COMMANDS = new Set<string>(['check', 'explain', 'lint']);
@@ -70,6 +87,7 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
       strict: true,
       options: {
         'user-agent': { type: 'string', short: 'A' },
+        'product-token': { type: 'string' },
         json: { type: 'boolean', default: false },
         ignore: { type: 'string', multiple: true },
         summary: { type: 'boolean', default: false },
@@ -94,17 +112,13 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
   if (!COMMANDS.has(command)) throw new UsageError(`unknown command "${command}"; use check, explain or lint.`);
 
   const userAgent = values['user-agent'];
-  if (userAgent !== undefined && userAgent.trim() === '') throw new UsageError('--user-agent is empty; give the crawler\'s user-agent, e.g. --user-agent "HeedBot/1.0".');
-  const timeoutMs = values.timeout === undefined ? 30_000 : Number(values.timeout);
-  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new UsageError(`--timeout must be a positive number of milliseconds (got "${values.timeout}").`);
   const color = values['no-color'] === true ? false : values.color;
   const options: CliOptions = {
     json: values.json === true,
-    ...(userAgent === undefined ? {} : { userAgent }),
+    ...libraryOptions(userAgent ?? DEFAULT_USER_AGENT, values['product-token'], values.timeout),
     ...(color === undefined ? {} : { color }),
     summary: values.summary === true,
     ignore: (values.ignore ?? []).flatMap((list) => list.split(',')).map((code) => code.trim()).filter((code) => code.length > 0),
-    timeoutMs,
   };
 
   switch (command) {
@@ -115,6 +129,11 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
     case 'explain':
       if (operands.length < 2) throw new UsageError('explain needs a robots.txt (file or URL) and at least one URL or path, e.g. heed explain robots.txt /private/x --user-agent HeedBot.');
       if (userAgent === undefined) throw new UsageError('explain needs --user-agent: the crawler whose verdicts you want.');
+      for (const url of operands.slice(1)) {
+        if (!url.startsWith('/') && originOf(url) === undefined) {
+          throw new UsageError(`"${url}" is neither an absolute http(s) URL nor a path starting with "/"; explain judges URLs such as https://example.com/page or paths such as /page.`);
+        }
+      }
       break;
     case 'lint':
       if (operands.length !== 1) throw new UsageError(options.summary ? 'lint --summary needs exactly one directory.' : 'lint needs exactly one robots.txt file or URL.');
@@ -123,4 +142,34 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
   if (options.summary && command !== 'lint') throw new UsageError('--summary only applies to lint.');
   if (options.ignore.length > 0 && command !== 'lint') throw new UsageError('--ignore only applies to lint.');
   return { kind: 'run', command: command as CommandName, operands, options };
+}
+
+/** The command-line flag that sets each library option. */
+const FLAGS: Readonly<Record<string, string>> = { userAgent: '--user-agent', productToken: '--product-token', timeoutMs: '--timeout', connectTimeoutMs: '--timeout' };
+
+/**
+ * The `RobotsManager` options the flags stand for, checked by the library's own validation: a value
+ * a crawler could not configure (a user-agent with a line break, a timeout past what a Node.js timer
+ * can wait) is a usage error naming the flag, not a failed fetch reported as the site's answer.
+ */
+function libraryOptions(userAgent: string, productToken: string | undefined, timeout: string | undefined): Pick<CliOptions, 'userAgent' | 'productToken' | 'manager'> {
+  // A value that is not a number is handed over as the string, so the error quotes it as typed.
+  const timeoutMs = timeout === undefined ? 30_000 : /^\s*[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i.test(timeout) ? Number(timeout) : timeout;
+  const manager = {
+    userAgent,
+    ...(productToken === undefined ? {} : { productToken }),
+    timeoutMs: timeoutMs as number,
+    connectTimeoutMs: typeof timeoutMs === 'number' ? Math.min(CONNECT_TIMEOUT_MS, timeoutMs) : CONNECT_TIMEOUT_MS,
+  };
+  try {
+    const resolved = resolveOptions(manager);
+    return { userAgent, productToken: resolved.productToken, manager };
+  } catch (error) {
+    if (!(error instanceof InvalidOptionsError)) throw error;
+    const flag = FLAGS[error.option] ?? error.option;
+    // The library's hint names its option; on the command line it is a flag.
+    const problem = error.message.slice(`Invalid option "${error.option}": `.length).replace(/productToken: "([^"]*)"/, '--product-token $1');
+    const given = flag === '--timeout' ? ` ${timeout}` : '';
+    throw new UsageError(`${flag}${given}: ${problem}`);
+  }
 }

@@ -3,7 +3,6 @@
  * manager (status policy, redirects, size cap, single flight), with the deciding line and group, or
  * why no rule could decide.
  */
-import { productToken } from '@heed/parser';
 import { silentLog } from '../cache/store.js';
 import { RobotsManager, type Verdict } from '../manager.js';
 import { originOf } from '../origin.js';
@@ -18,8 +17,7 @@ export async function checkCommand(urls: readonly string[], options: CliOptions,
   for (const url of urls) {
     if (originOf(url) === undefined) throw new UsageError(`"${url}" is not an absolute http(s) URL; check needs full URLs, e.g. https://example.com/page.`);
   }
-  const header = options.userAgent ?? '';
-  const manager = new RobotsManager({ userAgent: header, timeoutMs: options.timeoutMs, connectTimeoutMs: Math.min(10_000, options.timeoutMs), log: silentLog });
+  const manager = new RobotsManager({ ...options.manager, log: silentLog });
   try {
     const out: string[] = [];
     const results: Record<string, unknown>[] = [];
@@ -38,7 +36,7 @@ export async function checkCommand(urls: readonly string[], options: CliOptions,
       out.push(...formatVerdict(view, body === undefined ? undefined : lineTexts(body), style), '');
     }
     const exitCode = allAllowed ? 0 : 1;
-    if (options.json) return { exitCode, stdout: JSON.stringify({ userAgent: productToken(header), results }, null, 2) + '\n' };
+    if (options.json) return { exitCode, stdout: JSON.stringify({ userAgent: options.productToken, results }, null, 2) + '\n' };
     return { exitCode, stdout: out.join('\n') };
   } finally {
     await manager.close();

@@ -2,19 +2,20 @@
  * `heed explain <robots.txt file|url> <url...> --user-agent X`: each URL judged against one
  * robots.txt, with the line and group that decided.
  */
-import { parseRobotsTxt, productToken } from '@heed/parser';
+import { lint, parseRobotsTxt } from '@heed/parser';
 import type { CliOptions } from './args.js';
 import type { CommandResult } from './lint-command.js';
 import { lineTexts, type Style } from './output.js';
-import { describeRecord, loadRobots } from './source.js';
+import { describeRecord, loadRobots, READ_LIMIT, type LoadedRobots } from './source.js';
 import { formatVerdict, verdictJson, type VerdictView } from './verdict.js';
 
 export async function explainCommand(source: string, urls: readonly string[], options: CliOptions, style: Style): Promise<CommandResult> {
-  const header = options.userAgent ?? '';
-  const token = productToken(header);
-  const loaded = await loadRobots(source, header, options.timeoutMs);
+  const header = options.userAgent;
+  const token = options.productToken;
+  const loaded = await loadRobots(source, options);
   const robots = loaded.policy.kind === 'rules' && loaded.body !== undefined ? parseRobotsTxt(loaded.body) : undefined;
   const note = loaded.record === undefined || loaded.record.status === 'ok' ? undefined : describeRecord(loaded.record);
+  const notes = robots === undefined ? [] : bodyNotes(loaded);
 
   const views: VerdictView[] = urls.map((url) => {
     if (robots === undefined) {
@@ -35,12 +36,28 @@ export async function explainCommand(source: string, urls: readonly string[], op
   });
   const exitCode = views.every((view) => view.allowed) ? 0 : 1;
   if (options.json) {
-    const json = { source: loaded.name, ...(loaded.record === undefined ? {} : { httpStatus: loaded.record.httpStatus ?? null }), userAgent: token, results: views.map(verdictJson) };
+    const json = { source: loaded.name, ...(loaded.record === undefined ? {} : { httpStatus: loaded.record.httpStatus ?? null }), userAgent: token, ...(notes.length === 0 ? {} : { notes }), results: views.map(verdictJson) };
     return { exitCode, stdout: JSON.stringify(json, null, 2) + '\n' };
   }
   const texts = loaded.body === undefined ? undefined : lineTexts(loaded.body);
   const out = [style.dim(`robots.txt: ${loaded.name}${loaded.record?.httpStatus === undefined ? '' : ` (HTTP ${loaded.record.httpStatus})`}`)];
   if (token !== header.trim()) out.push(style.dim(`user-agent ${JSON.stringify(header)} is matched by its product token ${token || '(empty)'}`));
+  for (const text of notes) out.push(`${style.cyan('note')} ${text}`);
   for (const view of views) out.push('', ...formatVerdict(view, texts, style));
   return { exitCode, stdout: out.join('\n') + '\n' };
+}
+
+/**
+ * What the verdicts rest on, when it is not a plain robots.txt: a body that is binary or an HTML
+ * page (no rules in it, so everything is allowed — lint flags the same), or one cut at the limit.
+ */
+function bodyNotes(loaded: LoadedRobots): string[] {
+  const body = loaded.body;
+  if (body === undefined) return [];
+  const notes = lint(body).filter((d) => d.code === 'binary-content' || d.code === 'html-content').map((d) => d.message);
+  if (loaded.truncated) {
+    const size = loaded.size === undefined ? `larger than ${READ_LIMIT.toLocaleString('en-US')} bytes` : `${loaded.size.toLocaleString('en-US')} bytes`;
+    notes.push(`The robots.txt is ${size}; crawlers read only its first ${READ_LIMIT.toLocaleString('en-US')} bytes, and so do these verdicts.`);
+  }
+  return notes;
 }

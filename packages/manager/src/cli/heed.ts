@@ -3,7 +3,7 @@
  * `heed`: what a robots.txt really says. `heed check` asks the way a Heed crawler asks (through
  * the manager), `heed explain` judges URLs against one file, `heed lint` lists what crawlers read
  * differently from what the file says. Exit codes: 0 allowed / clean, 1 disallowed / errors
- * found, 2 bad usage.
+ * found, 2 bad usage (message and usage text) or an input that cannot be read (one line).
  */
 import { readFileSync } from 'node:fs';
 import { parseCommandLine, USAGE, UsageError, type Invocation } from './args.js';
@@ -11,6 +11,7 @@ import { checkCommand } from './check-command.js';
 import { explainCommand } from './explain-command.js';
 import { lintCommand, type CommandResult } from './lint-command.js';
 import { makeStyle, useColor } from './output.js';
+import { InputError } from './source.js';
 
 function version(): string {
   try {
@@ -46,8 +47,14 @@ async function main(): Promise<number> {
       process.stderr.write(`heed: ${error.message}\n\n${USAGE}`);
       return 2;
     }
-    process.stderr.write(`heed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    return 1;
+    if (error instanceof InputError) {
+      process.stderr.write(`heed: ${error.message}\n`);
+      return 2;
+    }
+    // Not the user's doing: one line, the stack only when asked for (HEED_DEBUG=1).
+    const detail = error instanceof Error ? (process.env.HEED_DEBUG ? (error.stack ?? error.message) : error.message) : String(error);
+    process.stderr.write(`heed: unexpected error: ${detail}\n`);
+    return 2;
   }
 }
 

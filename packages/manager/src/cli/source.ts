@@ -1,23 +1,34 @@
 /**
- * Where a robots.txt comes from for `explain` and `lint`: a file, or a URL fetched exactly as the
- * manager fetches (same caps, redirects and user-agent header) and judged by the same status
- * policy, so `heed explain https://...` and a crawler agree on what a 404 or a 503 means.
+ * Where a robots.txt comes from for `explain` and `lint`: a file, read up to the size crawlers
+ * read (plus one byte, to know there was more) whatever it is — a 1 GB file or `/dev/zero` costs
+ * 500 KiB — or a URL fetched exactly as the manager fetches (same caps, redirects and user-agent
+ * header) and judged by the same status policy, so `heed explain https://...` and a crawler agree
+ * on what a 404 or a 503 means.
  */
-import { readFile } from 'node:fs/promises';
-import { fetchRobotsTxt } from '../fetch.js';
+import { open, type FileHandle } from 'node:fs/promises';
+import { fetchRobotsTxt, FETCH_DEFAULTS } from '../fetch.js';
 import { originOf } from '../origin.js';
 import { decideRecord, effectivePolicy, type EffectivePolicy } from '../policy.js';
 import type { RobotsRecord } from '../record.js';
-import { UsageError } from './args.js';
+import { UsageError, type CliOptions } from './args.js';
 
-/** The user-agent header when the command line names none (lint fetches). */
-export const DEFAULT_USER_AGENT = 'heed-cli';
+/** Bytes of a robots.txt crawlers read (Google: 500 KiB); the rest of a file is not read either. */
+export const READ_LIMIT = FETCH_DEFAULTS.maxBytes;
+
+/** An input the command cannot read (a missing file, a directory, no permission): one line, exit 2. */
+export class InputError extends Error {
+  override readonly name = 'InputError';
+}
 
 export interface LoadedRobots {
   /** The file path or the robots.txt URL, as shown to the user. */
   readonly name: string;
-  /** The body read, when there was one (a file, or any HTTP response). */
+  /** The body read, when there was one (a file, or any HTTP response): at most {@link READ_LIMIT} bytes. */
   readonly body?: Uint8Array;
+  /** The file or response was longer than {@link READ_LIMIT}: `body` is its first bytes. */
+  readonly truncated: boolean;
+  /** Its whole size in bytes, when known (a regular file). */
+  readonly size?: number;
   /** For URLs: the record the status policy made of the fetch, and the policy in force. */
   readonly record?: RobotsRecord;
   readonly policy: EffectivePolicy;
@@ -38,18 +49,68 @@ export function robotsUrlFor(operand: string): string {
   return `${url.origin}/robots.txt`;
 }
 
-export async function loadRobots(operand: string, userAgent: string, timeoutMs: number): Promise<LoadedRobots> {
-  if (!isUrl(operand)) {
-    let body: Buffer;
-    try {
-      body = await readFile(operand);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (error as Error).message;
-      throw new UsageError(`cannot read the robots.txt file "${operand}": ${why}.`);
+/** The first `limit` bytes of a file or device, whether there were more, and its size when it has one. */
+export interface BoundedRead {
+  readonly bytes: Uint8Array;
+  readonly truncated: boolean;
+  readonly size?: number;
+}
+
+/**
+ * Reads at most `limit` bytes of `path` (and one more, to know whether it goes on), in a loop of
+ * bounded reads on one descriptor: never the whole file, so a huge file or an endless device ends
+ * at once with a buffer of `limit` + 1 bytes. Throws {@link InputError} for what cannot be read.
+ */
+export async function readBounded(path: string, limit: number = READ_LIMIT): Promise<BoundedRead> {
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(path, 'r');
+    const stat = await handle.stat();
+    if (stat.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+    // A regular file says how big it is, so a small one gets a small buffer; devices and files that
+    // report no size (/proc) get the limit.
+    const known = stat.isFile() && stat.size > 0;
+    const capacity = known ? Math.min(stat.size, limit) + 1 : limit + 1;
+    const buffer = Buffer.allocUnsafe(capacity);
+    let filled = 0;
+    while (filled < capacity) {
+      const { bytesRead } = await handle.read(buffer, filled, capacity - filled, null);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
     }
-    const bytes = new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
-    return { name: operand, body: bytes, policy: { kind: 'rules', reason: 'rules', body: '' } };
+    const bytes = new Uint8Array(buffer.buffer, buffer.byteOffset, Math.min(filled, limit));
+    const size = known && stat.size >= filled ? stat.size : undefined;
+    return { bytes, truncated: filled > limit || (size ?? 0) > limit, ...(size === undefined ? {} : { size }) };
+  } catch (error) {
+    if (error instanceof InputError) throw error;
+    throw new InputError(`cannot read the robots.txt file "${path}": ${readProblem(error)}.`);
+  } finally {
+    await handle?.close();
+  }
+}
+
+/** A file-system error in words. */
+export function readProblem(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  switch (code) {
+    case 'ENOENT':
+      return 'no such file';
+    case 'EISDIR':
+      return 'it is a directory';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'ENOTDIR':
+      return 'a part of the path is not a directory';
+    default:
+      return error instanceof Error ? error.message : String(error);
+  }
+}
+
+export async function loadRobots(operand: string, options: CliOptions): Promise<LoadedRobots> {
+  if (!isUrl(operand)) {
+    const read = await readBounded(operand);
+    return { name: operand, body: read.bytes, truncated: read.truncated, ...(read.size === undefined ? {} : { size: read.size }), policy: { kind: 'rules', reason: 'rules', body: '' } };
   }
   let url: string;
   try {
@@ -58,11 +119,12 @@ export async function loadRobots(operand: string, userAgent: string, timeoutMs: 
     throw new UsageError(`"${operand}" is not a valid URL.`);
   }
   const origin = originOf(url) ?? url;
-  const outcome = await fetchRobotsTxt(url, { userAgent, timeoutMs, connectTimeoutMs: Math.min(10_000, timeoutMs) });
+  const { userAgent, timeoutMs, connectTimeoutMs } = options.manager;
+  const outcome = await fetchRobotsTxt(url, { userAgent, timeoutMs, connectTimeoutMs, maxBytes: READ_LIMIT });
   const now = Date.now();
   const record = decideRecord(origin, outcome, undefined, now);
-  const loaded = { name: url, record, policy: effectivePolicy(record, now) };
-  return outcome.kind === 'response' ? { ...loaded, body: outcome.body } : loaded;
+  const loaded = { name: url, record, policy: effectivePolicy(record, now), truncated: false };
+  return outcome.kind === 'response' ? { ...loaded, body: outcome.body, truncated: outcome.bodyCapped } : loaded;
 }
 
 /** One sentence on why a record that is not `ok` allows or disallows everything. */
