@@ -3,7 +3,9 @@
  * error of its own class that names the option and says what to do; never as a crash or a silently
  * disallowed crawl later. Each row: the options, the option the error must name, and the hint.
  */
+import http from 'node:http';
 import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { InvalidOptionsError as ManagerOptionsError, MemoryStore, RobotsManager, type RobotsManagerOptions } from '@heed/manager';
 import { InvalidOptionsError as PluginOptionsError, RobotsPlugin, UnsupportedCrawlerError } from '@heed/crawlee';
@@ -83,8 +85,23 @@ describe('new RobotsManager(bad options)', async () => {
   });
 
   it('accepts every valid edge: Latin-1 in the user-agent, Infinity for unreachableAllowAfterMs, 0 redirects, the longest timer', async () => {
+    // A robots.txt that redirects to its own rules: with maxRedirects 0 the redirect is not
+    // followed (unavailable: allow all), so the options were taken, not just accepted.
+    const server = http.createServer((req, res) => {
+      if (req.url === '/robots.txt') res.writeHead(301, { location: '/real-robots.txt' }).end();
+      else res.end('User-agent: *\nDisallow: /\n');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const manager = new RobotsManager({ userAgent: 'HeedBot/1.0 (caf\u00e9)', unreachableAllowAfterMs: Infinity, maxRedirects: 0, parseOptions: { implicitRobotsTxtAllow: true }, timeoutMs: 2 ** 31 - 1, lockTtlMs: 2 ** 31 - 1 });
-    await manager.close();
+    try {
+      const verdict = await manager.check(`${origin}/page`);
+      expect(verdict).toMatchObject({ allowed: true, reason: 'unavailable' });
+      expect((await manager.get(origin)).problem?.code).toBe('too-many-redirects');
+    } finally {
+      await manager.close();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
 
