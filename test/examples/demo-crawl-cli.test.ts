@@ -121,7 +121,7 @@ describe('a crawl stopped at --max', () => {
     expect(urlsFound).toBeGreaterThanOrEqual(urlsEnqueued + urlsSkipped);
     expect(urlsFound).toBeLessThanOrEqual(site.expected.sitemapUrls.length);
     const text = printed.join('\n');
-    expect(text).toContain('Pages crawled: 3 (the crawl stopped at its limit (--max 3))');
+    expect(text).toContain('Pages crawled: 3 (the crawl stopped at its limit, --max 3)');
     expect(text).toMatch(/Sitemaps: \d+ files? read, \d+ URLs? found.* before the crawl stopped at its limit \(--max 3\)/);
   });
 

@@ -127,7 +127,7 @@ export function formatSummary(summary: DemoCrawlSummary, label: UrlLabeler): str
   const noindex = summary.pages.filter((page) => page.noindex).length;
   const notes = [
     noindex > 0 ? `${noindex} marked noindex: crawl, but do not store` : '',
-    summary.stoppedAtMax ? `the crawl stopped at its limit (--max ${summary.maxRequestsPerCrawl})` : '',
+    summary.stoppedAtMax ? `the crawl stopped at its limit, --max ${summary.maxRequestsPerCrawl}` : '',
   ].filter(Boolean);
   lines.push(`  Pages crawled: ${summary.pages.length}${notes.length > 0 ? ` (${notes.join('; ')})` : ''}`);
   lines.push(`  Failed requests: ${summary.failedRequests}`);

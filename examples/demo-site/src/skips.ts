@@ -57,8 +57,8 @@ export interface FormatSkipsOptions {
 }
 
 /**
- * The heading and one line per distinct URL: `  <url>  ×3 [enqueue, sitemap]  <message>`
- * (the count only when above one). The message is the first skip's.
+ * The heading and one line per distinct URL: `  <url>  <message> ×3  [enqueue, sitemap]` (the
+ * count only when above one), as the demo crawl prints them. The message is the first skip's.
  */
 export function formatSkips(skips: readonly SkipLike[], options: FormatSkipsOptions = {}): string[] {
   const label = options.label ?? ((url: string) => url);
@@ -66,7 +66,7 @@ export function formatSkips(skips: readonly SkipLike[], options: FormatSkipsOpti
   const lines = [`${skippedHeading(distinct.length, skips.length, options.verb)}${distinct.length > 0 ? ':' : ''}`];
   const width = Math.max(0, ...distinct.map(({ skip }) => label(skip.url).length));
   for (const { skip, stages, count } of distinct) {
-    lines.push(`  ${label(skip.url).padEnd(width)}  ${count > 1 ? `×${count} ` : ''}[${stages.join(', ')}]  ${skip.message}`);
+    lines.push(`  ${label(skip.url).padEnd(width)}  ${skip.message}${count > 1 ? ` ×${count}` : ''}  [${stages.join(', ')}]`);
   }
   return lines;
 }
