@@ -34,3 +34,18 @@ it('fetches pages and robots.txt with its own User-Agent, robots.txt once', () =
   expect(new Set(shop.map((request) => request.userAgent))).toEqual(new Set([DEMO_USER_AGENT]));
   expect(shop.filter((request) => request.path === '/robots.txt')).toHaveLength(1);
 });
+
+it('prints its skips as the other examples do: each URL once, under "N URLs skipped (M times)"', async () => {
+  const { execFile } = await import('node:child_process');
+  const { promisify } = await import('node:util');
+  const main = new URL('../../examples/cheerio-basic/dist/main.js', import.meta.url).pathname;
+  const { stdout } = await promisify(execFile)(process.execPath, [main, '--', site.url('shop', '/')], { encoding: 'utf8', timeout: 60_000 });
+  const lines = stdout.split('\n');
+  const heading = lines.findIndex((line) => /^\d+ URLs? skipped( \(\d+ times\))?:$/.test(line));
+  expect(heading, stdout).toBeGreaterThan(-1);
+  const listed = lines.slice(heading + 1).filter((line) => line.startsWith('  http')).map((line) => line.trim().split(/\s+/)[0]);
+  expect(listed.length).toBeGreaterThan(0);
+  expect(new Set(listed).size).toBe(listed.length);
+  expect(lines[heading]).toMatch(new RegExp(`^${listed.length} URLs skipped`));
+  expect(stdout).toContain(`${summary.pages.length} pages crawled`);
+});

@@ -71,14 +71,19 @@ describe('the demo crawl of the bundled demo site', () => {
       filesRead: 4,
       urlsFound: reference.expected.sitemapUrls.length,
       urlsEnqueued: reference.expected.allowedSitemapUrls.length,
+      urlsSkipped: reference.expected.sitemapUrls.length - reference.expected.allowedSitemapUrls.length,
     });
+    expect(summary.stoppedAtMax).toBe(false);
   });
 
   it('prints progress while it runs and a summary at the end', () => {
     const text = printed.join('\n');
     expect(printed.filter((line) => line.startsWith('  crawled  '))).toHaveLength(reference.expected.crawled.length);
     expect(text).toContain('skipped  shop   /cart  rules: "Disallow: /cart" (robots.txt line 13)');
-    expect(text).toContain('Pages crawled: 19');
+    expect(text).toContain('Pages crawled: 19 (2 marked noindex: crawl, but do not store)');
+    // Distinct URLs, then how many times: the same way every example prints its skips.
+    expect(text).toContain(`  ${summary.skippedUrls} URLs skipped (${summary.skipped.length} times)`);
+    expect(summary.skipped.length).toBeGreaterThan(summary.skippedUrls);
     expect(text).toContain('mirror  1 request, HTTP 503: unreachable');
     expect(text).toContain('The demo site never saw a request for a disallowed URL.');
   });

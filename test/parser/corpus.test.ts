@@ -7,6 +7,7 @@
  * clone runs).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseRobotsTxt, type RobotsTxt } from '@heed/parser';
@@ -15,13 +16,15 @@ const fullCorpus = fileURLToPath(new URL('../../../shared/corpus/real-robots/', 
 const sample = fileURLToPath(new URL('../fixtures/real-robots-sample/', import.meta.url));
 const useFull = process.env.HEED_CORPUS_SAMPLE !== '1' && existsSync(fullCorpus);
 const dir = useFull ? fullCorpus : sample;
+// Paths as a reader finds them from the repository root (`../shared/corpus/real-robots`), not this machine's.
+const shown = (path: string): string => relative(fileURLToPath(new URL('../../', import.meta.url)), path);
 const files = readdirSync(dir)
   .filter((name) => name !== 'README.md')
   .sort();
 
 if (!useFull) {
-  const why = process.env.HEED_CORPUS_SAMPLE === '1' ? 'HEED_CORPUS_SAMPLE=1 is set' : `the full corpus was NOT found at ${fullCorpus}`;
-  console.warn(`corpus.test.ts: ${why}; running on the ${files.length}-file sample in test/fixtures/real-robots-sample instead.`);
+  const why = process.env.HEED_CORPUS_SAMPLE === '1' ? 'HEED_CORPUS_SAMPLE=1 is set' : `the full corpus was NOT found at ${shown(fullCorpus)}`;
+  console.warn(`corpus.test.ts: ${why}; running on the ${files.length}-file sample in ${shown(sample)} instead.`);
 }
 
 const ORIGIN = 'https://example.com';
@@ -91,7 +94,7 @@ function check(name: string): string[] {
   return problems;
 }
 
-describe(`real robots.txt files (${useFull ? 'full corpus' : 'sample'}: ${files.length} files in ${dir})`, () => {
+describe(`real robots.txt files (${useFull ? 'full corpus' : 'sample'}: ${files.length} files in ${shown(dir)})`, () => {
   it('finds the files', () => {
     expect(files.length).toBeGreaterThanOrEqual(useFull ? 4_000 : 40);
   });

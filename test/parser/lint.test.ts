@@ -4,6 +4,7 @@
  * about rules that "never decide", and it runs over the real-world corpus.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -142,11 +143,22 @@ describe('lint()', () => {
   });
 });
 
-const corpus = fileURLToPath(new URL('../../../shared/corpus/real-robots/', import.meta.url));
-describe.skipIf(!existsSync(corpus))('lint over the real-world corpus (../shared/corpus/real-robots)', () => {
+// The real-world corpus sits next to the repository on the machines that have it; elsewhere (a
+// clean clone, CI, HEED_CORPUS_SAMPLE=1) the lint runs over the sample kept in test/fixtures and
+// says so in one line, as corpus.test.ts does.
+const fullCorpus = fileURLToPath(new URL('../../../shared/corpus/real-robots/', import.meta.url));
+const sampleCorpus = fileURLToPath(new URL('../fixtures/real-robots-sample/', import.meta.url));
+const useFullCorpus = process.env.HEED_CORPUS_SAMPLE !== '1' && existsSync(fullCorpus);
+const corpus = useFullCorpus ? fullCorpus : sampleCorpus;
+const shown = (path: string): string => relative(fileURLToPath(new URL('../../', import.meta.url)), path);
+if (!useFullCorpus) {
+  const why = process.env.HEED_CORPUS_SAMPLE === '1' ? 'HEED_CORPUS_SAMPLE=1 is set' : `the full corpus was NOT found at ${shown(fullCorpus)}`;
+  console.warn(`lint.test.ts: ${why}; linting the sample in ${shown(sampleCorpus)} instead.`);
+}
+describe(`lint over real robots.txt files (${useFullCorpus ? 'full corpus' : 'sample'} in ${shown(corpus)})`, () => {
   it('lints every file without throwing, with valid lines', () => {
-    const files = readdirSync(corpus);
-    expect(files.length).toBeGreaterThan(4000);
+    const files = readdirSync(corpus).filter((name) => name !== 'README.md');
+    expect(files.length).toBeGreaterThanOrEqual(useFullCorpus ? 4000 : 40);
     for (const file of files) {
       const body = new Uint8Array(readFileSync(corpus + file));
       const found = lint(body);

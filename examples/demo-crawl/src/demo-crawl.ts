@@ -47,6 +47,10 @@ interface CrawlInput {
 }
 
 async function crawl({ site, userAgent, print, startUrls, maxRequestsPerCrawl }: CrawlInput): Promise<DemoCrawlSummary> {
+  // One manager for the crawl. The plugin would create one itself; making it here gives the
+  // summary its per-origin records (manager.stats()). Made first: it rejects a User-Agent no
+  // robots.txt group could name before anything is printed.
+  const manager = new RobotsManager({ userAgent, log: crawleeLog.child({ prefix: 'Heed' }) });
   const started = Date.now();
   const label = urlLabeler(site);
   const pages: CrawledPage[] = [];
@@ -54,6 +58,9 @@ async function crawl({ site, userAgent, print, startUrls, maxRequestsPerCrawl }:
   // on the site); a real site is crawled within its hostname.
   const strategy = site === undefined ? 'same-hostname' : 'all';
   const skipped: SkippedUrl[] = [];
+  // Sitemap URLs are counted as the feeder reads them (its filter sees each one once), so a crawl
+  // that stops at its limit before they reach the queue still reports what the sitemaps listed.
+  const sitemapUrlsFound = new Set<string>();
 
   if (site !== undefined) {
     print(`Heed demo: the demo site runs on ${Object.keys(site.origins).length} loopback origins:`);
@@ -62,9 +69,6 @@ async function crawl({ site, userAgent, print, startUrls, maxRequestsPerCrawl }:
   print(`Crawling ${startUrls.join(', ')} as "${userAgent}" (at most ${maxRequestsPerCrawl} pages)`, );
   print('');
 
-  // One manager for the crawl. The plugin would create one itself; making it here gives the
-  // summary its per-origin records (manager.stats()).
-  const manager = new RobotsManager({ userAgent, log: crawleeLog.child({ prefix: 'Heed' }) });
   // In-memory storage: every demo run starts from an empty queue and leaves nothing on disk.
   const config = new Configuration({ persistStorage: false });
   let robots: RobotsPlugin | undefined;
@@ -101,10 +105,16 @@ async function crawl({ site, userAgent, print, startUrls, maxRequestsPerCrawl }:
   robots = await RobotsPlugin.attach(crawler, {
     userAgent,
     manager,
-    sitemaps: { label: 'sitemap' },
+    sitemaps: {
+      label: 'sitemap',
+      filter: (url) => {
+        sitemapUrlsFound.add(url);
+        return true;
+      },
+    },
     logSummary: false,
     onSkip: (event) => {
-      const skip = toSkippedUrl(event);
+      const skip = toSkippedUrl(event, event.reason === 'unreachable' ? problemOf(manager, event.origin) : undefined);
       skipped.push(skip);
       print(`  skipped  ${label(skip.url)}  ${skip.reason}: ${skipWhy(skip, label)}`);
     },
@@ -114,17 +124,25 @@ async function crawl({ site, userAgent, print, startUrls, maxRequestsPerCrawl }:
     await crawler.run([...startUrls]);
     await robots.sitemapsDone();
     const stats = robots.stats;
+    const { requestsFinished, requestsFailed } = crawler.stats.state;
     const summary: DemoCrawlSummary = {
       mode: site === undefined ? 'url' : 'demo-site',
       userAgent,
       startUrls,
       pages,
+      maxRequestsPerCrawl,
+      stoppedAtMax: requestsFinished + requestsFailed >= maxRequestsPerCrawl,
       skipped,
       skippedUrls: new Set(skipped.map((skip) => skip.url)).size,
       skippedByReason: Object.fromEntries(SKIP_REASONS.map((reason) => [reason, skipped.filter((skip) => skip.reason === reason).length])) as Record<SkipReasonName, number>,
       robots: await originRobots(manager, site),
-      sitemaps: { filesRead: stats.sitemapsRead, urlsFound: stats.sitemapUrlsEnqueued + stats.skippedByStage.sitemap, urlsEnqueued: stats.sitemapUrlsEnqueued },
-      failedRequests: crawler.stats.state.requestsFailed,
+      sitemaps: {
+        filesRead: stats.sitemapsRead,
+        urlsFound: sitemapUrlsFound.size,
+        urlsEnqueued: stats.sitemapUrlsEnqueued,
+        urlsSkipped: stats.skippedByStage.sitemap,
+      },
+      failedRequests: requestsFailed,
       violations: site === undefined ? [] : violations(site, userAgent),
       durationMs: Date.now() - started,
     };
@@ -138,8 +156,13 @@ async function crawl({ site, userAgent, print, startUrls, maxRequestsPerCrawl }:
   }
 }
 
+/** Why the origin's robots.txt could not be fetched (`dns`, `refused`, `timeout`, ...), from the manager's record. */
+function problemOf(manager: RobotsManager, origin: string): string | undefined {
+  return manager.stats().origins.find((summary) => summary.origin === origin)?.problem;
+}
+
 /** The skip as the summary keeps it, with the deciding line written as it is in robots.txt. */
-function toSkippedUrl(event: SkipEvent): SkippedUrl {
+function toSkippedUrl(event: SkipEvent, robotsProblem: string | undefined): SkippedUrl {
   const directive = event.rule === undefined ? undefined : event.rule.directive === 'allow' ? 'Allow' : 'Disallow';
   return {
     url: event.url,
@@ -149,6 +172,7 @@ function toSkippedUrl(event: SkipEvent): SkippedUrl {
     ...(event.rule === undefined ? {} : { decidingLine: `${directive}: ${event.rule.pattern}` }),
     ...(event.line === undefined ? {} : { lineNumber: event.line }),
     ...(event.httpStatus === undefined ? {} : { robotsStatus: event.httpStatus }),
+    ...(robotsProblem === undefined ? {} : { robotsProblem }),
     ...(event.referrer === undefined ? {} : { referrer: event.referrer }),
     message: event.message,
   };
@@ -169,6 +193,7 @@ async function originRobots(manager: RobotsManager, site: DemoSite | undefined):
       ...(fetchLog === undefined ? {} : { fetches: fetchLog.length, statuses: fetchLog.map((request) => request.status) }),
       ...(summary.httpStatus === undefined ? {} : { httpStatus: summary.httpStatus }),
       recordStatus: summary.status,
+      ...(summary.problem === undefined ? {} : { problem: summary.problem }),
       policy: summary.policy,
       ...(crawlDelaySeconds === undefined ? {} : { crawlDelaySeconds }),
       sitemaps,

@@ -3,6 +3,6 @@
  * with a CheerioCrawler and Heed, prints progress and a summary, and returns the summary.
  */
 export { runDemoCrawl, type DemoCrawlOptions } from './demo-crawl.js';
-export { distinctSkips, formatSummary, skipWhy } from './summary.js';
+export { fetchProblemText, formatSummary, skipWhy } from './summary.js';
 export type { CrawledPage, DemoCrawlSummary, OriginRobots, SkippedUrl, SkipReasonName } from './summary.js';
 export { compareWithCrawlee, comparisonTable, type ComparisonRow } from './compare.js';

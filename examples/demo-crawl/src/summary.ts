@@ -2,6 +2,8 @@
  * The demo crawl's summary: what it returns (so tests assert it) and how it is printed (so a
  * newcomer sees, in one screen, what Heed did and why).
  */
+import { distinctSkips, skippedHeading } from '@heed/demo-site';
+import type { RobotsFetchErrorCode } from '@heed/manager';
 
 /** Why a URL was not fetched (Heed's skip reasons). */
 export type SkipReasonName = 'rules' | 'unreachable' | 'stale-copy' | 'invalid-url' | 'nofollow';
@@ -27,8 +29,10 @@ export interface SkippedUrl {
   readonly decidingLine?: string;
   /** Its 1-based line number in the origin's robots.txt. */
   readonly lineNumber?: number;
-  /** HTTP status of robots.txt, for `unreachable`. */
+  /** HTTP status of robots.txt, for `unreachable` when it answered. */
   readonly robotsStatus?: number;
+  /** Why robots.txt could not be fetched, for `unreachable` without an answer: `dns`, `refused`, `timeout`, ... */
+  readonly robotsProblem?: string;
   /** The page that linked or redirected to it. */
   readonly referrer?: string;
   readonly message: string;
@@ -47,6 +51,8 @@ export interface OriginRobots {
   readonly httpStatus?: number;
   /** `ok`, `unavailable` or `unreachable`. */
   readonly recordStatus: string;
+  /** Why it is unavailable or unreachable (`http-503`, `dns`, `refused`, `timeout`, ...), from the manager's record. */
+  readonly problem?: string;
   /** What it means for the origin: `rules`, `allow-all` or `disallow-all`. */
   readonly policy: 'rules' | 'allow-all' | 'disallow-all';
   /** Crawl-delay for the crawler's user-agent, in seconds. */
@@ -62,6 +68,10 @@ export interface DemoCrawlSummary {
   readonly userAgent: string;
   readonly startUrls: readonly string[];
   readonly pages: readonly CrawledPage[];
+  /** The most pages the crawl was allowed (`maxRequestsPerCrawl`, `--max`). */
+  readonly maxRequestsPerCrawl: number;
+  /** The crawl stopped because it reached `maxRequestsPerCrawl`, not because it ran out of URLs. */
+  readonly stoppedAtMax: boolean;
   /** Every skip, in order: a URL found three times is skipped three times. */
   readonly skipped: readonly SkippedUrl[];
   /** Distinct URLs skipped. */
@@ -72,10 +82,15 @@ export interface DemoCrawlSummary {
   readonly sitemaps: {
     /** Sitemap files read (robots.txt `Sitemap:` lines and index entries). */
     readonly filesRead: number;
-    /** URLs found in them: enqueued + kept out by robots.txt. */
+    /**
+     * Distinct URLs read from them (within the crawl's hostname rule), whether they were then
+     * enqueued, kept out by robots.txt, or still waiting when the crawl stopped at its limit.
+     */
     readonly urlsFound: number;
     /** URLs handed to the queue. */
     readonly urlsEnqueued: number;
+    /** URLs robots.txt kept out of the queue. */
+    readonly urlsSkipped: number;
   };
   /** Requests Crawlee counted as failed (skips never are). */
   readonly failedRequests: number;
@@ -110,12 +125,15 @@ export function formatSummary(summary: DemoCrawlSummary, label: UrlLabeler): str
   const seconds = (summary.durationMs / 1000).toFixed(1);
   lines.push('', `Summary (${seconds} s, as ${summary.userAgent})`, '');
   const noindex = summary.pages.filter((page) => page.noindex).length;
-  lines.push(`  Pages crawled: ${summary.pages.length}${noindex > 0 ? ` (${noindex} marked noindex: crawl, but do not store)` : ''}`);
+  const notes = [
+    noindex > 0 ? `${noindex} marked noindex: crawl, but do not store` : '',
+    summary.stoppedAtMax ? `the crawl stopped at its limit, --max ${summary.maxRequestsPerCrawl}` : '',
+  ].filter(Boolean);
+  lines.push(`  Pages crawled: ${summary.pages.length}${notes.length > 0 ? ` (${notes.join('; ')})` : ''}`);
   lines.push(`  Failed requests: ${summary.failedRequests}`);
 
   const distinct = distinctSkips(summary.skipped);
-  const times = summary.skipped.length === distinct.length ? '' : ` (${summary.skipped.length} times: some were found more than once)`;
-  lines.push('', `  URLs skipped: ${distinct.length}${times}`);
+  lines.push('', `  ${skippedHeading(distinct.length, summary.skipped.length)}`);
   for (const reason of Object.keys(summary.skippedByReason) as SkipReasonName[]) {
     const skips = distinct.filter(({ skip }) => skip.reason === reason);
     if (skips.length === 0) continue;
@@ -131,12 +149,12 @@ export function formatSummary(summary: DemoCrawlSummary, label: UrlLabeler): str
   const width = Math.max(0, ...summary.robots.map((robots) => (robots.name ?? robots.origin).length));
   for (const robots of summary.robots) {
     const fetches = robots.fetches === undefined ? '' : `${robots.fetches} request${robots.fetches === 1 ? '' : 's'}, `;
-    const status = robots.statuses?.join(' → ') ?? (robots.httpStatus === undefined ? 'no response' : String(robots.httpStatus));
-    lines.push(`    ${pad(robots.name ?? robots.origin, width)}  ${fetches}HTTP ${status}: ${policyText(robots)}`);
+    const statuses = robots.statuses ?? (robots.httpStatus === undefined ? [] : [robots.httpStatus]);
+    const answer = statuses.length > 0 ? `HTTP ${statuses.join(' → ')}` : fetchProblemText(robots.origin, robots.problem);
+    lines.push(`    ${pad(robots.name ?? robots.origin, width)}  ${fetches}${answer}: ${policyText(robots)}`);
   }
 
-  const { filesRead, urlsFound, urlsEnqueued } = summary.sitemaps;
-  lines.push('', `  Sitemaps: ${filesRead} file${filesRead === 1 ? '' : 's'} read, ${urlsFound} URLs found, ${urlsEnqueued} enqueued`);
+  lines.push('', `  ${sitemapLine(summary)}`);
   if (summary.mode === 'demo-site') {
     lines.push(
       summary.violations.length === 0
@@ -147,28 +165,50 @@ export function formatSummary(summary: DemoCrawlSummary, label: UrlLabeler): str
   return lines;
 }
 
-/** A URL skipped for one reason, however many times it was found. */
-interface DistinctSkip {
-  readonly skip: SkippedUrl;
-  /** Where it was caught each time (`enqueue`, `sitemap`, `redirect`, ...), without repeats. */
-  readonly stages: string[];
-  count: number;
+/**
+ * `Sitemaps: 4 files read, 11 URLs found: 9 enqueued, 2 kept out by robots.txt`. URLs found are
+ * counted as they are read, not as they reach the queue: a crawl that stops at its limit while a
+ * sitemap's URLs wait to be enqueued found them all the same, and says what became of them.
+ */
+function sitemapLine(summary: DemoCrawlSummary): string {
+  const { filesRead, urlsFound, urlsEnqueued, urlsSkipped } = summary.sitemaps;
+  const files = `${filesRead} file${filesRead === 1 ? '' : 's'} read`;
+  const unqueued = Math.max(0, urlsFound - urlsEnqueued - urlsSkipped);
+  const fates = [
+    `${urlsEnqueued} enqueued`,
+    urlsSkipped > 0 ? `${urlsSkipped} kept out by robots.txt` : '',
+    unqueued > 0 ? `${unqueued} not enqueued` : '',
+  ].filter(Boolean);
+  const stopped = summary.stoppedAtMax ? ` before the crawl stopped at its limit (--max ${summary.maxRequestsPerCrawl})` : '';
+  const found = `${urlsFound} URL${urlsFound === 1 ? '' : 's'} found`;
+  return urlsFound === 0 ? `Sitemaps: ${files}, ${found}${stopped}` : `Sitemaps: ${files}, ${found}: ${fates.join(', ')}${stopped}`;
 }
 
-/** Skips grouped by URL and reason, in the order first seen. */
-export function distinctSkips(skipped: readonly SkippedUrl[]): DistinctSkip[] {
-  const byKey = new Map<string, DistinctSkip>();
-  for (const skip of skipped) {
-    const key = `${skip.reason} ${skip.url}`;
-    const known = byKey.get(key);
-    if (known === undefined) {
-      byKey.set(key, { skip, stages: [skip.stage], count: 1 });
-    } else {
-      known.count++;
-      if (!known.stages.includes(skip.stage)) known.stages.push(skip.stage);
-    }
+/** What each fetch failure (the manager's problem code) means, in words: `could not resolve host example.invalid`. */
+const FETCH_PROBLEMS: Readonly<Record<RobotsFetchErrorCode, (host: string) => string>> = {
+  dns: (host) => `could not resolve host ${host}`,
+  refused: (host) => `connection refused by ${host}`,
+  'connect-timeout': (host) => `no connection to ${host} before the connect timeout`,
+  timeout: (host) => `robots.txt of ${host} timed out`,
+  reset: (host) => `connection reset by ${host}`,
+  truncated: (host) => `robots.txt of ${host} was cut off mid-body`,
+  decode: (host) => `robots.txt of ${host} could not be decoded`,
+  tls: (host) => `TLS with ${host} failed`,
+  proxy: (host) => `the proxy failed to reach ${host}`,
+  network: (host) => `network error reaching ${host}`,
+};
+
+/** Why robots.txt of `origin` has no answer, from the manager's problem code (`dns`, `refused`, ...). */
+export function fetchProblemText(origin: string, problem: string | undefined): string {
+  let host = origin;
+  try {
+    host = new URL(origin).host;
+  } catch {
+    // Not a URL: name it as given.
   }
-  return [...byKey.values()];
+  const words = problem === undefined ? undefined : FETCH_PROBLEMS[problem as RobotsFetchErrorCode];
+  if (words !== undefined) return words(host);
+  return problem === undefined ? `no answer from ${host}` : `no answer from ${host} (${problem})`;
 }
 
 /** One skip's reason as printed: the deciding line, or the robots.txt status. */
@@ -179,7 +219,7 @@ export function skipWhy(skip: SkippedUrl, label: UrlLabeler = (url) => url): str
     case 'stale-copy':
       return `"${skip.decidingLine ?? '?'}" (robots.txt line ${skip.lineNumber ?? '?'})${skip.reason === 'stale-copy' ? ', last good copy' : ''}${where}`;
     case 'unreachable':
-      return `robots.txt answered ${skip.robotsStatus ?? 'nothing'}${where}`;
+      return `${skip.robotsStatus === undefined ? fetchProblemText(skip.origin, skip.robotsProblem) : `robots.txt answered ${skip.robotsStatus}`}${where}`;
     case 'nofollow':
       return skip.referrer === undefined ? `${skip.message}${where}` : `linked from ${label(skip.referrer).replace(/ +/, ' ')}, which says nofollow${where}`;
     case 'invalid-url':

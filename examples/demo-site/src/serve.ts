@@ -35,7 +35,7 @@ try {
   console.log(`Start crawling at ${site.expected.startUrls.join(', ')} — press Ctrl-C to stop.`);
 
   const stop = (): void => {
-    console.log(`\nStopping after ${site.requests.length} requests.`);
+    console.log(`\nStopping after ${site.requests.length} request${site.requests.length === 1 ? '' : 's'}.`);
     void site.close().then(() => process.exit(0));
   };
   process.once('SIGINT', stop);

@@ -4,7 +4,7 @@
  * robots.txt records through Redis (REDIS_URL, or a redis-server started for the run), and prints
  * how many robots.txt fetches the whole fleet made: one per origin.
  */
-import { DEMO_USER_AGENT, startDemoSite } from '@heed/demo-site';
+import { DEMO_USER_AGENT, skippedHeading, startDemoSite } from '@heed/demo-site';
 import { runFleet } from './fleet.js';
 
 const workersFlag = process.argv.indexOf('--workers');
@@ -17,7 +17,7 @@ try {
   const fleet = await runFleet({ startUrls, userAgent: DEMO_USER_AGENT, workers });
   console.log(`Records shared through ${fleet.redisUrl}${fleet.startedRedis ? ' (a redis-server started for this run)' : ''}\n`);
   for (const worker of fleet.workers) {
-    console.log(`  worker ${worker.index} (pid ${worker.pid}): ${worker.pages.length} pages, ${worker.skippedUrls.length} URLs skipped, ` +
+    console.log(`  worker ${worker.index} (pid ${worker.pid}): ${worker.pages.length} pages, ${skippedHeading(worker.skippedUrls.length, worker.skips)}, ` +
       `${worker.robotsFetches} robots.txt fetches, ${worker.storeHits} records read from Redis`);
   }
   const origins = Object.keys(site.origins);

@@ -16,6 +16,8 @@ export interface WorkerReport {
   readonly pages: readonly string[];
   /** Distinct URLs Heed skipped. */
   readonly skippedUrls: readonly string[];
+  /** Skips in all: a URL linked from three pages is skipped three times. */
+  readonly skips: number;
   /** robots.txt fetches this worker's manager made. */
   readonly robotsFetches: number;
   /** Origins whose record this worker read from Redis instead of fetching it. */

@@ -16,6 +16,7 @@ const store = new RedisStore({ url: task.redisUrl, keyPrefix: task.keyPrefix });
 const manager = new RobotsManager({ userAgent: task.userAgent, store });
 const pages: string[] = [];
 const skipped = new Set<string>();
+let skips = 0;
 
 const crawler = new CheerioCrawler(
   {
@@ -32,7 +33,10 @@ const robots = await RobotsPlugin.attach(crawler, {
   userAgent: task.userAgent,
   manager,
   logSummary: false,
-  onSkip: (event) => void skipped.add(event.url),
+  onSkip: (event) => {
+    skipped.add(event.url);
+    skips++;
+  },
 });
 
 try {
@@ -44,6 +48,7 @@ try {
     pid: process.pid,
     pages,
     skippedUrls: [...skipped],
+    skips,
     robotsFetches: stats.fetches.total,
     storeHits: stats.cache.storeHits,
     failedRequests: crawler.stats.state.requestsFailed,

@@ -5,7 +5,7 @@
  * many robots.txt fetches each run made: one per origin the first time, none the second.
  */
 import { log, LogLevel } from '@crawlee/core';
-import { DEMO_USER_AGENT, OTHER_USER_AGENT, startDemoSite } from '@heed/demo-site';
+import { DEMO_USER_AGENT, distinctSkips, OTHER_USER_AGENT, skippedHeading, startDemoSite } from '@heed/demo-site';
 import { runSharedCache, type SharedCacheRun } from './shared-cache.js';
 
 const storageFlag = process.argv.indexOf('--storage');
@@ -15,8 +15,8 @@ function report(title: string, run: SharedCacheRun, names: ReadonlyMap<string, s
   console.log(`\n${title}: ${run.robotsFetches} robots.txt fetches, ${run.storeHits} records read from the KeyValueStore`);
   for (const origin of run.origins) console.log(`  ${(names.get(origin.origin) ?? '').padEnd(6)} ${origin.origin}  robots.txt HTTP ${origin.httpStatus ?? '-'} → ${origin.policy}`);
   for (const crawler of run.crawlers) {
-    const skipped = new Set(crawler.skipped.map((skip) => skip.url)).size;
-    console.log(`  ${crawler.userAgent.split(' ')[0]}: ${crawler.pages.length} pages crawled, ${skipped} URLs skipped`);
+    const skipped = skippedHeading(distinctSkips(crawler.skipped).length, crawler.skipped.length);
+    console.log(`  ${crawler.userAgent.split(' ')[0]}: ${crawler.pages.length} pages crawled, ${skipped}`);
   }
 }
 

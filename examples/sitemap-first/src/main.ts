@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /** `node dist/main.js [-- <site URL>...]`: crawls what the sitemaps of the demo site's origins (default) or the given sites list. */
 import { log, LogLevel } from '@crawlee/cheerio';
-import { DEMO_USER_AGENT, startDemoSite } from '@heed/demo-site';
+import { DEMO_USER_AGENT, formatSkips, startDemoSite } from '@heed/demo-site';
 import { crawlSitemapsFirst } from './sitemap-first.js';
 
 log.setLevel(LogLevel.WARNING);
@@ -14,8 +14,7 @@ try {
   console.log(`${summary.stats.sitemapsRead} sitemap files read; ${summary.stats.sitemapUrlsEnqueued} URLs enqueued from them.`);
   console.log(`${summary.sitemapPages.length} pages crawled from sitemaps:`);
   for (const url of summary.sitemapPages) console.log(`  ${url}`);
-  console.log(`${summary.skipped.length} URLs kept out:`);
-  for (const skip of summary.skipped) console.log(`  [${skip.stage}] ${skip.url}  ${skip.message}`);
+  for (const line of formatSkips(summary.skipped, { verb: 'kept out' })) console.log(line);
 } finally {
   await site?.close();
 }
