@@ -1,7 +1,7 @@
 /**
  * Whole crawls with a real CheerioCrawler (Crawlee 3.18, MemoryStorage, persistStorage false) against
  * real servers on distinct loopback addresses 127.x.y.z (issue 7, part 4). Needs the built packages
- * (`pnpm bench crawl` builds them). Takes ~20 minutes: not part of CI. Linux routes all of 127/8 to
+ * (`npm run bench -- crawl` builds them). Takes ~20 minutes: not part of CI. Linux routes all of 127/8 to
  * the loopback interface, so every origin gets an address of its own; the servers' process holds one
  * listening socket per origin plus the open connections (keep `ulimit -n` at 4096 or more).
  *
@@ -150,7 +150,7 @@ if (parts.includes('unreachable')) {
 
 const elapsedMin = (Date.now() - startedAt.getTime()) / 60_000;
 const header = [
-  'Command: `pnpm bench crawl` (= `npm run build && node --expose-gc test/bench/run.mjs crawl`), run',
+  'Command: `npm run bench -- crawl` (= `npm run build && node --expose-gc test/bench/run.mjs crawl`), run',
   `${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC, ${elapsedMin.toFixed(0)} minutes. ${machine}; load average ${loadAtStart.toFixed(1)} at the start.`,
   'The machine has 2 vCPUs and is shared with other jobs: it is noisy, and the crawler, its servers and other',
   'work compete for the same two cores. Each crawl runs in its own process (`test/bench/crawl/crawl-worker.mjs`),',

@@ -1,5 +1,5 @@
 /**
- * @heed/manager benchmarks (built package: run `npm run build` first, or `pnpm bench manager`):
+ * @heed/manager benchmarks (built package: run `npm run build` first, or `npm run bench -- manager`):
  *
  *   1. Warm checks: `await manager.isAllowed(url)` on origins whose robots.txt is cached (100
  *      origins, the 100 typical ~2 KB files of test/bench/generate.mjs, URLs from urls.txt), against
@@ -305,7 +305,7 @@ if (WRITE) {
   const section = [
     '## @heed/manager',
     '',
-    `Command: \`pnpm bench manager\` (= \`npm run build && node --expose-gc test/bench/run.mjs manager\`). Medians of ${ROUNDS} rounds; ${machine}; ${new Date().toISOString().slice(0, 10)}. Machine speed: ${nsPerChar.toFixed(2)} ns per character of a plain \`charCodeAt\` loop (best of 5); absolute rates scale with it, so compare this figure before comparing rates across machines.`,
+    `Command: \`npm run bench -- manager\` (= \`npm run build && node --expose-gc test/bench/run.mjs manager\`). Medians of ${ROUNDS} rounds; ${machine}; ${new Date().toISOString().slice(0, 10)}. Machine speed: ${nsPerChar.toFixed(2)} ns per character of a plain \`charCodeAt\` loop (best of 5); absolute rates scale with it, so compare this figure before comparing rates across machines.`,
     '',
     table,
     '',

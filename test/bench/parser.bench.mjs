@@ -3,7 +3,7 @@
  * data (test/bench/generate.mjs). Each figure is the median of several rounds; the two libraries
  * alternate inside every round so that machine noise hits both alike. The ratios are what matter.
  *
- * Run: `pnpm bench parser` (builds first), or `node --expose-gc test/bench/parser.bench.mjs`
+ * Run: `npm run bench -- parser` (builds first), or `node --expose-gc test/bench/parser.bench.mjs`
  * after `npm run build`. Options:
  *   --rounds=N          rounds per figure (default 7, at least 5)
  *   --full-agreement    compare the verdicts of all 100k URLs on the 500 KiB file too (robots-parser

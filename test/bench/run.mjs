@@ -1,5 +1,5 @@
 /**
- * `pnpm bench`: generates the benchmark data when it is missing or stale, then runs every
+ * `npm run bench`: generates the benchmark data when it is missing or stale, then runs every
  * test/bench/*.bench.mjs in its own `node --expose-gc` process, one after the other, output streamed.
  *
  *   node test/bench/run.mjs            every benchmark
