@@ -122,7 +122,13 @@ describe('the raw-body reader', () => {
     expect([...(await signalsFromHtml(html, PAGE, true)).nofollowLinks].sort()).toEqual(['https://example.com/n', 'https://example.com/t']);
   });
 
-  it('reads a binary-safe prefix: tags after the first 5,000,000 characters are not read', async () => {
+  it('reads attribute values up to 65,536 characters; a longer one is read as absent', async () => {
+    const kept = `/${'k'.repeat(65_000)}`;
+    const html = `<a rel=nofollow href="${kept}">k</a><a rel=nofollow href="/${'d'.repeat(70_000)}">d</a>`;
+    expect([...(await signalsFromHtml(html, PAGE, true)).nofollowLinks]).toEqual([`https://example.com${kept}`]);
+  });
+
+  it('reads a prefix: tags after the first 5,000,000 characters are not read', async () => {
     const html = `<html><body>${'x'.repeat(5_000_000)}<a rel=nofollow href=/late>late</a></body></html>`;
     expect((await signalsFromHtml(html, PAGE, true)).nofollowLinks.size).toBe(0);
   });

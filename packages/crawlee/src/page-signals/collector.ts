@@ -48,7 +48,7 @@ const TEXT_ONLY = new Set(['script', 'style', 'title', 'textarea']);
 
 /** HTML's insertion modes as far as the head is concerned: before it, in it, after `</head>`, in the body. */
 /** Links resolved between two turns of the event loop (a few milliseconds of work). */
-const LINKS_PER_TURN = 2_000;
+const LINKS_PER_TURN = 1_000;
 
 type HeadState = 'before' | 'in' | 'after' | 'body';
 
@@ -162,11 +162,11 @@ export function isNofollowRel(rel: string | undefined): boolean {
 }
 
 /** `href` resolved against `base`, without its fragment; `undefined` when it is not http(s). */
-export function absolute(href: string, base: string): string | undefined {
+export function absolute(href: string, base: string | URL): string | undefined {
   try {
     const url = new URL(href.trim(), base);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
-    url.hash = '';
+    if (url.hash !== '') url.hash = '';
     return url.href;
   } catch {
     return undefined;
@@ -187,10 +187,17 @@ export function isHtmlWhitespace(code: number): boolean {
 /** Links resolved against `base` (see {@link absolute}), in batches between turns of the event loop. */
 export async function resolveLinks(hrefs: Iterable<string>, base: string): Promise<Set<string>> {
   const urls = new Set<string>();
+  let baseUrl: URL;
+  try {
+    // Parsed once: a base given as a string is parsed again on every call.
+    baseUrl = new URL(base);
+  } catch {
+    return urls;
+  }
   let count = 0;
   for (const href of hrefs) {
     if (++count % LINKS_PER_TURN === 0) await yieldToEventLoop();
-    const url = absolute(href, base);
+    const url = absolute(href, baseUrl);
     if (url !== undefined) urls.add(url);
   }
   return urls;

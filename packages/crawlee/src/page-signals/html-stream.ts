@@ -15,6 +15,11 @@ export const MAX_HTML_CHARS = 5_000_000;
 const SLICE_CHARS = 64 * 1024;
 /** Tag and attribute names longer than this are none the collector reads. */
 const MAX_NAME_CHARS = 16;
+/**
+ * Longest attribute value kept (a URL or a robots `content`); a longer one is read as absent, so a
+ * multi-megabyte attribute costs neither memory nor a multi-megabyte URL parse.
+ */
+export const MAX_ATTRIBUTE_CHARS = 65_536;
 
 /**
  * Robots meta tags (of `<head>`) and `rel="nofollow"` links of an HTML document fetched from
@@ -60,13 +65,15 @@ function tokenEvents(text: string, collector: SignalCollector): TokenizerCallbac
       attributeValue = '';
     },
     onattribdata(start, end) {
-      if (attributeName !== undefined) attributeValue += text.slice(start, end);
+      if (attributeName !== undefined) attributeValue += text.slice(start, Math.min(end, start + MAX_ATTRIBUTE_CHARS + 1));
+      if (attributeValue.length > MAX_ATTRIBUTE_CHARS) attributeName = undefined;
     },
     onattribentity(codePoint) {
       if (attributeName !== undefined) attributeValue += String.fromCodePoint(codePoint);
+      if (attributeValue.length > MAX_ATTRIBUTE_CHARS) attributeName = undefined;
     },
     onattribend(_quote: QuoteType) {
-      // HTML keeps the first of repeated attributes.
+      // HTML keeps the first of repeated attributes (one too long was dropped on the way).
       if (attributeName !== undefined) attributes[attributeName] = attributeValue;
       attributeName = undefined;
       attributeValue = '';
