@@ -7,8 +7,9 @@
  *
  * - Robots meta tags count only in `<head>` as a browser builds it (Google: "Place the robots meta
  *   tag in the `<head>` section"; an element not allowed in `<head>` ends it, and Google "stops
- *   reading any further elements in the head"). The head ends at `</head>`, `<body>`, any element
- *   other than the metadata ones, or non-blank text. A meta tag in the body is ignored.
+ *   reading any further elements in the head"). The head is implied when the page has none; it
+ *   ends at `<body>`, any element other than the metadata ones, or non-blank text; metadata between
+ *   `</head>` and the body still joins it (HTML's "after head" mode). A meta tag in the body is ignored.
  * - `<template>` contents are inert (a browser parses them into a separate fragment).
  * - `<noscript>` contents are text, as in a scripting-enabled browser and in Google's renderer; so
  *   are `<iframe>`, `<noembed>`, `<noframes>` and `<xmp>` contents; everything after `<plaintext>`.
@@ -46,10 +47,10 @@ const RAW_TEXT = new Set(['noscript', 'iframe', 'noembed', 'noframes', 'xmp', 'p
 /** Elements htmlparser2 itself reads as text up to their end tag: their text is not page text. */
 const TEXT_ONLY = new Set(['script', 'style', 'title', 'textarea']);
 
-/** HTML's insertion modes as far as the head is concerned: before it, in it, after `</head>`, in the body. */
 /** Links resolved between two turns of the event loop (a few milliseconds of work). */
 const LINKS_PER_TURN = 1_000;
 
+/** HTML's insertion modes as far as the head is concerned: before it, in it, after `</head>`, in the body. */
 type HeadState = 'before' | 'in' | 'after' | 'body';
 
 export class SignalCollector {
