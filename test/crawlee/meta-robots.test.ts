@@ -3,7 +3,7 @@
  * the most restrictive value wins within one level, the more specific user-agent wins between levels.
  */
 import { describe, expect, it } from 'vitest';
-import { robotsDirectives, signalsFromHtml, type MetaTag } from '@heed/crawlee';
+import { robotsDirectives, type MetaTag } from '@heed/crawlee';
 
 const meta = (name: string, content: string): MetaTag => ({ name, content });
 
@@ -42,34 +42,5 @@ describe('robotsDirectives', () => {
 
   it('keeps every directive that applied in raw', () => {
     expect(robotsDirectives('HeedBot', [meta('robots', 'NoIndex, Max-Snippet: 3')], 'heedbot: nofollow').raw).toEqual(['noindex', 'max-snippet:3', 'nofollow']);
-  });
-});
-
-describe('signalsFromHtml', () => {
-  const html = `<!doctype html><html><head>
-    <META NAME="robots" CONTENT="noindex">
-    <meta content='nofollow' name='HeedBot'>
-    <meta name=description content=hello>
-    <base href="https://example.com/base/">
-  </head><body>
-    <a href="/a" rel="nofollow">a</a>
-    <a rel="sponsored noopener" href="b?x=1&amp;y=2#frag">b</a>
-    <a href="/c">c</a>
-    <a href="javascript:void(0)" rel=nofollow>js</a>
-  </body></html>`;
-
-  it('finds robots meta tags in any attribute order and case', () => {
-    const { metaTags } = signalsFromHtml(html, 'https://example.com/page', false);
-    expect(metaTags).toEqual([meta('robots', 'noindex'), meta('HeedBot', 'nofollow'), meta('description', 'hello')]);
-  });
-
-  it('resolves nofollow links against <base>, drops fragments and non-http links', () => {
-    const { nofollowLinks } = signalsFromHtml(html, 'https://example.com/page', true);
-    expect([...nofollowLinks].sort()).toEqual(['https://example.com/a', 'https://example.com/base/b?x=1&y=2']);
-  });
-
-  it('never throws on broken HTML', () => {
-    expect(() => signalsFromHtml('<meta name="robots" content="noindex', 'https://e.com/', true)).not.toThrow();
-    expect(signalsFromHtml('<a href="http://[bad" rel=nofollow>', 'https://e.com/', true).nofollowLinks.size).toBe(0);
   });
 });

@@ -1,33 +1,51 @@
 /**
  * What a fetched page says about following its links and storing it: robots meta tags and
  * `X-Robots-Tag` (→ typed directives) and, with `honourRelNofollow`, its `rel="nofollow"` links.
- * Browser crawlers are read from the rendered DOM, HTTP crawlers from the body they downloaded.
+ * Read from the document the crawler parsed (the browser's DOM, JSDOM's `window.document`,
+ * Cheerio's `$`), otherwise from the body it downloaded (see `page-signals.ts`).
  */
 import type { PageInfo } from '../guard.js';
 import { NO_DIRECTIVES, robotsDirectives } from '../meta-robots.js';
 import type { ResolvedOptions } from '../options.js';
-import { signalsFromHtml, signalsFromPage, type EvaluatingPage, type PageSignals } from '../page-signals.js';
+import {
+  isCheerio,
+  MAX_HTML_CHARS,
+  NO_SIGNALS,
+  signalsFromBrowserPage,
+  signalsFromCheerio,
+  signalsFromDocument,
+  signalsFromHtml,
+  type EvaluatingPage,
+  type PageSignals,
+} from '../page-signals.js';
 import type { ContextInternals } from './crawler-internals.js';
-
-const NOTHING: PageSignals = { metaTags: [], nofollowLinks: new Set() };
 
 export async function readPageInfo(
   context: ContextInternals,
   options: Pick<ResolvedOptions, 'productToken' | 'metaRobots' | 'honourRelNofollow'>,
 ): Promise<PageInfo> {
   const { productToken, metaRobots, honourRelNofollow } = options;
-  const page = context.page as Partial<EvaluatingPage> | undefined;
-  let signals = NOTHING;
-  if (page && typeof page.evaluate === 'function') {
-    signals = await signalsFromPage(page as EvaluatingPage, honourRelNofollow);
-  } else {
-    const html = bodyText(context.body);
-    if (html !== undefined) signals = signalsFromHtml(html, context.request.loadedUrl ?? context.request.url, honourRelNofollow);
-  }
+  const signals = await readSignals(context, honourRelNofollow);
   if (!metaRobots) return { directives: NO_DIRECTIVES, nofollowSource: undefined, nofollowLinks: signals.nofollowLinks };
   const header = xRobotsTag(context.response);
   const directives = robotsDirectives(productToken, signals.metaTags, header);
   return { directives, nofollowSource: directives.nofollow ? nofollowSource(productToken, signals, header) : undefined, nofollowLinks: signals.nofollowLinks };
+}
+
+/** The page's signals from the best document the context has: the crawler's own parse first. */
+async function readSignals(context: ContextInternals, wantLinks: boolean): Promise<PageSignals> {
+  const pageUrl = context.request.loadedUrl ?? context.request.url;
+  const page = context.page as Partial<EvaluatingPage> | undefined;
+  if (page && typeof page.evaluate === 'function') return signalsFromBrowserPage(page as EvaluatingPage, pageUrl, wantLinks);
+  const document = (context['window'] as { document?: unknown } | undefined)?.document;
+  if (isDocument(document)) return signalsFromDocument(document, pageUrl, wantLinks);
+  if (isCheerio(context['$'])) return signalsFromCheerio(context['$'], pageUrl, wantLinks);
+  const html = bodyText(context.body);
+  return html === undefined ? NO_SIGNALS : signalsFromHtml(html, pageUrl, wantLinks);
+}
+
+function isDocument(value: unknown): value is Document {
+  return typeof value === 'object' && value !== null && typeof (value as Partial<Document>).querySelectorAll === 'function';
 }
 
 /** Which source said `nofollow`, for the skip events of the page's links. */
@@ -52,8 +70,9 @@ function xRobotsTag(response: unknown): string[] | undefined {
   return undefined;
 }
 
+/** The body as text; of a binary body only as many bytes as the HTML reader reads characters (a character cut at the end is harmless). */
 function bodyText(body: unknown): string | undefined {
   if (typeof body === 'string') return body;
-  if (body instanceof Uint8Array) return Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
+  if (body instanceof Uint8Array) return Buffer.from(body.buffer, body.byteOffset, Math.min(body.byteLength, MAX_HTML_CHARS)).toString('utf8');
   return undefined;
 }

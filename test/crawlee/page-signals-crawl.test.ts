@@ -1,0 +1,123 @@
+/**
+ * Robots meta tag traps in a real crawl, per crawler kind (HttpCrawler reads the raw body,
+ * CheerioCrawler its `$`, JSDOMCrawler its `window.document`, PlaywrightCrawler Chromium's DOM): a
+ * `nofollow` that a browser or Google would not see (in a comment, a script string, `<template>`,
+ * `<noscript>`, the body) leaves the page's links followed; a real one drops them. What the server
+ * saw and what the request handler was told are asserted.
+ */
+import { existsSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RobotsManager } from '@heed/manager';
+import { RobotsPlugin, type RobotsDirectives } from '@heed/crawlee';
+import { CHROMIUM, PLAYWRIGHT_LAUNCH_OPTIONS } from '../support/chromium.js';
+import { crawleeCheerio, crawleeHttp, crawleeJsdom, crawleePlaywright, freshConfig, page, playwright, startSite, text, type Site, type SiteOrigin } from './site.js';
+
+const HEEDBOT = 'HeedBot/1.0 (+https://heed.example/bot)';
+const NOFOLLOW = '<meta name="robots" content="nofollow">';
+
+/** Trap pages: `[name, html around the page's one link]`; the link must be followed. */
+const traps: [string, (link: string) => string][] = [
+  ['comment', (link) => `<!doctype html><html><head><title>t</title><!-- ${NOFOLLOW} --></head><body>${link}</body></html>`],
+  ['script-string', (link) => `<!doctype html><html><head><script>var tag = '${NOFOLLOW}';</script></head><body>${link}</body></html>`],
+  ['template', (link) => `<!doctype html><html><head><template>${NOFOLLOW}</template></head><body>${link}</body></html>`],
+  ['noscript-head', (link) => `<!doctype html><html><head><noscript>${NOFOLLOW}</noscript></head><body>${link}</body></html>`],
+  ['noscript-body', (link) => `<!doctype html><html><head><title>t</title></head><body><noscript>${NOFOLLOW}</noscript>${link}</body></html>`],
+  ['body', (link) => `<!doctype html><html><head><title>t</title></head><body>${link}<p>x</p>${NOFOLLOW}</body></html>`],
+  ['head-ended-by-img', (link) => `<!doctype html><html><head><title>t</title><img src="/pixel.png">${NOFOLLOW}</head><body>${link}</body></html>`],
+];
+
+/** Pages whose `nofollow` is real: their link must not be followed. */
+const honoured: [string, (link: string) => string][] = [
+  ['head', (link) => `<!doctype html><html><head><title>t</title>${NOFOLLOW}</head><body>${link}</body></html>`],
+  ['implied-head', (link) => `<!doctype html>${NOFOLLOW}<title>t</title><p>${link}</p>`],
+  ['between-head-and-body', (link) => `<!doctype html><html><head><title>t</title></head>\n${NOFOLLOW}\n<body>${link}</body></html>`],
+];
+
+interface Crawl {
+  handled: Set<string>;
+  directives: Map<string, RobotsDirectives>;
+}
+
+interface Context extends Record<string, unknown> {
+  request: { url: string; loadedUrl?: string };
+  enqueueLinks(options?: object): Promise<unknown>;
+}
+type Handler = (ctx: Context) => Promise<void>;
+type CrawlerFactory = (handler: Handler) => { run(urls: string[]): Promise<unknown> };
+
+/** HttpCrawler extracts no links itself: its users parse the body (`parseWithCheerio`) and enqueue what they found. */
+const withLinksExtracted =
+  (handler: Handler): Handler =>
+  async (ctx) => {
+    const $ = await (ctx['parseWithCheerio'] as () => Promise<import('cheerio').CheerioAPI>)();
+    const base = ctx.request.loadedUrl ?? ctx.request.url;
+    const urls = $('a[href]')
+      .map((_i, a) => new URL($(a).attr('href')!, base).href)
+      .get();
+    await handler({ ...ctx, request: ctx.request, enqueueLinks: async () => ctx.enqueueLinks({ urls }) });
+  };
+
+const kinds: [string, CrawlerFactory, boolean][] = [
+  ['HttpCrawler', (requestHandler) => new crawleeHttp.HttpCrawler({ maxConcurrency: 4, requestHandler: withLinksExtracted(requestHandler) as never }, freshConfig()), false],
+  ['CheerioCrawler', (requestHandler) => new crawleeCheerio.CheerioCrawler({ maxConcurrency: 4, requestHandler: requestHandler as never }, freshConfig()), false],
+  ['JSDOMCrawler', (requestHandler) => new crawleeJsdom.JSDOMCrawler({ maxConcurrency: 4, requestHandler: requestHandler as never }, freshConfig()), false],
+  [
+    'PlaywrightCrawler',
+    (requestHandler) =>
+      new crawleePlaywright.PlaywrightCrawler(
+        {
+          launchContext: { launcher: playwright.chromium, launchOptions: PLAYWRIGHT_LAUNCH_OPTIONS },
+          headless: true,
+          maxConcurrency: 2,
+          browserPoolOptions: { useFingerprints: false },
+          requestHandler: requestHandler as never,
+        },
+        freshConfig(),
+      ),
+    true,
+  ],
+];
+
+describe.each(kinds)('%s with robots meta tag traps', (_kind, makeCrawler, needsChromium) => {
+  let site: Site;
+  let origin: SiteOrigin;
+  const crawl: Crawl = { handled: new Set(), directives: new Map() };
+
+  beforeAll(async () => {
+    if (needsChromium && !existsSync(CHROMIUM)) return;
+    site = await startSite(1);
+    origin = site.origins[0]!;
+    origin.routes.set('/robots.txt', text('User-agent: *\nAllow: /\n'));
+    const pages = [...traps, ...honoured];
+    origin.routes.set('/', page('home', pages.map(([name]) => `/${name}`)));
+    for (const [name, html] of pages) {
+      origin.routes.set(`/${name}`, { body: html(`<a href="/from-${name}">next</a>`) });
+      origin.routes.set(`/from-${name}`, page(`from ${name}`, []));
+    }
+    origin.routes.set('/pixel.png', { headers: { 'content-type': 'image/png' }, body: Buffer.alloc(0) });
+    const manager = new RobotsManager({ userAgent: HEEDBOT });
+    const crawler = makeCrawler(async (ctx) => {
+      crawl.handled.add(ctx.request.url);
+      crawl.directives.set(ctx.request.url, ctx['robotsDirectives'] as RobotsDirectives);
+      await ctx.enqueueLinks();
+    });
+    await RobotsPlugin.attach(crawler as never, { userAgent: HEEDBOT, manager });
+    await crawler.run([origin.url('/')]);
+    await manager.close();
+  }, 120_000);
+
+  afterAll(async () => {
+    await site?.close();
+  });
+
+  it.skipIf(needsChromium && !existsSync(CHROMIUM)).each(traps.map(([name]) => name))('a nofollow meta tag in the %s trap is not obeyed: the link is followed', (name) => {
+    expect(crawl.directives.get(origin.url(`/${name}`))).toMatchObject({ nofollow: false });
+    expect(origin.paths()).toContain(`/from-${name}`);
+  });
+
+  it.skipIf(needsChromium && !existsSync(CHROMIUM)).each(honoured.map(([name]) => name))('a nofollow meta tag in the %s page is obeyed: the link is not followed', (name) => {
+    expect(crawl.directives.get(origin.url(`/${name}`))).toMatchObject({ nofollow: true, sources: ['meta'] });
+    expect(crawl.handled).toContain(origin.url(`/${name}`));
+    expect(origin.paths()).not.toContain(`/from-${name}`);
+  });
+});
