@@ -12,4 +12,8 @@ export { productToken } from './user-agent.js';
 export { canonicalPath } from './url.js';
 export { parseCrawlDelay } from './compile.js';
 export type * from './types.js';
+export { UsageVerdict } from './usage/verdict.js';
+export type { UsageDecision, UsageReason, AppliedStatement } from './usage/verdict.js';
+export type { UsagePreference, UsageSignal, UsageCategory } from './usage/vocabulary.js';
+export { USAGE_CATEGORIES } from './usage/vocabulary.js';
 export { lint, InvalidLintOptionsError, DIAGNOSTIC_CODES, ALL_DIAGNOSTIC_CODES } from './lint/index.js'; export type { Diagnostic, DiagnosticCode, Severity, LintOptions } from './lint/index.js';

@@ -1,0 +1,75 @@
+/**
+ * The usage rules of one crawler, compiled from the directive table rows its groups hold
+ * (compile.ts picks the rows with the same group selection as Allow/Disallow):
+ * - Content-Usage rules: the longest path match wins, with Allow/Disallow's pattern language (`*`,
+ *   `$`, percent-encoding) and the same matching engine (match.ts). Rules whose paths are equally
+ *   long and all match combine most-restrictively; that covers the attach draft's "identical paths
+ *   with conflicting preferences" and extends it to equal-length patterns such as `/a*` and `/ab`,
+ *   where Allow/Disallow would pick the permissive one.
+ * - Content-Signal lines: every one of the groups (and those before any group) applies to every path.
+ * The statements that apply then combine most-restrictively (verdict.ts).
+ */
+import { decodeUnreserved } from '../escape.js';
+import { RuleMatcher } from '../match.js';
+import { HAS_STAR, KIND, LINE_SHIFT, ROW, readRow, type DirectiveTable } from '../table.js';
+import { parseContentSignal } from './content-signal.js';
+import { parseContentUsageRule } from './content-usage.js';
+import type { UsageStatement } from './statement.js';
+import { appliedStatement, combineStatements, UsageVerdict } from './verdict.js';
+
+export class UsageRules {
+  private constructor(
+    /** Content-Usage rules by the line of the first rule with their path. */
+    private readonly byPath: ReadonlyMap<number, readonly UsageStatement[]>,
+    private readonly matcher: RuleMatcher | undefined,
+    /** Content-Signal statements: they apply to every path. */
+    private readonly signals: readonly UsageStatement[],
+  ) {}
+
+  /** Compiles the usage lines at `rowIndices` of `table`. */
+  static compile(table: DirectiveTable, rowIndices: readonly number[], decodeUnreservedEscapes: boolean): UsageRules {
+    const paths = new Map<string, UsageStatement[]>();
+    const signals: UsageStatement[] = [];
+    for (const row of rowIndices) {
+      const { line, directive, value } = readRow(table, row);
+      if (directive === 'content-signal') {
+        signals.push(parseContentSignal(value, line).statement);
+      } else if (directive === 'content-usage') {
+        const parsed = parseContentUsageRule(value, line);
+        const path = decodeUnreservedEscapes ? decodeUnreserved(parsed.normalizedPath) : parsed.normalizedPath;
+        const list = paths.get(path);
+        if (list === undefined) paths.set(path, [parsed.statement]);
+        else list.push(parsed.statement);
+      }
+    }
+    if (paths.size === 0) return new UsageRules(new Map(), undefined, signals);
+    // One row per distinct path, in a small table of their own, for the Allow/Disallow matcher.
+    const rows = new Int32Array(paths.size * ROW);
+    const byPath = new Map<number, readonly UsageStatement[]>();
+    let text = '';
+    let i = 0;
+    for (const [path, statements] of paths) {
+      const line = (statements[0] as UsageStatement).line;
+      text += path;
+      rows[i * ROW] = (line << LINE_SHIFT) | (path.includes('*') ? HAS_STAR : 0) | KIND.disallow;
+      rows[i * ROW + 1] = text.length;
+      byPath.set(line, statements);
+      i++;
+    }
+    const own: DirectiveTable = { text, rows, count: paths.size, hasUsage: false };
+    const matcher = RuleMatcher.fromTable(own, Array.from({ length: paths.size }, (_, k) => k), false);
+    return new UsageRules(byPath, matcher, signals);
+  }
+
+  /** The usage verdict for `path` (canonical, decoded as the matcher's patterns are). */
+  verdict(path: string, crawlAllowed: boolean, userAgent: string): UsageVerdict {
+    if (!crawlAllowed) return new UsageVerdict(userAgent, path, false, [], {});
+    const applied: UsageStatement[] = [];
+    if (this.matcher !== undefined) {
+      for (const line of this.matcher.longestMatches(path)) applied.push(...(this.byPath.get(line) ?? []));
+    }
+    applied.push(...this.signals);
+    applied.sort((a, b) => a.line - b.line);
+    return new UsageVerdict(userAgent, path, true, applied.map(appliedStatement), combineStatements(applied));
+  }
+}
