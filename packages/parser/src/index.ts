@@ -10,6 +10,8 @@ export { tokenize, classifyKey, MAX_LINE_BYTES, DEFAULT_MAX_BYTES } from './toke
 export type { Tokenized, TokenizeOptions } from './tokenize.js';
 export { productToken } from './user-agent.js';
 export { canonicalPath } from './url.js';
+export { pathPattern } from './pattern.js';
+export type { PathPattern } from './pattern.js';
 export { parseCrawlDelay } from './compile.js';
 export type * from './types.js';
 export { UsageVerdict } from './usage/verdict.js';

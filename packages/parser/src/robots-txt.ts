@@ -176,12 +176,24 @@ export class RobotsTxt {
   }
 
   private compiled(userAgent: ProductTokens): CompiledAgent {
-    // The hot path: the same token string as last time. A list is compared by its contents (the
-    // caller may reuse and change one array).
-    if (typeof userAgent === 'string' && userAgent === this.lastToken && this.lastAgent !== undefined) return this.lastAgent;
+    // The hot path: the same token string as last time.
+    if (typeof userAgent === 'string') {
+      if (userAgent === this.lastToken && this.lastAgent !== undefined) return this.lastAgent;
+      return this.remember(userAgent, userAgent.toLowerCase(), undefined, [userAgent]);
+    }
+    // A list is compared by its contents: the caller may reuse and change one array.
     const tokens = tokenList(userAgent);
-    const key = tokens.length === 1 ? (tokens[0] as string).toLowerCase() : tokens.map((token) => token.toLowerCase()).join('\n');
+    const key = tokens.map((token) => token.toLowerCase()).join('\n');
     if (key === this.lastKey && this.lastAgent !== undefined) return this.lastAgent;
+    return this.remember(userAgent, key, key, tokens);
+  }
+
+  /**
+   * Compiles (or finds) the agent for `key` and makes it the last one asked for. Most crawlers ask
+   * for one agent: it gets a field; more agents share a small map. For a single token the key is
+   * not kept (it is the token in lower case, rebuilt when the agent moves to the map).
+   */
+  private remember(userAgent: ProductTokens, key: string, listKey: string | undefined, tokens: readonly string[]): CompiledAgent {
     let compiled = this.agents?.get(key);
     if (compiled === undefined) {
       compiled = compileAgent(this.table, tokens, { decodeUnreservedEscapes: (this.flags & DECODE_ESCAPES) !== 0 });
@@ -189,11 +201,12 @@ export class RobotsTxt {
         this.agents ??= new Map();
         if (this.agents.size >= MAX_CACHED_AGENTS) this.agents.clear();
         this.agents.set(key, compiled);
-        if (this.lastKey !== undefined) this.agents.set(this.lastKey, this.lastAgent);
+        const lastKey = this.lastKey ?? (typeof this.lastToken === 'string' ? this.lastToken.toLowerCase() : undefined);
+        if (lastKey !== undefined) this.agents.set(lastKey, this.lastAgent);
       }
     }
     this.lastToken = userAgent;
-    this.lastKey = key;
+    this.lastKey = listKey;
     this.lastAgent = compiled;
     return compiled;
   }
