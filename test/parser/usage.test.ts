@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseRobotsTxt, UsageVerdict, type ParseOptions, type UsagePreference } from '@heed/parser';
+import { lint, parseRobotsTxt, UsageVerdict, type ParseOptions, type UsagePreference } from '@heed/parser';
 import { parseDictionary } from '../../packages/parser/src/usage/structured-fields.js';
 import { HOT_AFTER } from '../../packages/parser/src/match.js';
 
@@ -248,5 +248,23 @@ describe('RFC 9651 Dictionary parser (usage/structured-fields.ts)', () => {
       }),
       { numRuns: 1_000 },
     );
+  });
+});
+
+describe('lint of usage lines, beyond the case files', () => {
+  it('says how to write a usage line that lost its colon, in full', () => {
+    const found = lint('User-agent: *\nAllow: /\nContent-Usage /x train-ai=n\nContent-Signal search=yes\n');
+    expect(found.map((d) => [d.line, d.code])).toEqual([
+      [3, 'missing-colon'],
+      [4, 'missing-colon'],
+    ]);
+    expect(found[0]?.message).toContain('Write `Content-Usage: /x train-ai=n`');
+    expect(found[1]?.message).toContain('Heed reads the line anyway');
+  });
+
+  it('no longer calls Content-Usage and Content-Signal unknown keys, and still catches their misspellings', () => {
+    const found = lint('User-agent: *\nAllow: /\nContent-Usage: train-ai=n\nContent-Signal: search=yes\nContent-Usages: train-ai=n\n');
+    expect(found.map((d) => [d.line, d.code])).toEqual([[5, 'unknown-key-typo']]);
+    expect(found[0]?.message).toContain('Did you mean `Content-Usage:`?');
   });
 });

@@ -74,12 +74,13 @@ function report(record: TokenizedLine, vocabulary: UsageVocabulary, problems: re
             ),
           );
         } else {
-          const why = problem.error === 'empty' ? 'states no preference' : `is not an RFC 9651 dictionary (${problem.message})`;
+          const what = value === '' ? `\`${vocabulary.key}:\`` : `\`${value}\``;
+          const why = value === '' ? 'has no value' : problem.error === 'empty' ? 'states no preference' : `is not an RFC 9651 dictionary (${problem.message})`;
           out.push(
             diagnostic(
               'usage-invalid-dictionary',
               record.line,
-              `\`${value}\` ${why}, so every preference of the line is unknown. Write \`${example(vocabulary)}\`.`,
+              `${what} ${why}, so every preference of the line is unknown. Write \`${example(vocabulary)}\`.`,
               { column: column + Math.min(problem.offset, value.length) },
             ),
           );
