@@ -110,15 +110,20 @@ export class RobotsTxt {
     const path = this.pathOf(url);
     const compiled = this.compiled(userAgent);
     const groups = this.appliedGroups(userAgent, compiled);
+    const explanation = this.explainPath(path, label, groups, compiled);
+    // Only files with usage lines pay for the usage verdict (and for the copy that carries it).
+    return this.table.hasUsage ? { ...explanation, usage: this.usageOf(path, explanation.allowed, compiled, label) } : explanation;
+  }
+
+  private explainPath(path: string, label: string, groups: readonly Group[], compiled: CompiledAgent): Explanation {
     const base = { userAgent: label, path, groups, matchedBy: compiled.matchedBy };
-    const verdict = this.verdictOf(path, compiled);
-    const usage = this.table.hasUsage ? { usage: this.usageOf(path, verdict.allowed, compiled, label) } : {};
-    if (verdict.reason === 'robots-txt-implicit-allow') return { ...base, allowed: true, reason: 'robots-txt-implicit-allow', line: 0, ...usage };
-    if (verdict.line === undefined) return { ...base, allowed: true, reason: compiled.matchedBy === 'none' ? 'no-group' : 'no-matching-rule', line: 0, ...usage };
+    if (this.flags & ROBOTS_TXT_ALLOWED && path === '/robots.txt') return { ...base, allowed: true, reason: 'robots-txt-implicit-allow', line: 0 };
+    const winner = compiled.matcher.match(path);
+    if (winner === undefined) return { ...base, allowed: true, reason: compiled.matchedBy === 'none' ? 'no-group' : 'no-matching-rule', line: 0 };
     // The deciding rule is the very object of the group that holds it.
-    const rule = ruleAtLine(groups, verdict.line);
-    if (rule === undefined) return { ...base, allowed: verdict.allowed, reason: 'rule', line: verdict.line, ...usage };
-    return { ...base, allowed: verdict.allowed, reason: 'rule', line: verdict.line, rule, ...usage };
+    const rule = ruleAtLine(groups, winner.line);
+    if (rule === undefined) return { ...base, allowed: winner.allowed, reason: 'rule', line: winner.line };
+    return { ...base, allowed: winner.allowed, reason: 'rule', line: winner.line, rule };
   }
 
   /**
@@ -131,7 +136,8 @@ export class RobotsTxt {
   usage(url: string, userAgent: ProductTokens): UsageVerdict {
     const path = this.pathOf(url);
     const compiled = this.compiled(userAgent);
-    return this.usageOf(path, this.verdictOf(path, compiled).allowed, compiled, agentLabel(userAgent));
+    const crawlAllowed = (this.flags & ROBOTS_TXT_ALLOWED && path === '/robots.txt') || compiled.matcher.allows(path);
+    return this.usageOf(path, crawlAllowed, compiled, agentLabel(userAgent));
   }
 
   /** The crawl-delay in seconds of the groups that apply to `userAgent` (a token or a list), if one is set. */
@@ -145,13 +151,6 @@ export class RobotsTxt {
   /** The groups that apply to `userAgent` (merged groups naming it or any listed token, else the `*` groups). */
   groupsFor(userAgent: ProductTokens): readonly Group[] {
     return this.appliedGroups(userAgent, this.compiled(userAgent));
-  }
-
-  /** The crawl verdict for a canonical path, with the deciding line when a rule decided. */
-  private verdictOf(path: string, compiled: CompiledAgent): { allowed: boolean; line?: number; reason?: 'robots-txt-implicit-allow' } {
-    if (this.flags & ROBOTS_TXT_ALLOWED && path === '/robots.txt') return { allowed: true, reason: 'robots-txt-implicit-allow' };
-    const winner = compiled.matcher.match(path);
-    return winner === undefined ? { allowed: true } : { allowed: winner.allowed, line: winner.line };
   }
 
   private usageOf(path: string, crawlAllowed: boolean, compiled: CompiledAgent, label: string): UsageVerdict {
@@ -225,7 +224,7 @@ function tokenList(userAgent: ProductTokens): readonly string[] {
 
 /** How a verdict names the agent: the token, or the listed tokens joined by `, `. */
 function agentLabel(userAgent: ProductTokens): string {
-  return tokenList(userAgent).join(', ');
+  return typeof userAgent === 'string' ? userAgent : tokenList(userAgent).join(', ');
 }
 
 function ruleAtLine(groups: readonly Group[], line: number): Rule | undefined {

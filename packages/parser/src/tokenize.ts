@@ -338,6 +338,13 @@ const SPELLINGS: readonly KeySpelling[] = [
   { prefix: 'content-signal', directive: 'content-signal', typo: false },
 ];
 
+/** The spellings by their (lower-case) first byte, in {@link SPELLINGS} order: a key is compared with its few candidates only. */
+const SPELLINGS_BY_FIRST: readonly (readonly KeySpelling[] | undefined)[] = (() => {
+  const table: KeySpelling[][] = [];
+  for (const spelling of SPELLINGS) (table[spelling.prefix.charCodeAt(0)] ??= []).push(spelling);
+  return Array.from({ length: 128 }, (_, code) => table[code]);
+})();
+
 /** Case-insensitive (ASCII) comparison of body[from, from + word.length) with a lower-case word. */
 function startsWithWord(body: string, from: number, to: number, word: string): boolean {
   if (to - from < word.length) return false;
@@ -362,8 +369,10 @@ export const KEY_TYPO = 8;
 export function keyKindAt(body: string, from: number, to: number, acceptTypos: boolean): number {
   let first = body.charCodeAt(from);
   if (first >= 0x41 && first <= 0x5a) first |= 0x20;
-  for (const spelling of SPELLINGS) {
-    if (spelling.prefix.charCodeAt(0) !== first || (spelling.typo && !acceptTypos)) continue;
+  const candidates = first < 0x80 ? SPELLINGS_BY_FIRST[first] : undefined;
+  if (candidates === undefined) return KIND_OF.other;
+  for (const spelling of candidates) {
+    if (spelling.typo && !acceptTypos) continue;
     if (!startsWithWord(body, from, to, spelling.prefix)) continue;
     const kind = KIND_OF[spelling.directive];
     if (to - from === spelling.prefix.length) return spelling.typo ? kind | KEY_TYPO : kind;

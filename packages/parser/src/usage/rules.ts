@@ -15,16 +15,25 @@ import { HAS_STAR, KIND, LINE_SHIFT, ROW, readRow, type DirectiveTable } from '.
 import { parseContentSignal } from './content-signal.js';
 import { parseContentUsageRule } from './content-usage.js';
 import type { UsageStatement } from './statement.js';
-import { appliedStatement, combineStatements, UsageVerdict } from './verdict.js';
+import { appliedStatement, combineStatements, UsageVerdict, type AppliedStatement, type UsageDecision } from './verdict.js';
 
 export class UsageRules {
+  /** What the Content-Signal lines alone say: the answer wherever no Content-Usage rule matches. */
+  private readonly signalsOnly: { readonly statements: readonly AppliedStatement[]; readonly decisions: Readonly<Record<string, UsageDecision>> };
+
   private constructor(
     /** Content-Usage rules by the line of the first rule with their path. */
     private readonly byPath: ReadonlyMap<number, readonly UsageStatement[]>,
     private readonly matcher: RuleMatcher | undefined,
     /** Content-Signal statements: they apply to every path. */
     private readonly signals: readonly UsageStatement[],
-  ) {}
+  ) {
+    const ordered = [...signals].sort((a, b) => a.line - b.line);
+    // Shared by every verdict that no Content-Usage rule decides: frozen, so no caller can change another's.
+    const decisions = combineStatements(ordered);
+    for (const decision of Object.values(decisions)) Object.freeze(decision);
+    this.signalsOnly = Object.freeze({ statements: Object.freeze(ordered.map((statement) => Object.freeze(appliedStatement(statement)))), decisions: Object.freeze(decisions) });
+  }
 
   /** Compiles the usage lines at `rowIndices` of `table`. */
   static compile(table: DirectiveTable, rowIndices: readonly number[], decodeUnreservedEscapes: boolean): UsageRules {
@@ -64,11 +73,10 @@ export class UsageRules {
   /** The usage verdict for `path` (canonical, decoded as the matcher's patterns are). */
   verdict(path: string, crawlAllowed: boolean, userAgent: string): UsageVerdict {
     if (!crawlAllowed) return new UsageVerdict(userAgent, path, false, [], {});
-    const applied: UsageStatement[] = [];
-    if (this.matcher !== undefined) {
-      for (const line of this.matcher.longestMatches(path)) applied.push(...(this.byPath.get(line) ?? []));
-    }
-    applied.push(...this.signals);
+    const lines = this.matcher === undefined ? [] : this.matcher.longestMatches(path);
+    if (lines.length === 0) return new UsageVerdict(userAgent, path, true, this.signalsOnly.statements, this.signalsOnly.decisions);
+    const applied: UsageStatement[] = [...this.signals];
+    for (const line of lines) applied.push(...(this.byPath.get(line) ?? []));
     applied.sort((a, b) => a.line - b.line);
     return new UsageVerdict(userAgent, path, true, applied.map(appliedStatement), combineStatements(applied));
   }
