@@ -144,6 +144,31 @@ describe('RobotsTxt#usage()', () => {
   });
 });
 
+describe('hostile files of usage lines', () => {
+  const file = (n: number) => `User-agent: *\nUser-agent: a\nDisallow: /\n${Array.from({ length: n }, (_, i) => `Content-Usage: /x${i}/*a*a*a train-ai=n\n`).join('')}`;
+  const time = (run: () => void) => {
+    const start = performance.now();
+    run();
+    return performance.now() - start;
+  };
+
+  it('lint stays linear (growth ratio, not a time limit)', () => {
+    lint(file(1_000)); // JIT warm-up
+    const small = Math.max(time(() => lint(file(4_000))), 1);
+    const large = time(() => lint(file(8_000)));
+    expect(large / small).toBeLessThan(4);
+  });
+
+  it('the first usage() of a crawler compiles paths only: 2x the rules, at most about 2x the time', () => {
+    const open = (n: number) => parseRobotsTxt(file(n).replace('Disallow: /', 'Allow: /'));
+    time(() => open(1_000).usage('/x1/a', 'a'));
+    const small = Math.max(time(() => open(4_000).usage('/x1/a', 'a')), 1);
+    const large = time(() => open(8_000).usage('/x1/a', 'a'));
+    expect(large / small).toBeLessThan(4);
+    expect(open(8_000).usage('/x7999/aaa', 'a').decision('train-ai')?.line).toBe(8_003);
+  });
+});
+
 describe('several product tokens (google/robotstxt AllowedByRobots with a vector of user agents)', () => {
   const body = 'User-agent: mybot-news\nDisallow: /drafts/\nCrawl-delay: 2\n\nUser-agent: mybot\nDisallow: /private/\nCrawl-delay: 5\n\nUser-agent: *\nDisallow: /\n';
   const robots = parseRobotsTxt(body);

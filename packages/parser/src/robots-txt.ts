@@ -102,8 +102,8 @@ export class RobotsTxt {
 
   /**
    * The verdict for `url` with the rule, line and groups that decided it. For a file with
-   * `Content-Usage` or `Content-Signal` lines it carries the usage verdict too (`usage`); for other
-   * files that costs nothing.
+   * `Content-Usage` or `Content-Signal` lines it carries the usage verdict too (`usage`, worked out
+   * when first read); for other files that costs nothing.
    */
   explain(url: string, userAgent: ProductTokens): Explanation {
     const label = agentLabel(userAgent);
@@ -111,8 +111,14 @@ export class RobotsTxt {
     const compiled = this.compiled(userAgent);
     const groups = this.appliedGroups(userAgent, compiled);
     const explanation = this.explainPath(path, label, groups, compiled);
-    // Only files with usage lines pay for the usage verdict (and for the copy that carries it).
-    return this.table.hasUsage ? { ...explanation, usage: this.usageOf(path, explanation.allowed, compiled, label) } : explanation;
+    if (!this.table.hasUsage) return explanation;
+    // Files with usage lines get `usage`, worked out when first read: a caller (or the linter) that
+    // only wants the crawl verdict does not pay for it. It is an ordinary enumerable field to JSON.
+    let usage: UsageVerdict | undefined;
+    return Object.defineProperty(explanation, 'usage', {
+      enumerable: true,
+      get: () => (usage ??= this.usageOf(path, explanation.allowed, compiled, label)),
+    });
   }
 
   private explainPath(path: string, label: string, groups: readonly Group[], compiled: CompiledAgent): Explanation {

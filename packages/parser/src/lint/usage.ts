@@ -16,9 +16,16 @@ import { VOCABULARIES, type UsageVocabulary } from '../usage/vocabulary.js';
 import { valueColumn, type LintContext } from './context.js';
 import { diagnostic, type Diagnostic } from './diagnostics.js';
 
+/**
+ * Crawl checks spent on `usage-path-disallowed` per file: real files have a handful of
+ * Content-Usage lines; a hostile one with thousands is not checked past this (as conflicts.ts does).
+ */
+const PATH_CHECK_BUDGET = 256;
+
 export function checkUsage(context: LintContext, out: Diagnostic[]): void {
   const { groups } = context.directives;
   let robots: RobotsTxt | undefined;
+  const budget = { left: PATH_CHECK_BUDGET };
   let groupIndex = -1;
   for (const record of context.lines) {
     if (record.kind !== 'directive') continue;
@@ -50,9 +57,9 @@ export function checkUsage(context: LintContext, out: Diagnostic[]): void {
             { column: 1 },
           ),
         );
-      } else if (!parsed.statement.invalid) {
+      } else if (!parsed.statement.invalid && budget.left > 0) {
         robots ??= new RobotsTxt(byteStringToBytes(context.bytes), { maxBytes: context.maxBytes });
-        checkDisallowedPath(record, parsed.normalizedPath, group, robots, out);
+        checkDisallowedPath(record, parsed.normalizedPath, group, robots, budget, out);
       }
     }
   }
@@ -133,13 +140,14 @@ function example(vocabulary: UsageVocabulary): string {
  * groups merged for them): the path's literal prefix must be disallowed by a prefix rule, and no
  * allow rule of those groups may win for a path under it.
  */
-function checkDisallowedPath(record: TokenizedLine, normalizedPath: string, group: Group, robots: RobotsTxt, out: Diagnostic[]): void {
+function checkDisallowedPath(record: TokenizedLine, normalizedPath: string, group: Group, robots: RobotsTxt, budget: { left: number }, out: Diagnostic[]): void {
   const star = normalizedPath.indexOf('*');
   let prefix = star === -1 ? normalizedPath : normalizedPath.slice(0, star);
   if (prefix.endsWith('$')) prefix = prefix.slice(0, -1);
   if (prefix === '') prefix = '/';
   let decidingLine = 0;
   for (const agent of group.agents) {
+    if (budget.left-- <= 0) return;
     const token = agent.token === '*' ? '' : agent.token;
     const verdict = robots.explain(prefix, token);
     const rule = verdict.rule;

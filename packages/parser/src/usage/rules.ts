@@ -8,22 +8,29 @@
  *   where Allow/Disallow would pick the permissive one.
  * - Content-Signal lines: every one of the groups (and those before any group) applies to every path.
  * The statements that apply then combine most-restrictively (verdict.ts).
+ *
+ * Compiling reads only the paths of the Content-Usage rules; a rule's dictionary is parsed the
+ * first time the rule applies, so a hostile file of thousands of rules costs about what as many
+ * Disallow rules cost.
  */
-import { decodeUnreserved } from '../escape.js';
+import { decodeUnreserved, escapeBytes } from '../escape.js';
 import { RuleMatcher } from '../match.js';
 import { HAS_STAR, KIND, LINE_SHIFT, ROW, readRow, type DirectiveTable } from '../table.js';
 import { parseContentSignal } from './content-signal.js';
-import { parseContentUsageRule } from './content-usage.js';
+import { parseContentUsageRule, splitContentUsage } from './content-usage.js';
 import type { UsageStatement } from './statement.js';
 import { appliedStatement, combineStatements, UsageVerdict, type AppliedStatement, type UsageDecision } from './verdict.js';
 
 export class UsageRules {
   /** What the Content-Signal lines alone say: the answer wherever no Content-Usage rule matches. */
   private readonly signalsOnly: { readonly statements: readonly AppliedStatement[]; readonly decisions: Readonly<Record<string, UsageDecision>> };
+  /** Content-Usage statements parsed so far, by table row. */
+  private readonly parsed = new Map<number, UsageStatement>();
 
   private constructor(
-    /** Content-Usage rules by the line of the first rule with their path. */
-    private readonly byPath: ReadonlyMap<number, readonly UsageStatement[]>,
+    private readonly table: DirectiveTable,
+    /** Content-Usage rule rows by the line of the first rule with their path. */
+    private readonly byPath: ReadonlyMap<number, readonly number[]>,
     private readonly matcher: RuleMatcher | undefined,
     /** Content-Signal statements: they apply to every path. */
     private readonly signals: readonly UsageStatement[],
@@ -37,37 +44,38 @@ export class UsageRules {
 
   /** Compiles the usage lines at `rowIndices` of `table`. */
   static compile(table: DirectiveTable, rowIndices: readonly number[], decodeUnreservedEscapes: boolean): UsageRules {
-    const paths = new Map<string, UsageStatement[]>();
+    const paths = new Map<string, { line: number; rows: number[] }>();
     const signals: UsageStatement[] = [];
     for (const row of rowIndices) {
       const { line, directive, value } = readRow(table, row);
       if (directive === 'content-signal') {
         signals.push(parseContentSignal(value, line).statement);
       } else if (directive === 'content-usage') {
-        const parsed = parseContentUsageRule(value, line);
-        const path = decodeUnreservedEscapes ? decodeUnreserved(parsed.normalizedPath) : parsed.normalizedPath;
-        const list = paths.get(path);
-        if (list === undefined) paths.set(path, [parsed.statement]);
-        else list.push(parsed.statement);
+        const normalized = escapeBytes(splitContentUsage(value).path);
+        const path = decodeUnreservedEscapes ? decodeUnreserved(normalized) : normalized;
+        const entry = paths.get(path);
+        if (entry === undefined) paths.set(path, { line, rows: [row] });
+        else entry.rows.push(row);
       }
     }
-    if (paths.size === 0) return new UsageRules(new Map(), undefined, signals);
+    if (paths.size === 0) return new UsageRules(table, new Map(), undefined, signals);
     // One row per distinct path, in a small table of their own, for the Allow/Disallow matcher.
     const rows = new Int32Array(paths.size * ROW);
-    const byPath = new Map<number, readonly UsageStatement[]>();
-    let text = '';
+    const byPath = new Map<number, readonly number[]>();
+    const parts: string[] = [];
+    let length = 0;
     let i = 0;
-    for (const [path, statements] of paths) {
-      const line = (statements[0] as UsageStatement).line;
-      text += path;
+    for (const [path, { line, rows: sources }] of paths) {
+      parts.push(path);
+      length += path.length;
       rows[i * ROW] = (line << LINE_SHIFT) | (path.includes('*') ? HAS_STAR : 0) | KIND.disallow;
-      rows[i * ROW + 1] = text.length;
-      byPath.set(line, statements);
+      rows[i * ROW + 1] = length;
+      byPath.set(line, sources);
       i++;
     }
-    const own: DirectiveTable = { text, rows, count: paths.size, hasUsage: false };
+    const own: DirectiveTable = { text: parts.join(''), rows, count: paths.size, hasUsage: false };
     const matcher = RuleMatcher.fromTable(own, Array.from({ length: paths.size }, (_, k) => k), false);
-    return new UsageRules(byPath, matcher, signals);
+    return new UsageRules(table, byPath, matcher, signals);
   }
 
   /** The usage verdict for `path` (canonical, decoded as the matcher's patterns are). */
@@ -76,8 +84,18 @@ export class UsageRules {
     const lines = this.matcher === undefined ? [] : this.matcher.longestMatches(path);
     if (lines.length === 0) return new UsageVerdict(userAgent, path, true, this.signalsOnly.statements, this.signalsOnly.decisions);
     const applied: UsageStatement[] = [...this.signals];
-    for (const line of lines) applied.push(...(this.byPath.get(line) ?? []));
+    for (const line of lines) for (const row of this.byPath.get(line) ?? []) applied.push(this.statement(row));
     applied.sort((a, b) => a.line - b.line);
     return new UsageVerdict(userAgent, path, true, applied.map(appliedStatement), combineStatements(applied));
+  }
+
+  private statement(row: number): UsageStatement {
+    let statement = this.parsed.get(row);
+    if (statement === undefined) {
+      const { line, value } = readRow(this.table, row);
+      statement = parseContentUsageRule(value, line).statement;
+      this.parsed.set(row, statement);
+    }
+    return statement;
   }
 }
