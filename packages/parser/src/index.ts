@@ -4,6 +4,12 @@
  * matched by prefix, a missing colon, any BOM prefix, lines cut at 16,663 bytes, the
  * `index.html` rule). Where RFC 9309 reads differently (`/robots.txt` always allowed, `%41` equal
  * to `A`), the RFC reading is an option, off by default. No I/O, no dependencies.
+ *
+ * It also reads the AI-usage preferences robots.txt files state, which Google's parser ignores:
+ * `Content-Usage` (draft-ietf-aipref-attach, vocabulary draft-ietf-aipref-vocab) and
+ * `Content-Signal` (Cloudflare's Content Signals), answered per URL by `RobotsTxt#usage`. Crawl
+ * verdicts are unchanged by them. Every check takes one product token or a list of them, as
+ * google/robotstxt's `AllowedByRobots()` takes a vector of user agents.
  */
 export { parseRobotsTxt, RobotsTxt, InvalidParseOptionsError } from './robots-txt.js';
 export { tokenize, classifyKey, MAX_LINE_BYTES, DEFAULT_MAX_BYTES } from './tokenize.js';
