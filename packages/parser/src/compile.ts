@@ -13,6 +13,7 @@ import { byteStringToText } from './bytes.js';
 import type { TokenizedLine } from './tokenize.js';
 import type { AgentLine, DirectiveKind, Group, OtherDirective, Rule } from './types.js';
 import { agentLineToken } from './user-agent.js';
+import type { UsageRules } from './usage/rules.js';
 
 export interface Directives {
   readonly groups: readonly Group[];
@@ -74,6 +75,7 @@ class DirectiveCollector {
         return;
       }
       default:
+        // Other keys, and the usage lines (kept here too, as crawl-delay is; `RobotsTxt#usage` reads them).
         this.others.push({ key: key(), value: byteStringToText(valueBytes), line });
     }
   }
@@ -98,7 +100,9 @@ export function materializeTable(table: DirectiveTable): Directives {
   const collector = new DirectiveCollector();
   for (let i = 0; i < table.count; i++) {
     const row = readRow(table, i);
-    if (row.directive === 'crawl-delay' || row.directive === 'other') collector.add(row.directive, row.line, row.value, () => byteStringToText(row.raw));
+    if (row.directive === 'crawl-delay' || row.directive === 'other' || row.directive === 'content-usage' || row.directive === 'content-signal') {
+      collector.add(row.directive, row.line, row.value, () => byteStringToText(row.raw));
+    }
     else if (row.directive === 'allow' || row.directive === 'disallow') collector.add(row.directive, row.line, row.raw, () => '');
     else collector.add(row.directive, row.line, row.value, () => '');
   }
@@ -124,12 +128,14 @@ export interface AppliedGroups {
 }
 
 /**
- * The groups for a product token: every group that names it (merged), or, when none does, every
- * `*` group. A group naming the agent makes the `*` groups irrelevant even if it has no rules.
+ * The groups for one or several product tokens: every group that names any of them (merged), or,
+ * when none does, every `*` group. A group naming the agent makes the `*` groups irrelevant even if
+ * it has no rules. Several tokens read as google/robotstxt's `AllowedByRobots()` with a vector of
+ * user agents: the groups of every token that is named apply together.
  */
-export function selectGroups(groups: readonly Group[], token: string): AppliedGroups {
-  const lower = token.toLowerCase();
-  const named = lower.length === 0 ? [] : groups.filter((group) => group.agents.some((agent) => agent.token !== '*' && agent.token.toLowerCase() === lower));
+export function selectGroups(groups: readonly Group[], tokens: string | readonly string[]): AppliedGroups {
+  const wanted = new Set((typeof tokens === 'string' ? [tokens] : tokens).filter((token) => token.length > 0).map((token) => token.toLowerCase()));
+  const named = wanted.size === 0 ? [] : groups.filter((group) => group.agents.some((agent) => agent.token !== '*' && wanted.has(agent.token.toLowerCase())));
   if (named.length > 0) return { groups: named, matchedBy: 'product-token' };
   const global = groups.filter((group) => group.agents.some((agent) => agent.token === '*'));
   return global.length > 0 ? { groups: global, matchedBy: 'wildcard' } : { groups: [], matchedBy: 'none' };
@@ -139,19 +145,30 @@ export interface CompileOptions {
   readonly decodeUnreservedEscapes: boolean;
 }
 
-/** The compiled rule set of one product token. */
+/** The compiled rule set of one product token (or one list of tokens). */
 export interface CompiledAgent {
   readonly matcher: RuleMatcher;
   readonly matchedBy: AppliedGroups['matchedBy'];
+  /**
+   * Rows of the `content-usage` and `content-signal` lines that apply: those of the chosen groups,
+   * then the `content-signal` lines before any group. Empty for a file without such lines.
+   */
+  readonly usageRows: readonly number[];
   /** The groups as objects, selected the first time `explain()` or `crawlDelay()` needs them. */
   groups?: readonly Group[];
+  /** The usage rules compiled from `usageRows`, the first time `usage()` needs them. */
+  usage?: UsageRules;
 }
 
+const NO_ROWS: readonly number[] = [];
+
 /**
- * Compiles the rules that apply to `token` straight from the directive table, with the grouping
- * described at the top of this module: every group naming the token (merged), else every `*` group.
+ * Compiles the rules that apply to `tokens` straight from the directive table, with the grouping
+ * described at the top of this module: every group naming one of the tokens (merged), else every
+ * `*` group. Usage lines do not end a group's agent list (Google reads them as unknown keys, so the
+ * crawl verdicts stay Google's); they belong to the group they are in, decided when it ends.
  */
-export function compileAgent(table: DirectiveTable, token: string, options: CompileOptions): CompiledAgent {
+export function compileAgent(table: DirectiveTable, tokens: readonly string[], options: CompileOptions): CompiledAgent {
   const { rows, text } = table;
   const specific: number[] = [];
   const global: number[] = [];
@@ -161,29 +178,49 @@ export function compileAgent(table: DirectiveTable, token: string, options: Comp
   let closed = true; // its agent list has ended (a rule was seen)
   let groupSpecific = false;
   let groupGlobal = false;
+  // Usage lines, only for files that have them: the current group's, then per kind of group.
+  const usage = table.hasUsage ? { pending: [] as number[], specific: [] as number[], global: [] as number[], preamble: [] as number[] } : undefined;
+  const flush = (): void => {
+    if (usage === undefined || usage.pending.length === 0) return;
+    if (groupSpecific) usage.specific.push(...usage.pending);
+    else if (groupGlobal) usage.global.push(...usage.pending);
+    usage.pending.length = 0;
+  };
   for (let i = 0; i < table.count; i++) {
     const head = rowHead(rows, i);
     const kind = head & 7;
     if (kind === KIND['user-agent']) {
       if (closed) {
+        flush();
         groupSpecific = groupGlobal = false;
         closed = false;
         open = true;
       }
-      const match = agentMatches(text, rowStart(text, rows, i), rowEnd(rows, i), token);
-      if (match === 'global') groupGlobal = anyGlobal = true;
-      else if (match === 'specific') groupSpecific = anySpecific = true;
+      const start = rowStart(text, rows, i);
+      const end = rowEnd(rows, i);
+      for (const token of tokens) {
+        const match = agentMatches(text, start, end, token);
+        if (match === 'global') groupGlobal = anyGlobal = true;
+        else if (match === 'specific') groupSpecific = anySpecific = true;
+        if (match !== 'no') break;
+      }
     } else if (kind === KIND.allow || kind === KIND.disallow) {
       if (!open) continue;
       closed = true;
       if (groupSpecific) specific.push(i);
       else if (groupGlobal) global.push(i);
+    } else if (usage !== undefined && kind >= KIND['content-usage']) {
+      // A Content-Signal before any group speaks for every group; a Content-Usage there is ignored.
+      if (open) usage.pending.push(i);
+      else if (kind === KIND['content-signal']) usage.preamble.push(i);
     }
   }
+  flush();
   // Google compares the whole token: one with other characters ("Foo Bar") names no group.
   const chosen = anySpecific ? specific : global;
   const matchedBy = anySpecific ? 'product-token' : anyGlobal ? 'wildcard' : 'none';
-  return { matcher: RuleMatcher.fromTable(table, chosen, options.decodeUnreservedEscapes), matchedBy };
+  const usageRows = usage === undefined ? NO_ROWS : [...(anySpecific ? usage.specific : usage.global), ...usage.preamble];
+  return { matcher: RuleMatcher.fromTable(table, chosen, options.decodeUnreservedEscapes), matchedBy, usageRows };
 }
 
 /**

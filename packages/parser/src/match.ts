@@ -165,6 +165,24 @@ export class RuleMatcher {
     return { line: shape.line, allowed: shape.allow || shape.priority === 0 };
   }
 
+  /**
+   * The lines of every rule that matches `path` with the winning (longest) priority, in precedence
+   * order; empty when none matches. For rule sets whose equal-length matches combine instead of one
+   * winning (Content-Usage rules: usage/rules.ts).
+   */
+  longestMatches(path: string): number[] {
+    const first = this.winner(path);
+    if (first === -1) return [];
+    const top = this.shape(first);
+    const lines = [top.line];
+    for (let i = first + 1; i < this.count; i++) {
+      const shape = this.shape(i);
+      if (shape.priority !== top.priority) break;
+      if (this.matches(i, path)) lines.push(shape.line);
+    }
+    return lines;
+  }
+
   /** Whether `path` is allowed: the hot path, no allocation. */
   allows(path: string): boolean {
     const winner = this.winner(path);

@@ -6,8 +6,10 @@ import { compileAgent, materializeTable, selectGroups, type CompiledAgent, type 
 import { decodeUnreserved } from './escape.js';
 import { buildTable, MAX_BODY_BYTES, type DirectiveTable } from './table.js';
 import { prepareBody } from './tokenize.js';
-import type { Explanation, Group, OtherDirective, ParseOptions, Rule } from './types.js';
+import type { Explanation, Group, OtherDirective, ParseOptions, ProductTokens, Rule } from './types.js';
 import { canonicalPath } from './url.js';
+import { UsageRules } from './usage/rules.js';
+import type { UsageVerdict } from './usage/verdict.js';
 
 const KNOWN_OPTIONS = new Set(['maxBytes', 'decodeUnreservedEscapes', 'implicitRobotsTxtAllow', 'acceptTypos', 'acceptMissingColon']);
 /** Compiled agents kept per file: crawlers use one or a few; a bound keeps hostile callers in check. */
@@ -54,7 +56,8 @@ export class RobotsTxt {
   private readonly flags: number;
   private directives: Directives | undefined;
   // Most crawlers ask for one agent: it gets a field; more agents share a small map.
-  private lastToken: string | undefined;
+  private lastToken: ProductTokens | undefined;
+  private lastKey: string | undefined;
   private lastAgent: CompiledAgent | undefined;
   private agents: Map<string, CompiledAgent> | undefined;
 
@@ -86,22 +89,40 @@ export class RobotsTxt {
   /**
    * Whether `userAgent` may fetch `url`. `userAgent` is a product token (`"HeedBot"`), compared
    * case-insensitively with the leading `[A-Za-z_-]` run of each `user-agent:` value, exactly as
-   * Google does: pass `productToken(header)`, not a whole header. Any string is accepted as URL
-   * (see {@link canonicalPath}).
+   * Google does: pass `productToken(header)`, not a whole header. A list of tokens
+   * (`['HeedBot-News', 'HeedBot']`) reads as google/robotstxt's `AllowedByRobots()` with several
+   * user agents: the groups of every listed token that is named apply together, and the `*` groups
+   * only when none is. Any string is accepted as URL (see {@link canonicalPath}).
    */
-  isAllowed(url: string, userAgent: string): boolean {
+  isAllowed(url: string, userAgent: ProductTokens): boolean {
     const path = this.pathOf(url);
     if (this.flags & ROBOTS_TXT_ALLOWED && path === '/robots.txt') return true;
     return this.compiled(userAgent).matcher.allows(path);
   }
 
-  /** The verdict for `url` with the rule, line and groups that decided it. */
-  explain(url: string, userAgent: string): Explanation {
-    const token = typeof userAgent === 'string' ? userAgent : '';
+  /**
+   * The verdict for `url` with the rule, line and groups that decided it. For a file with
+   * `Content-Usage` or `Content-Signal` lines it carries the usage verdict too (`usage`, worked out
+   * when first read); for other files that costs nothing.
+   */
+  explain(url: string, userAgent: ProductTokens): Explanation {
+    const label = agentLabel(userAgent);
     const path = this.pathOf(url);
-    const compiled = this.compiled(token);
-    const groups = this.appliedGroups(token, compiled);
-    const base = { userAgent: token, path, groups, matchedBy: compiled.matchedBy };
+    const compiled = this.compiled(userAgent);
+    const groups = this.appliedGroups(userAgent, compiled);
+    const explanation = this.explainPath(path, label, groups, compiled);
+    if (!this.table.hasUsage) return explanation;
+    // Files with usage lines get `usage`, worked out when first read: a caller (or the linter) that
+    // only wants the crawl verdict does not pay for it. It is an ordinary enumerable field to JSON.
+    let usage: UsageVerdict | undefined;
+    return Object.defineProperty(explanation, 'usage', {
+      enumerable: true,
+      get: () => (usage ??= this.usageOf(path, explanation.allowed, compiled, label)),
+    });
+  }
+
+  private explainPath(path: string, label: string, groups: readonly Group[], compiled: CompiledAgent): Explanation {
+    const base = { userAgent: label, path, groups, matchedBy: compiled.matchedBy };
     if (this.flags & ROBOTS_TXT_ALLOWED && path === '/robots.txt') return { ...base, allowed: true, reason: 'robots-txt-implicit-allow', line: 0 };
     const winner = compiled.matcher.match(path);
     if (winner === undefined) return { ...base, allowed: true, reason: compiled.matchedBy === 'none' ? 'no-group' : 'no-matching-rule', line: 0 };
@@ -111,23 +132,41 @@ export class RobotsTxt {
     return { ...base, allowed: winner.allowed, reason: 'rule', line: winner.line, rule };
   }
 
-  /** The crawl-delay in seconds of the groups that apply to `userAgent`, if one is set. */
-  crawlDelay(userAgent: string): number | undefined {
+  /**
+   * The AI-usage preferences that apply to `url` for `userAgent` (one product token or a list, as
+   * for {@link isAllowed}): per category (`train-ai`, `search`, `ai-input`, ...) `allow`, `disallow`
+   * or `unknown`, with the `Content-Usage` or `Content-Signal` line that decided. The groups are
+   * chosen as for Allow/Disallow; a URL that may not be crawled has no usage preference (every
+   * category `unknown`, reason `crawl-disallowed`). See the README, "AI-usage preferences".
+   */
+  usage(url: string, userAgent: ProductTokens): UsageVerdict {
+    const path = this.pathOf(url);
+    const compiled = this.compiled(userAgent);
+    const crawlAllowed = (this.flags & ROBOTS_TXT_ALLOWED && path === '/robots.txt') || compiled.matcher.allows(path);
+    return this.usageOf(path, crawlAllowed, compiled, agentLabel(userAgent));
+  }
+
+  /** The crawl-delay in seconds of the groups that apply to `userAgent` (a token or a list), if one is set. */
+  crawlDelay(userAgent: ProductTokens): number | undefined {
     for (const group of this.groupsFor(userAgent)) {
       if (group.crawlDelay !== undefined) return group.crawlDelay;
     }
     return undefined;
   }
 
-  /** The groups that apply to `userAgent` (merged groups naming it, else the `*` groups). */
-  groupsFor(userAgent: string): readonly Group[] {
-    const token = typeof userAgent === 'string' ? userAgent : '';
-    return this.appliedGroups(token, this.compiled(token));
+  /** The groups that apply to `userAgent` (merged groups naming it or any listed token, else the `*` groups). */
+  groupsFor(userAgent: ProductTokens): readonly Group[] {
+    return this.appliedGroups(userAgent, this.compiled(userAgent));
   }
 
-  /** The groups that apply to `token`, selected once per compiled agent (explain() runs per check). */
-  private appliedGroups(token: string, compiled: CompiledAgent): readonly Group[] {
-    compiled.groups ??= compiled.matchedBy === 'none' ? [] : selectGroups(this.groups, token).groups;
+  private usageOf(path: string, crawlAllowed: boolean, compiled: CompiledAgent, label: string): UsageVerdict {
+    compiled.usage ??= UsageRules.compile(this.table, compiled.usageRows, (this.flags & DECODE_ESCAPES) !== 0);
+    return compiled.usage.verdict(path, crawlAllowed, label);
+  }
+
+  /** The groups that apply, selected once per compiled agent (explain() runs per check). */
+  private appliedGroups(userAgent: ProductTokens, compiled: CompiledAgent): readonly Group[] {
+    compiled.groups ??= compiled.matchedBy === 'none' ? [] : selectGroups(this.groups, tokenList(userAgent)).groups;
     return compiled.groups;
   }
 
@@ -141,23 +180,57 @@ export class RobotsTxt {
     return this.flags & DECODE_ESCAPES ? decodeUnreserved(path) : path;
   }
 
-  private compiled(userAgent: string): CompiledAgent {
-    if (userAgent === this.lastToken && this.lastAgent !== undefined) return this.lastAgent;
-    const token = typeof userAgent === 'string' ? userAgent : '';
-    let compiled = this.agents?.get(token.toLowerCase());
+  private compiled(userAgent: ProductTokens): CompiledAgent {
+    // The hot path: the same token string as last time.
+    if (typeof userAgent === 'string') {
+      if (userAgent === this.lastToken && this.lastAgent !== undefined) return this.lastAgent;
+      return this.remember(userAgent, userAgent.toLowerCase(), undefined, [userAgent]);
+    }
+    // A list is compared by its contents: the caller may reuse and change one array.
+    const tokens = tokenList(userAgent);
+    const key = tokens.map((token) => token.toLowerCase()).join('\n');
+    if (key === this.lastKey && this.lastAgent !== undefined) return this.lastAgent;
+    return this.remember(userAgent, key, key, tokens);
+  }
+
+  /**
+   * Compiles (or finds) the agent for `key` and makes it the last one asked for. Most crawlers ask
+   * for one agent: it gets a field; more agents share a small map. For a single token the key is
+   * not kept (it is the token in lower case, rebuilt when the agent moves to the map).
+   */
+  private remember(userAgent: ProductTokens, key: string, listKey: string | undefined, tokens: readonly string[]): CompiledAgent {
+    let compiled = this.agents?.get(key);
     if (compiled === undefined) {
-      compiled = compileAgent(this.table, token, { decodeUnreservedEscapes: (this.flags & DECODE_ESCAPES) !== 0 });
+      compiled = compileAgent(this.table, tokens, { decodeUnreservedEscapes: (this.flags & DECODE_ESCAPES) !== 0 });
       if (this.lastAgent !== undefined) {
         this.agents ??= new Map();
         if (this.agents.size >= MAX_CACHED_AGENTS) this.agents.clear();
-        this.agents.set(token.toLowerCase(), compiled);
-        if (this.lastToken !== undefined) this.agents.set(this.lastToken.toLowerCase(), this.lastAgent);
+        this.agents.set(key, compiled);
+        const lastKey = this.lastKey ?? (typeof this.lastToken === 'string' ? this.lastToken.toLowerCase() : undefined);
+        if (lastKey !== undefined) this.agents.set(lastKey, this.lastAgent);
       }
     }
-    this.lastToken = token;
+    this.lastToken = userAgent;
+    this.lastKey = listKey;
     this.lastAgent = compiled;
     return compiled;
   }
+}
+
+/** Most lists a crawler passes are short; a hostile caller's are cut here. */
+const MAX_TOKENS = 16;
+
+/** The product tokens of a `userAgent` argument: never empty (`['']` matches only `*` groups). */
+function tokenList(userAgent: ProductTokens): readonly string[] {
+  if (typeof userAgent === 'string') return [userAgent];
+  if (!Array.isArray(userAgent)) return [''];
+  const tokens = (userAgent as readonly unknown[]).filter((token): token is string => typeof token === 'string').slice(0, MAX_TOKENS);
+  return tokens.length === 0 ? [''] : tokens;
+}
+
+/** How a verdict names the agent: the token, or the listed tokens joined by `, `. */
+function agentLabel(userAgent: ProductTokens): string {
+  return typeof userAgent === 'string' ? userAgent : tokenList(userAgent).join(', ');
 }
 
 function ruleAtLine(groups: readonly Group[], line: number): Rule | undefined {

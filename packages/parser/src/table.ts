@@ -10,8 +10,8 @@ import { keyKindAt, NextFinder, scanLines, type PreparedBody } from './tokenize.
 import type { DirectiveKind } from './types.js';
 
 /** Directive kinds as stored in the table. */
-export const KIND = { 'user-agent': 0, allow: 1, disallow: 2, sitemap: 3, 'crawl-delay': 4, other: 5 } as const;
-const KIND_NAMES: readonly DirectiveKind[] = ['user-agent', 'allow', 'disallow', 'sitemap', 'crawl-delay', 'other'];
+export const KIND = { 'user-agent': 0, allow: 1, disallow: 2, sitemap: 3, 'crawl-delay': 4, other: 5, 'content-usage': 6, 'content-signal': 7 } as const;
+const KIND_NAMES: readonly DirectiveKind[] = ['user-agent', 'allow', 'disallow', 'sitemap', 'crawl-delay', 'other', 'content-usage', 'content-signal'];
 
 /** Numbers per directive in {@link DirectiveTable.rows}. */
 export const ROW = 2;
@@ -27,13 +27,15 @@ export const LINE_SHIFT = 5;
  * back to back, so a row's text starts where the previous row's ends. It is the value (for rules,
  * the normalised pattern), preceded, when `hasRaw`, by a raw part and a `\n` (a byte no value can
  * hold): the pattern as written where it differs from the normalised one, and the key of
- * `crawl-delay` and other lines. Line numbers fit because bodies are at most 8 MiB
+ * `crawl-delay`, `content-usage`, `content-signal` and other lines. Line numbers fit because bodies are at most 8 MiB
  * ({@link MAX_BODY_BYTES}).
  */
 export interface DirectiveTable {
   readonly text: string;
   readonly rows: Int32Array;
   readonly count: number;
+  /** The file has `content-usage` or `content-signal` lines: only then is a usage verdict worked out. */
+  readonly hasUsage: boolean;
 }
 
 /** The head (line, flags, kind) of row `i`. */
@@ -67,6 +69,7 @@ export function buildTable(prepared: PreparedBody, options: { acceptTypos: boole
   const percents = new NextFinder(body, '%');
   const { acceptTypos } = options;
   let length = 0;
+  let hasUsage = false;
   scanLines(prepared, options.acceptMissingColon, (scan) => {
     if (scan.kind !== 'directive') return;
     const kind = keyKindAt(body, scan.keyStart, scan.keyEnd, acceptTypos) & 7;
@@ -87,7 +90,9 @@ export function buildTable(prepared: PreparedBody, options: { acceptTypos: boole
           raw = HAS_RAW;
         }
       }
-    } else if (kind === KIND['crawl-delay'] || kind === KIND.other) {
+    } else if (kind >= KIND['crawl-delay']) {
+      // crawl-delay, other keys and the usage lines keep their key as written (for `others`).
+      if (kind >= KIND['content-usage']) hasUsage = true;
       const key = body.slice(scan.keyStart, scan.keyEnd);
       parts.push(key, '\n');
       length += key.length + 1;
@@ -97,7 +102,7 @@ export function buildTable(prepared: PreparedBody, options: { acceptTypos: boole
     parts.push(value);
     length += value.length;
   });
-  return { text: parts.join(''), rows: new Int32Array(rows), count: rows.length / ROW };
+  return { text: parts.join(''), rows: new Int32Array(rows), count: rows.length / ROW, hasUsage };
 }
 
 /** The pieces of row `i` of a table. */
@@ -106,7 +111,7 @@ export interface TableRow {
   readonly directive: DirectiveKind;
   /** The value; for rules, the normalised pattern (byte string). */
   readonly value: string;
-  /** For rules: the pattern as written. For crawl-delay and other keys: the key. Else the value. */
+  /** For rules: the pattern as written. For crawl-delay, usage lines and other keys: the key. Else the value. */
   readonly raw: string;
 }
 

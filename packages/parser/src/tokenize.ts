@@ -331,9 +331,19 @@ const SPELLINGS: readonly KeySpelling[] = [
   { prefix: 'disallaw', directive: 'disallow', typo: true },
   { prefix: 'sitemap', directive: 'sitemap', typo: false },
   { prefix: 'site-map', directive: 'sitemap', typo: true },
-  // Not a Google key (it ignores crawl-delay), but one other crawlers honour: recognised exactly.
+  // Not Google keys, recognised exactly: crawl-delay (Google ignores it, other crawlers honour it) and
+  // the AI-usage preferences (they never change what may be crawled).
   { prefix: 'crawl-delay', directive: 'crawl-delay', typo: false },
+  { prefix: 'content-usage', directive: 'content-usage', typo: false },
+  { prefix: 'content-signal', directive: 'content-signal', typo: false },
 ];
+
+/** The spellings by their (lower-case) first byte, in {@link SPELLINGS} order: a key is compared with its few candidates only. */
+const SPELLINGS_BY_FIRST: readonly (readonly KeySpelling[] | undefined)[] = (() => {
+  const table: KeySpelling[][] = [];
+  for (const spelling of SPELLINGS) (table[spelling.prefix.charCodeAt(0)] ??= []).push(spelling);
+  return Array.from({ length: 128 }, (_, code) => table[code]);
+})();
 
 /** Case-insensitive (ASCII) comparison of body[from, from + word.length) with a lower-case word. */
 function startsWithWord(body: string, from: number, to: number, word: string): boolean {
@@ -346,26 +356,28 @@ function startsWithWord(body: string, from: number, to: number, word: string): b
   return true;
 }
 
-const DIRECTIVES: readonly DirectiveKind[] = ['user-agent', 'allow', 'disallow', 'sitemap', 'crawl-delay', 'other'];
-const KIND_OF: Readonly<Record<DirectiveKind, number>> = { 'user-agent': 0, allow: 1, disallow: 2, sitemap: 3, 'crawl-delay': 4, other: 5 };
+const DIRECTIVES: readonly DirectiveKind[] = ['user-agent', 'allow', 'disallow', 'sitemap', 'crawl-delay', 'other', 'content-usage', 'content-signal'];
+const KIND_OF: Readonly<Record<DirectiveKind, number>> = { 'user-agent': 0, allow: 1, disallow: 2, sitemap: 3, 'crawl-delay': 4, other: 5, 'content-usage': 6, 'content-signal': 7 };
 /** Bit set in {@link keyKindAt}'s answer when the key was read through Google's leniency. */
 export const KEY_TYPO = 8;
 
 /**
  * The known key body[from, to) stands for, the way Google reads keys (case-insensitive prefix), as
- * a number: the directive's index in `user-agent, allow, disallow, sitemap, crawl-delay, other`,
- * plus {@link KEY_TYPO}. A number, because the parser asks this for every line.
+ * a number: the directive's index in `user-agent, allow, disallow, sitemap, crawl-delay, other,
+ * content-usage, content-signal`, plus {@link KEY_TYPO}. A number, because the parser asks this for every line.
  */
 export function keyKindAt(body: string, from: number, to: number, acceptTypos: boolean): number {
   let first = body.charCodeAt(from);
   if (first >= 0x41 && first <= 0x5a) first |= 0x20;
-  for (const spelling of SPELLINGS) {
-    if (spelling.prefix.charCodeAt(0) !== first || (spelling.typo && !acceptTypos)) continue;
+  const candidates = first < 0x80 ? SPELLINGS_BY_FIRST[first] : undefined;
+  if (candidates === undefined) return KIND_OF.other;
+  for (const spelling of candidates) {
+    if (spelling.typo && !acceptTypos) continue;
     if (!startsWithWord(body, from, to, spelling.prefix)) continue;
     const kind = KIND_OF[spelling.directive];
     if (to - from === spelling.prefix.length) return spelling.typo ? kind | KEY_TYPO : kind;
-    // Only Google's keys are read by prefix ("Disallowed:"); crawl-delay is matched exactly.
-    if (acceptTypos && spelling.directive !== 'crawl-delay') return kind | KEY_TYPO;
+    // Only Google's keys are read by prefix ("Disallowed:"); the others are matched exactly.
+    if (acceptTypos && kind <= KIND_OF.sitemap) return kind | KEY_TYPO;
   }
   return KIND_OF.other;
 }

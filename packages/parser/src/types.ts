@@ -2,9 +2,14 @@
  * Public types of `@heed/parser`. Kept in one module so the tokenizer, the compiler, the matcher,
  * `explain()` and the linter all speak the same vocabulary.
  */
+import type { UsageVerdict } from './usage/verdict.js';
 
-/** The directives the parser gives meaning to. Every other `key: value` line is `'other'`. */
-export type DirectiveKind = 'user-agent' | 'allow' | 'disallow' | 'sitemap' | 'crawl-delay' | 'other';
+/**
+ * The directives the parser gives meaning to. Every other `key: value` line is `'other'`.
+ * `content-usage` (IETF AIPREF) and `content-signal` (Cloudflare's Content Signals) state AI-usage
+ * preferences; they never change what may be crawled (see `RobotsTxt#usage`).
+ */
+export type DirectiveKind = 'user-agent' | 'allow' | 'disallow' | 'sitemap' | 'crawl-delay' | 'content-usage' | 'content-signal' | 'other';
 
 /** What a physical line of the file turned out to be. */
 export type LineKind = 'blank' | 'comment' | 'directive' | 'invalid';
@@ -88,6 +93,12 @@ export interface OtherDirective {
   readonly line: number;
 }
 
+/**
+ * Who asks: one product token (`'HeedBot'`), or several (`['HeedBot-News', 'HeedBot']`): the groups
+ * of every listed token that a group names apply together, the `*` groups only when none is named.
+ */
+export type ProductTokens = string | readonly string[];
+
 /** Why a verdict came out the way it did. */
 export type VerdictReason =
   /** A rule matched and decided (see `rule`). */
@@ -111,10 +122,15 @@ export interface Explanation {
   readonly groups: readonly Group[];
   /** Whether the groups applied because they name the agent, or because they are `*` groups. */
   readonly matchedBy: 'product-token' | 'wildcard' | 'none';
-  /** The product token the verdict is for. */
+  /** The product token the verdict is for (several joined by `, `). */
   readonly userAgent: string;
   /** The path, parameters and query that were compared, in canonical form. */
   readonly path: string;
+  /**
+   * The usage verdict of the URL (AI-usage preferences, see `RobotsTxt#usage`), present only when
+   * the file has `Content-Usage` or `Content-Signal` lines.
+   */
+  readonly usage?: UsageVerdict;
 }
 
 /** Options of {@link parseRobotsTxt}. Every default is Google's reading. */

@@ -44,4 +44,6 @@ export const CANONICAL_KEY = {
   disallow: 'Disallow',
   sitemap: 'Sitemap',
   'crawl-delay': 'Crawl-delay',
+  'content-usage': 'Content-Usage',
+  'content-signal': 'Content-Signal',
 } as const;

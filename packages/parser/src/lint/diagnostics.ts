@@ -15,7 +15,7 @@ export type Severity =
 /** The catalogue: code → severity and a one-line summary (for `--help`, the README and tools). */
 export const DIAGNOSTIC_CODES = {
   // Errors: crawlers do not read the file the way it is written.
-  'rule-before-user-agent': { severity: 'error', summary: 'allow/disallow before any user-agent line: belongs to no group, ignored' },
+  'rule-before-user-agent': { severity: 'error', summary: 'allow/disallow/content-usage before any user-agent line: belongs to no group, ignored' },
   'path-without-leading-slash': { severity: 'error', summary: 'a rule path that starts with neither `/` nor `*`: it never matches' },
   'several-paths-on-one-line': { severity: 'error', summary: 'several paths on one allow/disallow line: read as one path that never matches' },
   'reversed-syntax': { severity: 'error', summary: '`User-agent: *` then `Disallow: <bot name>`: the bot name is read as a path' },
@@ -28,6 +28,9 @@ export const DIAGNOSTIC_CODES = {
   'missing-colon': { severity: 'error', summary: 'a key without a colon: only Google reads it, and only with exactly one value word' },
   'sitemap-not-absolute-url': { severity: 'error', summary: 'a sitemap that is not an absolute http(s) URL: ignored' },
   'invalid-utf8': { severity: 'error', summary: 'bytes that are not valid UTF-8: paths with them never match what crawlers send' },
+  'usage-invalid-dictionary': { severity: 'error', summary: 'a Content-Usage/Content-Signal value that is not an RFC 9651 dictionary (or states nothing): every preference unknown' },
+  'usage-uppercase-key': { severity: 'error', summary: 'a key with capitals in a Content-Usage/Content-Signal value: the whole line fails, every preference unknown' },
+  'usage-wrong-value': { severity: 'error', summary: '`yes`/`no` in Content-Usage, `y`/`n` in Content-Signal, or another value: that preference is unknown' },
   // Warnings: read as written, but probably not as meant.
   'shadowed-rule': { severity: 'warning', summary: 'a rule that never decides: a longer rule with the opposite verdict always matches too' },
   'equal-length-conflict': { severity: 'warning', summary: 'allow and disallow of equal length that match the same URLs: the allow wins' },
@@ -37,6 +40,9 @@ export const DIAGNOSTIC_CODES = {
   'space-in-path': { severity: 'warning', summary: 'white space inside a path: URLs never contain it, the rule never matches past it' },
   'invalid-line': { severity: 'warning', summary: 'a line that is neither a comment nor key: value: ignored' },
   'unsupported-directive': { severity: 'warning', summary: 'noindex/nofollow in robots.txt: no major crawler supports them there' },
+  'usage-unknown-category': { severity: 'warning', summary: 'a Content-Usage/Content-Signal key that names no usage category: ignored' },
+  'content-signal-outside-group': { severity: 'warning', summary: 'Content-Signal before any user-agent line: Heed applies it to every group, RFC 9309 readers drop it' },
+  'usage-path-disallowed': { severity: 'warning', summary: 'a Content-Usage path its group disallows anyway: preferences apply only to what may be crawled' },
   // Info: style, and rules that change nothing.
   'redundant-rule': { severity: 'info', summary: 'a rule that never decides: another rule with the same verdict always wins' },
   'unknown-key': { severity: 'info', summary: 'a key RFC 9309 and Google do not know (host, clean-param, ...): ignored by most crawlers' },

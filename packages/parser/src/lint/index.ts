@@ -4,8 +4,8 @@
  * and flags where other crawlers (RFC 9309 parsers, naive ones) would read the file differently.
  *
  * Families of checks, one module each: whole-file content and encoding (`content.ts`), line syntax
- * (`lines.ts`), directives in their groups (`rules.ts`), rules that never decide (`conflicts.ts`)
- * and long file lists (`directories.ts`).
+ * (`lines.ts`), directives in their groups (`rules.ts`), the AI-usage lines (`usage.ts`), rules that
+ * never decide (`conflicts.ts`) and long file lists (`directories.ts`).
  */
 import { DEFAULT_MAX_BYTES } from '../tokenize.js';
 import { checkConflicts } from './conflicts.js';
@@ -15,6 +15,7 @@ import { ALL_DIAGNOSTIC_CODES, type Diagnostic, type DiagnosticCode, type Severi
 import { checkFileLists, FILES_PER_DIRECTORY } from './directories.js';
 import { checkLines } from './lines.js';
 import { checkRules } from './rules.js';
+import { checkUsage } from './usage.js';
 
 export { ALL_DIAGNOSTIC_CODES, DIAGNOSTIC_CODES } from './diagnostics.js';
 export type { Diagnostic, DiagnosticCode, Severity } from './diagnostics.js';
@@ -52,6 +53,7 @@ export function lint(input: string | Uint8Array, options: LintOptions = {}): Dia
     checkEncoding(context, out);
     checkLines(context, out);
     checkRules(context, out);
+    checkUsage(context, out);
     checkConflicts(context, out);
     checkFileLists(context, out, filesPerDirectory);
   }

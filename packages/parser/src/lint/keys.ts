@@ -4,8 +4,11 @@
  * judges the keys every crawler ignores.
  */
 
-/** The keys RFC 9309 and Google give meaning to (crawl-delay: Bing, Yandex and others). */
-const KNOWN_KEYS = ['user-agent', 'allow', 'disallow', 'sitemap', 'crawl-delay'] as const;
+/**
+ * The keys RFC 9309 and Google give meaning to (crawl-delay: Bing, Yandex and others), and the
+ * AI-usage preferences (Content-Usage, Content-Signal), which Heed reads.
+ */
+const KNOWN_KEYS = ['user-agent', 'allow', 'disallow', 'sitemap', 'crawl-delay', 'content-usage', 'content-signal'] as const;
 export type KnownKey = (typeof KNOWN_KEYS)[number];
 
 /** Extensions of other crawlers: not typos, but ignored by Google and RFC 9309 parsers. */
@@ -14,8 +17,6 @@ export const EXTENSION_KEYS: ReadonlyMap<string, string> = new Map([
   ['clean-param', '`Clean-param:` is read by Yandex only'],
   ['request-rate', '`Request-rate:` is read by a few crawlers only'],
   ['visit-time', '`Visit-time:` is read by a few crawlers only'],
-  ['content-signal', '`Content-Signal:` is a proposed extension that few crawlers read'],
-  ['content-usage', '`Content-Usage:` is a proposed extension that few crawlers read'],
 ]);
 
 /** Keys people write expecting page-level effects that robots.txt does not have. */

@@ -40,10 +40,13 @@ function checkInvalid(record: TokenizedLine, out: Diagnostic[]): void {
   if (known !== 'other' && !text.includes(':')) {
     const words = text.slice(firstWord.length).trim().split(/\s+/).filter((word) => word.length > 0);
     const canonical = CANONICAL_KEY[known];
+    const usage = known === 'content-usage' || known === 'content-signal';
     const message =
       words.length === 0
         ? `\`${firstWord}\` alone, without a colon, is ignored by every parser. Write \`${canonical}: <value>\`${known === 'disallow' ? ' (an empty `Disallow:` allows everything)' : ''}.`
-        : `\`${firstWord}\` has no colon and several words after it, so every parser (Google too) ignores the line. Write \`${canonical}: ${words[0]}\`, one value per line.`;
+        : usage
+          ? `\`${firstWord}\` has no colon and several words after it, so every reader ignores the line. Write \`${canonical}: ${words.join(' ')}\`.`
+          : `\`${firstWord}\` has no colon and several words after it, so every parser (Google too) ignores the line. Write \`${canonical}: ${words[0]}\`, one value per line.`;
     out.push(diagnostic('missing-colon', record.line, message, { column: 1 + record.text.indexOf(firstWord) + firstWord.length }));
     return;
   }
@@ -72,11 +75,12 @@ function checkDirectiveSyntax(record: TokenizedLine, out: Diagnostic[]): void {
     checkUnknownKey(record, key, column, out);
   } else {
     if (record.missingColon) {
+      const who = directive === 'content-usage' || directive === 'content-signal' ? 'Heed reads the line anyway (as Google reads keys without a colon)' : 'Google reads the line anyway';
       out.push(
         diagnostic(
           'missing-colon',
           record.line,
-          `\`${key}\` has no colon after it. Google reads the line anyway; RFC 9309 parsers and most others ignore it. Write \`${CANONICAL_KEY[directive]}: ${record.value ?? ''}\`.`,
+          `\`${key}\` has no colon after it. ${who}; RFC 9309 parsers and most others ignore it. Write \`${CANONICAL_KEY[directive]}: ${record.value ?? ''}\`.`,
           { column: column + key.length },
         ),
       );

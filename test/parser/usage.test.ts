@@ -1,0 +1,295 @@
+/**
+ * AI-usage preferences (issue 17): `RobotsTxt#usage()` against the conformance data
+ * (test/conformance/aipref-usage.jsonl, the cases' `usage` field), the RFC 9651 dictionary parser
+ * against the RFC's own examples, several product tokens against google/robotstxt's semantics
+ * (`AllowedByRobots()` with a vector of user agents), and the promise that files without usage
+ * lines pay nothing for them.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { lint, parseRobotsTxt, UsageVerdict, type ParseOptions, type UsagePreference } from '@heed/parser';
+import { parseDictionary } from '../../packages/parser/src/usage/structured-fields.js';
+import { HOT_AFTER } from '../../packages/parser/src/match.js';
+
+interface UsageCase {
+  id: string;
+  robots: string;
+  ua: string | string[];
+  url: string;
+  expected: 'ALLOWED' | 'DISALLOWED';
+  matching_line: number;
+  usage?: Record<string, { preference: UsagePreference; line?: number; signal?: string }>;
+  usage_reason?: string;
+  options?: ParseOptions;
+}
+
+const dir = fileURLToPath(new URL('../conformance/', import.meta.url));
+const cases = readdirSync(dir)
+  .filter((name) => name.endsWith('.jsonl'))
+  .flatMap((name) =>
+    readFileSync(dir + name, 'utf8')
+      .split('\n')
+      .filter((line) => line.trim().length > 0)
+      .map((line) => JSON.parse(line) as UsageCase),
+  )
+  .filter((c) => c.usage !== undefined);
+
+describe('usage conformance (test/conformance/*.jsonl, cases with `usage`)', () => {
+  it('has cases for every behaviour the data covers', () => {
+    const ids = new Set(cases.map((c) => c.id.split('#')[0]));
+    for (const topic of ['longest-match', 'same-path', 'uppercase-key', 'duplicates', 'unknown-values', 'attach-example', 'content-signal-before-groups', 'several-tokens']) {
+      expect(ids).toContain(topic);
+    }
+  });
+
+  it.each(cases.map((c) => [c.id, c] as const))('%s', (_id, c) => {
+    const robots = parseRobotsTxt(c.robots, c.options);
+    for (const round of ['cold', 'hot']) {
+      const verdict = robots.usage(c.url, c.ua);
+      expect(verdict.crawlAllowed, round).toBe(c.expected === 'ALLOWED');
+      if (c.usage_reason !== undefined) expect(verdict.reason, round).toBe(c.usage_reason);
+      for (const [category, want] of Object.entries(c.usage ?? {})) {
+        expect(verdict.preference(category), `${round}: ${category}`).toBe(want.preference);
+        const decision = verdict.decision(category);
+        if (want.preference === 'unknown') expect(decision).toBeUndefined();
+        else expect({ line: decision?.line, signal: decision?.signal }, `${round}: ${category}`).toEqual({ line: want.line, signal: want.signal });
+      }
+      // explain() carries the same verdict.
+      expect(robots.explain(c.url, c.ua).usage, round).toEqual(verdict);
+      // The usage matcher answers from its hot form after enough checks: the answer must not change.
+      for (let i = 0; i < HOT_AFTER; i++) robots.usage('/', c.ua);
+    }
+  });
+});
+
+describe('RobotsTxt#usage()', () => {
+  const body = 'User-agent: *\nAllow: /\nContent-Usage: train-ai=n\nContent-Signal: search=yes\n';
+
+  it('answers unknown for categories nobody states, and for any string', () => {
+    const verdict = parseRobotsTxt(body).usage('https://example.com/', 'HeedBot');
+    expect(verdict.preference('train-ai')).toBe('disallow');
+    expect(verdict.preference('search')).toBe('allow');
+    expect(verdict.preference('ai-input')).toBe('unknown');
+    expect(verdict.preference('toString')).toBe('unknown');
+    expect(verdict.preference('')).toBe('unknown');
+  });
+
+  it('prints as plain JSON data (CLI and logs), with the deciding line of each category', () => {
+    const verdict = parseRobotsTxt(body).usage('https://example.com/a', 'HeedBot');
+    expect(verdict).toBeInstanceOf(UsageVerdict);
+    expect(JSON.parse(JSON.stringify(verdict))).toEqual({
+      userAgent: 'HeedBot',
+      path: '/a',
+      crawlAllowed: true,
+      reason: 'stated',
+      statements: [
+        { signal: 'content-usage', line: 3, value: 'train-ai=n', path: '' },
+        { signal: 'content-signal', line: 4, value: 'search=yes' },
+      ],
+      decisions: {
+        'train-ai': { preference: 'disallow', signal: 'content-usage', line: 3, value: 'train-ai=n', label: 'train-ai' },
+        search: { preference: 'allow', signal: 'content-signal', line: 4, value: 'search=yes', label: 'search' },
+      },
+    });
+  });
+
+  it('says none-stated, with every category unknown, for a file without usage lines', () => {
+    const verdict = parseRobotsTxt('User-agent: *\nDisallow: /x\n').usage('https://example.com/a', 'HeedBot');
+    expect(verdict.reason).toBe('none-stated');
+    expect(verdict.preference('train-ai')).toBe('unknown');
+  });
+
+  it('honours the RFC 9309 options for Content-Usage paths as for Allow/Disallow', () => {
+    const robots = parseRobotsTxt('User-agent: *\nAllow: /\nContent-Usage: /%41bc train-ai=n\n', { decodeUnreservedEscapes: true });
+    expect(robots.usage('https://example.com/Abc', 'HeedBot').preference('train-ai')).toBe('disallow');
+    expect(parseRobotsTxt('User-agent: *\nAllow: /\nContent-Usage: /%41bc train-ai=n\n').usage('https://example.com/Abc', 'HeedBot').preference('train-ai')).toBe('unknown');
+  });
+
+  it('leaves the crawl verdicts alone: usage lines change no isAllowed() answer (Google reads them as unknown keys)', () => {
+    const line = fc.constantFrom(
+      'User-agent: *', 'User-agent: HeedBot', 'User-agent: other', 'Disallow: /a', 'Allow: /a/b', 'Disallow: /', 'Allow: /*.html$', '',
+    );
+    const usageLine = fc.constantFrom('Content-Usage: train-ai=n', 'Content-Usage: /a train-ai=y', 'Content-Signal: search=yes', 'content-usage: /', 'CONTENT-SIGNAL: x');
+    fc.assert(
+      fc.property(fc.array(fc.oneof(line, usageLine), { maxLength: 14 }), fc.constantFrom('/', '/a', '/a/b', '/a/b.html', '/c'), fc.constantFrom('HeedBot', 'other', 'x'), (lines, path, ua) => {
+        const withUsage = parseRobotsTxt(lines.join('\n'));
+        // The same file with every usage line turned into an unknown key.
+        const without = parseRobotsTxt(lines.map((l) => l.replace(/^content-(usage|signal)/i, 'X-Other')).join('\n'));
+        expect(withUsage.explain(`https://example.com${path}`, ua)).toMatchObject({ allowed: without.isAllowed(`https://example.com${path}`, ua), line: without.explain(`https://example.com${path}`, ua).line });
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('adds no usage field to explain() for files without usage lines', () => {
+    const verdict = parseRobotsTxt('User-agent: *\nDisallow: /x\n').explain('https://example.com/x', 'HeedBot');
+    expect('usage' in verdict).toBe(false);
+  });
+
+  it('stays linear on a hostile file of 5,000 wildcard Content-Usage rules (growth ratio, not a time limit)', () => {
+    const file = (n: number) => `User-agent: *\nAllow: /\n${Array.from({ length: n }, (_, i) => `Content-Usage: /${'*a'.repeat(20)}*${i} train-ai=n\n`).join('')}`;
+    const time = (n: number) => {
+      const robots = parseRobotsTxt(file(n));
+      robots.usage('https://example.com/warm', 'HeedBot');
+      const start = performance.now();
+      for (let i = 0; i < 20; i++) robots.usage(`https://example.com/${'a'.repeat(1_000)}${i}`, 'HeedBot');
+      return performance.now() - start;
+    };
+    time(500); // JIT warm-up
+    const small = Math.max(time(2_500), 1);
+    const large = time(5_000);
+    expect(large / small).toBeLessThan(5);
+  });
+});
+
+describe('hostile files of usage lines', () => {
+  const file = (n: number) => `User-agent: *\nUser-agent: a\nDisallow: /\n${Array.from({ length: n }, (_, i) => `Content-Usage: /x${i}/*a*a*a train-ai=n\n`).join('')}`;
+  const time = (run: () => void) => {
+    const start = performance.now();
+    run();
+    return performance.now() - start;
+  };
+
+  it('lint stays linear (growth ratio, not a time limit)', () => {
+    lint(file(1_000)); // JIT warm-up
+    const small = Math.max(time(() => lint(file(4_000))), 1);
+    const large = time(() => lint(file(8_000)));
+    expect(large / small).toBeLessThan(4);
+  });
+
+  it('the first usage() of a crawler compiles paths only: 2x the rules, at most about 2x the time', () => {
+    const open = (n: number) => parseRobotsTxt(file(n).replace('Disallow: /', 'Allow: /'));
+    time(() => open(1_000).usage('/x1/a', 'a'));
+    const small = Math.max(time(() => open(4_000).usage('/x1/a', 'a')), 1);
+    const large = time(() => open(8_000).usage('/x1/a', 'a'));
+    expect(large / small).toBeLessThan(4);
+    expect(open(8_000).usage('/x7999/aaa', 'a').decision('train-ai')?.line).toBe(8_003);
+  });
+});
+
+describe('several product tokens (google/robotstxt AllowedByRobots with a vector of user agents)', () => {
+  const body = 'User-agent: mybot-news\nDisallow: /drafts/\nCrawl-delay: 2\n\nUser-agent: mybot\nDisallow: /private/\nCrawl-delay: 5\n\nUser-agent: *\nDisallow: /\n';
+  const robots = parseRobotsTxt(body);
+
+  it('applies the groups of every named token, merged', () => {
+    expect(robots.isAllowed('https://example.com/drafts/x', ['mybot-news', 'mybot'])).toBe(false);
+    expect(robots.isAllowed('https://example.com/private/x', ['mybot-news', 'mybot'])).toBe(false);
+    expect(robots.isAllowed('https://example.com/other', ['mybot-news', 'mybot'])).toBe(true);
+    expect(robots.groupsFor(['mybot-news', 'mybot']).map((group) => group.line)).toEqual([1, 5]);
+  });
+
+  it('uses the * groups only when no listed token is named', () => {
+    expect(robots.isAllowed('https://example.com/drafts/x', ['otherbot', 'mybot'])).toBe(true);
+    expect(robots.explain('https://example.com/other', ['nobot', 'otherbot'])).toMatchObject({ allowed: false, line: 10, matchedBy: 'wildcard', userAgent: 'nobot, otherbot' });
+  });
+
+  it('explains with the listed tokens and the merged groups', () => {
+    expect(robots.explain('https://example.com/private/x', ['mybot-news', 'mybot'])).toMatchObject({ allowed: false, line: 6, matchedBy: 'product-token', userAgent: 'mybot-news, mybot' });
+  });
+
+  it('takes the crawl-delay of the first merged group that sets one', () => {
+    expect(robots.crawlDelay(['mybot', 'mybot-news'])).toBe(2);
+    expect(robots.crawlDelay(['mybot'])).toBe(5);
+  });
+
+  it('reads a one-token list as the token, and an empty or odd list as no token', () => {
+    expect(robots.explain('https://example.com/private/x', ['mybot'])).toEqual(robots.explain('https://example.com/private/x', 'mybot'));
+    expect(robots.isAllowed('https://example.com/a', [])).toBe(false);
+    expect(robots.isAllowed('https://example.com/a', [42, null] as unknown as string[])).toBe(false);
+  });
+
+  it('answers for the list as it is now, when the caller changes the array it passed before', () => {
+    const tokens = ['mybot'];
+    expect(robots.isAllowed('https://example.com/drafts/x', tokens)).toBe(true);
+    tokens.push('mybot-news');
+    expect(robots.isAllowed('https://example.com/drafts/x', tokens)).toBe(false);
+  });
+
+  it('agrees, for any file, with the same file whose second token is renamed to the first (what merging means)', () => {
+    const line = fc.constantFrom('User-agent: a', 'User-agent: b', 'User-agent: *', 'User-agent: c', 'Disallow: /x', 'Allow: /x/y', 'Disallow: /', 'Allow: /*.html$', 'Disallow: /y$', '');
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 16 }), fc.constantFrom('/', '/x', '/x/y', '/x/y.html', '/y', '/z'), (lines, path) => {
+        const url = `https://example.com${path}`;
+        const both = parseRobotsTxt(lines.join('\n')).explain(url, ['a', 'b']);
+        const renamed = parseRobotsTxt(lines.map((l) => (l === 'User-agent: b' ? 'User-agent: a' : l)).join('\n')).explain(url, 'a');
+        expect({ allowed: both.allowed, line: both.line, matchedBy: both.matchedBy }).toEqual({ allowed: renamed.allowed, line: renamed.line, matchedBy: renamed.matchedBy });
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe('RFC 9651 Dictionary parser (usage/structured-fields.ts)', () => {
+  const ok = (input: string) => {
+    const result = parseDictionary(input);
+    if (!result.ok) throw new Error(`expected ${input} to parse: ${result.message}`);
+    return Object.fromEntries([...result.dictionary].map(([key, member]) => [key, member.kind === 'item' ? member.value.value : member.items.map((item) => item.value.value)]));
+  };
+  const fails = (input: string) => {
+    const result = parseDictionary(input);
+    return result.ok ? 'parsed' : result.error;
+  };
+
+  it('parses the RFC examples', () => {
+    expect(ok('en="Applepie", da=:w4ZibGV0w6ZydGU=:')).toEqual({ en: 'Applepie', da: 'w4ZibGV0w6ZydGU=' });
+    expect(ok('a=?0, b, c; foo=bar')).toEqual({ a: false, b: true, c: true });
+    expect(ok('rating=1.5, feelings=(joy sadness)')).toEqual({ rating: 1.5, feelings: ['joy', 'sadness'] });
+    expect(ok('a=(1 2), b=3, c=4;aa=bb, d=(5 6);valid')).toEqual({ a: [1, 2], b: 3, c: 4, d: [5, 6] });
+    expect(ok('')).toEqual({});
+    expect(ok('  train-ai=y,search=n  ')).toEqual({ 'train-ai': 'y', search: 'n' });
+    expect(ok('t=@1659578233, s=%"caf%c3%a9", n=-12.345')).toEqual({ t: 1659578233, s: 'café', n: -12.345 });
+  });
+
+  it('keeps the last of duplicate keys', () => {
+    expect(ok('a=1, b=2, a=3')).toEqual({ a: 3, b: 2 });
+  });
+
+  it('fails the whole dictionary on an upper-case key, and says so', () => {
+    expect(fails('Train-ai=n')).toBe('uppercase-key');
+    expect(fails('train-AI=n')).toBe('uppercase-key');
+    expect(fails('search=n, Train-ai=y')).toBe('uppercase-key');
+    expect(fails('train-ai=n;Reason=x')).toBe('uppercase-key');
+    expect(ok('train-ai=N')).toEqual({ 'train-ai': 'N' }); // an upper-case token value is fine
+  });
+
+  it('fails on what RFC 9651 rejects', () => {
+    for (const input of ['a=1,', 'a=1 b=2', 'a=', '1a=1', 'a="x', 'a="\\x"', 'a=(1 2', 'a=:%%:', 'a=?2', 'a=1234567890123456', 'a=1.2345', 'a=1.', 'a=@1.5', 'a=%"Caf%C3"', 'a=é']) {
+      expect(fails(input), input).not.toBe('parsed');
+    }
+  });
+
+  it('is bounded: long values and too many members fail, and hostile input stays linear', () => {
+    expect(fails('a=' + 'b'.repeat(20_000))).toBe('too-long');
+    expect(fails(Array.from({ length: 1_025 }, (_, i) => `k${i}=1`).join(','))).toBe('too-many');
+    expect(ok(Array.from({ length: 1_024 }, (_, i) => `k${i}=1`).join(','))).toHaveProperty('k1023', 1);
+  });
+
+  it('never throws, whatever the bytes', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 60 }), (input) => {
+        expect(typeof parseDictionary(input).ok).toBe('boolean');
+      }),
+      { numRuns: 1_000 },
+    );
+  });
+});
+
+describe('lint of usage lines, beyond the case files', () => {
+  it('says how to write a usage line that lost its colon, in full', () => {
+    const found = lint('User-agent: *\nAllow: /\nContent-Usage /x train-ai=n\nContent-Signal search=yes\n');
+    expect(found.map((d) => [d.line, d.code])).toEqual([
+      [3, 'missing-colon'],
+      [4, 'missing-colon'],
+    ]);
+    expect(found[0]?.message).toContain('Write `Content-Usage: /x train-ai=n`');
+    expect(found[1]?.message).toContain('Heed reads the line anyway');
+  });
+
+  it('no longer calls Content-Usage and Content-Signal unknown keys, and still catches their misspellings', () => {
+    const found = lint('User-agent: *\nAllow: /\nContent-Usage: train-ai=n\nContent-Signal: search=yes\nContent-Usages: train-ai=n\n');
+    expect(found.map((d) => [d.line, d.code])).toEqual([[5, 'unknown-key-typo']]);
+    expect(found[0]?.message).toContain('Did you mean `Content-Usage:`?');
+  });
+});
