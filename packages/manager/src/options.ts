@@ -5,6 +5,7 @@
  */
 import { InvalidParseOptionsError, parseRobotsTxt, productToken, type ParseOptions } from '@heed/parser';
 import type { Log, RobotsStore } from './cache/store.js';
+import { memoryBound } from './cache/sizes.js';
 import { InvalidOptionsError } from './errors.js';
 import { FETCH_DEFAULTS } from './fetch.js';
 import { POLICY_DEFAULTS, type StatusPolicyOptions } from './policy.js';
@@ -46,8 +47,22 @@ export interface RobotsManagerOptions {
    * rule). `Infinity` keeps disallowing. Default: 2,592,000,000 (30 days).
    */
   readonly unreachableAllowAfterMs?: number;
-  /** Parsed robots.txt objects kept in this process (least recently used evicted). Default: 10,000. */
+  /**
+   * Parsed robots.txt files kept in this process at most, least recently used evicted first
+   * (`maxCacheBytes` usually binds first). An evicted origin is parsed again from the store, not
+   * fetched again, while the store still holds its record.
+   * @default 10_000
+   */
   readonly cacheSize?: number;
+  /**
+   * Bytes of memory the parsed robots.txt files kept in this process may take, least recently used
+   * evicted first: each origin is counted for its raw record plus an upper estimate of its parsed,
+   * compiled rules (about 30 KB for a typical 2 KB file, up to about 18 MB for a hostile 500 KiB
+   * one). At least 1 MiB, at most the process's heap limit. A file counted larger than the whole
+   * bound is used for the check at hand but not kept (it is parsed again from the store next time).
+   * @default 67_108_864 (64 MiB)
+   */
+  readonly maxCacheBytes?: number;
   /**
    * How long a cross-process fetch lock lives when its holder dies without releasing it.
    * Default: `timeoutMs` + 10,000.
@@ -73,16 +88,20 @@ export interface ResolvedOptions extends StatusPolicyOptions {
   readonly maxBytes: number;
   readonly maxRedirects: number;
   readonly cacheSize: number;
+  readonly maxCacheBytes: number;
   readonly lockTtlMs: number;
   readonly parseOptions: ParseOptions | undefined;
   readonly log: Log | undefined;
   readonly now: () => number;
 }
 
+/** Default of `maxCacheBytes`: 64 MiB, a few thousand typical origins, three hostile 500 KiB ones. */
+export const DEFAULT_MAX_CACHE_BYTES = 64 * 1024 * 1024;
+
 const KNOWN = new Set<string>([
   'userAgent', 'store', 'concurrency', 'connectTimeoutMs', 'timeoutMs', 'proxyUrl', 'maxBytes', 'maxRedirects',
   'defaultTtlMs', 'minTtlMs', 'maxTtlMs', 'retryBaseMs', 'retryMaxMs', 'unreachableAllowAfterMs', 'cacheSize',
-  'lockTtlMs', 'parseOptions', 'log', 'now',
+  'maxCacheBytes', 'lockTtlMs', 'parseOptions', 'log', 'now',
 ]);
 
 /** Checks `options` and fills in the defaults. Throws `InvalidOptionsError`. */
@@ -151,6 +170,7 @@ export function resolveOptions(options: RobotsManagerOptions): ResolvedOptions {
     retryMaxMs: positive(options, 'retryMaxMs', POLICY_DEFAULTS.retryMaxMs),
     unreachableAllowAfterMs: positive(options, 'unreachableAllowAfterMs', POLICY_DEFAULTS.unreachableAllowAfterMs, true),
     cacheSize: whole(options, 'cacheSize', 10_000, 1),
+    maxCacheBytes: memoryBound('maxCacheBytes', options.maxCacheBytes, DEFAULT_MAX_CACHE_BYTES),
     lockTtlMs: positive(options, 'lockTtlMs', timeoutMs + 10_000),
     parseOptions: options.parseOptions,
     log: options.log,

@@ -1,0 +1,69 @@
+/**
+ * What the manager's in-process structures are counted for, in bytes, so that their bounds
+ * (`maxCacheBytes`, `MemoryStore`'s `maxBytes`) are bounds on memory and not on entries: a 500 KiB
+ * robots.txt costs about 250 times a typical 2 KB one.
+ *
+ * JavaScript cannot ask the heap what an object costs, so these are upper estimates from what the
+ * size grows with, calibrated against measured heap growth (`heapUsed + arrayBuffers` after GC,
+ * Node 20, V8 pointer compression off) over file shapes from typical 2 KB files to hostile 500 KiB
+ * ones. An estimate that undercounts would make the bound a lie, so the constants cover the worst
+ * shape measured, and test/manager/memory-bound.test.ts checks real heap growth against them.
+ *
+ * A parsed file grows after it is cached: the rules of the agent asked for are compiled on the
+ * first check, switch to their larger hot form after 64 checks, and groups and rule objects are
+ * built when a verdict is explained. The estimate counts a file in that grown state for one agent
+ * (the usual case: one crawler, one product token). Measured, 500 KiB files (record + parsed +
+ * compiled + hot + explained), estimate / heap: typical 2 KB files 1.7; a real-looking 10,000-rule
+ * file 1.8; 9,000 `/*a*a*…*b` patterns 1.6; 1,000-star lines 1.2; 50,000 one-rule groups 1.2; 29,000
+ * rules in groups naming the agent 1.2; 42,000 tiny rules 3.6.
+ */
+import { getHeapStatistics } from 'node:v8';
+import { InvalidOptionsError } from '../errors.js';
+import type { RobotsRecord } from '../record.js';
+
+/** A record object, its slot in a cache and its small fields, beside its strings. */
+const RECORD_OVERHEAD = 640;
+/** A parsed file's fixed cost: the `RobotsTxt`, its compiled agent and matcher objects. */
+const PARSED_OVERHEAD = 4_096;
+/** Per byte of the body: the directive table's text, the hot form's segment strings. */
+const PARSED_PER_BYTE = 3.5;
+/** Per directive: its table row, compiled rule, hot-form span, and `Rule`/`Group` objects. */
+const PARSED_PER_DIRECTIVE = 320;
+
+/**
+ * The bytes `record` holds: its strings (base64 bodies are ASCII, one byte a character; the short
+ * ones counted at two in case they are not Latin-1) and the object.
+ */
+export function recordBytes(record: RobotsRecord): number {
+  let bytes = RECORD_OVERHEAD + (record.body?.length ?? 0) + (record.lastGood?.body?.length ?? 0);
+  bytes += 2 * (record.origin.length + (record.finalUrl?.length ?? 0));
+  if (record.problem !== undefined) bytes += 2 * (record.problem.code.length + record.problem.message.length);
+  return bytes;
+}
+
+/**
+ * The bytes a parsed file of `byteLength` bytes and `directives` directive lines grows to once
+ * checked and explained for one agent (see the header).
+ */
+export function parsedBytes(byteLength: number, directives: number): number {
+  return Math.ceil(PARSED_OVERHEAD + PARSED_PER_BYTE * byteLength + PARSED_PER_DIRECTIVE * directives);
+}
+
+/** The smallest byte bound accepted: below it a single 500 KiB robots.txt could not be held. */
+export const MIN_MEMORY_BOUND = 1024 * 1024;
+
+/**
+ * A byte bound option checked: a whole number from 1 MiB to the process's heap limit (a bound
+ * above it could never be reached, only an out-of-memory crash could). `fallback` when undefined.
+ */
+export function memoryBound(name: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  const limit = getHeapStatistics().heap_size_limit;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < MIN_MEMORY_BOUND || value > limit) {
+    throw new InvalidOptionsError(
+      name,
+      `expected a whole number of bytes from ${MIN_MEMORY_BOUND} (1 MiB) to this process's heap limit (${limit}), got ${String(value)}; the default is ${fallback} (${fallback / MIN_MEMORY_BOUND} MiB).`,
+    );
+  }
+  return value;
+}
