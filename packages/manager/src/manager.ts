@@ -33,7 +33,7 @@ import { InvalidUrlError, ManagerClosedError } from './errors.js';
 import { fetchRobotsTxt, type FetchOutcome } from './fetch.js';
 import { originOf, robotsTxtUrl } from './origin.js';
 import { resolveOptions, type ResolvedOptions, type RobotsManagerOptions } from './options.js';
-import { decideRecord, effectivePolicy, policyChangesAt, type EffectivePolicy, type VerdictReason } from './policy.js';
+import { capExpiry, decideRecord, effectivePolicy, policyChangesAt, type EffectivePolicy, type VerdictReason } from './policy.js';
 import { decodeRecord, type RobotsRecord, type RobotsRecordStatus } from './record.js';
 
 /** The verdict for one URL, with what decided it. */
@@ -567,8 +567,12 @@ export class RobotsManager {
     // Checked here, whatever the store: a MemoryStore or a custom store hands back what was put in,
     // and a record of another version or a corrupt one must be refetched, never obeyed or crash a check.
     const record = decodeRecord(stored, origin);
-    if (record === undefined) this.log.debug('ignoring a robots record the store held in another version or corrupt; fetching again', { origin });
-    return record;
+    if (record === undefined) {
+      this.log.debug('ignoring a robots record the store held in another version or corrupt; fetching again', { origin });
+      return undefined;
+    }
+    // Nor is a record obeyed longer than this manager would keep its own (a far-future expiresAt).
+    return capExpiry(record, this.clock(), this.options);
   }
 
   private async storeSet(origin: string, record: RobotsRecord): Promise<void> {

@@ -20,7 +20,7 @@ export const DIAGNOSTIC_CODES = {
   'several-paths-on-one-line': { severity: 'error', summary: 'several paths on one allow/disallow line: read as one path that never matches' },
   'reversed-syntax': { severity: 'error', summary: '`User-agent: *` then `Disallow: <bot name>`: the bot name is read as a path' },
   'html-content': { severity: 'error', summary: 'an HTML page served as robots.txt: crawlers find no rules in it' },
-  'binary-content': { severity: 'error', summary: 'binary content (compressed, UTF-16, an image...) served as robots.txt' },
+  'binary-content': { severity: 'error', summary: 'binary content (compressed, an image, NUL bytes...) served as robots.txt' },
   'content-past-limit': { severity: 'error', summary: 'the file is larger than 500 KiB: the rest is ignored' },
   'line-too-long': { severity: 'error', summary: 'a line longer than 16,663 bytes: Google cuts it there' },
   'unknown-key-typo': { severity: 'error', summary: 'an unknown key that looks like a misspelt known key: ignored by every crawler' },
@@ -36,6 +36,7 @@ export const DIAGNOSTIC_CODES = {
   'files-instead-of-directory': { severity: 'warning', summary: 'a long list of single files that one directory rule would cover' },
   'space-in-path': { severity: 'warning', summary: 'white space inside a path: URLs never contain it, the rule never matches past it' },
   'invalid-line': { severity: 'warning', summary: 'a line that is neither a comment nor key: value: ignored' },
+  'utf16-encoding': { severity: 'warning', summary: 'UTF-16 text with a byte-order mark: Google finds no rules in it (Heed decodes it)' },
   'unsupported-directive': { severity: 'warning', summary: 'noindex/nofollow in robots.txt: no major crawler supports them there' },
   // Info: style, and rules that change nothing.
   'redundant-rule': { severity: 'info', summary: 'a rule that never decides: another rule with the same verdict always wins' },
