@@ -32,13 +32,21 @@ const PARSED_PER_DIRECTIVE = 320;
 
 /**
  * The bytes `record` holds: its strings (base64 bodies are ASCII, one byte a character; the short
- * ones counted at two in case they are not Latin-1) and the object.
+ * ones counted at two in case they are not Latin-1) and the object. Anything else a store was
+ * handed (a custom writer's string or object) is counted for its strings too, never throws.
  */
-export function recordBytes(record: RobotsRecord): number {
-  let bytes = RECORD_OVERHEAD + (record.body?.length ?? 0) + (record.lastGood?.body?.length ?? 0);
-  bytes += 2 * (record.origin.length + (record.finalUrl?.length ?? 0));
-  if (record.problem !== undefined) bytes += 2 * (record.problem.code.length + record.problem.message.length);
-  return bytes;
+export function recordBytes(record: RobotsRecord | unknown): number {
+  if (typeof record === 'string') return RECORD_OVERHEAD + 2 * record.length;
+  if (typeof record !== 'object' || record === null) return RECORD_OVERHEAD;
+  const r = record as Partial<Record<keyof RobotsRecord, unknown>>;
+  const good = r.lastGood as { body?: unknown } | undefined;
+  const problem = r.problem as { code?: unknown; message?: unknown } | undefined;
+  return RECORD_OVERHEAD + length(r.body) + length(good?.body)
+    + 2 * (length(r.origin) + length(r.finalUrl) + length(problem?.code) + length(problem?.message));
+}
+
+function length(value: unknown): number {
+  return typeof value === 'string' ? value.length : 0;
 }
 
 /**
