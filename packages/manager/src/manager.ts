@@ -514,14 +514,19 @@ export class RobotsManager {
     const now = this.clock();
     const policy = effectivePolicy(record, now, this.options);
     let robots: RobotsTxt | undefined;
+    let bytes = ENTRY_OVERHEAD + recordBytes(record);
     if (policy.kind === 'rules') {
       const current = this.entries.peek(origin, { allowStale: true });
       // A record read back again (another flight, a re-read) need not be parsed twice.
-      robots = current !== undefined && current.policy.kind === 'rules' && current.policy.body === policy.body
-        ? current.robots
-        : parseRobotsTxt(Buffer.from(policy.body, 'base64'), this.options.parseOptions);
+      if (current !== undefined && current.policy.kind === 'rules' && current.policy.body === policy.body) {
+        robots = current.robots;
+        bytes = current.bytes - recordBytes(current.record) + recordBytes(record);
+      } else {
+        const body = Buffer.from(policy.body, 'base64');
+        robots = parseRobotsTxt(body, this.options.parseOptions);
+        bytes += parsedBytes(body, robots.directiveCount);
+      }
     }
-    const bytes = ENTRY_OVERHEAD + recordBytes(record) + (robots === undefined ? 0 : parsedBytes(robots.byteLength, robots.directiveCount));
     const validUntil = Math.min(record.expiresAt, policyChangesAt(record, this.options));
     const entry: Entry = { record, policy, robots, validUntil, bytes };
     // lru-cache reads 0 as "no TTL": an entry already due gets 1 ms. Past `maxCacheBytes` on its own
