@@ -216,7 +216,8 @@ async function memoryPerOrigin(count, checks) {
     const origins = Array.from({ length: count }, (_, i) => `https://origin-${round}-${i}.example`);
     const now = Date.now();
     for (const [i, origin] of origins.entries()) await store.set(origin, okRecord(origin, Buffer.from(typical[i % typical.length]), now), 86_400_000);
-    const manager = new RobotsManager({ userAgent: UA, store, log: quiet, cacheSize: count });
+    // Every origin must stay cached to be measured: a byte bound well above what they take.
+    const manager = new RobotsManager({ userAgent: UA, store, log: quiet, cacheSize: count, maxCacheBytes: 2 ** 30 });
     await manager.prefetch(origins);
     // The first check compiles the agent's rules.
     for (const origin of origins) for (let k = 0; k < checks; k++) sink += (await manager.isAllowed(`${origin}/some/page/${k}`)) ? 1 : 0;

@@ -138,6 +138,8 @@ const FIRST_PATH_SLASH = 8;
 const TTL_RESOLUTION_MS = 250;
 /** The options of a cache hit, one object for all (lru-cache's default is a fresh `{}` per call). */
 const HIT: LRUCache.GetOptions<string, Entry, unknown> = Object.freeze({});
+/** `userAgent` arguments longer than this are not memoised (a real header is a few hundred bytes). */
+const MAX_MEMOISED_HEADER = 1_024;
 /** An entry object with its slot in the cache, beside its record and parsed rules. */
 const ENTRY_OVERHEAD = 256;
 
@@ -549,6 +551,8 @@ export class RobotsManager {
   }
 
   private tokenOf(userAgent: string): string {
+    // Memoised for headers of sane length only, so the memo stays within ~1,000 × 1 KB.
+    if (userAgent.length > MAX_MEMOISED_HEADER) return productToken(userAgent);
     let token = this.tokens.get(userAgent);
     if (token === undefined) {
       token = productToken(userAgent);
