@@ -21,8 +21,9 @@
  * `await isAllowed(url)`, median of 6 runs each in separate processes, 1,453 ns hand-made against
  * 1,530 ns lru-cache (+5%); the bench's own ratio, bare parser / manager on the same pairs, 1.27x
  * hand-made and 1.33x lru-cache (two runs minutes apart); interleaved in one process, lru-cache at
- * 0.87-0.91x the rate. Kept: the loss is under the 10% that would have kept the hand-made code. An evicted origin is re-read
- * from the store and parsed again, never fetched again while the store holds a fresh record.
+ * 0.87-0.91x the rate. Kept: the loss is under the 10% that would have kept the hand-made code.
+ * An evicted origin is re-read from the store and parsed again, never fetched again while the
+ * store holds a fresh record.
  */
 import { setMaxListeners } from 'node:events';
 import { LRUCache } from 'lru-cache';
