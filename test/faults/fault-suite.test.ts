@@ -219,9 +219,9 @@ const cases: FaultCase[] = [
     expected: { allowed: false, reason: 'rules', status: 'ok', retryMs: DAY },
   },
   {
-    name: 'UTF-16LE body with BOM',
+    name: 'UTF-16LE body with BOM (decoded to UTF-8: its rules apply)',
     arrange: () => serve(body('text/plain; charset=utf-16', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(RULES, 'utf16le')])), '/private/x'),
-    expected: { allowed: true, reason: 'rules', status: 'ok', retryMs: DAY },
+    expected: { allowed: false, reason: 'rules', status: 'ok', retryMs: DAY },
   },
 ];
 

@@ -14,6 +14,10 @@ export interface RedisServer {
   stop(): Promise<void>;
   /** Starts it again on the same port (after `stop()`). */
   restart(): Promise<void>;
+  /** Freezes it (SIGSTOP): connections stay open, nothing answers. */
+  pause(): void;
+  /** Thaws it (SIGCONT). */
+  resume(): void;
 }
 
 export async function startRedis(): Promise<RedisServer> {
@@ -29,6 +33,12 @@ export async function startRedis(): Promise<RedisServer> {
   return {
     port,
     url: `redis://127.0.0.1:${port}`,
+    pause() {
+      child?.kill('SIGSTOP');
+    },
+    resume() {
+      child?.kill('SIGCONT');
+    },
     async stop() {
       const running = child;
       if (running === undefined || running.exitCode !== null) return;

@@ -11,11 +11,13 @@
  *   used (RFC 9309 §2.5 asks for at least 500 KiB). Compressed bodies are decoded as a stream and
  *   cut at the same `maxBytes` of output, so a decompression bomb costs at most that much memory.
  * - A connect timeout and a total deadline that covers every hop and the whole body.
+ * - A body that starts with a UTF-16 byte-order mark is re-encoded as UTF-8 (see `charset.ts`).
  */
 import http from 'node:http';
 import https from 'node:https';
 import zlib from 'node:zlib';
 import type { IncomingHttpHeaders } from 'node:http';
+import { utf8FromUtf16 } from './charset.js';
 import { RobotsFetchError, type RobotsFetchErrorCode } from './errors.js';
 
 /** How a robots.txt is fetched. The manager fills these from its options. */
@@ -60,7 +62,7 @@ export interface FetchResponseOutcome extends OutcomeBase {
   readonly headers: FetchHeaders;
   /** The URL the response came from. */
   readonly finalUrl: string;
-  /** The body as read and decoded: at most `maxBytes` bytes. */
+  /** The body as read and decoded (and, after a UTF-16 byte-order mark, re-encoded as UTF-8): at most `maxBytes` bytes. */
   readonly body: Uint8Array;
   /** The body was longer than `maxBytes`; `body` holds its first `maxBytes` bytes. */
   readonly bodyCapped: boolean;
@@ -163,13 +165,14 @@ export async function fetchRobotsTxt(url: string, options: FetchOptions): Promis
       current = target;
       continue;
     }
+    const utf8 = utf8FromUtf16(hop.body, maxBytes);
     return {
       kind: 'response',
       status: hop.status,
       headers: pickHeaders(hop.headers),
       finalUrl: current,
-      body: hop.body,
-      bodyCapped: hop.capped,
+      body: utf8?.body ?? hop.body,
+      bodyCapped: hop.capped || utf8?.capped === true,
       ...base(),
     };
   }

@@ -8,7 +8,8 @@
  * errors → unreachable (disallow all, the last good copy meanwhile). Departures from the RFC: 429
  * counts as unreachable (the RFC lists only 5xx); after 30 days unreachable with no good copy
  * everything is allowed (Google's rule, the RFC's "MAY"); rules fetched through a redirect to
- * another origin still apply to the origin asked for (as Google does).
+ * another origin still apply to the origin asked for (as Google does); a body in UTF-16 with a
+ * byte-order mark is decoded to UTF-8 (Google finds no rules in it; the BOM makes it unambiguous).
  */
 export { RobotsManager } from './manager.js';
 export type { Verdict, ManagerStats, OriginSummary } from './manager.js';

@@ -5,6 +5,7 @@
  */
 import { InvalidParseOptionsError, parseRobotsTxt, productToken as tokenOf, type ParseOptions } from '@heed/parser';
 import type { Log, RobotsStore } from './cache/store.js';
+import { memoryBound } from './cache/sizes.js';
 import { InvalidOptionsError } from './errors.js';
 import { FETCH_DEFAULTS } from './fetch.js';
 import { POLICY_DEFAULTS, type StatusPolicyOptions } from './policy.js';
@@ -58,8 +59,22 @@ export interface RobotsManagerOptions {
    * rule). At most 3,650 days; `Infinity` keeps disallowing. Default: 2,592,000,000 (30 days).
    */
   readonly unreachableAllowAfterMs?: number;
-  /** Parsed robots.txt objects kept in this process (least recently used evicted). Default: 10,000. */
+  /**
+   * Parsed robots.txt files kept in this process at most, least recently used evicted first
+   * (`maxCacheBytes` usually binds first). An evicted origin is parsed again from the store, not
+   * fetched again, while the store still holds its record.
+   * @default 10_000
+   */
   readonly cacheSize?: number;
+  /**
+   * Bytes of memory the parsed robots.txt files kept in this process may take, least recently used
+   * evicted first: each origin is counted for its raw record plus an upper estimate of its parsed,
+   * compiled rules (about 40 KB for a typical 2 KB file, 5.7 MB for a 500 KiB one of 10,000 rules,
+   * up to about 20 MB for a hostile 500 KiB one). At least 1 MiB, at most the process's heap limit. A file counted larger than the whole
+   * bound is used for the check at hand but not kept (it is parsed again from the store next time).
+   * @default 67_108_864 (64 MiB)
+   */
+  readonly maxCacheBytes?: number;
   /**
    * How long a cross-process fetch lock lives when its holder dies without releasing it, from 1 to
    * 2,147,483,647 ms. Default: `timeoutMs` + 10,000.
@@ -85,16 +100,20 @@ export interface ResolvedOptions extends StatusPolicyOptions {
   readonly maxBytes: number;
   readonly maxRedirects: number;
   readonly cacheSize: number;
+  readonly maxCacheBytes: number;
   readonly lockTtlMs: number;
   readonly parseOptions: ParseOptions | undefined;
   readonly log: Log | undefined;
   readonly now: () => number;
 }
 
+/** Default of `maxCacheBytes`: 64 MiB, about 1,600 typical origins or 11 of 500 KiB. */
+export const DEFAULT_MAX_CACHE_BYTES = 64 * 1024 * 1024;
+
 const KNOWN = new Set<string>([
   'userAgent', 'productToken', 'store', 'concurrency', 'connectTimeoutMs', 'timeoutMs', 'proxyUrl', 'maxBytes', 'maxRedirects',
   'defaultTtlMs', 'minTtlMs', 'maxTtlMs', 'retryBaseMs', 'retryMaxMs', 'unreachableAllowAfterMs', 'cacheSize',
-  'lockTtlMs', 'parseOptions', 'log', 'now',
+  'maxCacheBytes', 'lockTtlMs', 'parseOptions', 'log', 'now',
 ]);
 
 /** Checks `options` and fills in the defaults. Throws `InvalidOptionsError`. */
@@ -163,6 +182,7 @@ export function resolveOptions(options: RobotsManagerOptions): ResolvedOptions {
     retryMaxMs: duration(options, 'retryMaxMs', POLICY_DEFAULTS.retryMaxMs, YEAR_MS),
     unreachableAllowAfterMs: duration(options, 'unreachableAllowAfterMs', POLICY_DEFAULTS.unreachableAllowAfterMs, 10 * YEAR_MS, true),
     cacheSize: whole(options, 'cacheSize', 10_000, 1),
+    maxCacheBytes: memoryBound('maxCacheBytes', options.maxCacheBytes, DEFAULT_MAX_CACHE_BYTES),
     lockTtlMs: timer(options, 'lockTtlMs', Math.min(timeoutMs + 10_000, MAX_TIMER_MS)),
     parseOptions: options.parseOptions,
     log: options.log,

@@ -76,7 +76,7 @@ export function decideRecord(
       ...base,
       status: 'unavailable',
       httpStatus: outcome.status,
-      expiresAt: now + policy.defaultTtlMs,
+      expiresAt: now + cacheTtl(undefined, policy),
       finalUrl: outcome.finalUrl,
       redirects,
       problem: { code: outcome.reason, message },
@@ -142,6 +142,23 @@ function goodCopyOf(record: RobotsRecord | undefined): GoodCopy | undefined {
     ...(record.body === undefined ? {} : { body: record.body }),
     fetchedAt: record.fetchedAt,
   };
+}
+
+/**
+ * `record` as this manager may obey it at `now`: its expiry capped at what the policy would have
+ * given it, `maxTtlMs` after its fetch (`retryMaxMs` for an unreachable record), and a fetch time
+ * ahead of `now` counted as `now`. A record read from a store may have been written by another
+ * version, another policy, a machine whose clock runs ahead, or by hand: with an `expiresAt` years
+ * away it would otherwise be obeyed, never refetched, for years. Pure; `record` itself when within.
+ */
+export function capExpiry(
+  record: RobotsRecord,
+  now: number,
+  policy: Pick<StatusPolicyOptions, 'maxTtlMs' | 'retryMaxMs'> = POLICY_DEFAULTS,
+): RobotsRecord {
+  const longest = record.status === 'unreachable' ? policy.retryMaxMs : policy.maxTtlMs;
+  const cap = Math.min(record.fetchedAt, now) + longest;
+  return record.expiresAt <= cap ? record : { ...record, expiresAt: cap };
 }
 
 /** Cache time from `Cache-Control`, clamped to `[minTtlMs, maxTtlMs]`; `defaultTtlMs` without one. */

@@ -71,6 +71,15 @@ export class RobotsTxt {
     this.flags = (checked.decodeUnreservedEscapes === true ? DECODE_ESCAPES : 0) | (checked.implicitRobotsTxtAllow === true ? ROBOTS_TXT_ALLOWED : 0);
   }
 
+  /**
+   * Directive lines kept (rules, user-agents, sitemaps and other keys; not comments or blank
+   * lines). Beside {@link byteLength} it is what a parsed file's memory grows with, so a cache can
+   * count what it holds.
+   */
+  get directiveCount(): number {
+    return this.table.count;
+  }
+
   /** The groups of the file, in order. */
   get groups(): readonly Group[] {
     return this.objects().groups;

@@ -5,8 +5,15 @@
  *
  * When Redis is down the store keeps working from process memory (a `MemoryStore` by default),
  * says so once per outage, and goes back to Redis as soon as the client reconnects. Commands are
- * only sent on a ready connection and time out after `commandTimeoutMs`, so an outage never makes
- * a check wait on the network.
+ * only sent on a ready connection and time out after `commandTimeoutMs`.
+ *
+ * A Redis that hangs without closing the connection (frozen by SIGSTOP, swapping, stuck in a slow
+ * script) is the worse case: the connection stays "ready" and every command waits its full
+ * timeout, and one check of a new origin sends up to five (read, lock, read again, write,
+ * release): five seconds a check. So the store is a circuit breaker: after a command times out or
+ * fails, Redis is left alone for `circuitBreakMs` (every command goes to the fallback at once),
+ * then one command probes it; a success, or the client reconnecting, closes the circuit. A check
+ * thus waits for Redis at most once, `commandTimeoutMs`, however long the outage.
  *
  * `ioredis` is an optional dependency: it is imported only when the store connects itself from a
  * `url`; pass `client` to bring your own (any ioredis `Redis` instance).
@@ -42,13 +49,21 @@ export interface RedisStoreOptions {
   readonly commandTimeoutMs?: number;
   /** How long the first command waits for the initial connection. Default: 2,000 ms. */
   readonly connectTimeoutMs?: number;
+  /**
+   * After a command times out or fails, how long Redis is left alone (records go to the fallback
+   * without waiting) before one command probes it again. The client reconnecting ends it early.
+   * @default 30_000
+   */
+  readonly circuitBreakMs?: number;
   /** Where records go while Redis is down. Default: a new `MemoryStore()`. */
   readonly fallback?: RobotsStore;
   /** Where the outage and the recovery are reported. Default: warnings and errors to the console. */
   readonly log?: Log;
 }
 
-const KNOWN_OPTIONS = new Set(['client', 'url', 'keyPrefix', 'commandTimeoutMs', 'connectTimeoutMs', 'fallback', 'log']);
+const KNOWN_OPTIONS = new Set(['client', 'url', 'keyPrefix', 'commandTimeoutMs', 'connectTimeoutMs', 'circuitBreakMs', 'fallback', 'log']);
+/** The longest a Node.js timer waits: the bound of every duration option here. */
+const MAX_TIMER_MS = 2_147_483_647;
 
 const RELEASE_SCRIPT = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
 
@@ -59,12 +74,19 @@ export class RedisStore implements RobotsStore {
   private readonly keyPrefix: string;
   private readonly commandTimeoutMs: number;
   private readonly connectTimeoutMs: number;
+  private readonly circuitBreakMs: number;
   private readonly fallback: RobotsStore;
   private readonly log: Log;
   private clientPromise: Promise<RedisClientLike> | undefined;
   private everReady = false;
   private down = false;
   private closed = false;
+  /** Until when commands skip Redis (0: the circuit is closed). */
+  private openUntil = 0;
+  /** A probe command is out: the others keep skipping Redis until it is back. */
+  private probing = false;
+  /** The client we listen on for 'ready' while the circuit is open. */
+  private readyListener: { client: RedisClientLike; listener: () => void } | undefined;
 
   constructor(options: RedisStoreOptions = {}) {
     for (const key of Object.keys(options)) {
@@ -76,10 +98,10 @@ export class RedisStore implements RobotsStore {
     if (options.url !== undefined && (typeof options.url !== 'string' || !/^rediss?:\/\//.test(options.url))) {
       throw new InvalidOptionsError('url', 'expected a redis:// or rediss:// URL, e.g. "redis://127.0.0.1:6379".');
     }
-    for (const name of ['commandTimeoutMs', 'connectTimeoutMs'] as const) {
+    for (const name of ['commandTimeoutMs', 'connectTimeoutMs', 'circuitBreakMs'] as const) {
       const value = options[name];
-      if (value !== undefined && !(typeof value === 'number' && Number.isFinite(value) && value > 0)) {
-        throw new InvalidOptionsError(name, `expected a positive number of milliseconds, got ${String(value)}.`);
+      if (value !== undefined && !(typeof value === 'number' && value > 0 && value <= MAX_TIMER_MS)) {
+        throw new InvalidOptionsError(name, `expected a positive number of milliseconds up to ${MAX_TIMER_MS} (a Node.js timer's limit), got ${String(value)}.`);
       }
     }
     this.ownsClient = options.client === undefined;
@@ -87,6 +109,7 @@ export class RedisStore implements RobotsStore {
     this.keyPrefix = options.keyPrefix ?? 'heed:robots:';
     this.commandTimeoutMs = options.commandTimeoutMs ?? 1_000;
     this.connectTimeoutMs = options.connectTimeoutMs ?? 2_000;
+    this.circuitBreakMs = options.circuitBreakMs ?? 30_000;
     this.fallback = options.fallback ?? new MemoryStore();
     this.log = options.log ?? consoleLog;
     if (options.client !== undefined) this.clientPromise = Promise.resolve(options.client);
@@ -138,6 +161,7 @@ export class RedisStore implements RobotsStore {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.closeCircuit();
     await this.fallback.close?.();
     if (!this.ownsClient || this.clientPromise === undefined) return;
     const client = await this.clientPromise.catch(() => undefined);
@@ -153,28 +177,62 @@ export class RedisStore implements RobotsStore {
     return `${this.keyPrefix}record:${origin}`;
   }
 
-  /** Runs `command` on Redis when it is up; otherwise (or when it fails) `whenDown`, noting the outage. */
+  /**
+   * Runs `command` on Redis when it is up and the circuit is closed (or this is the probe);
+   * otherwise, or when it fails or times out, `whenDown`, noting the outage.
+   */
   private async run<T>(command: (client: RedisClientLike) => Promise<T>, whenDown: () => Promise<T | undefined>): Promise<T | undefined> {
     if (this.closed) return whenDown();
-    let client: RedisClientLike;
-    try {
-      client = await this.client();
-    } catch (error) {
-      this.noteDown(error);
-      return whenDown();
-    }
-    if (!(await this.ready(client))) {
-      this.noteDown(new Error(`the Redis connection is ${client.status}`));
-      return whenDown();
+    let probe = false;
+    if (this.openUntil !== 0) {
+      if (this.probing || Date.now() < this.openUntil) return whenDown();
+      this.probing = probe = true;
     }
     try {
-      const result = await withTimeout(command(client), this.commandTimeoutMs);
-      this.noteUp();
-      return result;
-    } catch (error) {
-      this.noteDown(error);
-      return whenDown();
+      let client: RedisClientLike;
+      try {
+        client = await this.client();
+      } catch (error) {
+        this.noteDown(error);
+        return await whenDown();
+      }
+      if (!(await this.ready(client))) {
+        // Not connected: nothing waits on it, and ioredis says when it is back ('ready').
+        this.noteDown(new Error(`the Redis connection is ${client.status}`));
+        return await whenDown();
+      }
+      try {
+        const result = await withTimeout(command(client), this.commandTimeoutMs);
+        this.closeCircuit();
+        this.noteUp();
+        return result;
+      } catch (error) {
+        this.openCircuit(client);
+        this.noteDown(error);
+        return await whenDown();
+      }
+    } finally {
+      if (probe) this.probing = false;
     }
+  }
+
+  private openCircuit(client: RedisClientLike): void {
+    this.openUntil = Date.now() + this.circuitBreakMs;
+    if (this.readyListener !== undefined) return;
+    // A reconnect (Redis restarted, the network back) closes the circuit at once.
+    const listener = () => {
+      this.readyListener = undefined;
+      this.openUntil = 0;
+    };
+    this.readyListener = { client, listener };
+    client.once('ready', listener);
+  }
+
+  private closeCircuit(): void {
+    this.openUntil = 0;
+    if (this.readyListener === undefined) return;
+    this.readyListener.client.off('ready', this.readyListener.listener);
+    this.readyListener = undefined;
   }
 
   /** Ready now, or (only before the first successful connection) ready within `connectTimeoutMs`. */

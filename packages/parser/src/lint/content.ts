@@ -13,6 +13,12 @@ const HTML_TAG = /<(?:!doctype\s+html|html|head|body|title|meta|script|style|lin
 
 /** Whether the body is not robots.txt at all; pushes the finding when it is not. */
 export function checkNotRobotsTxt(context: LintContext, out: Diagnostic[]): boolean {
+  const utf16 = context.bytes.startsWith('\xff\xfe') ? 'little-endian, FF FE' : context.bytes.startsWith('\xfe\xff') ? 'big-endian, FE FF' : undefined;
+  if (utf16 !== undefined) {
+    // Unambiguous (no UTF-8 text starts with FF or FE), so only a warning: Heed's manager decodes it.
+    out.push(diagnostic('utf16-encoding', 1, `The file is UTF-16 text (byte-order mark ${utf16}). Google and most crawlers read robots.txt as UTF-8 and find no rules in it; Heed decodes it. Save the file as UTF-8.`));
+    return true;
+  }
   const binary = binaryKind(context.bytes.slice(0, SNIFF_BYTES));
   if (binary !== undefined) {
     out.push(diagnostic('binary-content', 1, `The body is ${binary}, not UTF-8 text: crawlers find no rules in it. Serve robots.txt as plain UTF-8 text (Content-Type: text/plain), uncompressed or with a Content-Encoding header the client asked for.`));
@@ -29,7 +35,6 @@ export function checkNotRobotsTxt(context: LintContext, out: Diagnostic[]): bool
 /** What kind of binary the sniffed bytes are, or undefined for text. */
 function binaryKind(head: string): string | undefined {
   if (head.startsWith('\x1f\x8b')) return 'gzip-compressed data';
-  if (head.startsWith('\xff\xfe') || head.startsWith('\xfe\xff')) return 'UTF-16 text';
   if (head.startsWith('\x89PNG') || head.startsWith('GIF8') || head.startsWith('\xff\xd8\xff')) return 'an image';
   if (head.startsWith('%PDF')) return 'a PDF document';
   if (head.startsWith('PK\x03\x04')) return 'a ZIP archive';
