@@ -57,7 +57,9 @@ export async function* sitemapBytes(url: string, options: SitemapFetchOptions, o
     const status = await new Promise<number>((resolve, reject) => {
       opened.once('response', (response) => resolve(response.statusCode));
       opened.once('error', reject);
-      if (signal?.aborted) reject(signal.reason);
+      // A destroyed stream emits neither: the abort itself ends the wait.
+      signal?.addEventListener('abort', () => reject(new Error('aborted')), { once: true });
+      if (signal?.aborted) reject(new Error('aborted'));
     });
     if (status < 200 || status > 299) {
       onProblem(`answered HTTP ${status}; skipped`);
