@@ -5,7 +5,7 @@
  *
  * 5. One scope rule: nested sitemaps outside the site are not fetched; a robots.txt `Sitemap:` on
  *    another host is read, but its URLs on that host are kept only when that host's robots.txt names
- *    the sitemap (cross-submission). (Before: an index on A naming a sitemap on D got D's sitemap
+ *    the sitemap (cross-submission), and its URLs on a third host never. (Before: an index on A naming a sitemap on D got D's sitemap
  *    fetched and D's pages crawled; a `Sitemap:` in A's robots.txt pointing to C got C's pages crawled.)
  * 6. `<loc>` as the protocol defines it, and XML faults cost only themselves. (Before: one unescaped
  *    `&` in a 1,000-URL sitemap gave 0 entries; a comment inside `<loc>` gave its tail as a relative
@@ -61,8 +61,9 @@ describe('cross-host sitemaps follow one rule', () => {
     c.routes.set('/for-a.xml', xml(urlset([a.url('/a-from-c'), c.url('/c1')])));
     // E: its own robots.txt names the sitemap A's robots.txt names too: E vouches for it.
     e.routes.set('/robots.txt', text(`User-agent: *\nAllow: /\nSitemap: ${e.url('/for-e.xml')}\n`));
-    e.routes.set('/for-e.xml', xml(urlset([e.url('/e1')])));
-    for (const [o, path] of [[a, '/'], [a, '/a1'], [a, '/a-from-d'], [a, '/a-from-c'], [c, '/c1'], [d, '/d1'], [e, '/e1']] as const) o.routes.set(path, page(path, []));
+    // It also lists a page on C: a third host, dropped without asking C.
+    e.routes.set('/for-e.xml', xml(urlset([e.url('/e1'), c.url('/c-from-e')])));
+    for (const [o, path] of [[a, '/'], [a, '/a1'], [a, '/a-from-d'], [a, '/a-from-c'], [c, '/c1'], [c, '/c-from-e'], [d, '/d1'], [e, '/e1']] as const) o.routes.set(path, page(path, []));
   });
 
   afterAll(async () => {
@@ -81,9 +82,10 @@ describe('cross-host sitemaps follow one rule', () => {
     expect(warnings).toMatch(/lists the sitemap http:\/\/127\.0\.0\.4:\d+\/nested\.xml, outside the site/);
     // C's page: C's robots.txt does not name the sitemap listing it.
     expect(c.count('/c1')).toBe(0);
-    expect(warnings).toMatch(/1 sitemap URL\(s\) outside the site .* whose host's robots\.txt does not name their sitemap/);
-    // E's page: E's robots.txt names the sitemap (cross-submission).
+    expect(warnings).toMatch(/\d sitemap URL\(s\) outside the site .* not in a sitemap their own host's robots\.txt names/);
+    // E's page: E's robots.txt names the sitemap (cross-submission). C's page listed there: not E's to vouch for.
     expect(e.count('/e1')).toBe(1);
+    expect(c.count('/c-from-e')).toBe(0);
   });
 
   it('follows the enqueue strategy: with \'all\', every host is in the site', async () => {
@@ -197,13 +199,13 @@ describe('numeric sitemap options are bounded', () => {
     });
 
   it.each([
-    ['maxBytes', Infinity, /sitemaps\.maxBytes.*whole number of bytes from 1 to 1073741824/],
-    ['maxBytes', 0, /sitemaps\.maxBytes/],
-    ['timeoutMs', 2 ** 31, /sitemaps\.timeoutMs.*from 1 to 2147483647, a Node\.js timer's longest wait/],
+    ['maxBytes', Infinity, /sitemaps\.maxBytes.*whole number ≥ 0 and ≤ 1073741824 \(bytes\)/],
+    ['maxBytes', 2 ** 40, /sitemaps\.maxBytes/],
+    ['timeoutMs', 2 ** 31, /sitemaps\.timeoutMs.*from 1 to 2147483647 \(a Node\.js timer's longest wait/],
     ['maxTimePerOriginMs', Infinity, /sitemaps\.maxTimePerOriginMs.*milliseconds from 1 to 2147483647/],
     ['maxUrlsPerOrigin', Infinity, /sitemaps\.maxUrlsPerOrigin/],
-    ['maxDepth', 1.5, /sitemaps\.maxDepth.*from 0 to 10/],
-    ['maxConcurrentFetches', 0, /sitemaps\.maxConcurrentFetches.*from 1 to 64/],
+    ['maxDepth', 1.5, /sitemaps\.maxDepth.*≥ 0 and ≤ 10/],
+    ['maxConcurrentFetches', 0, /sitemaps\.maxConcurrentFetches.*≥ 1 and ≤ 64/],
     ['maxBufferedBytes', Number.NaN, /sitemaps\.maxBufferedBytes/],
     ['maxPendingRequests', '100', /sitemaps\.maxPendingRequests.*got "100"/],
   ])('rejects sitemaps.%s = %s', async (key, value, message) => {

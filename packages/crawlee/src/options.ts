@@ -16,8 +16,8 @@ export type SitemapEnqueueStrategy = 'all' | 'same-hostname' | 'same-domain' | '
  * Options of the sitemap feeder (`sitemaps` option). Which files are read and which URLs kept follows
  * one rule, relative to the site whose robots.txt named the sitemaps: the files its robots.txt names
  * are read wherever they are hosted; a nested sitemap outside the site (by `enqueueStrategy`) is not
- * fetched; a page URL outside the site is kept only when its own host's robots.txt names the sitemap
- * it came from (the sitemaps protocol's cross-submission). Sitemap work is bounded per plugin
+ * fetched; a page URL outside the site is kept only when it comes from a sitemap on its own host that
+ * this host's robots.txt names (the sitemaps protocol's cross-submission). Sitemap work is bounded per plugin
  * (`maxConcurrentFetches`, `maxBufferedBytes`), per origin (`maxFilesPerOrigin`,
  * `maxTimePerOriginMs`, `maxUrlsPerOrigin`) and per file (`maxBytes`, `timeoutMs`).
  */
@@ -25,8 +25,8 @@ export interface SitemapOptions {
   /**
    * Which sitemap URLs belong to the site, compared with the URL of the origin whose robots.txt named
    * the sitemaps (the way Crawlee's `enqueueLinks` compares links with the page): nested sitemaps
-   * outside it are not fetched, page URLs outside it are kept only when their host's robots.txt names
-   * the sitemap they came from. Default: `'same-hostname'`.
+   * outside it are not fetched, page URLs outside it are kept only when they come from a sitemap on
+   * their own host that this host's robots.txt names. Default: `'same-hostname'`.
    */
   readonly enqueueStrategy?: SitemapEnqueueStrategy;
   /** Keep only URLs matching one of these globs (Crawlee glob syntax). Default: keep all. */
@@ -39,7 +39,7 @@ export interface SitemapOptions {
   readonly maxUrlsPerOrigin?: number;
   /**
    * Most bytes read from one sitemap file, on the wire and again after decompression (the protocol's
-   * limit is 50 MB): 1 to 1,073,741,824. Files are streamed, so this bounds time, not memory. Default: `52_428_800`.
+   * limit is 50 MB): 0 to 1,073,741,824. Files are streamed, so this bounds time, not memory. Default: `52_428_800`.
    */
   readonly maxBytes?: number;
   /** How deep sitemap indexes are followed, 0 to 10: 0 reads only the files named in robots.txt. Default: `2`. */
@@ -280,7 +280,7 @@ function resolveSitemaps(value: unknown): ResolvedSitemapOptions | false {
     filter: filter as ResolvedSitemapOptions['filter'],
     label: label as string | undefined,
     maxUrlsPerOrigin: sitemapInteger(value, 'maxUrlsPerOrigin', 0, 100_000_000),
-    maxBytes: sitemapInteger(value, 'maxBytes', 1, 1_073_741_824),
+    maxBytes: sitemapInteger(value, 'maxBytes', 0, 1_073_741_824),
     maxDepth: sitemapInteger(value, 'maxDepth', 0, 10),
     maxFilesPerOrigin: sitemapInteger(value, 'maxFilesPerOrigin', 0, 100_000),
     maxTimePerOriginMs: sitemapInteger(value, 'maxTimePerOriginMs', 1, MAX_TIMER_MS),
@@ -302,12 +302,11 @@ function sitemapInteger(value: Record<string, unknown>, key: SitemapNumberKey, m
   const fallback = SITEMAP_DEFAULTS[key];
   if (v === undefined) return fallback;
   if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
-    const unit = key.endsWith('Ms') ? ' of milliseconds' : key.endsWith('Bytes') || key === 'maxBytes' ? ' of bytes' : '';
-    const why = max === MAX_TIMER_MS ? ", a Node.js timer's longest wait" : '';
-    throw new InvalidOptionsError(
-      `sitemaps.${key}`,
-      `expected a whole number${unit} from ${min} to ${max}${why} (default ${fallback}), got ${describe(v)}.`,
-    );
+    const expected =
+      max === MAX_TIMER_MS
+        ? `a whole number of milliseconds from ${min} to ${max} (a Node.js timer's longest wait; default ${fallback})`
+        : `a whole number ≥ ${min} and ≤ ${max}${key.endsWith('Bytes') || key === 'maxBytes' ? ' (bytes)' : ''} (default ${fallback})`;
+    throw new InvalidOptionsError(`sitemaps.${key}`, `expected ${expected}, got ${describe(v)}.`);
   }
   return v;
 }

@@ -36,7 +36,7 @@ const BATCH_SIZE = 100;
 /** How long a part batch waits for more URLs before it is enqueued anyway. */
 const BATCH_LINGER_MS = 50;
 const BACKPRESSURE_POLL_MS = 200;
-/** Other hosts whose robots.txt is asked, per origin, whether they vouch for a sitemap listing their URLs. */
+/** Other hosts whose robots.txt is asked, per origin, whether they vouch for a sitemap they host. */
 const MAX_VOUCHING_HOSTS = 16;
 /** What one buffered URL costs beyond its characters (object, array slot). */
 const ENTRY_OVERHEAD_BYTES = 64;
@@ -156,7 +156,8 @@ export class SitemapFeeder {
     );
     for await (const entry of entries) {
       if (seen.has(entry.url)) continue;
-      if (!inScope(entry.url, url, enqueueStrategy) && !(await vouched(entry.url, entry.sitemapUrl))) {
+      // Outside the site: kept only from a sitemap on the URL's own host that this host's robots.txt names.
+      if (!inScope(entry.url, url, enqueueStrategy) && !(sameHost(entry.url, entry.sitemapUrl) && (await vouched(entry.url, entry.sitemapUrl)))) {
         outOfScope++;
         continue;
       }
@@ -176,7 +177,7 @@ export class SitemapFeeder {
     }
     if (outOfScope > 0) {
       warn(
-        `${outOfScope} sitemap URL(s) outside the site (sitemaps.enqueueStrategy '${enqueueStrategy}') whose host's robots.txt does not name their sitemap; not enqueued`,
+        `${outOfScope} sitemap URL(s) outside the site (sitemaps.enqueueStrategy '${enqueueStrategy}') and not in a sitemap their own host's robots.txt names; not enqueued`,
       );
     }
   }
@@ -270,6 +271,10 @@ async function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promis
   } finally {
     if (onAbort) signal.removeEventListener('abort', onAbort);
   }
+}
+
+function sameHost(a: string, b: string): boolean {
+  return new URL(a).host === new URL(b).host;
 }
 
 function normalized(url: string): string {

@@ -6,8 +6,9 @@
  * - the sitemap files the site's robots.txt names are read wherever they are hosted (the site
  *   vouches for them: the sitemaps protocol's cross-submission);
  * - a nested sitemap (an index entry) outside the site is not fetched;
- * - a page URL outside the site is kept only when its own host's robots.txt names the sitemap file
- *   it came from (cross-submission again: the target host vouches for that file);
+ * - a page URL outside the site is kept only when it comes from a sitemap file on its own host and
+ *   that host's robots.txt names the file (cross-submission again: the host vouches for it); a URL
+ *   on a third host is dropped without asking, so one sitemap cannot fan out to many robots.txt;
  * - then the `globs`/`regexps` and the `filter` function decide, as in `enqueueLinks`.
  */
 import { constructGlobObjectsFromGlobs, constructRegExpObjectsFromRegExps, filterRequestsByPatterns } from '@crawlee/core';
