@@ -14,7 +14,13 @@ export class Countdown {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private done = false;
 
-  constructor(ms: number, private readonly onExpire: () => void, running: boolean) {
+  constructor(
+    ms: number,
+    private readonly onExpire: () => void,
+    running: boolean,
+    /** Called once when the countdown expires or is stopped. */
+    private readonly onDone: () => void = () => {},
+  ) {
     this.remaining = ms;
     if (running) this.resume();
   }
@@ -32,6 +38,7 @@ export class Countdown {
     this.timer = setTimeout(() => {
       this.done = true;
       this.timer = undefined;
+      this.onDone();
       this.onExpire();
     }, Math.max(0, this.remaining));
     // A countdown never keeps the process alive on its own.
@@ -40,7 +47,9 @@ export class Countdown {
 
   stop(): void {
     this.pause();
+    if (this.done) return;
     this.done = true;
+    this.onDone();
   }
 }
 
@@ -51,19 +60,7 @@ export class Clock {
 
   /** A countdown that runs while this clock runs; `stop()` it when done. */
   countdown(ms: number, onExpire: () => void): Countdown {
-    const countdown: Countdown = new Countdown(
-      ms,
-      () => {
-        this.countdowns.delete(countdown);
-        onExpire();
-      },
-      !this.paused,
-    );
-    const stop = countdown.stop.bind(countdown);
-    countdown.stop = () => {
-      this.countdowns.delete(countdown);
-      stop();
-    };
+    const countdown: Countdown = new Countdown(ms, onExpire, !this.paused, () => this.countdowns.delete(countdown));
     this.countdowns.add(countdown);
     return countdown;
   }
