@@ -4,6 +4,7 @@
  * the crawler's kind: every crawler gets the queue, robots-check, request-handling, crawl-delay and
  * summary hooks; HTTP crawlers the got redirect hook; browser crawlers request interception.
  */
+import type { BasicCrawler, CrawlingContext } from '@crawlee/basic';
 import { attachBasicHooks } from './attach/basic.js';
 import { attachBrowserHooks } from './attach/browser.js';
 import { crawlerKind, missingExtensionPoint, type CrawlerInternals } from './attach/crawler-internals.js';
@@ -22,8 +23,11 @@ import { PluginStats, type RobotsPluginStats } from './stats.js';
 /** Crawlers already attached, so a second `attach()` fails instead of doubling every check. */
 const attached = new WeakSet<object>();
 
-/** A Crawlee crawler, as `attach()` accepts it: any `BasicCrawler` subclass instance. */
-export type AnyCrawler = object;
+/**
+ * A Crawlee crawler, as `attach()` accepts it: any `BasicCrawler` subclass instance (HttpCrawler,
+ * CheerioCrawler, JSDOMCrawler, PlaywrightCrawler, PuppeteerCrawler, or your own subclass).
+ */
+export type AnyCrawler<Context extends CrawlingContext = CrawlingContext> = BasicCrawler<Context>;
 
 /** The crawling context property the plugin adds: the page's robots directives. */
 export interface RobotsCrawlingContext {
@@ -51,13 +55,13 @@ export class RobotsPlugin {
    * @throws InvalidOptionsError when an option is unknown or out of range.
    * @throws UnsupportedCrawlerError when `crawler` is not a Crawlee 3 crawler.
    */
-  static async attach(crawler: AnyCrawler, options: RobotsPluginOptions): Promise<RobotsPlugin> {
+  static async attach<Context extends CrawlingContext>(crawler: BasicCrawler<Context>, options: RobotsPluginOptions): Promise<RobotsPlugin> {
     const resolved = resolveOptions(options);
     if (typeof crawler !== 'object' || crawler === null) throw new UnsupportedCrawlerError(String(crawler));
     const missing = missingExtensionPoint(crawler);
     if (missing) throw new UnsupportedCrawlerError(`an object without ${missing}()`);
     if (attached.has(crawler)) throw new AlreadyAttachedError();
-    const internals = crawler as CrawlerInternals;
+    const internals = crawler as unknown as CrawlerInternals;
 
     const manager = resolved.manager ?? (await createManager(resolved.userAgent));
     const stats = new PluginStats();
