@@ -7,10 +7,21 @@
 import type { BasicCrawler, CrawlingContext } from '@crawlee/basic';
 import { attachBasicHooks } from './attach/basic.js';
 import { attachBrowserHooks } from './attach/browser.js';
-import { crawlerKind, missingExtensionPoint, type CrawlerInternals } from './attach/crawler-internals.js';
+import {
+  crawleeRelease,
+  crawleeSkipNotifier,
+  crawlerKind,
+  isSupportedRelease,
+  missingMember,
+  pendingRequestCount,
+  SUPPORTED_CRAWLEE_RANGE,
+  turnOffCrawleeRobotsCheck,
+  type PublicCrawler,
+} from './attach/crawler-internals.js';
 import { attachHttpHooks } from './attach/http.js';
+import { enqueueScope, QueueHooks } from './attach/queue.js';
 import { CrawlDelayScheduler } from './crawl-delay.js';
-import { AlreadyAttachedError, UnsupportedCrawlerError } from './errors.js';
+import { AlreadyAttachedError, UnsupportedCrawleeVersionError, UnsupportedCrawlerError } from './errors.js';
 import { RobotsGuard } from './guard.js';
 import type { RobotsManagerLike } from './manager-contract.js';
 import { NO_DIRECTIVES, type RobotsDirectives } from './meta-robots.js';
@@ -58,39 +69,44 @@ export class RobotsPlugin {
   static async attach<Context extends CrawlingContext>(crawler: BasicCrawler<Context>, options: RobotsPluginOptions): Promise<RobotsPlugin> {
     const resolved = resolveOptions(options);
     if (typeof crawler !== 'object' || crawler === null) throw new UnsupportedCrawlerError(String(crawler));
-    const missing = missingExtensionPoint(crawler);
-    if (missing) throw new UnsupportedCrawlerError(`an object without ${missing}()`);
+    const release = crawleeRelease();
+    if (release !== undefined && !isSupportedRelease(release)) throw new UnsupportedCrawleeVersionError(release, SUPPORTED_CRAWLEE_RANGE);
+    const missing = missingMember(crawler);
+    if (missing) {
+      if (release !== undefined && 'run' in crawler) throw new UnsupportedCrawleeVersionError(release, SUPPORTED_CRAWLEE_RANGE, `its crawler has no ${missing}`);
+      throw new UnsupportedCrawlerError(`an object without ${missing}`);
+    }
     if (attached.has(crawler)) throw new AlreadyAttachedError();
-    const internals = crawler as unknown as CrawlerInternals;
+    const target = crawler as unknown as PublicCrawler;
 
     const manager = resolved.manager ?? (await createManager(resolved.userAgent));
     const stats = new PluginStats();
-    const warn = (message: string) => internals.log.warning(message);
+    const warn = (message: string) => target.log.warning(message);
+    const notifyCrawlee = crawleeSkipNotifier(target);
     const reporter = new SkipReporter(
       stats,
       resolved.onSkip,
-      (url) => internals.handleSkippedRequest({ url, reason: 'robotsTxt' }),
-      (message, error) => internals.log.warning(`${message}: ${error instanceof Error ? error.message : String(error)}`),
+      async (url) => notifyCrawlee?.(url),
+      (message, error) => target.log.warning(`${message}: ${error instanceof Error ? error.message : String(error)}`),
     );
     const crawlDelays = resolved.crawlDelay ? new CrawlDelayScheduler(resolved.maxCrawlDelaySecs * 1000) : undefined;
-    // Sitemap URLs are checked by the guard, then added with the crawler's own addRequests as it is
-    // before the hooks (which would check them a second time).
-    const addChecked = internals.addRequests.bind(internals);
     const feeder = resolved.sitemaps
       ? new SitemapFeeder(resolved.sitemaps, {
           manager,
           userAgent: resolved.userAgent,
           stats,
           warn,
-          pending: () => internals.pendingRequestCountApproximation ?? 0,
-          enqueue: (entries) => enqueueSitemapUrls(entries, guard, addChecked, resolved.sitemaps ? resolved.sitemaps.label : undefined),
+          pending: () => pendingRequestCount(target) ?? queue.pendingApproximation,
+          enqueue: (entries) => enqueueSitemapUrls(entries, guard, target, resolved.sitemaps ? resolved.sitemaps.label : undefined),
         })
       : undefined;
     const guard: RobotsGuard = new RobotsGuard(resolved, manager, stats, reporter, crawlDelays, feeder, warn);
-    const kind = crawlerKind(internals);
-    if (kind === 'http') attachHttpHooks(internals, guard);
-    if (kind === 'browser') attachBrowserHooks(internals, guard);
-    attachBasicHooks(internals, guard);
+    const queue: QueueHooks = new QueueHooks(guard, target.log);
+    turnOffCrawleeRobotsCheck(target);
+    const kind = crawlerKind(target);
+    if (kind === 'http') attachHttpHooks(target, guard);
+    if (kind === 'browser') attachBrowserHooks(target, guard);
+    await attachBasicHooks(target, guard, queue);
     attached.add(crawler);
     return new RobotsPlugin(resolved, manager, guard, feeder, resolved.manager === undefined);
   }
@@ -126,16 +142,13 @@ export class RobotsPlugin {
 }
 
 /** Puts sitemap URLs into the queue: robots-checked (stage `sitemap`), labelled. Resolves to how many were added. */
-async function enqueueSitemapUrls(
-  entries: readonly SitemapUrl[],
-  guard: RobotsGuard,
-  addChecked: (requests: unknown, options?: unknown) => Promise<unknown>,
-  label: string | undefined,
-): Promise<number> {
+async function enqueueSitemapUrls(entries: readonly SitemapUrl[], guard: RobotsGuard, crawler: PublicCrawler, label: string | undefined): Promise<number> {
   const requests = entries.map((e) => ({ url: e.url, ...(label ? { label } : {}), userData: { sitemapUrl: e.sitemapUrl } }));
   const accepted: typeof requests = [];
   for await (const request of guard.filter(requests, { stage: 'sitemap' })) accepted.push(request);
-  if (accepted.length > 0) await addChecked(accepted, { waitForAllRequestsToBeAdded: true });
+  // Checked above: the queue admits them as they are. The crawler's own addRequests applies its
+  // limits (maxRequestsPerCrawl).
+  if (accepted.length > 0) await enqueueScope.run({ prechecked: true }, () => crawler.addRequests(accepted, { waitForAllRequestsToBeAdded: true }));
   return accepted.length;
 }
 
