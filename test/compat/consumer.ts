@@ -44,12 +44,19 @@ export async function sh(command: string, args: string[], cwd: string, env: Reco
   }
 }
 
-/** Packs the three packages (each `prepack` builds it from a clean `dist`). Returns the tarball paths by package. */
+/**
+ * Packs the three packages. `pnpm test:compat` runs each package's `prepack` (a build from a clean
+ * `dist`, as `pnpm publish` does); within the whole suite (`npm test`) the `dist` built by the
+ * setup step is packed as is, because a clean rebuild would pull `dist` from under the tests that
+ * run the built CLI and examples in parallel. Returns the tarball paths by package.
+ */
 export async function packAll(): Promise<Record<(typeof PACKAGES)[number], string>> {
   const out = join(WORK, 'packs');
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
-  for (const name of PACKAGES) await sh('pnpm', ['pack', '--pack-destination', out], join(ROOT, 'packages', name));
+  // (pnpm pack has no --ignore-scripts flag; the config variable does it.)
+  const env: Record<string, string> = process.env['HEED_COMPAT_RELEASES'] ? {} : { npm_config_ignore_scripts: 'true' };
+  for (const name of PACKAGES) await sh('pnpm', ['pack', '--pack-destination', out], join(ROOT, 'packages', name), env);
   const files = readdirSync(out);
   const find = (name: string) => {
     const file = files.find((f) => f.startsWith(`heed-${name}-`) && f.endsWith('.tgz'));
@@ -74,7 +81,8 @@ export async function project(release: string, tarballs: Record<string, string>)
   const dir = join(WORK, `crawlee-${release}-${hash.digest('hex').slice(0, 12)}`);
   const marker = join(dir, '.installed');
   if (existsSync(marker)) return { dir, installLog: readFileSync(marker, 'utf8') };
-  rmSync(dir, { recursive: true, force: true });
+  // Projects of this release built from older tarballs are of no further use.
+  for (const old of readdirSync(WORK).filter((name) => name.startsWith(`crawlee-${release}-`))) rmSync(join(WORK, old), { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   cpSync(FIXTURES, dir, { recursive: true });
   const pkg = {
