@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RobotsManager } from '@heed/manager';
 import { RobotsPlugin, UnsupportedCrawleeVersionError, type SkipEvent } from '@heed/crawlee';
+import { isSupportedRelease } from '../../packages/crawlee/src/attach/crawler-internals.js';
 import { crawleeCheerio, freshConfig, page, startSite, text, type Site, type SiteOrigin } from '../crawlee/site.js';
 
 const UA = 'HeedBot/1.0 (+https://heed.example/bot)';
@@ -108,5 +109,21 @@ describe('an unsupported crawler', () => {
     expect((error as UnsupportedCrawleeVersionError).found).toBe(version);
     expect((error as Error).message).toContain(`found @crawlee/core ${version}`);
     expect((error as Error).message).toContain('>=3.13.0 <4.0.0');
+  });
+});
+
+describe('the supported range', () => {
+  it.each([
+    ['3.13.0', true],
+    ['3.13.8', true],
+    ['3.18.1', true],
+    ['3.99.0-beta.1', true],
+    ['3.12.9', false],
+    ['3.8.2', false],
+    ['4.0.0', false],
+    ['2.3.2', false],
+    ['not a version', false],
+  ])('Crawlee %s supported: %s', (version, supported) => {
+    expect(isSupportedRelease(version)).toBe(supported);
   });
 });

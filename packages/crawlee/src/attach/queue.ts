@@ -83,8 +83,8 @@ export class QueueHooks {
       return insideQueue.run(true, () => original.addRequest(kept, options));
     };
     queue.addRequests = async (requests: unknown, options?: unknown) => {
-      if (insideQueue.getStore() || !Array.isArray(requests)) return original.addRequests(requests, options);
-      const kept = await this.admit(requests as RequestLike[]);
+      if (insideQueue.getStore() || !isIterableLike(requests)) return original.addRequests(requests, options);
+      const kept = await this.admit(requests);
       return insideQueue.run(true, () => original.addRequests(kept, options));
     };
     queue.addRequestsBatched = async (requests: unknown, options?: unknown) => {
@@ -147,7 +147,7 @@ export class QueueHooks {
   }
 
   /** The requests of `items` the guard allows, in order; skips are reported. */
-  private async admit(items: readonly RequestLike[]): Promise<RequestLike[]> {
+  private async admit(items: Iterable<RequestLike> | AsyncIterable<RequestLike>): Promise<RequestLike[]> {
     const kept: RequestLike[] = [];
     for await (const item of this.admitLazily(items)) kept.push(item);
     return kept;
