@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { page, redirect, startSite, text, type Site, type SiteOrigin } from '../crawlee/site.js';
-import { heedWarnings, installedVersions, packAll, PACKAGES, project, releasesToTest, sh, type Project } from './consumer.js';
+import { heedWarnings, installedVersions, packAll, PACKAGES, plainInstallOutcome, project, releasesToTest, sh, UNSUPPORTED_RELEASE, type Project } from './consumer.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SLOW = 600_000;
@@ -134,5 +134,24 @@ describe.each(releasesToTest())('a user project with @crawlee/cheerio@%s', (rele
     const result = await crawl('dist/crawl.mjs');
     expect(result.flavour).toBe('ts');
     expectProtected(result);
+  }, SLOW);
+});
+
+describe.runIf(process.env['HEED_COMPAT_RELEASES'] === 'all')(`a user project with @crawlee/cheerio@${UNSUPPORTED_RELEASE} (below the supported range)`, () => {
+  it.each([
+    ['plain npm install', false],
+    ['npm install --legacy-peer-deps', true],
+  ])('%s: attach() throws naming the release found and the range supported; nothing is crawled', async (_how, legacy) => {
+    const proj = await project(UNSUPPORTED_RELEASE, tarballs, legacy);
+    for (const origin of [a, b, c]) origin.hits.length = 0;
+    const input = { start: [a.url('/')], withOnSkippedRequest: false };
+    const failure = await sh('node', ['crawl.mjs'], proj.dir, { HEED_COMPAT: JSON.stringify(input) }, 120_000).then(
+      () => 'ran',
+      (error: Error) => error.message,
+    );
+    expect(failure).toContain('UnsupportedCrawleeVersionError');
+    expect(failure).toContain(`found Crawlee ${UNSUPPORTED_RELEASE}`);
+    expect(failure).toContain('>=3.13.0 <4.0.0');
+    expect(a.paths()).toEqual([]);
   }, SLOW);
 });

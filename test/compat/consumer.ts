@@ -72,17 +72,21 @@ export interface Project {
   readonly installLog: string;
 }
 
+/** The release below the supported range that `pnpm test:compat` tries: attach() must name it. */
+export const UNSUPPORTED_RELEASE = '3.12.2';
+
 /** A project with the packed packages and `@crawlee/cheerio@release` installed by `npm install`. */
-export async function project(release: string, tarballs: Record<string, string>): Promise<Project> {
+export async function project(release: string, tarballs: Record<string, string>, legacyPeerDeps = false): Promise<Project> {
   const hash = createHash('sha256');
   for (const file of Object.values(tarballs).sort()) hash.update(readFileSync(file));
   for (const file of readdirSync(FIXTURES).sort()) hash.update(file).update(readFileSync(join(FIXTURES, file)));
-  hash.update(release);
-  const dir = join(WORK, `crawlee-${release}-${hash.digest('hex').slice(0, 12)}`);
+  hash.update(release).update(String(legacyPeerDeps));
+  const dir = join(WORK, `crawlee-${release}${legacyPeerDeps ? '-legacy' : ''}-${hash.digest('hex').slice(0, 12)}`);
   const marker = join(dir, '.installed');
   if (existsSync(marker)) return { dir, installLog: readFileSync(marker, 'utf8') };
   // Projects of this release built from older tarballs are of no further use.
-  for (const old of readdirSync(WORK).filter((name) => name.startsWith(`crawlee-${release}-`))) rmSync(join(WORK, old), { recursive: true, force: true });
+  const prefix = `crawlee-${release}${legacyPeerDeps ? '-legacy' : ''}-`;
+  for (const old of readdirSync(WORK).filter((name) => name.startsWith(prefix))) rmSync(join(WORK, old), { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   cpSync(FIXTURES, dir, { recursive: true });
   const pkg = {
@@ -100,7 +104,8 @@ export async function project(release: string, tarballs: Record<string, string>)
     devDependencies: { typescript: '5.9.3', '@types/node': '^20.19.0' },
   };
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
-  const { stdout, stderr } = await sh('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts'], dir, { npm_config_update_notifier: 'false' });
+  const flags = ['--no-audit', '--no-fund', '--ignore-scripts', ...(legacyPeerDeps ? ['--legacy-peer-deps'] : [])];
+  const { stdout, stderr } = await sh('npm', ['install', ...flags], dir, { npm_config_update_notifier: 'false' });
   const log = `${stdout}\n${stderr}`;
   writeFileSync(marker, log);
   return { dir, installLog: log };

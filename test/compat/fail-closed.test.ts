@@ -107,7 +107,7 @@ describe('an unsupported crawler', () => {
     expect(error).toBeInstanceOf(UnsupportedCrawleeVersionError);
     const { version } = createRequire(new URL('../../packages/crawlee/package.json', import.meta.url))('@crawlee/core/package.json') as { version: string };
     expect((error as UnsupportedCrawleeVersionError).found).toBe(version);
-    expect((error as Error).message).toContain(`found @crawlee/core ${version}`);
+    expect((error as Error).message).toContain(`found Crawlee ${version}`);
     expect((error as Error).message).toContain('>=3.13.0 <4.0.0');
   });
 });

@@ -30,8 +30,8 @@ export class UnsupportedCrawlerError extends Error {
 }
 
 /**
- * The crawler is a Crawlee crawler of a release the plugin does not support. `found` is the
- * `@crawlee/core` version found (or `unknown`), `supported` the range that is.
+ * The crawler is a Crawlee crawler of a release the plugin does not support. `found` is the release
+ * of the crawler's `@crawlee/basic` (else of the `@crawlee/core` found), `supported` the range that is.
  */
 export class UnsupportedCrawleeVersionError extends UnsupportedCrawlerError {
   override readonly name: string = 'UnsupportedCrawleeVersionError';
@@ -42,7 +42,7 @@ export class UnsupportedCrawleeVersionError extends UnsupportedCrawlerError {
   ) {
     super(
       `Crawlee ${found}`,
-      `RobotsPlugin.attach() supports Crawlee ${supported}; found @crawlee/core ${found}${detail ? ` (${detail})` : ''}. ` +
+      `RobotsPlugin.attach() supports Crawlee ${supported}; found Crawlee ${found}${detail ? ` (${detail})` : ''}. ` +
         `Install a supported release, e.g. npm install @crawlee/cheerio@^3.18 (crawler package and @crawlee/core at the same version).`,
     );
   }

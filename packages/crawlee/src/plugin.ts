@@ -1,8 +1,9 @@
 /**
  * `RobotsPlugin.attach(crawler, options)`: the one call that makes a Crawlee crawler obey robots.txt
- * through Heed. It validates the options, picks (or creates) the manager, and installs the hooks for
- * the crawler's kind: every crawler gets the queue, robots-check, request-handling, crawl-delay and
- * summary hooks; HTTP crawlers the got redirect hook; browser crawlers request interception.
+ * through Heed. It validates the options, checks the Crawlee release, picks (or creates) the manager,
+ * and installs the hooks for the crawler's kind: every crawler gets its request queue wrapped
+ * (enqueue filter, check before the fetch, crawl-delay, sitemaps), the request-handling and summary
+ * hooks; HTTP crawlers the got redirect hook; browser crawlers request interception.
  */
 import type { BasicCrawler, CrawlingContext } from '@crawlee/basic';
 import { attachBasicHooks } from './attach/basic.js';
@@ -11,6 +12,7 @@ import {
   crawleeRelease,
   crawleeSkipNotifier,
   crawlerKind,
+  crawlerRelease,
   isSupportedRelease,
   missingMember,
   pendingRequestCount,
@@ -65,11 +67,14 @@ export class RobotsPlugin {
    * ```
    * @throws InvalidOptionsError when an option is unknown or out of range.
    * @throws UnsupportedCrawlerError when `crawler` is not a Crawlee 3 crawler.
+   * @throws UnsupportedCrawleeVersionError when Crawlee is outside `>=3.13.0 <4.0.0` (the message names the release found).
    */
   static async attach<Context extends CrawlingContext>(crawler: BasicCrawler<Context>, options: RobotsPluginOptions): Promise<RobotsPlugin> {
     const resolved = resolveOptions(options);
     if (typeof crawler !== 'object' || crawler === null) throw new UnsupportedCrawlerError(String(crawler));
-    const release = crawleeRelease();
+    // The crawler's own release decides; the @crawlee/core this package resolves is the fallback.
+    const resolvedRelease = crawleeRelease();
+    const release = crawlerRelease(crawler) ?? resolvedRelease;
     if (release !== undefined && !isSupportedRelease(release)) throw new UnsupportedCrawleeVersionError(release, SUPPORTED_CRAWLEE_RANGE);
     const missing = missingMember(crawler);
     if (missing) {
@@ -78,6 +83,12 @@ export class RobotsPlugin {
     }
     if (attached.has(crawler)) throw new AlreadyAttachedError();
     const target = crawler as unknown as PublicCrawler;
+    if (release !== undefined && resolvedRelease !== undefined && release !== resolvedRelease) {
+      target.log.warning(
+        `RobotsPlugin: two copies of Crawlee are installed: the crawler's is ${release}, the @crawlee/core @heed/crawlee loads is ` +
+          `${resolvedRelease}. It works, but install @crawlee/core@${release} beside your crawler package so npm keeps one.`,
+      );
+    }
 
     const manager = resolved.manager ?? (await createManager(resolved.userAgent));
     const stats = new PluginStats();

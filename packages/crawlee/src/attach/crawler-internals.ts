@@ -10,6 +10,7 @@
  * 3.17.0 and 3.18.1 (the consumer test in test/compat runs 3.13.0 → 3.18.1).
  */
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 
 /** The Crawlee releases the plugin supports, as a semver range and its lower bound. */
 export const SUPPORTED_CRAWLEE_RANGE = '>=3.13.0 <4.0.0';
@@ -23,6 +24,32 @@ export function crawleeRelease(): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The release of the `@crawlee/basic` the crawler's class comes from: the class chain of `crawler`
+ * matched against the `BasicCrawler` export of each `@crawlee/basic` in Node's module cache (every
+ * release loads it as CommonJS, ESM imports included). `undefined` when it cannot be told (a
+ * bundled crawler). Differs from {@link crawleeRelease} when npm installed two copies of Crawlee.
+ */
+export function crawlerRelease(crawler: object): string | undefined {
+  const classes = new Set<unknown>();
+  for (let proto: unknown = Object.getPrototypeOf(crawler); proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+    classes.add((proto as { constructor?: unknown }).constructor);
+  }
+  const require = createRequire(import.meta.url);
+  for (const [file, module] of Object.entries(require.cache)) {
+    if (!/[\\/]@crawlee[\\/]basic[\\/]index\.js$/.test(file)) continue;
+    const exported = (module?.exports as { BasicCrawler?: unknown } | undefined)?.BasicCrawler;
+    if (exported === undefined || !classes.has(exported)) continue;
+    try {
+      const pkg = require(join(dirname(file), 'package.json')) as { version?: unknown };
+      return typeof pkg.version === 'string' ? pkg.version : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
 }
 
 /** Whether `version` (e.g. `3.16.0`, `3.18.1-beta.3`) is within {@link SUPPORTED_CRAWLEE_RANGE}. */
