@@ -13,7 +13,9 @@
 export { RobotsPlugin, type AnyCrawler, type RobotsCrawlingContext } from './plugin.js';
 export type { RobotsPluginOptions, SitemapOptions, SitemapEnqueueStrategy, ResolvedOptions, ResolvedSitemapOptions } from './options.js';
 export { InvalidOptionsError, UnsupportedCrawlerError, UnsupportedCrawleeVersionError, AlreadyAttachedError } from './errors.js';
-export type { SkipEvent, SkipReason, SkipStage } from './skips.js';
+export type { SkipEvent, SkipReason, SkipStage, UsageSkip } from './skips.js';
+export { SKIP_REASONS, SKIP_STAGES } from './skips.js';
+export type { UsageReport, UsageEvidence } from '@heed/manager';
 export type { RobotsPluginStats } from './stats.js';
 export { robotsDirectives, NO_DIRECTIVES, type RobotsDirectives, type MetaTag } from './meta-robots.js';
 export { signalsFromHtml, type PageSignals } from './page-signals.js';
