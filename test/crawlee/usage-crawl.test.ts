@@ -184,3 +184,26 @@ describe('the same crawl without purposes', () => {
     expect([...run.reports.values()].every((r) => r === undefined)).toBe(true);
   });
 });
+
+describe('the check before the fetch', () => {
+  it('skips a queued request a declared purpose may not use, even one queued before attach()', async () => {
+    resetHits();
+    const manager = new RobotsManager({ userAgent: HEEDBOT });
+    const handled: string[] = [];
+    const skips: SkipEvent[] = [];
+    const crawler = new crawleeCheerio.CheerioCrawler({ requestHandler: async (ctx) => void handled.push(ctx.request.url) }, freshConfig());
+    // Queued straight into the queue, before the plugin is there: only the check before the fetch sees it.
+    const queue = await crawler.getRequestQueue();
+    await queue.addRequests([{ url: b.url('/page') }, { url: c.url('/tdm-no/page') }, { url: c.url('/fine') }]);
+    await RobotsPlugin.attach(crawler, { userAgent: HEEDBOT, manager, logSummary: false, purposes: ['train-ai'], onSkip: (e) => void skips.push(e) });
+    await crawler.run();
+    await manager.close();
+    expect(b.paths()).not.toContain('/page');
+    expect(c.paths()).not.toContain('/tdm-no/page');
+    expect(handled).toEqual([c.url('/fine')]);
+    expect(skips.map((s) => [s.url, s.reason, s.stage, s.usage?.evidence?.signal])).toEqual(expect.arrayContaining([
+      [b.url('/page'), 'usage', 'before-fetch', 'content-signal'],
+      [c.url('/tdm-no/page'), 'usage', 'before-fetch', 'tdmrep'],
+    ]));
+  });
+});
