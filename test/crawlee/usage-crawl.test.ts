@@ -207,3 +207,23 @@ describe('the check before the fetch', () => {
     ]));
   });
 });
+
+describe("unknownUsage: 'disallow'", () => {
+  it('fetches URLs nobody stated anything about, and hands the handler only pages that say yes', async () => {
+    resetHits();
+    const manager = new RobotsManager({ userAgent: HEEDBOT });
+    const handled: string[] = [];
+    const skips: SkipEvent[] = [];
+    const crawler = new crawleeCheerio.CheerioCrawler({ requestHandler: async (ctx) => void handled.push(ctx.request.url) }, freshConfig());
+    await RobotsPlugin.attach(crawler, { userAgent: HEEDBOT, manager, logSummary: false, purposes: ['train-ai'], unknownUsage: 'disallow', onSkip: (e) => void skips.push(e) });
+    // /ok: nothing stated anywhere; /cu-no/yes/page: robots.txt says y; c /fine: tdmrep.json says not reserved.
+    await crawler.run([a.url('/ok'), a.url('/cu-no/yes/page'), c.url('/fine'), a.url('/cu-no/page')]);
+    await manager.close();
+    expect(a.paths()).toContain('/ok');
+    expect(a.paths()).not.toContain('/cu-no/page');
+    expect(new Set(handled)).toEqual(new Set([a.url('/cu-no/yes/page'), c.url('/fine')]));
+    expect(skips.find((s) => s.url === a.url('/ok'))).toMatchObject({ reason: 'usage', stage: 'response', usage: { purpose: 'train-ai' } });
+    expect(skips.find((s) => s.url === a.url('/ok'))?.usage?.evidence).toBeUndefined();
+    expect(skips.find((s) => s.url === a.url('/cu-no/page'))).toMatchObject({ reason: 'usage', stage: 'enqueue' });
+  });
+});

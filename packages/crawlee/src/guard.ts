@@ -102,16 +102,21 @@ export class RobotsGuard {
     }
   }
 
-  /** The skip event when a declared purpose is disallowed for `url` (robots.txt, tdmrep.json), else `undefined`. */
+  /**
+   * The skip event when a declared purpose is disallowed for `url` by robots.txt or tdmrep.json,
+   * else `undefined`. Only an explicit `disallow` keeps a URL unfetched: with `unknownUsage:
+   * 'disallow'`, an unknown preference is judged at the response, whose headers may still say yes.
+   */
   async usageSkip(url: string, stage: SkipStage, origin: string, referrer?: string): Promise<SkipEvent | undefined> {
     if (!this.readsUsage) return undefined;
     const report = await this.usageReport(url);
-    return this.skipOf(report, url, stage, origin, referrer);
+    return this.skipOf(report, url, stage, origin, referrer, 'allow');
   }
 
-  /** The skip event a usage verdict calls for, if any (`unknownUsage` applied). */
-  skipOf(report: UsageReport | undefined, url: string, stage: SkipStage, origin: string, referrer?: string): SkipEvent | undefined {
-    const { purposes, unknownUsage } = this.options;
+  /** The skip event a usage verdict calls for, if any (`unknown` as given, default the `unknownUsage` option). */
+  skipOf(report: UsageReport | undefined, url: string, stage: SkipStage, origin: string, referrer?: string, unknown?: 'allow' | 'disallow'): SkipEvent | undefined {
+    const { purposes } = this.options;
+    const unknownUsage = unknown ?? this.options.unknownUsage;
     if (report === undefined) {
       return unknownUsage === 'disallow' ? usageSkipEvent(url, origin, this.options.productToken, stage, { purpose: purposes[0] as string }, referrer) : undefined;
     }

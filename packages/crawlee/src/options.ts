@@ -154,6 +154,8 @@ export interface RobotsPluginOptions {
   /**
    * What a declared purpose with no stated preference (`unknown`) means: `'allow'` (the drafts'
    * reading: no statement is no restriction) or `'disallow'` (only content whose owner said yes).
+   * Judged once the response is in (its headers and meta tags may say yes): such a URL is fetched,
+   * and a page still unknown is kept from the handler (a `usage` skip at stage `response`).
    * Default: `'allow'`.
    */
   readonly unknownUsage?: 'allow' | 'disallow';
