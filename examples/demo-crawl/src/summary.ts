@@ -3,10 +3,11 @@
  * newcomer sees, in one screen, what Heed did and why).
  */
 import { distinctSkips, skippedHeading } from '@heed/demo-site';
+import type { SkipReason } from '@heed/crawlee';
 import type { RobotsFetchErrorCode } from '@heed/manager';
 
 /** Why a URL was not fetched (Heed's skip reasons). */
-export type SkipReasonName = 'rules' | 'unreachable' | 'stale-copy' | 'invalid-url' | 'nofollow';
+export type SkipReasonName = SkipReason;
 
 /** One page handed to the request handler. */
 export interface CrawledPage {
@@ -224,5 +225,7 @@ export function skipWhy(skip: SkippedUrl, label: UrlLabeler = (url) => url): str
       return skip.referrer === undefined ? `${skip.message}${where}` : `linked from ${label(skip.referrer).replace(/ +/, ' ')}, which says nofollow${where}`;
     case 'invalid-url':
       return `not an http(s) URL${where}`;
+    case 'usage':
+      return `${skip.message}${where}`;
   }
 }

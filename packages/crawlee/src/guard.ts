@@ -8,7 +8,8 @@ import type { RobotsDirectives } from './meta-robots.js';
 import type { ResolvedOptions } from './options.js';
 import type { CrawlDelayScheduler } from './crawl-delay.js';
 import type { SitemapFeeder } from './sitemap-feeder.js';
-import { nofollowSkip, skipFromVerdict, type SkipEvent, type SkipReporter, type SkipStage } from './skips.js';
+import type { UsageEvidence, UsageReport } from '@heed/manager';
+import { nofollowSkip, skipFromVerdict, usageSkipEvent, type SkipEvent, type SkipReporter, type SkipStage } from './skips.js';
 import type { PluginStats } from './stats.js';
 
 /** What the plugin learnt from a fetched page, kept until its links are enqueued. */
@@ -17,6 +18,8 @@ export interface PageInfo {
   /** Why links of the page are not followed (`meta robots`, `X-Robots-Tag`), when they are not. */
   readonly nofollowSource: string | undefined;
   readonly nofollowLinks: ReadonlySet<string>;
+  /** With `purposes`: what the response headers and meta tags state about AI usage. */
+  readonly usageEvidence?: readonly UsageEvidence[];
 }
 
 /** Anything Crawlee accepts as a request source: a URL string, request options or a `Request`. */
@@ -37,6 +40,8 @@ export class RobotsGuard {
   readonly blocked = new WeakMap<object, SkipEvent>();
   /** Page information of requests being handled, keyed by the Crawlee `Request`. */
   readonly pages = new WeakMap<object, PageInfo>();
+  /** With `purposes`: the usage verdict of requests being handled (URL and page signals), for `robots.usage(context)`. */
+  readonly usage = new WeakMap<object, UsageReport>();
   private readonly originsSeen = new Set<string>();
 
   constructor(
@@ -76,6 +81,48 @@ export class RobotsGuard {
     this.stats.noteVerdict(verdict);
     if (verdict.allowed && verdict.origin) this.learn(verdict.origin, url, use === 'page');
     return verdict;
+  }
+
+  /** Whether usage preferences are read at all: only with declared `purposes`. */
+  get readsUsage(): boolean {
+    return this.options.purposes.length > 0;
+  }
+
+  /**
+   * The usage verdict of `url` from robots.txt and tdmrep.json. Never throws: a failure is a
+   * verdict with no evidence (every preference unknown), and is logged.
+   */
+  async usageReport(url: string): Promise<UsageReport | undefined> {
+    if (!this.readsUsage || this.manager.usage === undefined) return undefined;
+    try {
+      return await this.manager.usage(url, { tokens: this.options.productToken, purposes: this.options.purposes });
+    } catch (error) {
+      this.warn(`RobotsPlugin: reading the usage preferences of ${url} failed (${error instanceof Error ? error.message : String(error)}); they count as unknown`);
+      return undefined;
+    }
+  }
+
+  /**
+   * The skip event when a declared purpose is disallowed for `url` by robots.txt or tdmrep.json,
+   * else `undefined`. Only an explicit `disallow` keeps a URL unfetched: with `unknownUsage:
+   * 'disallow'`, an unknown preference is judged at the response, whose headers may still say yes.
+   */
+  async usageSkip(url: string, stage: SkipStage, origin: string, referrer?: string): Promise<SkipEvent | undefined> {
+    if (!this.readsUsage) return undefined;
+    const report = await this.usageReport(url);
+    return this.skipOf(report, url, stage, origin, referrer, 'allow');
+  }
+
+  /** The skip event a usage verdict calls for, if any (`unknown` as given, default the `unknownUsage` option). */
+  skipOf(report: UsageReport | undefined, url: string, stage: SkipStage, origin: string, referrer?: string, unknown?: 'allow' | 'disallow'): SkipEvent | undefined {
+    const { purposes } = this.options;
+    const unknownUsage = unknown ?? this.options.unknownUsage;
+    if (report === undefined) {
+      return unknownUsage === 'disallow' ? usageSkipEvent(url, origin, this.options.productToken, stage, { purpose: purposes[0] as string }, referrer) : undefined;
+    }
+    const check = report.check(purposes, unknownUsage);
+    if (check.allowed) return undefined;
+    return usageSkipEvent(url, origin, this.options.productToken, stage, { purpose: check.purpose as string, ...(check.evidence ? { evidence: check.evidence } : {}) }, referrer);
   }
 
   /** Fetches the robots.txt of every origin of `urls` in parallel (one request per origin). */
@@ -123,11 +170,13 @@ export class RobotsGuard {
         }
       }
       const verdict = await this.verdict(url);
-      if (verdict.allowed) {
-        yield items[i]!;
-      } else {
+      if (!verdict.allowed) {
         await this.skip(skipFromVerdict(verdict, context.stage, context.referrer), context);
+        continue;
       }
+      const usageSkip = await this.usageSkip(url, context.stage, verdict.origin, context.referrer);
+      if (usageSkip === undefined) yield items[i]!;
+      else await this.skip(usageSkip, context);
     }
   }
 

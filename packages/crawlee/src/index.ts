@@ -8,12 +8,17 @@
  * `@heed/parser`); fetching, the status-code policy and caching are `@heed/manager`'s. Beyond
  * robots.txt: `Sitemap:` lines feed the queue, `Crawl-delay` is honoured per origin, and robots meta
  * tags / `X-Robots-Tag` (Google's page-level companion, not part of RFC 9309) keep `nofollow`
- * pages' links out of the queue and tell the handler about `noindex`.
+ * pages' links out of the queue and tell the handler about `noindex`. With `purposes`
+ * (`['train-ai']`, ...), AI-usage preferences (robots.txt `Content-Usage`/`Content-Signal`,
+ * tdmrep.json, response headers, `noai` meta tags) keep disallowed URLs unfetched and disallowed
+ * pages away from the handler, each skip explained.
  */
 export { RobotsPlugin, type AnyCrawler, type RobotsCrawlingContext } from './plugin.js';
 export type { RobotsPluginOptions, SitemapOptions, SitemapEnqueueStrategy, ResolvedOptions, ResolvedSitemapOptions } from './options.js';
 export { InvalidOptionsError, UnsupportedCrawlerError, UnsupportedCrawleeVersionError, AlreadyAttachedError } from './errors.js';
-export type { SkipEvent, SkipReason, SkipStage } from './skips.js';
+export type { SkipEvent, SkipReason, SkipStage, UsageSkip } from './skips.js';
+export { SKIP_REASONS, SKIP_STAGES } from './skips.js';
+export type { UsageReport, UsageEvidence } from '@heed/manager';
 export type { RobotsPluginStats } from './stats.js';
 export { robotsDirectives, NO_DIRECTIVES, type RobotsDirectives, type MetaTag } from './meta-robots.js';
 export { signalsFromHtml, type PageSignals } from './page-signals.js';

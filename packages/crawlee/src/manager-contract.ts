@@ -10,5 +10,8 @@ export type RobotsVerdict = Verdict;
 
 export type { VerdictReason } from '@heed/manager';
 
-/** The subset of `RobotsManager` the plugin calls. */
-export type RobotsManagerLike = Pick<RobotsManager, 'check' | 'sitemaps' | 'crawlDelay' | 'prefetch' | 'close'>;
+/**
+ * The subset of `RobotsManager` the plugin calls. `usage` is needed only with the `purposes`
+ * option (attach() says so when it is missing).
+ */
+export type RobotsManagerLike = Pick<RobotsManager, 'check' | 'sitemaps' | 'crawlDelay' | 'prefetch' | 'close'> & Partial<Pick<RobotsManager, 'usage'>>;

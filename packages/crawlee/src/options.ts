@@ -4,6 +4,7 @@
  * with the option's name and what to do.
  */
 import { checkUserAgent } from '@heed/manager';
+import { USAGE_CATEGORIES } from '@heed/parser';
 import { InvalidOptionsError } from './errors.js';
 import type { RobotsManagerLike } from './manager-contract.js';
 import type { SkipEvent } from './skips.js';
@@ -135,6 +136,29 @@ export interface RobotsPluginOptions {
    * parallel before the batch is checked: a whole number from 1 to 10,000. Default: `100`.
    */
   readonly prefetchBatchSize?: number;
+
+  // ---- purposes: AI-usage preferences (issue 17) -----------------------------------------------
+
+  /**
+   * What the crawl is for, as usage categories: `'train-ai'` (training AI models), `'ai-input'`
+   * (input to a model at answer time, RAG), `'search'` (a search index), `'ai-use'`. A URL whose
+   * preference for any of them is `disallow` (robots.txt `Content-Usage`/`Content-Signal`, the
+   * origin's `/.well-known/tdmrep.json` for `train-ai` and `ai-input`) is never fetched: skipped at
+   * enqueue and before the fetch with reason `usage`. A fetched page whose response headers
+   * (`Content-Usage`, `Content-Signal`, `tdm-reservation: 1`, `X-Robots-Tag: noai`) or meta tags
+   * (`robots`/your token `noai`, `tdm-reservation`) say `disallow` never reaches the request
+   * handler (a skip at stage `response`). Default: none — nothing of this is read, tdmrep.json is
+   * never fetched, and the crawl is what it is without the option.
+   */
+  readonly purposes?: readonly string[];
+  /**
+   * What a declared purpose with no stated preference (`unknown`) means: `'allow'` (the drafts'
+   * reading: no statement is no restriction) or `'disallow'` (only content whose owner said yes).
+   * Judged once the response is in (its headers and meta tags may say yes): such a URL is fetched,
+   * and a page still unknown is kept from the handler (a `usage` skip at stage `response`).
+   * Default: `'allow'`.
+   */
+  readonly unknownUsage?: 'allow' | 'disallow';
 }
 
 /** Sitemap options with every default filled in. */
@@ -172,6 +196,9 @@ export interface ResolvedOptions {
   readonly onSkip: ((event: SkipEvent) => void | Promise<void>) | undefined;
   readonly logSummary: boolean;
   readonly prefetchBatchSize: number;
+  /** Declared purposes; empty: usage preferences are not read. */
+  readonly purposes: readonly string[];
+  readonly unknownUsage: 'allow' | 'disallow';
 }
 
 export const SITEMAP_DEFAULTS: Omit<ResolvedSitemapOptions, 'filter' | 'label' | 'proxyUrl'> = {
@@ -202,7 +229,7 @@ export const DEFAULTS = {
 
 const PLUGIN_KEYS = new Set([
   'userAgent', 'productToken', 'manager', 'checkRedirects', 'blockSubresources', 'sitemaps', 'crawlDelay',
-  'maxCrawlDelaySecs', 'metaRobots', 'honourRelNofollow', 'onSkip', 'logSummary', 'prefetchBatchSize',
+  'maxCrawlDelaySecs', 'metaRobots', 'honourRelNofollow', 'onSkip', 'logSummary', 'prefetchBatchSize', 'purposes', 'unknownUsage',
 ]);
 const SITEMAP_KEYS = new Set([
   'enqueueStrategy', 'globs', 'regexps', 'filter', 'maxUrlsPerOrigin', 'maxBytes', 'maxDepth', 'maxFilesPerOrigin', 'label',
@@ -228,6 +255,14 @@ export function resolveOptions(input: unknown): ResolvedOptions {
   if (manager !== undefined && !isManager(manager)) {
     throw new InvalidOptionsError('manager', 'expected a RobotsManager from @heed/manager (an object with check(), sitemaps(), crawlDelay(), prefetch() and close()).');
   }
+  const purposes = resolvePurposes(input['purposes']);
+  if (purposes.length > 0 && manager !== undefined && typeof (manager as { usage?: unknown }).usage !== 'function') {
+    throw new InvalidOptionsError('manager', 'has no usage() method, which purposes needs; pass a RobotsManager from @heed/manager 0.2 or later.');
+  }
+  const unknownUsage = input['unknownUsage'] ?? 'allow';
+  if (unknownUsage !== 'allow' && unknownUsage !== 'disallow') {
+    throw new InvalidOptionsError('unknownUsage', `expected 'allow' or 'disallow', got ${describe(unknownUsage)}; the default is 'allow'.`);
+  }
   const onSkip = input['onSkip'];
   if (onSkip !== undefined && typeof onSkip !== 'function') {
     throw new InvalidOptionsError('onSkip', `expected a function (event) => void, got ${describe(onSkip)}.`);
@@ -246,7 +281,24 @@ export function resolveOptions(input: unknown): ResolvedOptions {
     onSkip: onSkip as ResolvedOptions['onSkip'],
     logSummary: bool(input, 'logSummary', DEFAULTS.logSummary),
     prefetchBatchSize: bounded(input, 'prefetchBatchSize', DEFAULTS.prefetchBatchSize, { min: 1, max: 10_000, integer: true }),
+    purposes,
+    unknownUsage,
   };
+}
+
+/** `purposes`: a list of the usage categories Heed knows, each once. */
+function resolvePurposes(value: unknown): readonly string[] {
+  if (value === undefined) return [];
+  const known = USAGE_CATEGORIES as readonly string[];
+  const example = `e.g. purposes: ['train-ai'] (known: ${known.map((c) => `'${c}'`).join(', ')})`;
+  if (!Array.isArray(value)) throw new InvalidOptionsError('purposes', `expected an array of usage categories, ${example}; got ${describe(value)}.`);
+  for (const purpose of value) {
+    if (typeof purpose !== 'string' || !known.includes(purpose)) {
+      const hint = typeof purpose === 'string' ? closest(purpose, new Set(known)) : undefined;
+      throw new InvalidOptionsError('purposes', `${describe(purpose)} is not a usage category${hint ? `; did you mean '${hint}'?` : ''} Use ${example}.`);
+    }
+  }
+  return Object.freeze([...new Set(value as string[])]);
 }
 
 function resolveSitemaps(value: unknown): ResolvedSitemapOptions | false {

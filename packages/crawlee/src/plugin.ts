@@ -6,6 +6,7 @@
  * hooks; HTTP crawlers the got redirect hook; browser crawlers request interception.
  */
 import type { BasicCrawler, CrawlingContext } from '@crawlee/basic';
+import type { UsageReport } from '@heed/manager';
 import { attachBasicHooks } from './attach/basic.js';
 import { attachBrowserHooks } from './attach/browser.js';
 import {
@@ -138,6 +139,16 @@ export class RobotsPlugin {
    */
   directives(context: { request: object }): RobotsDirectives {
     return this.guard.pages.get(context.request)?.directives ?? NO_DIRECTIVES;
+  }
+
+  /**
+   * The AI-usage verdict of the page being handled, with `purposes` declared: its URL's robots.txt
+   * (`Content-Usage`, `Content-Signal`) and tdmrep.json, then its response headers and meta tags,
+   * each category with the evidence that decided (`report.decision('train-ai')`). Call it in the
+   * request handler. `undefined` without `purposes`, or when nothing could be read.
+   */
+  usage(context: { request: object }): UsageReport | undefined {
+    return this.guard.usage.get(context.request);
   }
 
   /** Resolves once every sitemap read in the background has been enqueued (or given up). */

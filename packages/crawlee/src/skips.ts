@@ -5,6 +5,7 @@
  * to the user's `onSkip` and, where the URL was a Crawlee request, to Crawlee's `onSkippedRequest`.
  */
 import type { Rule } from '@heed/parser';
+import type { UsageEvidence } from '@heed/manager';
 import type { RobotsVerdict } from './manager-contract.js';
 import type { PluginStats } from './stats.js';
 
@@ -16,9 +17,13 @@ import type { PluginStats } from './stats.js';
  * - `stale-copy`: robots.txt is unreachable now and the last good copy it fell back to disallows the URL;
  * - `invalid-url`: the URL is not an absolute http(s) URL, so no robots.txt governs it;
  * - `nofollow`: the page that linked to it says `nofollow`/`none` (meta robots or `X-Robots-Tag`),
- *   or, with `honourRelNofollow`, the link itself is `rel="nofollow"`.
+ *   or, with `honourRelNofollow`, the link itself is `rel="nofollow"`;
+ * - `usage`: with `purposes`, a declared purpose is disallowed for the URL (robots.txt
+ *   `Content-Usage`/`Content-Signal`, tdmrep.json; at stage `response` also the page's headers or
+ *   meta tags): see `usage` for the purpose and the deciding signal and line.
  */
-export type SkipReason = 'rules' | 'unreachable' | 'stale-copy' | 'invalid-url' | 'nofollow';
+export const SKIP_REASONS = ['rules', 'unreachable', 'stale-copy', 'invalid-url', 'nofollow', 'usage'] as const;
+export type SkipReason = (typeof SKIP_REASONS)[number];
 
 /**
  * Where the crawl was when the URL was skipped:
@@ -26,9 +31,20 @@ export type SkipReason = 'rules' | 'unreachable' | 'stale-copy' | 'invalid-url' 
  * - `sitemap`: a URL read from a sitemap was not enqueued;
  * - `before-fetch`: taken from the queue, checked again right before the fetch;
  * - `redirect`: a page redirected to it and the redirect was not followed;
- * - `subresource`: a browser page asked for it (script, image, XHR) and the request was aborted.
+ * - `subresource`: a browser page asked for it (script, image, XHR) and the request was aborted;
+ * - `response`: fetched, but its response headers or meta tags disallow a declared purpose
+ *   (reason `usage`): the request handler never saw it.
  */
-export type SkipStage = 'enqueue' | 'sitemap' | 'before-fetch' | 'redirect' | 'subresource';
+export const SKIP_STAGES = ['enqueue', 'sitemap', 'before-fetch', 'redirect', 'subresource', 'response'] as const;
+export type SkipStage = (typeof SKIP_STAGES)[number];
+
+/** Why a `usage` skip happened: the declared purpose and what disallowed it. */
+export interface UsageSkip {
+  /** The declared purpose that is disallowed (`train-ai`, `ai-input`, ...). */
+  readonly purpose: string;
+  /** The deciding evidence (signal, source, file and line, value); absent when `unknownUsage: 'disallow'` refused an unknown preference. */
+  readonly evidence?: UsageEvidence;
+}
 
 /** One skipped URL and everything that explains the skip. */
 export interface SkipEvent {
@@ -47,6 +63,8 @@ export interface SkipEvent {
   readonly httpStatus?: number;
   /** The page that linked or redirected to the URL, when there was one. */
   readonly referrer?: string;
+  /** For `usage` skips: the purpose and the evidence that decided. */
+  readonly usage?: UsageSkip;
   /** A one-line explanation fit for a log. */
   readonly message: string;
 }
@@ -108,6 +126,23 @@ export function nofollowSkip(url: string, origin: string, userAgent: string, ref
     stage: 'enqueue',
     referrer,
     message: `not enqueued from ${referrer}: ${source}`,
+  };
+}
+
+/** The skip event for a URL a declared purpose may not be used for. */
+export function usageSkipEvent(url: string, origin: string, userAgent: string, stage: SkipStage, usage: UsageSkip, referrer?: string): SkipEvent {
+  const because = usage.evidence === undefined ? 'no preference is stated and unknownUsage is "disallow"' : usage.evidence.description;
+  const what = stage === 'response' ? 'not handed to the request handler' : 'not fetched';
+  return {
+    url,
+    origin,
+    userAgent,
+    reason: 'usage',
+    stage,
+    ...(usage.evidence?.source === 'robots.txt' && usage.evidence.line !== undefined ? { line: usage.evidence.line } : {}),
+    ...(referrer !== undefined ? { referrer } : {}),
+    usage,
+    message: `${what}: ${usage.purpose} is disallowed by ${because}`,
   };
 }
 

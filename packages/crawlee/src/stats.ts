@@ -4,7 +4,7 @@
  * of `crawler.run()`.
  */
 import type { RobotsVerdict } from './manager-contract.js';
-import type { SkipEvent, SkipReason, SkipStage } from './skips.js';
+import { SKIP_REASONS, SKIP_STAGES, type SkipEvent, type SkipReason, type SkipStage } from './skips.js';
 
 /** A snapshot of the plugin's counters (`plugin.stats`). */
 export interface RobotsPluginStats {
@@ -25,10 +25,16 @@ export interface RobotsPluginStats {
   readonly sitemapUrlsEnqueued: number;
   /** Requests put back into the queue to honour an origin's crawl-delay. */
   readonly crawlDelayDeferrals: number;
+  /**
+   * `usage` skips by the signal that decided (`content-usage`, `content-signal`, `tdmrep`,
+   * `tdm-reservation`, `noai`, `noimageai`, or `unknown` for `unknownUsage: 'disallow'`). Empty
+   * without `purposes`.
+   */
+  readonly usageSkipsBySignal: Readonly<Record<string, number>>;
 }
 
-const REASONS: readonly SkipReason[] = ['rules', 'unreachable', 'stale-copy', 'invalid-url', 'nofollow'];
-const STAGES: readonly SkipStage[] = ['enqueue', 'sitemap', 'before-fetch', 'redirect', 'subresource'];
+const REASONS: readonly SkipReason[] = SKIP_REASONS;
+const STAGES: readonly SkipStage[] = SKIP_STAGES;
 
 /** The mutable counters behind {@link RobotsPluginStats}. */
 export class PluginStats {
@@ -38,12 +44,17 @@ export class PluginStats {
   crawlDelayDeferrals = 0;
   private readonly byReason = Object.fromEntries(REASONS.map((r) => [r, 0])) as Record<SkipReason, number>;
   private readonly byStage = Object.fromEntries(STAGES.map((s) => [s, 0])) as Record<SkipStage, number>;
+  private readonly bySignal: Record<string, number> = {};
   /** origin → status label of the last record seen for it. */
   private readonly originStatus = new Map<string, string>();
 
   countSkip(event: SkipEvent): void {
     this.byReason[event.reason]++;
     this.byStage[event.stage]++;
+    if (event.usage !== undefined) {
+      const signal = event.usage.evidence?.signal ?? 'unknown';
+      this.bySignal[signal] = (this.bySignal[signal] ?? 0) + 1;
+    }
   }
 
   /** Notes the robots.txt record an origin's verdict rests on. */
@@ -67,6 +78,7 @@ export class PluginStats {
       sitemapsRead: this.sitemapsRead,
       sitemapUrlsEnqueued: this.sitemapUrlsEnqueued,
       crawlDelayDeferrals: this.crawlDelayDeferrals,
+      usageSkipsBySignal: { ...this.bySignal },
     };
   }
 

@@ -12,6 +12,10 @@
  * byte-order mark is decoded to UTF-8 (Google finds no rules in it; the BOM makes it unambiguous).
  */
 export { RobotsManager } from './manager.js';
+export { UsageReport, TDMREP_PATH } from './usage/index.js';
+export type { UsageQuery, UsageEvidence, UsageEvidenceSignal, UsageSource, PurposeCheck } from './usage/index.js';
+export { parseTdmRep, TdmRepMatcher } from './tdmrep/index.js';
+export type { TdmRepFile, TdmRepRule, TdmRepVerdict } from './tdmrep/index.js';
 export type { Verdict, ManagerStats, OriginSummary } from './manager.js';
 export type { RobotsManagerOptions, UserAgentCheck } from './options.js';
 export { checkUserAgent } from './options.js';

@@ -39,6 +39,7 @@ import { originOf, robotsTxtUrl } from './origin.js';
 import { resolveOptions, type ResolvedOptions, type RobotsManagerOptions } from './options.js';
 import { capExpiry, decideRecord, effectivePolicy, policyChangesAt, type EffectivePolicy, type VerdictReason } from './policy.js';
 import { decodeRecord, type RobotsRecord, type RobotsRecordStatus } from './record.js';
+import { TdmRepCache, usageReport, type UsageQuery, type UsageReport } from './usage/index.js';
 
 /** The verdict for one URL, with what decided it. */
 export interface Verdict {
@@ -179,6 +180,8 @@ export class RobotsManager {
   private readonly flights = new Map<string, Promise<Entry>>();
   private readonly tokens = new Map<string, string>();
   private readonly abort = new AbortController();
+  /** `/.well-known/tdmrep.json` per origin, loaded only for `usage()` with a TDM purpose. */
+  private readonly tdmrep: TdmRepCache;
   private closed = false;
   private readonly counters = {
     fetches: 0, ok: 0, unavailable: 0, unreachable: 0,
@@ -205,6 +208,7 @@ export class RobotsManager {
     });
     // Every fetch in flight listens on the one close signal: up to `concurrency` listeners.
     setMaxListeners(0, this.abort.signal);
+    this.tdmrep = new TdmRepCache({ store: this.store, options: this.options, log: this.log, clock: this.clock, queue: this.queue, signal: this.abort.signal });
   }
 
   /** The product token rules are matched against when a call names none. */
@@ -298,6 +302,23 @@ export class RobotsManager {
     return (await this.entryFor(origin, 'get')).record;
   }
 
+  /**
+   * The AI-usage verdict of `url` (see the package README, "AI-usage preferences"): what its
+   * robots.txt (`Content-Usage`, `Content-Signal`) and, for the purposes `train-ai` and `ai-input`,
+   * its origin's `/.well-known/tdmrep.json` say, each category with its deciding evidence (file and
+   * line or rule). Rejects with `InvalidUrlError` for anything that is not an absolute http(s) URL.
+   */
+  async usage(url: string, query: UsageQuery = {}): Promise<UsageReport> {
+    const origin = originOf(url);
+    if (origin === undefined) {
+      if (this.closed) throw new ManagerClosedError('usage');
+      throw new InvalidUrlError(url);
+    }
+    const robots = await this.rulesOf(url, 'usage');
+    const tokens = query.tokens ?? this.options.productToken;
+    return usageReport(url, origin, robots, typeof tokens === 'string' ? this.tokenOf(tokens) : tokens, query.purposes, this.tdmrep);
+  }
+
   /** The `sitemap:` URLs of the robots.txt of `url`'s origin (of the stale copy while unreachable). */
   async sitemaps(url: string): Promise<readonly string[]> {
     const robots = await this.rulesOf(url, 'sitemaps');
@@ -374,6 +395,7 @@ export class RobotsManager {
     this.queue.clear();
     await Promise.allSettled([...this.flights.values()]);
     this.entries.clear();
+    this.tdmrep.clear();
     if (this.ownsStore) await this.store.close?.();
   }
 

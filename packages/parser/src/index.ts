@@ -24,4 +24,6 @@ export { UsageVerdict } from './usage/verdict.js';
 export type { UsageDecision, UsageReason, AppliedStatement } from './usage/verdict.js';
 export type { UsagePreference, UsageSignal, UsageCategory } from './usage/vocabulary.js';
 export { USAGE_CATEGORIES } from './usage/vocabulary.js';
+export { parseUsageHeader } from './usage/header.js';
+export type { UsageStatement, StatedPreference } from './usage/statement.js';
 export { lint, InvalidLintOptionsError, DIAGNOSTIC_CODES, ALL_DIAGNOSTIC_CODES } from './lint/index.js'; export type { Diagnostic, DiagnosticCode, Severity, LintOptions } from './lint/index.js';

@@ -11,7 +11,8 @@
  * - `run` (public): the queue of a later run is wrapped too; one summary line at the end.
  */
 import { RequestState } from '@crawlee/core';
-import type { RobotsGuard } from '../guard.js';
+import { UsageReport } from '@heed/manager';
+import { safeOrigin, type RobotsGuard } from '../guard.js';
 import { skipFromVerdict } from '../skips.js';
 import { readPageInfo } from './page-info.js';
 import { navigationHooks, wrapRequestHandling, wrapUserHandler, type ContextInternals, type PublicCrawler } from './crawler-internals.js';
@@ -57,6 +58,13 @@ function hookRequestHandling(crawler: PublicCrawler, guard: RobotsGuard, queue: 
         await guard.reporter.report(skipFromVerdict(verdict, 'before-fetch'));
         return;
       }
+      const usageSkip = await guard.usageSkip(request.url, 'before-fetch', verdict.origin);
+      if (usageSkip !== undefined) {
+        request.noRetry = true;
+        request.state = RequestState.SKIPPED;
+        await guard.reporter.report(usageSkip);
+        return;
+      }
     }
     guard.stats.allowed++;
     started(context);
@@ -81,8 +89,17 @@ function hookRequestHandling(crawler: PublicCrawler, guard: RobotsGuard, queue: 
       await guard.reporter.report(blocked);
     } finally {
       guard.pages.delete(request);
+      guard.usage.delete(request);
     }
   });
+}
+
+/** Keeps a page whose response disallows a declared purpose from the handler (its skip is in `guard.blocked`). Never reaches the user. */
+class UsageDisallowedError extends Error {
+  override readonly name = 'UsageDisallowedError';
+  constructor(url: string) {
+    super(`${url} is not handed to the request handler: its usage preferences disallow a declared purpose.`);
+  }
 }
 
 /** Stops a navigation robots.txt disallowed (its reason is in `guard.blocked`). Never reaches the user. */
@@ -94,7 +111,7 @@ class NavigationBlockedError extends Error {
 }
 
 function hookUserHandler(crawler: PublicCrawler, guard: RobotsGuard): void {
-  const readsPages = guard.options.metaRobots || guard.options.honourRelNofollow;
+  const readsPages = guard.options.metaRobots || guard.options.honourRelNofollow || guard.readsUsage;
   wrapUserHandler(crawler, (handler) => async (context: ContextInternals) => {
     const { request } = context;
     if (readsPages) {
@@ -107,6 +124,7 @@ function hookUserHandler(crawler: PublicCrawler, guard: RobotsGuard): void {
         crawler.log.debug(`RobotsPlugin: could not read the robots directives of ${request.url}: ${String(error)}`);
       }
     }
+    if (guard.readsUsage) await checkPageUsage(context, guard);
     const enqueueLinks = context.enqueueLinks;
     if (typeof enqueueLinks === 'function') {
       context.enqueueLinks = (options?: Record<string, unknown>) => {
@@ -124,6 +142,23 @@ function hookUserHandler(crawler: PublicCrawler, guard: RobotsGuard): void {
     }
     return handler(context);
   });
+}
+
+/**
+ * The page's usage verdict (its URL's robots.txt and tdmrep.json, then its headers and meta tags),
+ * kept for `robots.usage(context)`; a page that disallows a declared purpose is stopped here.
+ */
+async function checkPageUsage(context: ContextInternals, guard: RobotsGuard): Promise<void> {
+  const { request } = context;
+  const pageUrl = request.loadedUrl ?? request.url;
+  const evidence = guard.pages.get(request)?.usageEvidence ?? [];
+  const base = await guard.usageReport(pageUrl);
+  const report = base === undefined ? (evidence.length > 0 ? new UsageReport(pageUrl, evidence) : undefined) : base.with(evidence);
+  if (report !== undefined) guard.usage.set(request, report);
+  const skip = guard.skipOf(report, pageUrl, 'response', safeOrigin(pageUrl));
+  if (skip === undefined) return;
+  guard.blocked.set(request, skip);
+  throw new UsageDisallowedError(pageUrl);
 }
 
 function hookRun(crawler: PublicCrawler, guard: RobotsGuard, queue: QueueHooks): void {

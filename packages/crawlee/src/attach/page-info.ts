@@ -18,18 +18,31 @@ import {
   type EvaluatingPage,
   type PageSignals,
 } from '../page-signals.js';
+import { pageUsageEvidence, type UsageHeaders } from '../page-signals/usage.js';
 import type { ContextInternals } from './crawler-internals.js';
 
 export async function readPageInfo(
   context: ContextInternals,
-  options: Pick<ResolvedOptions, 'productToken' | 'metaRobots' | 'honourRelNofollow'>,
+  options: Pick<ResolvedOptions, 'productToken' | 'metaRobots' | 'honourRelNofollow' | 'purposes'>,
 ): Promise<PageInfo> {
   const { productToken, metaRobots, honourRelNofollow } = options;
   const signals = await readSignals(context, honourRelNofollow);
-  if (!metaRobots) return { directives: NO_DIRECTIVES, nofollowSource: undefined, nofollowLinks: signals.nofollowLinks };
-  const header = xRobotsTag(context.response);
+  const header = responseHeader(context.response, 'x-robots-tag');
+  // With purposes, what the response says about AI usage (headers, and the same meta tags).
+  const usage = options.purposes.length > 0 ? { usageEvidence: pageUsageEvidence(productToken, usageHeaders(context.response), signals.metaTags) } : {};
+  if (!metaRobots) return { directives: NO_DIRECTIVES, nofollowSource: undefined, nofollowLinks: signals.nofollowLinks, ...usage };
   const directives = robotsDirectives(productToken, signals.metaTags, header);
-  return { directives, nofollowSource: directives.nofollow ? nofollowSource(productToken, signals, header) : undefined, nofollowLinks: signals.nofollowLinks };
+  return { directives, nofollowSource: directives.nofollow ? nofollowSource(productToken, signals, header) : undefined, nofollowLinks: signals.nofollowLinks, ...usage };
+}
+
+/** The headers the usage evidence reads. */
+function usageHeaders(response: unknown): UsageHeaders {
+  const headers: Record<string, string[]> = {};
+  for (const name of ['content-usage', 'content-signal', 'tdm-reservation', 'x-robots-tag', 'content-type'] as const) {
+    const value = responseHeader(response, name);
+    if (value !== undefined) headers[name] = value;
+  }
+  return headers;
 }
 
 /** The page's signals from the best document the context has: the crawler's own parse first. */
@@ -57,14 +70,14 @@ function nofollowSource(token: string, signals: PageSignals, header: string[] | 
   return 'its robots meta tag and X-Robots-Tag header say nofollow';
 }
 
-/** `X-Robots-Tag` values of a response: Node's `IncomingMessage`, or Playwright's/Puppeteer's `headers()`. */
-function xRobotsTag(response: unknown): string[] | undefined {
+/** Values of header `name` (lower-case) of a response: Node's `IncomingMessage`, or Playwright's/Puppeteer's `headers()`. */
+function responseHeader(response: unknown, name: string): string[] | undefined {
   if (!response || typeof response !== 'object') return undefined;
   const headers = (response as { headers?: unknown }).headers;
   // Browsers: `headers()` returns an object, repeated headers joined with "\n".
   const object = typeof headers === 'function' ? (headers as () => unknown).call(response) : headers;
   if (!object || typeof object !== 'object') return undefined;
-  const value = (object as Record<string, unknown>)['x-robots-tag'];
+  const value = (object as Record<string, unknown>)[name];
   if (typeof value === 'string') return value.split('\n');
   if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string');
   return undefined;

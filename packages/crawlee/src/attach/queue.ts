@@ -126,6 +126,14 @@ export class QueueHooks {
       await this.guard.reporter.report(skipFromVerdict(verdict, 'before-fetch'));
       return false;
     }
+    const usageSkip = await this.guard.usageSkip(request.url, 'before-fetch', verdict.origin);
+    if (usageSkip !== undefined) {
+      request.state = RequestState.SKIPPED;
+      request.noRetry = true;
+      await queue.markRequestHandled(request);
+      await this.guard.reporter.report(usageSkip);
+      return false;
+    }
     const scheduler = this.guard.crawlDelays;
     const origin = verdict.origin;
     if (scheduler && origin) {

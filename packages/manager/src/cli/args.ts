@@ -6,6 +6,7 @@
  * process prints it with the usage text and exits with 2.
  */
 import { parseArgs } from 'node:util';
+import { USAGE_CATEGORIES } from '@heed/parser';
 import { InvalidOptionsError } from '../errors.js';
 import { resolveOptions, type RobotsManagerOptions } from '../options.js';
 import { originOf } from '../origin.js';
@@ -37,6 +38,8 @@ export interface CliOptions {
   readonly summary: boolean;
   /** `lint --ignore code,code`. */
   readonly ignore: readonly string[];
+  /** `--purpose train-ai` (repeatable, or comma-separated): usage categories to report on (check, explain). */
+  readonly purposes: readonly string[];
 }
 
 export type Invocation =
@@ -66,6 +69,10 @@ Options:
                           it (e.g. MyBot for "Mozilla/5.0 (compatible; MyBot/1.0)")
       --json              machine-readable output on stdout
       --ignore <codes>    lint: comma-separated diagnostic codes to leave out
+      --purpose <p>       check, explain: also report the AI-usage preference for what the crawl
+                          is for: train-ai, search, ai-input or ai-use (repeatable or comma-separated);
+                          check reads robots.txt and, for train-ai and ai-input, tdmrep.json;
+                          exit code 1 when a purpose is disallowed
       --timeout <ms>      milliseconds for a whole robots.txt fetch, 1 to 2147483647 (default 30000)
       --color, --no-color force colour on or off (default: on for a terminal unless NO_COLOR is set)
   -h, --help              this help
@@ -92,6 +99,7 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
         ignore: { type: 'string', multiple: true },
         summary: { type: 'boolean', default: false },
         timeout: { type: 'string' },
+        purpose: { type: 'string', multiple: true },
         color: { type: 'boolean' },
         'no-color': { type: 'boolean' },
         help: { type: 'boolean', short: 'h', default: false },
@@ -119,6 +127,7 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
     ...(color === undefined ? {} : { color }),
     summary: values.summary === true,
     ignore: (values.ignore ?? []).flatMap((list) => list.split(',')).map((code) => code.trim()).filter((code) => code.length > 0),
+    purposes: readPurposes(values.purpose ?? []),
   };
 
   switch (command) {
@@ -141,7 +150,19 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
   }
   if (options.summary && command !== 'lint') throw new UsageError('--summary only applies to lint.');
   if (options.ignore.length > 0 && command !== 'lint') throw new UsageError('--ignore only applies to lint.');
+  if (options.purposes.length > 0 && command === 'lint') throw new UsageError('--purpose only applies to check and explain.');
   return { kind: 'run', command: command as CommandName, operands, options };
+}
+
+/** `--purpose` values: known usage categories, each once, in the order given. */
+function readPurposes(values: readonly string[]): string[] {
+  const purposes = values.flatMap((list) => list.split(',')).map((p) => p.trim()).filter((p) => p.length > 0);
+  for (const purpose of purposes) {
+    if (!(USAGE_CATEGORIES as readonly string[]).includes(purpose)) {
+      throw new UsageError(`--purpose ${purpose}: not a usage category; use one of ${USAGE_CATEGORIES.join(', ')}.`);
+    }
+  }
+  return [...new Set(purposes)];
 }
 
 /** The command-line flag that sets each library option. */

@@ -11,6 +11,7 @@ import { UsageError, type CliOptions } from './args.js';
 import type { CommandResult } from './lint-command.js';
 import { lineTexts, type Style } from './output.js';
 import { describeRecord } from './source.js';
+import { formatUsage, usageAllowed, usageJson } from './usage-view.js';
 import { formatVerdict, verdictJson, type VerdictView } from './verdict.js';
 
 export async function checkCommand(urls: readonly string[], options: CliOptions, style: Style): Promise<CommandResult> {
@@ -23,17 +24,26 @@ export async function checkCommand(urls: readonly string[], options: CliOptions,
     const results: Record<string, unknown>[] = [];
     let allAllowed = true;
     // All origins are fetched at once (the manager bounds concurrency and fetches each origin once).
-    const answers = await Promise.all(urls.map(async (url) => ({ verdict: await manager.check(url), record: await manager.get(url) })));
-    for (const { verdict, record } of answers) {
+    const { purposes } = options;
+    const answers = await Promise.all(
+      urls.map(async (url) => ({
+        verdict: await manager.check(url),
+        record: await manager.get(url),
+        usage: purposes.length === 0 ? undefined : await manager.usage(url, { purposes }),
+      })),
+    );
+    for (const { verdict, record, usage } of answers) {
       const view = toView(verdict, record);
-      allAllowed &&= verdict.allowed;
+      allAllowed &&= verdict.allowed && (usage === undefined || usageAllowed(usage, purposes));
       if (options.json) {
-        results.push({ ...verdictJson(view), origin: verdict.origin, robotsTxt: `${verdict.origin}/robots.txt`, record: { status: record.status, httpStatus: record.httpStatus ?? null, fetchedAt: new Date(record.fetchedAt).toISOString(), ...(record.problem === undefined ? {} : { problem: record.problem }) } });
+        results.push({ ...verdictJson(view), ...(usage === undefined ? {} : usageJson(usage, purposes)), origin: verdict.origin, robotsTxt: `${verdict.origin}/robots.txt`, record: { status: record.status, httpStatus: record.httpStatus ?? null, fetchedAt: new Date(record.fetchedAt).toISOString(), ...(record.problem === undefined ? {} : { problem: record.problem }) } });
         continue;
       }
       const body = bodyOf(record, verdict.reason);
       out.push(style.dim(`robots.txt: ${verdict.origin}/robots.txt (${record.httpStatus === undefined ? record.problem?.code ?? record.status : `HTTP ${record.httpStatus}`})`));
-      out.push(...formatVerdict(view, body === undefined ? undefined : lineTexts(body), style), '');
+      out.push(...formatVerdict(view, body === undefined ? undefined : lineTexts(body), style));
+      if (usage !== undefined) out.push(...formatUsage(usage, purposes, style));
+      out.push('');
     }
     const exitCode = allAllowed ? 0 : 1;
     if (options.json) return { exitCode, stdout: JSON.stringify({ userAgent: options.productToken, results }, null, 2) + '\n' };

@@ -7,6 +7,9 @@ import type { CliOptions } from './args.js';
 import type { CommandResult } from './lint-command.js';
 import { lineTexts, type Style } from './output.js';
 import { describeRecord, loadRobots, READ_LIMIT, type LoadedRobots } from './source.js';
+import { robotsEvidence } from '../usage/evidence.js';
+import { UsageReport } from '../usage/index.js';
+import { formatUsage, usageAllowed, usageJson } from './usage-view.js';
 import { formatVerdict, verdictJson, type VerdictView } from './verdict.js';
 
 export async function explainCommand(source: string, urls: readonly string[], options: CliOptions, style: Style): Promise<CommandResult> {
@@ -34,16 +37,25 @@ export async function explainCommand(source: string, urls: readonly string[], op
       matchedBy: explanation.matchedBy,
     };
   });
-  const exitCode = views.every((view) => view.allowed) ? 0 : 1;
+  // --purpose: the file's Content-Usage / Content-Signal lines (explain reads one robots.txt, not tdmrep.json).
+  const { purposes } = options;
+  const usages = purposes.length === 0 ? [] : urls.map((url) => new UsageReport(url, robots === undefined ? [] : robotsEvidence(robots.usage(url, token), loaded.name)));
+  const exitCode = views.every((view) => view.allowed) && usages.every((usage) => usageAllowed(usage, purposes)) ? 0 : 1;
   if (options.json) {
-    const json = { source: loaded.name, ...(loaded.record === undefined ? {} : { httpStatus: loaded.record.httpStatus ?? null }), userAgent: token, ...(notes.length === 0 ? {} : { notes }), results: views.map(verdictJson) };
+    const results = views.map((view, i) => ({ ...verdictJson(view), ...(usages[i] === undefined ? {} : usageJson(usages[i], purposes)) }));
+    const json = { source: loaded.name, ...(loaded.record === undefined ? {} : { httpStatus: loaded.record.httpStatus ?? null }), userAgent: token, ...(notes.length === 0 ? {} : { notes }), results };
     return { exitCode, stdout: JSON.stringify(json, null, 2) + '\n' };
   }
   const texts = loaded.body === undefined ? undefined : lineTexts(loaded.body);
   const out = [style.dim(`robots.txt: ${loaded.name}${loaded.record?.httpStatus === undefined ? '' : ` (HTTP ${loaded.record.httpStatus})`}`)];
   if (token !== header.trim()) out.push(style.dim(`user-agent ${JSON.stringify(header)} is matched by its product token ${token || '(empty)'}`));
   for (const text of notes) out.push(`${style.cyan('note')} ${text}`);
-  for (const view of views) out.push('', ...formatVerdict(view, texts, style));
+  views.forEach((view, i) => {
+    out.push('', ...formatVerdict(view, texts, style));
+    const usage = usages[i];
+    if (usage !== undefined) out.push(...formatUsage(usage, purposes, style));
+  });
+  if (purposes.some((p) => p === 'train-ai' || p === 'ai-input')) out.push('', style.dim('explain reads only this robots.txt; `heed check URL --purpose …` also reads the site\'s /.well-known/tdmrep.json.'));
   return { exitCode, stdout: out.join('\n') + '\n' };
 }
 
