@@ -10,5 +10,8 @@ export type RobotsVerdict = Verdict;
 
 export type { VerdictReason } from '@heed/manager';
 
-/** The subset of `RobotsManager` the plugin calls. */
-export type RobotsManagerLike = Pick<RobotsManager, 'check' | 'sitemaps' | 'crawlDelay' | 'prefetch' | 'close'>;
+/**
+ * The subset of `RobotsManager` the plugin calls. `decide` is optional: with it, an allowed URL
+ * costs the cheap check and `check()` runs only for a skip; without it, every URL goes to `check()`.
+ */
+export type RobotsManagerLike = Pick<RobotsManager, 'check' | 'sitemaps' | 'crawlDelay' | 'prefetch' | 'close'> & Partial<Pick<RobotsManager, 'decide'>>;

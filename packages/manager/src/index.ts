@@ -12,7 +12,7 @@
  * byte-order mark is decoded to UTF-8 (Google finds no rules in it; the BOM makes it unambiguous).
  */
 export { RobotsManager } from './manager.js';
-export type { Verdict, ManagerStats, OriginSummary } from './manager.js';
+export type { Verdict, Decision, ManagerStats, OriginSummary } from './manager.js';
 export type { RobotsManagerOptions, UserAgentCheck } from './options.js';
 export { checkUserAgent } from './options.js';
 export { originOf, robotsTxtUrl } from './origin.js';
