@@ -149,11 +149,11 @@ interface Entry {
   /** What the entry is counted for in the cache's byte bound. */
   readonly bytes: number;
   /** `decide()`'s answers, by deciding line (0: no rule decided), made the first time each is given. */
-  readonly answers: (Promise<Decision> | undefined)[];
+  readonly answers: (Decision | undefined)[];
 }
 
 const NO_LOCK: StoreLock = { release: async () => {} };
-const INVALID_URL: Promise<Decision> = Promise.resolve(Object.freeze({ allowed: false, origin: '', reason: 'invalid-url', line: 0, status: 'unavailable', fetchedAt: 0 }));
+const INVALID_URL: Decision = Object.freeze({ allowed: false, origin: '', reason: 'invalid-url', line: 0, status: 'unavailable', fetchedAt: 0 });
 /** The earliest a path's `/` can be in an http(s) URL: after `http://` and a one-byte host. */
 const FIRST_PATH_SLASH = 8;
 /**
@@ -168,22 +168,21 @@ const MAX_MEMOISED_HEADER = 1_024;
 /** An entry object with its slot in the cache, beside its record and parsed rules. */
 const ENTRY_OVERHEAD = 256;
 
-/** The decision of a loaded origin for `url`: one settled promise per deciding line, made once. */
-function decisionOf(entry: Entry, url: string, token: string): Promise<Decision> {
+/** The decision of a loaded origin for `url`: one object per deciding line, made once. */
+function decisionOf(entry: Entry, url: string, token: string): Decision {
   if (entry.policy.kind !== 'rules') return entry.answers[0] ?? makeAnswer(entry, 0, entry.policy.kind === 'allow-all');
   // A line decides the same way for every agent: its directive (or the default allow, line 0) does.
   const { line, allowed } = (entry.robots as RobotsTxt).decide(url, token);
   return entry.answers[line] ?? makeAnswer(entry, line, allowed);
 }
 
-function makeAnswer(entry: Entry, line: number, allowed: boolean): Promise<Decision> {
+function makeAnswer(entry: Entry, line: number, allowed: boolean): Decision {
   const { status, httpStatus, fetchedAt } = entry.record;
   const decision: Decision = Object.freeze({
     allowed, origin: entry.origin, reason: entry.policy.reason, line, status, ...(httpStatus === undefined ? {} : { httpStatus }), fetchedAt,
   });
-  const answer = Promise.resolve(decision);
-  entry.answers[line] = answer;
-  return answer;
+  entry.answers[line] = decision;
+  return decision;
 }
 
 /**
@@ -205,6 +204,8 @@ export class RobotsManager {
   private readonly entries: LRUCache<string, Entry>;
   private readonly flights = new Map<string, Promise<Entry>>();
   private readonly tokens = new Map<string, string>();
+  private lastUserAgent: string | undefined;
+  private lastToken = '';
   private readonly abort = new AbortController();
   private closed = false;
   private readonly counters = {
@@ -251,11 +252,15 @@ export class RobotsManager {
   /**
    * The check a crawler makes before each request: the verdict for `url`, its reason and the line
    * that decided it, without the groups and rule objects of {@link check} (ask `check()` for those
-   * when a URL is skipped). A warm check allocates nothing: the answers are settled promises of
-   * frozen decisions, one per deciding line of each cached origin. Never rejects for a bad URL (it
-   * is not allowed) or a failing fetch (the status policy decides).
+   * when a URL is skipped). A warm check (the origin's rules cached and fresh) answers at once, not
+   * with a promise, and allocates nothing: the answers are frozen decisions, one per deciding line of
+   * each cached origin; `await` it either way. Otherwise a promise, which never rejects for a bad URL
+   * (it is not allowed) or a failing fetch (the status policy decides).
+   *
+   * Why not always a promise: awaiting one costs a microtask, about as much as the rest of a warm
+   * check; the plugin's guard awaits only a promise (see BENCHMARKS.md, "What users run").
    */
-  decide(url: string, userAgent?: string): Promise<Decision> {
+  decide(url: string, userAgent?: string): Decision | Promise<Decision> {
     const token = userAgent === undefined ? this.options.productToken : this.tokenOf(userAgent);
     // The cache's keys are serialised origins, and a URL that is such an origin followed by `/` has
     // exactly that origin (an origin parses back to itself): so the text before the path's `/` is
@@ -592,6 +597,14 @@ export class RobotsManager {
   }
 
   private tokenOf(userAgent: string): string {
+    // A crawler passes the same string every time: compared first, before the memo's hash lookup.
+    if (userAgent === this.lastUserAgent) return this.lastToken;
+    this.lastToken = this.tokenOfHeader(userAgent);
+    this.lastUserAgent = userAgent;
+    return this.lastToken;
+  }
+
+  private tokenOfHeader(userAgent: string): string {
     // Memoised for headers of sane length only, so the memo stays within ~1,000 × 1 KB.
     if (userAgent.length > MAX_MEMOISED_HEADER) return productToken(userAgent);
     let token = this.tokens.get(userAgent);
