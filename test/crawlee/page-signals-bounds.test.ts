@@ -32,6 +32,14 @@ const hostile: [string, (size: number) => string][] = [
  * two interleaved over 5 rounds, the best round of each kept.
  */
 async function growth(small: () => Promise<unknown>, large: () => Promise<unknown>): Promise<number> {
+  // A collection or another process landing in one measurement can stretch it; quadratic work
+  // shows ~4x on every attempt, so the lowest of three attempts is the figure.
+  let lowest = Infinity;
+  for (let attempt = 0; attempt < 3 && lowest >= 2.5; attempt++) lowest = Math.min(lowest, await growthOnce(small, large));
+  return lowest;
+}
+
+async function growthOnce(small: () => Promise<unknown>, large: () => Promise<unknown>): Promise<number> {
   const cpuMs = () => {
     const { user, system } = process.cpuUsage();
     return (user + system) / 1000;

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RobotsManager } from '@heed/manager';
-import { RobotsPlugin, fetchSitemap, parseSitemapBody, readSitemaps } from '@heed/crawlee';
+import { RobotsPlugin, readSitemaps } from '@heed/crawlee';
 import { crawleeCheerio, freshConfig, page, startSite, text, type Site, type SiteOrigin } from './site.js';
 
 const UA = 'HeedBot/1.0 (+https://heed.example/bot)';
@@ -80,21 +80,23 @@ describe('reading sitemaps', () => {
 
   it('reads at most maxBytes and keeps the entries before the cut', async () => {
     const problems: string[] = [];
-    const body = await fetchSitemap(o.url('/big.xml'), { ...fetchOptions, maxBytes: 10_000 }, (m) => problems.push(m));
-    expect(body?.truncated).toBe(true);
-    expect(new TextEncoder().encode(body!.text).byteLength).toBeLessThanOrEqual(10_000);
-    const entries = await parseSitemapBody(body!);
-    expect(entries.length).toBeGreaterThan(50);
-    expect(entries.length).toBeLessThan(2_000);
+    const urls = await collect(readSitemaps([o.url('/big.xml')], { ...fetchOptions, maxDepth: 0, maxBytes: 10_000 }, { onProblem: (m) => problems.push(m) }));
+    expect(urls.length).toBeGreaterThan(50);
+    expect(urls.length).toBeLessThan(2_000);
+    expect(urls[0]!.url).toBe(o.url('/big/0'));
     expect(problems.join()).toMatch(/larger than 10000 bytes/);
   });
 
   it('bounds decompression the same way', async () => {
-    const bomb = gzipSync(Buffer.alloc(5_000_000, 'a'));
-    o.routes.set('/bomb.xml.gz', { headers: { 'content-type': 'application/gzip' }, body: bomb });
-    const body = await fetchSitemap(o.url('/bomb.xml.gz'), { ...fetchOptions, maxBytes: 100_000 });
-    expect(body?.truncated).toBe(true);
-    expect(body!.text.length).toBe(100_000);
+    // 5 MB of gzipped URLs, one a line: only the first 100 kB of text is read.
+    const lines = Array.from({ length: 100_000 }, (_, i) => o.url(`/z/${i}`)).join('\n');
+    o.routes.set('/bomb.txt.gz', { headers: { 'content-type': 'application/gzip' }, body: gzipSync(lines) });
+    const problems: string[] = [];
+    const urls = await collect(readSitemaps([o.url('/bomb.txt.gz')], { ...fetchOptions, maxDepth: 0, maxBytes: 100_000 }, { onProblem: (m) => problems.push(m) }));
+    const perLine = o.url('/z/00000').length + 1;
+    expect(urls.length).toBeGreaterThan(100_000 / perLine - 2);
+    expect(urls.length).toBeLessThanOrEqual(100_000 / (perLine - 4));
+    expect(problems.join()).toMatch(/larger than 100000 bytes once decompressed/);
   });
 
   it('fetches through a proxy when one is set', async () => {

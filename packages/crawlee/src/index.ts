@@ -17,6 +17,6 @@ export type { SkipEvent, SkipReason, SkipStage } from './skips.js';
 export type { RobotsPluginStats } from './stats.js';
 export { robotsDirectives, NO_DIRECTIVES, type RobotsDirectives, type MetaTag } from './meta-robots.js';
 export { signalsFromHtml, type PageSignals } from './page-signals.js';
-export { readSitemaps, fetchSitemap, parseSitemapBody, type SitemapUrl, type SitemapEntry } from './sitemaps.js';
+export { readSitemaps, parseSitemapStream, type ReadSitemapsOptions, type ReadSitemapsHooks, type SitemapUrl, type SitemapEntry } from './sitemaps/index.js';
 export { CrawlDelayScheduler } from './crawl-delay.js';
 export type { RobotsManagerLike, RobotsVerdict, VerdictReason } from './manager-contract.js';

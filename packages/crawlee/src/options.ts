@@ -11,11 +11,21 @@ import type { SkipEvent } from './skips.js';
 /** Which sitemap URLs are kept, relative to the sitemap's own URL — Crawlee's `EnqueueStrategy` values. */
 export type SitemapEnqueueStrategy = 'all' | 'same-hostname' | 'same-domain' | 'same-origin';
 
-/** Options of the sitemap feeder (`sitemaps` option). */
+/**
+ * Options of the sitemap feeder (`sitemaps` option). Which files are read and which URLs kept follows
+ * one rule, relative to the site whose robots.txt named the sitemaps: the files its robots.txt names
+ * are read wherever they are hosted; a nested sitemap outside the site (by `enqueueStrategy`) is not
+ * fetched; a page URL outside the site is kept only when it comes from a sitemap on its own host that
+ * this host's robots.txt names (the sitemaps protocol's cross-submission). Sitemap work is bounded per plugin
+ * (`maxConcurrentFetches`, `maxBufferedBytes`), per origin (`maxFilesPerOrigin`,
+ * `maxTimePerOriginMs`, `maxUrlsPerOrigin`) and per file (`maxBytes`, `timeoutMs`).
+ */
 export interface SitemapOptions {
   /**
-   * Which URLs listed in a sitemap are enqueued, compared with the sitemap file's URL (the way
-   * Crawlee's `enqueueLinks` compares links with the page). Default: `'same-hostname'`.
+   * Which sitemap URLs belong to the site, compared with the URL of the origin whose robots.txt named
+   * the sitemaps (the way Crawlee's `enqueueLinks` compares links with the page): nested sitemaps
+   * outside it are not fetched, page URLs outside it are kept only when they come from a sitemap on
+   * their own host that this host's robots.txt names. Default: `'same-hostname'`.
    */
   readonly enqueueStrategy?: SitemapEnqueueStrategy;
   /** Keep only URLs matching one of these globs (Crawlee glob syntax). Default: keep all. */
@@ -24,25 +34,48 @@ export interface SitemapOptions {
   readonly regexps?: readonly RegExp[];
   /** Keep only URLs for which this returns `true`. Runs after the strategy, globs and regexps. Default: none. */
   readonly filter?: (url: string, sitemapUrl: string) => boolean;
-  /** Most URLs enqueued from the sitemaps of one origin. Default: `10_000`. */
+  /** Most URLs enqueued from the sitemaps of one origin: 0 to 100,000,000. Default: `10_000`. */
   readonly maxUrlsPerOrigin?: number;
-  /** Most bytes read from one sitemap file, after decompression (the protocol's limit is 50 MB). Default: `52_428_800`. */
+  /**
+   * Most bytes read from one sitemap file, on the wire and again after decompression (the protocol's
+   * limit is 50 MB): 0 to 1,073,741,824. Files are streamed, so this bounds time, not memory. Default: `52_428_800`.
+   */
   readonly maxBytes?: number;
-  /** How deep sitemap indexes are followed: 0 reads only the files named in robots.txt. Default: `2`. */
+  /** How deep sitemap indexes are followed, 0 to 10: 0 reads only the files named in robots.txt. Default: `2`. */
   readonly maxDepth?: number;
   /**
-   * Most sitemap files fetched for one origin (indexes included), so an index listing thousands of
-   * slow or broken files cannot keep the crawl waiting. Default: `100`.
+   * Most sitemap files fetched for one origin (indexes included), 0 to 100,000, so an index listing
+   * thousands of slow or broken files cannot keep the crawl waiting. Default: `100`.
    */
   readonly maxFilesPerOrigin?: number;
+  /**
+   * Most time spent reading one origin's sitemaps, in milliseconds (1 to 2,147,483,647, a Node.js
+   * timer's limit): fetching, parsing and waiting for a fetch slot, but not waiting for room in the
+   * crawler's queue (the crawl then has work). When it runs out the origin's reading stops and the
+   * URLs read so far are still enqueued, so a crawl never waits on sitemaps longer. Default: `120_000`.
+   */
+  readonly maxTimePerOriginMs?: number;
+  /**
+   * Most sitemap files read at the same time, all origins together (1 to 64): with each file
+   * streamed, this bounds the bytes in flight and being decompressed. Default: `4`.
+   */
+  readonly maxConcurrentFetches?: number;
+  /**
+   * Most bytes of parsed sitemap URLs waiting for room in the crawler's queue, all origins together
+   * (65,536 to 1,073,741,824); reading pauses while it is reached. Default: `16_777_216` (16 MiB).
+   */
+  readonly maxBufferedBytes?: number;
   /** `request.label` of enqueued sitemap URLs, so a router can tell them apart. Default: none. */
   readonly label?: string;
   /**
-   * Back-pressure: the feeder waits while the crawler has more than this many requests pending,
-   * so a 50,000-URL sitemap does not flood the queue ahead of the pages. Default: `1_000`.
+   * Back-pressure: the feeder waits while the crawler has more than this many requests pending
+   * (1 to 1,000,000), so a 50,000-URL sitemap does not flood the queue ahead of the pages. Default: `1_000`.
    */
   readonly maxPendingRequests?: number;
-  /** Timeout of one sitemap fetch, in milliseconds: 1 to 2,147,483,647 (a Node.js timer's limit). Default: `30_000`. */
+  /**
+   * Time to read one sitemap file, request to last byte, in milliseconds: 1 to 2,147,483,647 (a
+   * Node.js timer's limit). Time spent waiting for room in the crawler's queue does not count. Default: `30_000`.
+   */
   readonly timeoutMs?: number;
   /** Proxy sitemaps are fetched through, `http://user:pass@host:port`. Default: none (direct). */
   readonly proxyUrl?: string;
@@ -114,6 +147,9 @@ export interface ResolvedSitemapOptions {
   readonly maxBytes: number;
   readonly maxDepth: number;
   readonly maxFilesPerOrigin: number;
+  readonly maxTimePerOriginMs: number;
+  readonly maxConcurrentFetches: number;
+  readonly maxBufferedBytes: number;
   readonly label: string | undefined;
   readonly maxPendingRequests: number;
   readonly timeoutMs: number;
@@ -146,6 +182,9 @@ export const SITEMAP_DEFAULTS: Omit<ResolvedSitemapOptions, 'filter' | 'label' |
   maxBytes: 50 * 1024 * 1024,
   maxDepth: 2,
   maxFilesPerOrigin: 100,
+  maxTimePerOriginMs: 120_000,
+  maxConcurrentFetches: 4,
+  maxBufferedBytes: 16 * 1024 * 1024,
   maxPendingRequests: 1_000,
   timeoutMs: 30_000,
 };
@@ -167,7 +206,7 @@ const PLUGIN_KEYS = new Set([
 ]);
 const SITEMAP_KEYS = new Set([
   'enqueueStrategy', 'globs', 'regexps', 'filter', 'maxUrlsPerOrigin', 'maxBytes', 'maxDepth', 'maxFilesPerOrigin', 'label',
-  'maxPendingRequests', 'timeoutMs', 'proxyUrl',
+  'maxPendingRequests', 'timeoutMs', 'proxyUrl', 'maxTimePerOriginMs', 'maxConcurrentFetches', 'maxBufferedBytes',
 ]);
 const STRATEGIES: readonly SitemapEnqueueStrategy[] = ['all', 'same-hostname', 'same-domain', 'same-origin'];
 
@@ -248,13 +287,36 @@ function resolveSitemaps(value: unknown): ResolvedSitemapOptions | false {
     regexps: regexps as RegExp[],
     filter: filter as ResolvedSitemapOptions['filter'],
     label: label as string | undefined,
-    maxUrlsPerOrigin: count(value, 'maxUrlsPerOrigin', SITEMAP_DEFAULTS.maxUrlsPerOrigin, 'sitemaps.', true),
-    maxBytes: count(value, 'maxBytes', SITEMAP_DEFAULTS.maxBytes, 'sitemaps.', true),
-    maxDepth: count(value, 'maxDepth', SITEMAP_DEFAULTS.maxDepth, 'sitemaps.', true),
-    maxFilesPerOrigin: count(value, 'maxFilesPerOrigin', SITEMAP_DEFAULTS.maxFilesPerOrigin, 'sitemaps.', true),
-    maxPendingRequests: Math.max(1, count(value, 'maxPendingRequests', SITEMAP_DEFAULTS.maxPendingRequests, 'sitemaps.', true)),
-    timeoutMs: timeout(value, 'timeoutMs', SITEMAP_DEFAULTS.timeoutMs, 'sitemaps.'),
+    maxUrlsPerOrigin: sitemapInteger(value, 'maxUrlsPerOrigin', 0, 100_000_000),
+    maxBytes: sitemapInteger(value, 'maxBytes', 0, 1_073_741_824),
+    maxDepth: sitemapInteger(value, 'maxDepth', 0, 10),
+    maxFilesPerOrigin: sitemapInteger(value, 'maxFilesPerOrigin', 0, 100_000),
+    maxTimePerOriginMs: sitemapInteger(value, 'maxTimePerOriginMs', 1, MAX_TIMER_MS),
+    maxConcurrentFetches: sitemapInteger(value, 'maxConcurrentFetches', 1, 64),
+    maxBufferedBytes: sitemapInteger(value, 'maxBufferedBytes', 65_536, 1_073_741_824),
+    maxPendingRequests: sitemapInteger(value, 'maxPendingRequests', 1, 1_000_000),
+    timeoutMs: sitemapInteger(value, 'timeoutMs', 1, MAX_TIMER_MS),
   };
+}
+
+type SitemapNumberKey = { [K in keyof typeof SITEMAP_DEFAULTS]: (typeof SITEMAP_DEFAULTS)[K] extends number ? K : never }[keyof typeof SITEMAP_DEFAULTS];
+
+/**
+ * A whole-number sitemap option from `min` to `max`: every bound is finite, and no time exceeds
+ * what a Node.js timer can wait (a longer one would fire after 1 ms).
+ */
+function sitemapInteger(value: Record<string, unknown>, key: SitemapNumberKey, min: number, max: number): number {
+  const v = value[key];
+  const fallback = SITEMAP_DEFAULTS[key];
+  if (v === undefined) return fallback;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
+    const expected =
+      max === MAX_TIMER_MS
+        ? `a whole number of milliseconds from ${min} to ${max} (a Node.js timer's longest wait; default ${fallback})`
+        : `a whole number ≥ ${min} and ≤ ${max}${key.endsWith('Bytes') || key === 'maxBytes' ? ' (bytes)' : ''} (default ${fallback})`;
+    throw new InvalidOptionsError(`sitemaps.${key}`, `expected ${expected}, got ${describe(v)}.`);
+  }
+  return v;
 }
 
 function rejectUnknownKeys(value: Record<string, unknown>, known: ReadonlySet<string>, prefix: string): void {

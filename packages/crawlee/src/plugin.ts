@@ -15,7 +15,7 @@ import type { RobotsManagerLike } from './manager-contract.js';
 import { NO_DIRECTIVES, type RobotsDirectives } from './meta-robots.js';
 import { resolveOptions, type ResolvedOptions, type RobotsPluginOptions } from './options.js';
 import { SitemapFeeder } from './sitemap-feeder.js';
-import type { SitemapUrl } from './sitemaps.js';
+import type { SitemapUrl } from './sitemaps/index.js';
 import { SkipReporter } from './skips.js';
 import { PluginStats, type RobotsPluginStats } from './stats.js';
 

@@ -1,14 +1,23 @@
 /**
  * Feeds sitemap URLs into the crawler's queue in the background. When an origin is first seen, its
- * robots.txt `Sitemap:` lines are read (via the manager, so robots.txt is not fetched again), the
- * sitemaps are walked (`sitemaps.ts`), the URLs filtered and bounded, and handed to the crawler in
- * batches — waiting while the crawler already has `maxPendingRequests` requests pending, so a huge
- * sitemap is read at the pace the crawl can take it. Robots rules are applied by the same enqueue
+ * robots.txt `Sitemap:` lines are read (via the manager, so robots.txt is not fetched again) and the
+ * sitemaps walked (`sitemaps/read.ts`) as streams; each URL is scoped (`sitemaps/scope.ts`),
+ * filtered, counted against `maxUrlsPerOrigin` and put in the origin's backlog as soon as it is
+ * parsed. A second loop hands the backlog to the crawler in batches, waiting while the crawler
+ * already has `maxPendingRequests` requests pending. Robots rules are applied by the same enqueue
  * filter as every other request.
+ *
+ * Bounds: one {@link SitemapBudget} for the whole plugin (files read at once, bytes of URLs in the
+ * backlogs), and per origin a time budget (`maxTimePerOriginMs`) that runs while the origin's
+ * sitemaps are being fetched and parsed, not while its backlog waits for the crawler — so the crawl
+ * (whose end waits for the feeder) never waits on one origin's sitemaps longer than that.
  */
 import type { RobotsManagerLike } from './manager-contract.js';
 import type { ResolvedSitemapOptions } from './options.js';
-import { readSitemaps, sitemapUrlFilter, type SitemapUrl } from './sitemaps.js';
+import { Clock, SitemapBudget } from './sitemaps/budget.js';
+import { readSitemaps } from './sitemaps/read.js';
+import { inScope, sitemapUrlFilter } from './sitemaps/scope.js';
+import type { SitemapUrl } from './sitemaps/types.js';
 import type { PluginStats } from './stats.js';
 
 export interface SitemapFeederDeps {
@@ -24,7 +33,13 @@ export interface SitemapFeederDeps {
 }
 
 const BATCH_SIZE = 100;
+/** How long a part batch waits for more URLs before it is enqueued anyway. */
+const BATCH_LINGER_MS = 50;
 const BACKPRESSURE_POLL_MS = 200;
+/** Other hosts whose robots.txt is asked, per origin, whether they vouch for a sitemap they host. */
+const MAX_VOUCHING_HOSTS = 16;
+/** What one buffered URL costs beyond its characters (object, array slot). */
+const ENTRY_OVERHEAD_BYTES = 64;
 
 export class SitemapFeeder {
   private readonly originsSeen = new Set<string>();
@@ -32,12 +47,15 @@ export class SitemapFeeder {
   private abort = new AbortController();
   private closed = false;
   private readonly keep: (url: string, sitemapUrl: string) => boolean;
+  /** The sitemap budget of every origin of this plugin. */
+  readonly budget: SitemapBudget;
 
   constructor(
     private readonly options: ResolvedSitemapOptions,
     private readonly deps: SitemapFeederDeps,
   ) {
     this.keep = sitemapUrlFilter(options);
+    this.budget = new SitemapBudget({ maxConcurrentFetches: options.maxConcurrentFetches, maxBufferedBytes: options.maxBufferedBytes });
   }
 
   /** Starts reading the sitemaps of `origin` (once per origin); `url` is any URL of it. */
@@ -77,47 +95,192 @@ export class SitemapFeeder {
   }
 
   private async feed(origin: string, url: string): Promise<void> {
-    const signal = this.abort.signal;
-    const sitemapUrls = await this.deps.manager.sitemaps(url);
-    if (sitemapUrls.length === 0) return;
-    const { maxUrlsPerOrigin, maxBytes, maxDepth, maxFilesPerOrigin, timeoutMs, proxyUrl } = this.options;
-    let enqueued = 0;
-    let batch: SitemapUrl[] = [];
-    const seen = new Set<string>();
-    const flush = async () => {
-      const current = batch;
-      batch = [];
-      await this.waitForRoom(signal);
-      if (signal.aborted) return;
-      const accepted = await this.deps.enqueue(current);
-      this.deps.stats.sitemapUrlsEnqueued += accepted;
+    const run = this.abort.signal;
+    const outOfTime = new AbortController();
+    const signal = AbortSignal.any([run, outOfTime.signal]);
+    const clock = new Clock();
+    const budget = clock.countdown(this.options.maxTimePerOriginMs, () => outOfTime.abort());
+    const backlog = new Backlog();
+    const handing = this.handOver(backlog, run, Math.min(BATCH_SIZE, this.options.maxPendingRequests));
+    try {
+      await this.read(origin, url, signal, clock, backlog);
+    } finally {
+      budget.stop();
+      backlog.close();
+    }
+    if (outOfTime.signal.aborted && !run.aborted) {
+      this.deps.warn(
+        `RobotsPlugin: ${origin}: its sitemaps were not read within ${this.options.maxTimePerOriginMs} ms (sitemaps.maxTimePerOriginMs); the URLs read so far are enqueued, the rest is not`,
+      );
+    }
+    await handing;
+  }
+
+  /** Reads the origin's sitemaps into `backlog`, scoped, filtered and bounded. */
+  private async read(origin: string, url: string, signal: AbortSignal, clock: Clock, backlog: Backlog): Promise<void> {
+    const { manager } = this.deps;
+    const sitemapUrls = await untilAborted(manager.sitemaps(url), signal);
+    if (!sitemapUrls || sitemapUrls.length === 0) return;
+    const { maxUrlsPerOrigin, maxBytes, maxDepth, maxFilesPerOrigin, timeoutMs, proxyUrl, enqueueStrategy } = this.options;
+    const warn = (message: string) => this.deps.warn(`RobotsPlugin: ${origin}: ${message}`);
+    const vouching = new Map<string, Promise<ReadonlySet<string>>>();
+    let outOfScope = 0;
+    /** Whether the robots.txt of `pageUrl`'s origin names `sitemapUrl` (cross-submission). */
+    const vouched = async (pageUrl: string, sitemapUrl: string): Promise<boolean> => {
+      const pageOrigin = new URL(pageUrl).origin;
+      let listed = vouching.get(pageOrigin);
+      if (!listed) {
+        if (vouching.size >= MAX_VOUCHING_HOSTS) return false;
+        listed = manager.sitemaps(pageUrl).then(
+          (urls) => new Set(urls.map(normalized)),
+          () => new Set<string>(),
+        );
+        vouching.set(pageOrigin, listed);
+      }
+      return (await untilAborted(listed, signal))?.has(normalized(sitemapUrl)) ?? false;
     };
+    const seen = new Set<string>();
+    let kept = 0;
     const entries = readSitemaps(
       sitemapUrls,
-      { userAgent: this.deps.userAgent, maxBytes, maxDepth, maxFiles: maxFilesPerOrigin, timeoutMs, signal, ...(proxyUrl ? { proxyUrl } : {}) },
+      { userAgent: this.deps.userAgent, maxBytes, maxDepth, maxFiles: maxFilesPerOrigin, timeoutMs, signal, clock, budget: this.budget, ...(proxyUrl ? { proxyUrl } : {}) },
       {
         onSitemapRead: () => this.deps.stats.sitemapsRead++,
-        onProblem: (message) => this.deps.warn(`RobotsPlugin: ${origin}: ${message}`),
+        onProblem: warn,
+        keepNested: (nested, parent) => {
+          if (inScope(nested, url, enqueueStrategy)) return true;
+          warn(`sitemap ${parent} lists the sitemap ${nested}, outside the site (sitemaps.enqueueStrategy '${enqueueStrategy}'); not fetched`);
+          return false;
+        },
       },
     );
     for await (const entry of entries) {
-      if (signal.aborted) return;
-      if (seen.has(entry.url) || !this.keep(entry.url, entry.sitemapUrl)) continue;
+      if (seen.has(entry.url)) continue;
+      // Outside the site: kept only from a sitemap on the URL's own host that this host's robots.txt names.
+      if (!inScope(entry.url, url, enqueueStrategy) && !(sameHost(entry.url, entry.sitemapUrl) && (await vouched(entry.url, entry.sitemapUrl)))) {
+        outOfScope++;
+        continue;
+      }
+      if (!this.keep(entry.url, entry.sitemapUrl)) continue;
       seen.add(entry.url);
-      batch.push(entry);
-      enqueued++;
-      if (batch.length >= Math.min(BATCH_SIZE, this.options.maxPendingRequests)) await flush();
-      if (enqueued >= maxUrlsPerOrigin) {
-        this.deps.warn(`RobotsPlugin: the sitemaps of ${origin} list more than ${maxUrlsPerOrigin} URLs (sitemaps.maxUrlsPerOrigin); the rest is not enqueued`);
+      const bytes = 2 * (entry.url.length + entry.sitemapUrl.length) + ENTRY_OVERHEAD_BYTES;
+      // A full budget means the crawler is behind: waiting for it is not sitemap time.
+      clock.pause();
+      const reserved = await this.budget.reserveBytes(bytes, signal);
+      clock.resume();
+      if (!reserved) break;
+      backlog.push(entry, bytes);
+      if (++kept >= maxUrlsPerOrigin) {
+        warn(`its sitemaps list more than ${maxUrlsPerOrigin} URLs (sitemaps.maxUrlsPerOrigin); the rest is not enqueued`);
         break;
       }
     }
-    if (batch.length > 0) await flush();
+    if (outOfScope > 0) {
+      warn(
+        `${outOfScope} sitemap URL(s) outside the site (sitemaps.enqueueStrategy '${enqueueStrategy}') and not in a sitemap their own host's robots.txt names; not enqueued`,
+      );
+    }
+  }
+
+  /** Hands the backlog to the crawler in batches, with back-pressure, until it is closed and empty. */
+  private async handOver(backlog: Backlog, run: AbortSignal, batchSize: number): Promise<void> {
+    for (;;) {
+      const batch = await backlog.take(batchSize);
+      if (!batch) return;
+      try {
+        await this.waitForRoom(run);
+        if (!run.aborted) this.deps.stats.sitemapUrlsEnqueued += await this.deps.enqueue(batch.entries);
+      } finally {
+        this.budget.releaseBytes(batch.bytes);
+      }
+    }
   }
 
   private async waitForRoom(signal: AbortSignal): Promise<void> {
     while (!signal.aborted && this.deps.pending() >= this.options.maxPendingRequests) {
       await new Promise((resolve) => setTimeout(resolve, BACKPRESSURE_POLL_MS).unref?.());
     }
+  }
+}
+
+/** The URLs of one origin read and not yet handed to the crawler. */
+class Backlog {
+  private items: { entry: SitemapUrl; bytes: number }[] = [];
+  private head = 0;
+  private closed = false;
+  private wake: (() => void) | undefined;
+
+  private get size(): number {
+    return this.items.length - this.head;
+  }
+
+  push(entry: SitemapUrl, bytes: number): void {
+    this.items.push({ entry, bytes });
+    this.wake?.();
+  }
+
+  close(): void {
+    this.closed = true;
+    this.wake?.();
+  }
+
+  /**
+   * The next batch: `size` URLs, or fewer once the reading has ended or no more came within
+   * {@link BATCH_LINGER_MS}; `undefined` when closed and empty.
+   */
+  async take(size: number): Promise<{ entries: SitemapUrl[]; bytes: number } | undefined> {
+    let lingering: ReturnType<typeof setTimeout> | undefined;
+    let lingered = false;
+    while (this.size < size && !this.closed && !lingered) {
+      await new Promise<void>((resolve) => {
+        this.wake = resolve;
+        if (this.size > 0 && lingering === undefined) {
+          lingering = setTimeout(() => {
+            lingered = true;
+            resolve();
+          }, BATCH_LINGER_MS);
+        }
+      });
+      this.wake = undefined;
+    }
+    clearTimeout(lingering);
+    if (this.size === 0) return undefined;
+    const taken = this.items.slice(this.head, this.head + size);
+    this.head += taken.length;
+    // Taken items are dropped from the front now and then, not one by one (linear overall).
+    if (this.head > 1_024 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+    return { entries: taken.map((t) => t.entry), bytes: taken.reduce((sum, t) => sum + t.bytes, 0) };
+  }
+}
+
+/** `promise`'s value, or `undefined` as soon as `signal` aborts. */
+async function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
+  if (signal.aborted) return undefined;
+  let onAbort: (() => void) | undefined;
+  try {
+    return await Promise.race([
+      promise,
+      new Promise<undefined>((resolve) => {
+        onAbort = () => resolve(undefined);
+        signal.addEventListener('abort', onAbort, { once: true });
+      }),
+    ]);
+  } finally {
+    if (onAbort) signal.removeEventListener('abort', onAbort);
+  }
+}
+
+function sameHost(a: string, b: string): boolean {
+  return new URL(a).host === new URL(b).host;
+}
+
+function normalized(url: string): string {
+  try {
+    return new URL(url).href;
+  } catch {
+    return url;
   }
 }

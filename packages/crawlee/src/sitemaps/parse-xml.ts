@@ -1,0 +1,151 @@
+/**
+ * XML sitemaps (`<urlset>` and `<sitemapindex>`, sitemaps.org protocol 0.9) parsed incrementally
+ * with `sax` in strict mode: text is fed as it arrives and entries come out as their `</loc>` is
+ * read, so the cost is linear in the file's size and nothing but the current `<loc>` is kept.
+ *
+ * `<loc>` is read as the protocol defines it: the element's text content, XML entities decoded,
+ * CDATA sections included, comments left out (`<loc>https://a.example/<!-- x -->b</loc>` is
+ * `https://a.example/b`), surrounding white space trimmed; only a `<loc>` directly inside `<url>` or
+ * `<sitemap>` counts (not `<image:loc>`). A value that is not an absolute http(s) URL is dropped and
+ * reported (the protocol requires absolute URLs; resolving a relative one would fetch what nobody
+ * listed).
+ *
+ * Errors: sax reports each fault and parsing resumes after it, so an unescaped `&` costs nothing
+ * (it is kept as the literal character, as browsers and Google read it) and the entries before any
+ * fault are always kept. A file is abandoned after {@link MAX_XML_ERRORS} faults, nesting deeper
+ * than {@link MAX_DEPTH}, or a tag with more than {@link MAX_ATTRIBUTES} attributes — the shapes
+ * that would otherwise grow sax's own state without bound. Entities declared in a DOCTYPE are never
+ * expanded (no billion laughs, no external entities).
+ */
+import sax from 'sax';
+import type { SitemapEntry } from './types.js';
+
+/** Faults tolerated in one file before the rest of it is skipped. */
+export const MAX_XML_ERRORS = 100;
+/** Element nesting a sitemap never needs (a `<loc>` sits at depth 3). */
+export const MAX_DEPTH = 32;
+/** Attributes on one tag a sitemap never needs. */
+export const MAX_ATTRIBUTES = 256;
+/** Longest `<loc>` kept, in characters (the protocol allows 2,048). */
+export const MAX_LOC_CHARS = 8_192;
+
+/** Parses one XML sitemap file fed in pieces. */
+export class XmlSitemapParser {
+  private readonly parser = sax.parser(true, { trim: false, normalize: false, position: true });
+  private readonly stack: string[] = [];
+  private out: SitemapEntry[] = [];
+  private loc: { kind: SitemapEntry['kind']; text: string; tooLong: boolean } | undefined;
+  private attributes = 0;
+  /** XML faults seen (parsing went on past each). */
+  errors = 0;
+  /** Why the rest of the file is skipped, once it is. */
+  stopped: string | undefined;
+  /** `<loc>` values dropped (not absolute http(s) URLs, or too long), with the first as an example. */
+  readonly dropped = { count: 0, example: '' };
+  /** The first XML fault, for the report. */
+  firstError: string | undefined;
+
+  constructor() {
+    const p = this.parser;
+    p.onopentag = (tag) => {
+      this.attributes = 0;
+      const local = localName(tag.name);
+      const parent = this.stack[this.stack.length - 1];
+      this.stack.push(local);
+      if (this.stack.length > MAX_DEPTH) this.stop(`elements nested deeper than ${MAX_DEPTH}`);
+      if (local === 'loc' && (parent === 'url' || parent === 'sitemap') && this.stack.length >= 2) {
+        this.loc = { kind: parent === 'url' ? 'url' : 'sitemap', text: '', tooLong: false };
+      }
+    };
+    p.onattribute = () => {
+      if (++this.attributes > MAX_ATTRIBUTES) this.stop(`a tag with more than ${MAX_ATTRIBUTES} attributes`);
+    };
+    p.ontext = (text) => this.appendLoc(text);
+    p.oncdata = (text) => this.appendLoc(text);
+    p.onclosetag = () => {
+      this.stack.pop();
+      // A `<loc>` ends with its own closing tag: the stack is back at its parent.
+      if (this.loc && this.stack[this.stack.length - 1] !== 'loc') this.finishLoc();
+    };
+    p.onerror = (error) => {
+      this.errors++;
+      this.firstError ??= error.message.split('\n').join(' ');
+      if (this.errors >= MAX_XML_ERRORS) this.stop(`${MAX_XML_ERRORS} XML errors`);
+      // sax's buffer guard repeats for every further character once hit: nothing sane follows.
+      else if (error.message.startsWith('Max buffer length exceeded')) this.stop('an XML token longer than 64 KiB');
+      p.resume();
+    };
+  }
+
+  /** Feeds the next piece of text; returns the entries it completed. */
+  write(text: string): SitemapEntry[] {
+    if (this.stopped === undefined) this.parser.write(text);
+    return this.take();
+  }
+
+  /** The end of the file; returns the entries it completed. */
+  end(): SitemapEntry[] {
+    if (this.stopped === undefined) {
+      // An unclosed element at the end of a cut file is a fault like any other: entries are kept.
+      try {
+        this.parser.close();
+      } catch {
+        // sax throws from close() only when an error is pending, which onerror has cleared.
+      }
+    }
+    return this.take();
+  }
+
+  private take(): SitemapEntry[] {
+    const out = this.out;
+    this.out = [];
+    return out;
+  }
+
+  private stop(reason: string): void {
+    this.stopped ??= reason;
+    this.loc = undefined;
+    // sax has no abort: further callbacks are ignored and write() is no longer called.
+    this.parser.onopentag = this.parser.ontext = this.parser.oncdata = this.parser.onclosetag = this.parser.onattribute = () => {};
+  }
+
+  private appendLoc(text: string): void {
+    const loc = this.loc;
+    if (!loc || loc.tooLong) return;
+    if (loc.text.length + text.length > MAX_LOC_CHARS) {
+      loc.tooLong = true;
+      loc.text = loc.text.slice(0, 60);
+      return;
+    }
+    loc.text += text;
+  }
+
+  private finishLoc(): void {
+    const loc = this.loc!;
+    this.loc = undefined;
+    const value = loc.text.replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '');
+    const url = loc.tooLong ? undefined : absoluteHttpUrl(value);
+    if (url === undefined) {
+      this.dropped.count++;
+      if (this.dropped.count === 1) this.dropped.example = loc.tooLong ? `${value}… (over ${MAX_LOC_CHARS} characters)` : value.slice(0, 200);
+      return;
+    }
+    this.out.push({ kind: loc.kind, loc: url });
+  }
+}
+
+/** `value` as a normalized absolute http(s) URL, or `undefined` when it is not one. */
+export function absoluteHttpUrl(value: string): string | undefined {
+  if (!/^https?:\/\//i.test(value)) return undefined;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function localName(name: string): string {
+  const colon = name.indexOf(':');
+  return colon < 0 ? name : name.slice(colon + 1);
+}

@@ -1,0 +1,114 @@
+/**
+ * Hosts for the sitemap tests: like `site.ts`'s origins, but each on a loopback address of its own
+ * (127.0.0.2, 127.0.0.3, …), so that they differ by hostname and not only by port — the sitemap
+ * scope rule's default strategy is `'same-hostname'`. Also: an event-loop watch and a memory watch.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { existsSync, readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import type { Hit, Route, Site, SiteOrigin } from './site.js';
+
+/** One origin per address, each on a free port. */
+export async function startHosts(addresses: readonly string[]): Promise<Site> {
+  const servers: Server[] = [];
+  const origins: SiteOrigin[] = [];
+  for (const address of addresses) {
+    const routes = new Map<string, Route>();
+    const hits: Hit[] = [];
+    const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+      const path = req.url ?? '/';
+      hits.push({ path, userAgent: String(req.headers['user-agent'] ?? ''), at: Date.now() });
+      const route = routes.get(path);
+      void Promise.resolve(route === undefined ? { status: 404, body: 'not found' } : typeof route === 'function' ? route(req) : route).then((response) => {
+        if (res.writableEnded || res.destroyed) return;
+        res.writeHead(response.status ?? 200, { 'content-type': 'text/html; charset=utf-8', ...response.headers });
+        res.end(response.body ?? '');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, address, resolve));
+    servers.push(server);
+    const origin = `http://${address}:${(server.address() as AddressInfo).port}`;
+    origins.push({
+      origin,
+      routes,
+      hits,
+      paths: () => hits.map((h) => h.path),
+      count: (path) => hits.filter((h) => h.path === path).length,
+      url: (path) => `${origin}${path}`,
+    });
+  }
+  return {
+    origins,
+    allUrls: () => origins.flatMap((o) => o.hits.map((h) => `${o.origin}${h.path}`)),
+    close: async () => {
+      await Promise.all(
+        servers.map(
+          (server) =>
+            new Promise<void>((resolve) => {
+              server.closeAllConnections();
+              server.close(() => resolve());
+            }),
+        ),
+      );
+    },
+  };
+}
+
+/**
+ * Watches how long the event loop is held: a 10 ms interval records, for each tick, how late it
+ * came — counted as the smaller of the wall-clock delay and the CPU time the main thread used in it
+ * (Linux: /proc/self/task/<pid>/stat, 10 ms resolution; elsewhere the whole process's CPU time), so
+ * that neither the process being descheduled on a loaded machine nor GC helper threads are mistaken
+ * for the event loop being blocked.
+ */
+export function watchEventLoop(): { stop(): number } {
+  const INTERVAL = 10;
+  let worst = 0;
+  let lastWall = performance.now();
+  let lastCpu = mainThreadCpuMs();
+  const timer = setInterval(() => {
+    const wall = performance.now();
+    const cpu = mainThreadCpuMs();
+    const late = Math.min(wall - lastWall, cpu - lastCpu) - INTERVAL;
+    worst = Math.max(worst, late);
+    lastWall = wall;
+    lastCpu = cpu;
+  }, INTERVAL);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      return worst;
+    },
+  };
+}
+
+const TASK_STAT = `/proc/self/task/${process.pid}/stat`;
+const hasTaskStat = existsSync(TASK_STAT);
+
+/** CPU time of the main thread (user + system), in milliseconds. */
+function mainThreadCpuMs(): number {
+  if (!hasTaskStat) {
+    const { user, system } = process.cpuUsage();
+    return (user + system) / 1000;
+  }
+  // Fields after the command name (which may hold spaces, hence the last ')'): utime is the 12th, stime the 13th, in 1/100 s.
+  const stat = readFileSync(TASK_STAT, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** Samples the resident set size every 25 ms; `stop()` gives the peak growth over the start, in bytes. */
+export function watchMemory(): { stop(): number } {
+  const start = process.memoryUsage().rss;
+  let peak = start;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 25);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      peak = Math.max(peak, process.memoryUsage().rss);
+      return peak - start;
+    },
+  };
+}

@@ -1,0 +1,133 @@
+/**
+ * Sitemaps at full scale (issue 12 items 1, 3, 10), default options, a real CheerioCrawler and the
+ * plugin; figures printed and recorded in BENCHMARKS.md ("Sitemaps at scale"). Run:
+ *   pnpm test:stress
+ *
+ * - a 50,000-URL sitemap (the protocol's maximum, ~7 MB): read and parsed, then fed into the queue;
+ * - 100 origins, each serving two 50 MB bombs (gzipped zeros; a gzipped urlset repeating one URL);
+ * - one origin whose index lists 200 one-GB bombs (gzip members of zeros, concatenated).
+ */
+import { gzipSync } from 'node:zlib';
+import { afterAll, describe, expect, it } from 'vitest';
+import { RobotsManager } from '@heed/manager';
+import { RobotsPlugin, readSitemaps } from '@heed/crawlee';
+import { crawleeCheerio, freshConfig, page, startSite, text, type Site } from '../crawlee/site.js';
+import { watchEventLoop, watchMemory } from '../crawlee/sitemaps-hosts.js';
+
+const UA = 'HeedBot/1.0 (+https://heed.example/bot)';
+const MB = 1024 * 1024;
+const sites: Site[] = [];
+
+function urlset(count: number, url: (i: number) => string): string {
+  const parts = ['<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'];
+  for (let i = 0; i < count; i++) parts.push(`<url><loc>${url(i)}</loc><lastmod>2024-05-01</lastmod><changefreq>weekly</changefreq></url>\n`);
+  parts.push('</urlset>\n');
+  return parts.join('');
+}
+const gz = (body: Buffer) => ({ headers: { 'content-type': 'application/gzip' }, body });
+const report = (line: string) => console.log(`[stress] ${line}`);
+
+afterAll(async () => {
+  await Promise.all(sites.map((s) => s.close()));
+});
+
+async function crawlWithPlugin(starts: string[], sitemaps: Record<string, unknown> = {}) {
+  const manager = new RobotsManager({ userAgent: UA });
+  let plugin: RobotsPlugin | undefined;
+  let fedMs = 0;
+  const crawler = new crawleeCheerio.CheerioCrawler(
+    {
+      maxConcurrency: 4,
+      requestHandler: async (ctx) => {
+        if (sitemaps['stopWhenFed'] !== true) return;
+        const started = performance.now();
+        await plugin!.sitemapsDone();
+        fedMs = performance.now() - started;
+        void ctx;
+        crawler.stop();
+      },
+    },
+    freshConfig(),
+  );
+  crawler.log.warning = () => {};
+  const { stopWhenFed, ...options } = sitemaps;
+  void stopWhenFed;
+  plugin = await RobotsPlugin.attach(crawler, { userAgent: UA, manager, logSummary: false, sitemaps: options });
+  const memory = watchMemory();
+  const loop = watchEventLoop();
+  const started = performance.now();
+  await crawler.run(starts);
+  const tookMs = performance.now() - started;
+  const worstLoopMs = loop.stop();
+  const rssGrowth = memory.stop();
+  await manager.close();
+  return { plugin, tookMs, fedMs, worstLoopMs, rssGrowth };
+}
+
+describe('sitemaps at scale', () => {
+  it('a 50,000-URL sitemap: parsed in seconds, the event loop never held over 100 ms, all fed', async () => {
+    const site = await startSite(1);
+    sites.push(site);
+    const a = site.origins[0]!;
+    const body = Buffer.from(urlset(50_000, (i) => a.url(`/products/item-${i}?ref=sitemap&amp;v=${i % 7}`)));
+    a.routes.set('/robots.txt', text(`User-agent: *\nAllow: /\nSitemap: ${a.url('/sitemap.xml')}\n`));
+    a.routes.set('/sitemap.xml', { headers: { 'content-type': 'application/xml' }, body });
+    a.routes.set('/', page('home', []));
+
+    // got-scraping's first request loads its data synchronously (~60 ms once per process; in a crawl,
+    // the crawler's own first fetch pays it): warm it up so the watch sees the sitemap work only.
+    for await (const _ of readSitemaps([a.url('/robots.txt')], { userAgent: UA, maxBytes: MB, timeoutMs: 60_000, maxDepth: 0 }));
+    const loop = watchEventLoop();
+    const started = performance.now();
+    let n = 0;
+    for await (const _ of readSitemaps([a.url('/sitemap.xml')], { userAgent: UA, maxBytes: 50 * MB, timeoutMs: 60_000, maxDepth: 0 })) n++;
+    const parseMs = performance.now() - started;
+    const parseLoop = loop.stop();
+    report(`50,000-URL sitemap (${(body.length / MB).toFixed(1)} MB): read+parsed in ${(parseMs / 1000).toFixed(2)} s, event loop held at most ${parseLoop.toFixed(0)} ms`);
+    expect(n).toBe(50_000);
+    expect(parseLoop).toBeLessThan(100);
+
+    const run = await crawlWithPlugin([a.url('/')], { stopWhenFed: true, maxUrlsPerOrigin: 50_000, maxPendingRequests: 100_000, timeoutMs: 600_000, maxTimePerOriginMs: 600_000 });
+    report(`50,000-URL sitemap into a CheerioCrawler's queue: ${(run.fedMs / 1000).toFixed(1)} s, event loop held at most ${run.worstLoopMs.toFixed(0)} ms, RSS +${(run.rssGrowth / MB).toFixed(0)} MB`);
+    expect(run.plugin.stats.sitemapUrlsEnqueued).toBe(50_000);
+  });
+
+  it('100 origins of 50 MB sitemap bombs: memory bounded, the crawl ends within the time budget', async () => {
+    const site = await startSite(100);
+    sites.push(site);
+    const zeros = gzipSync(Buffer.alloc(50 * MB), { level: 1 });
+    const oneUrl = site.origins[0]!.url('/same');
+    const repeat = gzipSync(Buffer.from(urlset(Math.floor((50 * MB) / 115), () => oneUrl)), { level: 1 });
+    for (const o of site.origins) {
+      o.routes.set('/robots.txt', text(`User-agent: *\nAllow: /\nSitemap: ${o.url('/repeat.xml.gz')}\nSitemap: ${o.url('/zeros.xml.gz')}\n`));
+      o.routes.set('/', page('home', []));
+      o.routes.set('/same', page('same', []));
+      o.routes.set('/repeat.xml.gz', gz(repeat));
+      o.routes.set('/zeros.xml.gz', gz(zeros));
+    }
+    const run = await crawlWithPlugin(site.origins.map((o) => o.url('/')));
+    report(
+      `100 origins × 2 bombs of 50 MB: crawl ${(run.tookMs / 1000).toFixed(1)} s, ${run.plugin.stats.sitemapsRead} files read, RSS peak +${(run.rssGrowth / MB).toFixed(0)} MB, event loop held at most ${run.worstLoopMs.toFixed(0)} ms`,
+    );
+    expect(run.rssGrowth).toBeLessThan(300 * MB);
+    // Default budget: 120 s per origin, the time waiting for a fetch slot included.
+    expect(run.tookMs).toBeLessThan(240_000);
+  });
+
+  it('an index listing 200 one-GB bombs: a one-page crawl ends in seconds', async () => {
+    const site = await startSite(1);
+    sites.push(site);
+    const a = site.origins[0]!;
+    // 16 gzip members of 64 MB of zeros: 1 GB once inflated, 1 MB on the wire.
+    const member = gzipSync(Buffer.alloc(64 * MB), { level: 9 });
+    const bomb = Buffer.concat(Array.from({ length: 16 }, () => member));
+    const bombs = Array.from({ length: 200 }, (_, i) => a.url(`/bomb-${i}.xml.gz`));
+    a.routes.set('/robots.txt', text(`User-agent: *\nAllow: /\nSitemap: ${a.url('/index.xml')}\n`));
+    a.routes.set('/index.xml', { headers: { 'content-type': 'application/xml' }, body: `<sitemapindex>${bombs.map((b) => `<sitemap><loc>${b}</loc></sitemap>`).join('')}</sitemapindex>` });
+    a.routes.set('/', page('home', []));
+    for (const b of bombs) a.routes.set(new URL(b).pathname, gz(bomb));
+    const run = await crawlWithPlugin([a.url('/')]);
+    report(`index of 200 one-GB bombs: one-page crawl ${(run.tookMs / 1000).toFixed(1)} s, ${run.plugin.stats.sitemapsRead} files read, RSS peak +${(run.rssGrowth / MB).toFixed(0)} MB`);
+    expect(run.tookMs).toBeLessThan(120_000);
+  });
+});
