@@ -86,7 +86,7 @@ describe('BasicCrawler and HttpCrawler with RobotsPlugin', () => {
     await expect(robots.manager.check(b.url('/'))).rejects.toThrow(/close/);
   });
 
-  it('HttpCrawler: requests that reach the queue another way are checked right before the fetch', async () => {
+  it('HttpCrawler: requests that reach the queue another way (RequestList, the queue itself) are checked as they enter it', async () => {
     const handled: string[] = [];
     const skips: SkipEvent[] = [];
     const crawleeSkips: { url: string; reason: string }[] = [];
@@ -107,8 +107,10 @@ describe('BasicCrawler and HttpCrawler with RobotsPlugin', () => {
     expect(new Set(handled)).toEqual(new Set([b.url('/p1'), b.url('/p2')]));
     expect(b.paths().filter((p) => p.startsWith('/no'))).toEqual([]);
     expect(skips.map((e) => [e.url, e.stage, e.reason]).sort()).toEqual([
-      [b.url('/no/from-list'), 'before-fetch', 'rules'],
-      [b.url('/no/from-queue'), 'before-fetch', 'rules'],
+      // The plugin wraps the queue's own methods: a RequestList transfer and a direct addRequests
+      // are stopped on their way in.
+      [b.url('/no/from-list'), 'enqueue', 'rules'],
+      [b.url('/no/from-queue'), 'enqueue', 'rules'],
     ]);
     expect(crawleeSkips.map((x) => x.reason)).toEqual(['robotsTxt', 'robotsTxt']);
     expect(crawler.stats.state.requestsFailed).toBe(0);

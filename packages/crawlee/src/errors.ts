@@ -17,12 +17,33 @@ export class InvalidOptionsError extends Error {
 
 /** `RobotsPlugin.attach()` was given something that is not a Crawlee 3 crawler. */
 export class UnsupportedCrawlerError extends Error {
-  override readonly name = 'UnsupportedCrawlerError';
-  constructor(what: string) {
+  override readonly name: string = 'UnsupportedCrawlerError';
+  /** @param message replaces the default message (subclasses). */
+  constructor(what: string, message?: string) {
     super(
-      `RobotsPlugin.attach() needs a Crawlee 3 crawler (BasicCrawler, HttpCrawler, CheerioCrawler, ` +
-        `JSDOMCrawler, PlaywrightCrawler or PuppeteerCrawler); got ${what}. Pass the crawler instance ` +
-        `itself, before calling crawler.run().`,
+      message ??
+        `RobotsPlugin.attach() needs a Crawlee 3 crawler (BasicCrawler, HttpCrawler, CheerioCrawler, ` +
+          `JSDOMCrawler, PlaywrightCrawler or PuppeteerCrawler); got ${what}. Pass the crawler instance ` +
+          `itself, before calling crawler.run().`,
+    );
+  }
+}
+
+/**
+ * The crawler is a Crawlee crawler of a release the plugin does not support. `found` is the release
+ * of the crawler's `@crawlee/basic` (else of the `@crawlee/core` found), `supported` the range that is.
+ */
+export class UnsupportedCrawleeVersionError extends UnsupportedCrawlerError {
+  override readonly name: string = 'UnsupportedCrawleeVersionError';
+  constructor(
+    readonly found: string,
+    readonly supported: string,
+    detail?: string,
+  ) {
+    super(
+      `Crawlee ${found}`,
+      `RobotsPlugin.attach() supports Crawlee ${supported}; found Crawlee ${found}${detail ? ` (${detail})` : ''}. ` +
+        `Install a supported release, e.g. npm install @crawlee/cheerio@^3.18 (crawler package and @crawlee/core at the same version).`,
     );
   }
 }

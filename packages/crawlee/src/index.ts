@@ -12,7 +12,7 @@
  */
 export { RobotsPlugin, type AnyCrawler, type RobotsCrawlingContext } from './plugin.js';
 export type { RobotsPluginOptions, SitemapOptions, SitemapEnqueueStrategy, ResolvedOptions, ResolvedSitemapOptions } from './options.js';
-export { InvalidOptionsError, UnsupportedCrawlerError, AlreadyAttachedError } from './errors.js';
+export { InvalidOptionsError, UnsupportedCrawlerError, UnsupportedCrawleeVersionError, AlreadyAttachedError } from './errors.js';
 export type { SkipEvent, SkipReason, SkipStage } from './skips.js';
 export type { RobotsPluginStats } from './stats.js';
 export { robotsDirectives, NO_DIRECTIVES, type RobotsDirectives, type MetaTag } from './meta-robots.js';

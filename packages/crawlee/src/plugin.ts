@@ -1,15 +1,29 @@
 /**
  * `RobotsPlugin.attach(crawler, options)`: the one call that makes a Crawlee crawler obey robots.txt
- * through Heed. It validates the options, picks (or creates) the manager, and installs the hooks for
- * the crawler's kind: every crawler gets the queue, robots-check, request-handling, crawl-delay and
- * summary hooks; HTTP crawlers the got redirect hook; browser crawlers request interception.
+ * through Heed. It validates the options, checks the Crawlee release, picks (or creates) the manager,
+ * and installs the hooks for the crawler's kind: every crawler gets its request queue wrapped
+ * (enqueue filter, check before the fetch, crawl-delay, sitemaps), the request-handling and summary
+ * hooks; HTTP crawlers the got redirect hook; browser crawlers request interception.
  */
+import type { BasicCrawler, CrawlingContext } from '@crawlee/basic';
 import { attachBasicHooks } from './attach/basic.js';
 import { attachBrowserHooks } from './attach/browser.js';
-import { crawlerKind, missingExtensionPoint, type CrawlerInternals } from './attach/crawler-internals.js';
+import {
+  crawleeRelease,
+  crawleeSkipNotifier,
+  crawlerKind,
+  crawlerRelease,
+  isSupportedRelease,
+  missingMember,
+  pendingRequestCount,
+  SUPPORTED_CRAWLEE_RANGE,
+  turnOffCrawleeRobotsCheck,
+  type PublicCrawler,
+} from './attach/crawler-internals.js';
 import { attachHttpHooks } from './attach/http.js';
+import { enqueueScope, QueueHooks } from './attach/queue.js';
 import { CrawlDelayScheduler } from './crawl-delay.js';
-import { AlreadyAttachedError, UnsupportedCrawlerError } from './errors.js';
+import { AlreadyAttachedError, UnsupportedCrawleeVersionError, UnsupportedCrawlerError } from './errors.js';
 import { RobotsGuard } from './guard.js';
 import type { RobotsManagerLike } from './manager-contract.js';
 import { NO_DIRECTIVES, type RobotsDirectives } from './meta-robots.js';
@@ -22,8 +36,11 @@ import { PluginStats, type RobotsPluginStats } from './stats.js';
 /** Crawlers already attached, so a second `attach()` fails instead of doubling every check. */
 const attached = new WeakSet<object>();
 
-/** A Crawlee crawler, as `attach()` accepts it: any `BasicCrawler` subclass instance. */
-export type AnyCrawler = object;
+/**
+ * A Crawlee crawler, as `attach()` accepts it: any `BasicCrawler` subclass instance (HttpCrawler,
+ * CheerioCrawler, JSDOMCrawler, PlaywrightCrawler, PuppeteerCrawler, or your own subclass).
+ */
+export type AnyCrawler<Context extends CrawlingContext = CrawlingContext> = BasicCrawler<Context>;
 
 /** The crawling context property the plugin adds: the page's robots directives. */
 export interface RobotsCrawlingContext {
@@ -50,43 +67,57 @@ export class RobotsPlugin {
    * ```
    * @throws InvalidOptionsError when an option is unknown or out of range.
    * @throws UnsupportedCrawlerError when `crawler` is not a Crawlee 3 crawler.
+   * @throws UnsupportedCrawleeVersionError when Crawlee is outside `>=3.13.0 <4.0.0` (the message names the release found).
    */
-  static async attach(crawler: AnyCrawler, options: RobotsPluginOptions): Promise<RobotsPlugin> {
+  static async attach<Context extends CrawlingContext>(crawler: BasicCrawler<Context>, options: RobotsPluginOptions): Promise<RobotsPlugin> {
     const resolved = resolveOptions(options);
     if (typeof crawler !== 'object' || crawler === null) throw new UnsupportedCrawlerError(String(crawler));
-    const missing = missingExtensionPoint(crawler);
-    if (missing) throw new UnsupportedCrawlerError(`an object without ${missing}()`);
+    // The crawler's own release decides; the @crawlee/core this package resolves is the fallback.
+    const resolvedRelease = crawleeRelease();
+    const release = crawlerRelease(crawler) ?? resolvedRelease;
+    if (release !== undefined && !isSupportedRelease(release)) throw new UnsupportedCrawleeVersionError(release, SUPPORTED_CRAWLEE_RANGE);
+    const missing = missingMember(crawler);
+    if (missing) {
+      if (release !== undefined && 'run' in crawler) throw new UnsupportedCrawleeVersionError(release, SUPPORTED_CRAWLEE_RANGE, `its crawler has no ${missing}`);
+      throw new UnsupportedCrawlerError(`an object without ${missing}`);
+    }
     if (attached.has(crawler)) throw new AlreadyAttachedError();
-    const internals = crawler as CrawlerInternals;
+    const target = crawler as unknown as PublicCrawler;
+    if (release !== undefined && resolvedRelease !== undefined && release !== resolvedRelease) {
+      target.log.warning(
+        `RobotsPlugin: two copies of Crawlee are installed: the crawler's is ${release}, the @crawlee/core @heed/crawlee loads is ` +
+          `${resolvedRelease}. It works, but install @crawlee/core@${release} beside your crawler package so npm keeps one.`,
+      );
+    }
 
     const manager = resolved.manager ?? (await createManager(resolved.userAgent, resolved.productToken));
     const stats = new PluginStats();
-    const warn = (message: string) => internals.log.warning(message);
+    const warn = (message: string) => target.log.warning(message);
+    const notifyCrawlee = crawleeSkipNotifier(target);
     const reporter = new SkipReporter(
       stats,
       resolved.onSkip,
-      (url) => internals.handleSkippedRequest({ url, reason: 'robotsTxt' }),
-      (message, error) => internals.log.warning(`${message}: ${error instanceof Error ? error.message : String(error)}`),
+      async (url) => notifyCrawlee?.(url),
+      (message, error) => target.log.warning(`${message}: ${error instanceof Error ? error.message : String(error)}`),
     );
     const crawlDelays = resolved.crawlDelay ? new CrawlDelayScheduler(resolved.maxCrawlDelaySecs * 1000) : undefined;
-    // Sitemap URLs are checked by the guard, then added with the crawler's own addRequests as it is
-    // before the hooks (which would check them a second time).
-    const addChecked = internals.addRequests.bind(internals);
     const feeder = resolved.sitemaps
       ? new SitemapFeeder(resolved.sitemaps, {
           manager,
           userAgent: resolved.userAgent,
           stats,
           warn,
-          pending: () => internals.pendingRequestCountApproximation ?? 0,
-          enqueue: (entries) => enqueueSitemapUrls(entries, guard, addChecked, resolved.sitemaps ? resolved.sitemaps.label : undefined),
+          pending: () => pendingRequestCount(target) ?? queue.pendingApproximation,
+          enqueue: (entries) => enqueueSitemapUrls(entries, guard, target, resolved.sitemaps ? resolved.sitemaps.label : undefined),
         })
       : undefined;
     const guard: RobotsGuard = new RobotsGuard(resolved, manager, stats, reporter, crawlDelays, feeder, warn);
-    const kind = crawlerKind(internals);
-    if (kind === 'http') attachHttpHooks(internals, guard);
-    if (kind === 'browser') attachBrowserHooks(internals, guard);
-    attachBasicHooks(internals, guard);
+    const queue: QueueHooks = new QueueHooks(guard, target.log);
+    turnOffCrawleeRobotsCheck(target);
+    const kind = crawlerKind(target);
+    if (kind === 'http') attachHttpHooks(target, guard);
+    if (kind === 'browser') attachBrowserHooks(target, guard);
+    await attachBasicHooks(target, guard, queue);
     attached.add(crawler);
     return new RobotsPlugin(resolved, manager, guard, feeder, resolved.manager === undefined);
   }
@@ -122,16 +153,13 @@ export class RobotsPlugin {
 }
 
 /** Puts sitemap URLs into the queue: robots-checked (stage `sitemap`), labelled. Resolves to how many were added. */
-async function enqueueSitemapUrls(
-  entries: readonly SitemapUrl[],
-  guard: RobotsGuard,
-  addChecked: (requests: unknown, options?: unknown) => Promise<unknown>,
-  label: string | undefined,
-): Promise<number> {
+async function enqueueSitemapUrls(entries: readonly SitemapUrl[], guard: RobotsGuard, crawler: PublicCrawler, label: string | undefined): Promise<number> {
   const requests = entries.map((e) => ({ url: e.url, ...(label ? { label } : {}), userData: { sitemapUrl: e.sitemapUrl } }));
   const accepted: typeof requests = [];
   for await (const request of guard.filter(requests, { stage: 'sitemap' })) accepted.push(request);
-  if (accepted.length > 0) await addChecked(accepted, { waitForAllRequestsToBeAdded: true });
+  // Checked above: the queue admits them as they are. The crawler's own addRequests applies its
+  // limits (maxRequestsPerCrawl).
+  if (accepted.length > 0) await enqueueScope.run({ prechecked: true }, () => crawler.addRequests(accepted, { waitForAllRequestsToBeAdded: true }));
   return accepted.length;
 }
 

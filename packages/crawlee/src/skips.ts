@@ -56,16 +56,13 @@ export class SkipReporter {
   constructor(
     private readonly stats: PluginStats,
     private readonly onSkip: ((event: SkipEvent) => void | Promise<void>) | undefined,
-    /** Crawlee's skip path (`handleSkippedRequest`), which calls the user's `onSkippedRequest`. */
+    /** Crawlee's skip path (`handleSkippedRequest`, 3.13.8+), which calls the user's `onSkippedRequest`. */
     private readonly notifyCrawlee: (url: string) => Promise<void>,
     private readonly logError: (message: string, error: unknown) => void,
   ) {}
 
-  /**
-   * Counts the skip and tells the user. `crawleeReported` is true where Crawlee's own robots path
-   * already called `onSkippedRequest` (the before-fetch check), so it is not called twice.
-   */
-  async report(event: SkipEvent, crawleeReported = false): Promise<void> {
+  /** Counts the skip and tells the user: the plugin's `onSkip`, and Crawlee's `onSkippedRequest` for Crawlee requests. */
+  async report(event: SkipEvent): Promise<void> {
     this.stats.countSkip(event);
     if (this.onSkip) {
       try {
@@ -76,7 +73,7 @@ export class SkipReporter {
       }
     }
     // Sub-resources are not Crawlee requests: Crawlee has nothing to be told.
-    if (!crawleeReported && event.stage !== 'subresource') await this.notifyCrawlee(event.url);
+    if (event.stage !== 'subresource') await this.notifyCrawlee(event.url);
   }
 }
 

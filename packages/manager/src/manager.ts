@@ -410,8 +410,10 @@ export class RobotsManager {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.queue.clear();
+    // Abort first: queued fetches listen to the signal and reject with an AbortError (p-queue 9's
+    // clear() would drop them unsettled), which refresh() reports as ManagerClosedError.
     this.abort.abort();
+    this.queue.clear();
     await Promise.allSettled([...this.flights.values()]);
     this.entries.clear();
     if (this.ownsStore) await this.store.close?.();
@@ -495,7 +497,7 @@ export class RobotsManager {
       // The lock is taken once a fetch slot is ours, so it is held for the fetch only, never for
       // the time spent queued behind other origins.
       const force = Date.now() - waitStart > 2 * this.options.lockTtlMs;
-      const record = await this.queue.add(() => this.fetchUnderLock(origin, previous, force));
+      const record = await this.queue.add(() => this.fetchUnderLock(origin, previous, force), { signal: this.abort.signal });
       if (this.closed) throw new ManagerClosedError('check');
       if (record !== undefined) return this.remember(origin, record);
       // Another manager is fetching this origin: wait for its record rather than fetch twice.

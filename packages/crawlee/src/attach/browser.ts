@@ -13,7 +13,7 @@
  */
 import type { RobotsGuard } from '../guard.js';
 import { skipFromVerdict } from '../skips.js';
-import type { ContextInternals, CrawlerInternals } from './crawler-internals.js';
+import { navigationHooks, type ContextInternals, type PublicCrawler } from './crawler-internals.js';
 
 /** The parts of Playwright's `Route`, `Request`, `APIResponse` and `Page` used here. */
 interface PlaywrightRequest {
@@ -57,15 +57,16 @@ interface PuppeteerPage {
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
-export function attachBrowserHooks(crawler: CrawlerInternals, guard: RobotsGuard): void {
+export function attachBrowserHooks(crawler: PublicCrawler, guard: RobotsGuard): void {
   const { checkRedirects, blockSubresources } = guard.options;
-  if (!checkRedirects && !blockSubresources) return;
+  const hooks = navigationHooks(crawler);
+  if ((!checkRedirects && !blockSubresources) || !hooks) return;
   // Requests whose page.goto() has returned: later navigations are the page's own doing.
   const navigated = new WeakSet<object>();
-  crawler.postNavigationHooks!.unshift((context: ContextInternals) => {
+  hooks.post.unshift((context: ContextInternals) => {
     navigated.add(context.request);
   });
-  crawler.preNavigationHooks!.push(async (context: ContextInternals) => {
+  hooks.pre.push(async (context: ContextInternals) => {
     const page = context.page as Partial<PlaywrightPage & PuppeteerPage> | undefined;
     if (!page) return;
     if (typeof page.route === 'function') await routePlaywright(page as PlaywrightPage, context, guard, navigated);

@@ -1,10 +1,67 @@
 /**
- * The parts of a Crawlee 3 crawler instance the plugin hooks into, typed structurally. Most are
- * protected or `@internal` in Crawlee's typings (`getRobotsTxtFileForUrl`, `handleSkippedRequest`,
- * `enqueueLinksWithCrawlDepth`, `_runRequestHandler`, `delayRequest`): they are Crawlee's own
- * extension points, and the plugin overrides them on the one crawler instance it is attached to.
- * Checked against @crawlee/basic 3.18; `attach()` verifies each exists before relying on it.
+ * The one module that touches a Crawlee crawler's protected or `@internal` members. Everything else
+ * the plugin uses is Crawlee's public API: `crawler.getRequestQueue()` and the request queue's
+ * methods (`addRequest(s)`, `addRequestsBatched`, `fetchNextRequest`, `markRequestHandled`,
+ * `reclaimRequest`, `isFinished`), `crawler.run()`, `crawler.log`, the crawling context's
+ * `enqueueLinks`, got's hooks and the browser page's request interception.
+ *
+ * Each access below is feature-detected and names the releases that have it. Checked against the
+ * published @crawlee/basic, @crawlee/http and @crawlee/browser 3.13.0, 3.13.8, 3.15.3, 3.16.0,
+ * 3.17.0 and 3.18.1 (the consumer test in test/compat runs 3.13.0 → 3.18.1).
  */
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+/** The Crawlee releases the plugin supports, as a semver range and its lower bound. */
+export const SUPPORTED_CRAWLEE_RANGE = '>=3.13.0 <4.0.0';
+const MIN_RELEASE = [3, 13, 0] as const;
+
+/** The version of the `@crawlee/core` this module resolves (the one the crawler shares), when readable. */
+export function crawleeRelease(): string | undefined {
+  try {
+    const pkg = createRequire(import.meta.url)('@crawlee/core/package.json') as { version?: unknown };
+    return typeof pkg.version === 'string' ? pkg.version : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The release of the `@crawlee/basic` the crawler's class comes from: the class chain of `crawler`
+ * matched against the `BasicCrawler` export of each `@crawlee/basic` in Node's module cache (every
+ * release loads it as CommonJS, ESM imports included). `undefined` when it cannot be told (a
+ * bundled crawler). Differs from {@link crawleeRelease} when npm installed two copies of Crawlee.
+ */
+export function crawlerRelease(crawler: object): string | undefined {
+  const classes = new Set<unknown>();
+  for (let proto: unknown = Object.getPrototypeOf(crawler); proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+    classes.add((proto as { constructor?: unknown }).constructor);
+  }
+  const require = createRequire(import.meta.url);
+  for (const [file, module] of Object.entries(require.cache)) {
+    if (!/[\\/]@crawlee[\\/]basic[\\/]index\.js$/.test(file)) continue;
+    const exported = (module?.exports as { BasicCrawler?: unknown } | undefined)?.BasicCrawler;
+    if (exported === undefined || !classes.has(exported)) continue;
+    try {
+      const pkg = require(join(dirname(file), 'package.json')) as { version?: unknown };
+      return typeof pkg.version === 'string' ? pkg.version : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+/** Whether `version` (e.g. `3.16.0`, `3.18.1-beta.3`) is within {@link SUPPORTED_CRAWLEE_RANGE}. */
+export function isSupportedRelease(version: string): boolean {
+  const match = /^(\d+)\.(\d+)\.(\d+)/.exec(version);
+  if (!match) return false;
+  const [major, minor, patch] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  if (major !== MIN_RELEASE[0]) return false;
+  return minor > MIN_RELEASE[1] || (minor === MIN_RELEASE[1] && patch >= MIN_RELEASE[2]);
+}
+
+// ---- shapes (structural: the plugin never imports a Crawlee class it could lack) ----------------
 
 /** Crawlee's skip notice, as `onSkippedRequest` receives it. */
 export interface CrawleeSkip {
@@ -12,7 +69,7 @@ export interface CrawleeSkip {
   reason: 'robotsTxt';
 }
 
-/** A Crawlee `Request` as the hooks see it. */
+/** A Crawlee `Request` as the hooks see it (all public fields). */
 export interface RequestInternals {
   id?: string;
   uniqueKey: string;
@@ -20,13 +77,6 @@ export interface RequestInternals {
   loadedUrl?: string;
   noRetry: boolean;
   state: number;
-  userData?: { __crawlee?: { forefront?: boolean } };
-}
-
-/** The request source a crawler reads from (queue, list, or both). */
-export interface RequestSourceInternals {
-  reclaimRequest(request: RequestInternals, options?: { forefront?: boolean }): Promise<unknown>;
-  inProgress?: Set<string>;
 }
 
 /** A crawling context, as far as the hooks need it. */
@@ -35,6 +85,7 @@ export interface ContextInternals {
   response?: unknown;
   body?: unknown;
   page?: unknown;
+  enqueueLinks?: (options?: Record<string, unknown>) => Promise<unknown>;
   [key: string]: unknown;
 }
 
@@ -44,48 +95,142 @@ export type NavigationHook = (context: ContextInternals, options: Record<string,
 export interface LogInternals {
   info(message: string, data?: Record<string, unknown>): void;
   warning(message: string, data?: Record<string, unknown>): void;
+  error(message: string, data?: Record<string, unknown>): void;
   debug(message: string, data?: Record<string, unknown>): void;
 }
 
-export interface CrawlerInternals {
-  log: LogInternals;
-  respectRobotsTxtFile: boolean | { userAgent?: string };
-  getRobotsTxtFileForUrl(url: string): Promise<unknown>;
+/** The public methods of Crawlee's `RequestQueue` / `RequestQueueV1` (and `RequestManagerTandem`) the plugin wraps or calls. */
+export interface RequestQueueLike {
+  addRequest(request: unknown, options?: unknown): Promise<unknown>;
   addRequests(requests: unknown, options?: unknown): Promise<unknown>;
-  enqueueLinksWithCrawlDepth(options: Record<string, unknown>, request: RequestInternals, requestQueue: unknown): Promise<unknown>;
-  _runRequestHandler(context: ContextInternals): Promise<void>;
-  handleSkippedRequest(options: CrawleeSkip): Promise<void>;
-  delayRequest(request: RequestInternals, source: RequestSourceInternals): boolean;
-  _defaultIsFinishedFunction(): Promise<boolean>;
+  addRequestsBatched(requests: unknown, options?: unknown): Promise<unknown>;
+  fetchNextRequest(): Promise<RequestInternals | null | undefined>;
+  markRequestHandled(request: RequestInternals): Promise<unknown>;
+  reclaimRequest(request: RequestInternals, options?: { forefront?: boolean }): Promise<unknown>;
+  isFinished(): Promise<boolean>;
+}
+
+/** The public part of a crawler the plugin uses (BasicCrawler, all 3.x). */
+export interface PublicCrawler {
+  log: LogInternals;
+  getRequestQueue(): Promise<RequestQueueLike>;
+  addRequests(requests: unknown, options?: unknown): Promise<unknown>;
   run(requests?: unknown, options?: unknown): Promise<unknown>;
+}
+
+/** Protected and internal members, each optional: what a release lacks is `undefined`. */
+interface ProtectedMembers {
+  respectRobotsTxtFile?: boolean | { userAgent?: string };
+  handleSkippedRequest?(options: CrawleeSkip): Promise<void>;
+  _runRequestHandler?(context: ContextInternals): Promise<void>;
   readonly pendingRequestCountApproximation?: number;
   requestHandler?: Handler;
   userProvidedRequestHandler?: Handler;
   preNavigationHooks?: NavigationHook[];
   postNavigationHooks?: NavigationHook[];
   browserPool?: unknown;
-  stats?: { state?: { requestsFailed?: number } };
 }
 
-const REQUIRED = [
-  'getRobotsTxtFileForUrl',
-  'addRequests',
-  'enqueueLinksWithCrawlDepth',
-  '_runRequestHandler',
-  'handleSkippedRequest',
-  'delayRequest',
-  '_defaultIsFinishedFunction',
-  'run',
-] as const;
+type Crawler = PublicCrawler & ProtectedMembers;
 
-/** The name of the first extension point `crawler` lacks, or `undefined` when it has them all. */
-export function missingExtensionPoint(crawler: object): string | undefined {
+/** The public members `attach()` needs, checked before anything is hooked. */
+const REQUIRED_PUBLIC = ['getRequestQueue', 'addRequests', 'run'] as const;
+
+/**
+ * The name of the first member `crawler` lacks that the plugin cannot work without, or `undefined`.
+ * `_runRequestHandler` (protected, every 3.x release) is where a request ends as a skip instead of
+ * a failure and where the last check before the fetch runs when the queue's was bypassed.
+ */
+export function missingMember(crawler: object): string | undefined {
   const record = crawler as Record<string, unknown>;
-  return REQUIRED.find((name) => typeof record[name] !== 'function');
+  const missing = REQUIRED_PUBLIC.find((name) => typeof record[name] !== 'function');
+  if (missing) return `${missing}()`;
+  if (typeof record['_runRequestHandler'] !== 'function') return '_runRequestHandler()';
+  return typeof record['log'] === 'object' && record['log'] !== null ? undefined : 'log';
 }
 
 /** Which navigation hooks apply: browser crawlers (a browser pool), HTTP crawlers, or none (BasicCrawler). */
-export function crawlerKind(crawler: CrawlerInternals): 'browser' | 'http' | 'basic' {
-  if (!Array.isArray(crawler.preNavigationHooks)) return 'basic';
-  return crawler.browserPool !== undefined ? 'browser' : 'http';
+export function crawlerKind(crawler: PublicCrawler): 'browser' | 'http' | 'basic' {
+  const c = crawler as Crawler;
+  if (!Array.isArray(c.preNavigationHooks) || !Array.isArray(c.postNavigationHooks)) return 'basic';
+  return c.browserPool !== undefined ? 'browser' : 'http';
+}
+
+// ---- protected members -------------------------------------------------------------------------
+
+/**
+ * `respectRobotsTxtFile` (3.13.8+): Crawlee's own robots.txt checks (its own fetch, its own parser)
+ * are switched off when the user turned them on, so one parser decides and robots.txt is fetched
+ * once. Heed's checks cover the same points (enqueue, before the fetch). Releases before 3.13.8
+ * have no such checks.
+ */
+export function turnOffCrawleeRobotsCheck(crawler: PublicCrawler): void {
+  const c = crawler as Crawler;
+  if (!c.respectRobotsTxtFile) return;
+  crawler.log.info("RobotsPlugin: replacing the crawler's respectRobotsTxtFile checks with Heed's.");
+  c.respectRobotsTxtFile = false;
+}
+
+/**
+ * Crawlee's skip path, which calls the crawler's `onSkippedRequest`: `handleSkippedRequest`
+ * (protected, 3.13.8+, where `onSkippedRequest` was added). `undefined` before 3.13.8: the
+ * plugin's own `onSkip` is the only report there.
+ */
+export function crawleeSkipNotifier(crawler: PublicCrawler): ((url: string) => Promise<void>) | undefined {
+  const c = crawler as Crawler;
+  if (typeof c.handleSkippedRequest !== 'function') return undefined;
+  const handle = c.handleSkippedRequest.bind(c);
+  return (url) => handle({ url, reason: 'robotsTxt' });
+}
+
+/**
+ * Wraps `_runRequestHandler` (protected, every 3.x release): the step between taking a request
+ * from the queue and marking it handled, which includes the navigation of HTTP and browser
+ * crawlers. `around` runs in its place and calls `next` to go on.
+ */
+export function wrapRequestHandling(
+  crawler: PublicCrawler,
+  around: (context: ContextInternals, next: (context: ContextInternals) => Promise<void>) => Promise<void>,
+): void {
+  const c = crawler as Crawler;
+  const original = c._runRequestHandler!.bind(c);
+  c._runRequestHandler = (context) => around(context, original);
+}
+
+/**
+ * Wraps the user's request handler, so the plugin runs right before it, after the navigation:
+ * `userProvidedRequestHandler` (BrowserCrawler, which keeps the user's handler apart from its own
+ * wrapper; releases that have it) or `requestHandler` (every 3.x release). Returns false when
+ * neither is a function (nothing to wrap).
+ */
+export function wrapUserHandler(crawler: PublicCrawler, wrap: (handler: Handler) => Handler): boolean {
+  const c = crawler as Crawler;
+  const key = typeof c.userProvidedRequestHandler === 'function' ? 'userProvidedRequestHandler' : 'requestHandler';
+  const handler = c[key];
+  if (typeof handler !== 'function') return false;
+  const wrapped = wrap(handler);
+  // Router-aware features (userData schemas, 3.18) read `getSchema` off the handler.
+  if (handler.getSchema !== undefined) wrapped.getSchema = handler.getSchema;
+  c[key] = wrapped;
+  return true;
+}
+
+/**
+ * The navigation hook lists of HTTP and browser crawlers (`preNavigationHooks`,
+ * `postNavigationHooks`: protected arrays filled from the public options, every 3.x release). The
+ * plugin adds its hooks to the lists the crawler was built with.
+ */
+export function navigationHooks(crawler: PublicCrawler): { pre: NavigationHook[]; post: NavigationHook[] } | undefined {
+  const c = crawler as Crawler;
+  if (!Array.isArray(c.preNavigationHooks) || !Array.isArray(c.postNavigationHooks)) return undefined;
+  return { pre: c.preNavigationHooks, post: c.postNavigationHooks };
+}
+
+/**
+ * Requests waiting in the crawler's queue: `pendingRequestCountApproximation` (protected getter,
+ * 3.13.8+). `undefined` before 3.13.8; the caller then uses its own count.
+ */
+export function pendingRequestCount(crawler: PublicCrawler): number | undefined {
+  const value = (crawler as Crawler).pendingRequestCountApproximation;
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }

@@ -7,7 +7,7 @@
  */
 import type { RobotsGuard } from '../guard.js';
 import { skipFromVerdict } from '../skips.js';
-import type { ContextInternals, CrawlerInternals } from './crawler-internals.js';
+import { navigationHooks, type ContextInternals, type PublicCrawler } from './crawler-internals.js';
 
 /** Thrown inside got to stop following a redirect robots.txt disallows. Never reaches the user. */
 export class RedirectDisallowedError extends Error {
@@ -22,9 +22,10 @@ interface GotHooks {
   [name: string]: unknown;
 }
 
-export function attachHttpHooks(crawler: CrawlerInternals, guard: RobotsGuard): void {
-  if (!guard.options.checkRedirects) return;
-  crawler.preNavigationHooks!.push((context: ContextInternals, gotOptions: Record<string, unknown>) => {
+export function attachHttpHooks(crawler: PublicCrawler, guard: RobotsGuard): void {
+  const navigation = navigationHooks(crawler);
+  if (!guard.options.checkRedirects || !navigation) return;
+  navigation.pre.push((context: ContextInternals, gotOptions: Record<string, unknown>) => {
     const hooks = (gotOptions['hooks'] ?? {}) as GotHooks;
     const beforeRedirect = async (next: { url?: URL | string }, response: { url?: string }) => {
       const to = String(next.url ?? '');

@@ -13,7 +13,7 @@
  */
 import { constructGlobObjectsFromGlobs, constructRegExpObjectsFromRegExps, filterRequestsByPatterns } from '@crawlee/core';
 import type { Request } from '@crawlee/core';
-import { filterUrl } from '@crawlee/utils';
+import { filterUrl } from '../attach/compat.js';
 import type { ResolvedSitemapOptions, SitemapEnqueueStrategy } from '../options.js';
 
 /** Whether `url` belongs to the site of `siteUrl` under `strategy`. */

@@ -1,0 +1,193 @@
+/**
+ * The request queue a crawler reads from, wrapped through its public methods: this is where every
+ * URL enters the crawl and where every request leaves it for the fetch, whatever the release.
+ *
+ * - `addRequest`, `addRequests`, `addRequestsBatched`: start URLs, `crawler.addRequests`,
+ *   `context.addRequests`, `enqueueLinks` of every crawler kind, RequestList transfers. Batches
+ *   are filtered with their origins fetched in parallel; links of a page (inside its
+ *   `enqueueLinks`, see {@link enqueueScope}) also honour `nofollow`.
+ * - `fetchNextRequest`: the check right before the fetch (the request ends as SKIPPED and is
+ *   reported, never counted as failed) and crawl-delay per origin (the request is put back with
+ *   `reclaimRequest` once its slot comes).
+ * - `isFinished`: the crawl does not end while sitemaps are still being enqueued.
+ *
+ * Fail closed: a request that reaches `fetchNextRequest` without having passed the enqueue filter
+ * (a path that bypassed it) is still checked there, and the bypass is logged once, loudly. A
+ * request that reaches the handler without passing `fetchNextRequest` is checked there (see
+ * `basic.ts`).
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { RequestState } from '@crawlee/core';
+import type { FilterContext, PageInfo, RequestLike, RobotsGuard } from '../guard.js';
+import { urlOf } from '../guard.js';
+import { skipFromVerdict } from '../skips.js';
+import type { LogInternals, RequestInternals, RequestQueueLike } from './crawler-internals.js';
+
+/** Where the requests being added come from, set around a page's `enqueueLinks` and the sitemap feeder. */
+export interface EnqueueScope {
+  /** The page whose links these are. */
+  readonly referrer?: string;
+  readonly page?: PageInfo;
+  /** Also tell this callback (the `enqueueLinks` call's own `onSkippedRequest`). */
+  readonly alsoNotify?: (url: string) => Promise<void>;
+  /** Already checked (sitemap URLs): admitted as they are. */
+  readonly prechecked?: boolean;
+}
+
+/** The scope of the `addRequest*` calls in progress (AsyncLocalStorage follows them across awaits). */
+export const enqueueScope = new AsyncLocalStorage<EnqueueScope>();
+
+/** Set while a wrapped method runs, so the queue's own inner calls (`addRequestsBatched` → `addRequests`) pass through. */
+const insideQueue = new AsyncLocalStorage<true>();
+
+/** What the wrapped queue reports to the rest of the plugin. */
+export class QueueHooks {
+  /** Requests that passed the check in `fetchNextRequest` (the handler's backstop looks here). */
+  readonly checkedBeforeFetch = new WeakSet<object>();
+  /** URLs admitted by the enqueue filter; a fetched request missing here bypassed it. */
+  private readonly admitted = new Set<string>();
+  private readonly wrapped = new WeakSet<object>();
+  private warnedBypass = false;
+  /** Admitted minus fetched: the pending count on releases that do not expose one. */
+  private pending = 0;
+
+  constructor(
+    private readonly guard: RobotsGuard,
+    private readonly log: LogInternals,
+  ) {}
+
+  /** Requests admitted and not yet fetched (an approximation: duplicates count until fetched). */
+  get pendingApproximation(): number {
+    return Math.max(0, this.pending);
+  }
+
+  /** Installs the wrappers on `queue` (once per queue object). */
+  wrap(queue: RequestQueueLike): void {
+    if (this.wrapped.has(queue)) return;
+    this.wrapped.add(queue);
+    const original = {
+      addRequest: queue.addRequest.bind(queue),
+      addRequests: queue.addRequests.bind(queue),
+      addRequestsBatched: queue.addRequestsBatched.bind(queue),
+      fetchNextRequest: queue.fetchNextRequest.bind(queue),
+      isFinished: queue.isFinished.bind(queue),
+    };
+    queue.addRequest = async (request: unknown, options?: unknown) => {
+      if (insideQueue.getStore()) return original.addRequest(request, options);
+      const [kept] = await this.admit([request as RequestLike]);
+      if (kept === undefined) {
+        // Not added: answered the way the queue answers a request it already had and handled.
+        const url = urlOf(request as RequestLike) ?? '';
+        return { requestId: undefined, uniqueKey: url, wasAlreadyPresent: true, wasAlreadyHandled: true };
+      }
+      return insideQueue.run(true, () => original.addRequest(kept, options));
+    };
+    queue.addRequests = async (requests: unknown, options?: unknown) => {
+      if (insideQueue.getStore() || !isIterableLike(requests)) return original.addRequests(requests, options);
+      const kept = await this.admit(requests);
+      return insideQueue.run(true, () => original.addRequests(kept, options));
+    };
+    queue.addRequestsBatched = async (requests: unknown, options?: unknown) => {
+      if (insideQueue.getStore()) return original.addRequestsBatched(requests, options);
+      // Arrays stay arrays (3.13–3.17 iterate them synchronously); iterables the release accepted
+      // (3.18: async generators) are filtered lazily.
+      const input = Array.isArray(requests)
+        ? await this.admit(requests as RequestLike[])
+        : isIterableLike(requests)
+          ? this.admitLazily(requests)
+          : requests;
+      return insideQueue.run(true, () => original.addRequestsBatched(input, options));
+    };
+    queue.fetchNextRequest = async () => {
+      if (insideQueue.getStore()) return original.fetchNextRequest();
+      for (;;) {
+        const request = await original.fetchNextRequest();
+        if (!request) return request;
+        this.pending--;
+        if (await this.releaseForFetch(queue, request)) return request;
+      }
+    };
+    queue.isFinished = async () => (await original.isFinished()) && (this.guard.feeder?.idle() ?? true);
+  }
+
+  /**
+   * Checks a request taken from the queue. True: it may be fetched now. False: it was skipped
+   * (marked handled as SKIPPED, reported) or deferred for its origin's crawl-delay.
+   */
+  private async releaseForFetch(queue: RequestQueueLike, request: RequestInternals): Promise<boolean> {
+    if (!this.admitted.has(request.url)) this.noteBypass(request.url);
+    const verdict = await this.guard.verdict(request.url);
+    if (!verdict.allowed) {
+      // The way Crawlee ends its own robots.txt skips: neither retried nor counted as failed.
+      request.state = RequestState.SKIPPED;
+      request.noRetry = true;
+      await queue.markRequestHandled(request);
+      await this.guard.reporter.report(skipFromVerdict(verdict, 'before-fetch'));
+      return false;
+    }
+    const scheduler = this.guard.crawlDelays;
+    const origin = verdict.origin;
+    if (scheduler && origin) {
+      const wait = scheduler.acquire(origin, request.id ?? request.uniqueKey, Date.now());
+      if (wait > 0) {
+        this.guard.stats.crawlDelayDeferrals++;
+        this.pending++;
+        // The request stays locked (in progress) while it waits, so the crawl does not end; it
+        // goes back to the head of the queue when its slot comes.
+        setTimeout(() => {
+          queue.reclaimRequest(request, { forefront: true }).catch((error: unknown) => {
+            this.log.warning(`RobotsPlugin: could not put ${request.url} back after its crawl-delay: ${String(error)}`);
+          });
+        }, wait);
+        return false;
+      }
+    }
+    this.checkedBeforeFetch.add(request);
+    return true;
+  }
+
+  /** The requests of `items` the guard allows, in order; skips are reported. */
+  private async admit(items: Iterable<RequestLike> | AsyncIterable<RequestLike>): Promise<RequestLike[]> {
+    const kept: RequestLike[] = [];
+    for await (const item of this.admitLazily(items)) kept.push(item);
+    return kept;
+  }
+
+  private async *admitLazily(items: Iterable<RequestLike> | AsyncIterable<RequestLike>): AsyncGenerator<RequestLike> {
+    const scope = enqueueScope.getStore() ?? {};
+    const source = scope.prechecked ? items : this.guard.filter(items, filterContext(scope));
+    for await (const item of source) {
+      const url = urlOf(item);
+      if (url !== undefined) this.admitted.add(url);
+      this.pending++;
+      yield item;
+    }
+  }
+
+  private noteBypass(url: string): void {
+    if (this.warnedBypass) return;
+    this.warnedBypass = true;
+    this.log.error(
+      `RobotsPlugin: ${url} reached the crawler without passing Heed's enqueue check ` +
+        '(the request queue\'s addRequest/addRequests/addRequestsBatched were bypassed, or the queue held it before attach()). ' +
+        'Such requests are still checked before the fetch, but nofollow cannot be applied to them. Logged once.',
+    );
+  }
+}
+
+function filterContext(scope: EnqueueScope): FilterContext {
+  return {
+    stage: 'enqueue',
+    ...(scope.referrer !== undefined ? { referrer: scope.referrer } : {}),
+    ...(scope.page ? { page: scope.page } : {}),
+    ...(scope.alsoNotify ? { alsoNotify: scope.alsoNotify } : {}),
+  };
+}
+
+function isIterableLike(value: unknown): value is Iterable<RequestLike> | AsyncIterable<RequestLike> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (typeof (value as Iterable<unknown>)[Symbol.iterator] === 'function' || typeof (value as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function')
+  );
+}

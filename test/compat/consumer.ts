@@ -1,0 +1,134 @@
+/**
+ * A user's project, outside the workspace: the three packages packed with `pnpm pack` (their
+ * `prepack` builds them), installed with plain `npm install` next to `@crawlee/cheerio` at one
+ * release, into a directory under the system's temp dir. Projects are kept and keyed by the hash
+ * of everything that goes into them (tarballs, fixtures, release), so an unchanged package set is
+ * installed once; npm's own cache makes a new install of known packages quick.
+ */
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
+export const PACKAGES = ['parser', 'manager', 'crawlee'] as const;
+const WORK = join(tmpdir(), 'heed-compat');
+
+/** The releases `pnpm test:compat` runs (HEED_COMPAT_RELEASES=all); `npm test` runs the newest only. */
+export const ALL_RELEASES = ['3.13.0', '3.15.3', '3.16.0', '3.17.0', '3.18.1'] as const;
+
+export function releasesToTest(): string[] {
+  const chosen = process.env['HEED_COMPAT_RELEASES'];
+  if (!chosen) return ['3.18.1'];
+  if (chosen === 'all') return [...ALL_RELEASES];
+  return chosen.split(',').map((v) => v.trim()).filter(Boolean);
+}
+
+export interface Output {
+  stdout: string;
+  stderr: string;
+}
+
+export async function sh(command: string, args: string[], cwd: string, env: Record<string, string> = {}, timeoutMs = 300_000): Promise<Output> {
+  try {
+    const { stdout, stderr } = await run(command, args, { cwd, env: { ...process.env, ...env }, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 });
+    return { stdout, stderr };
+  } catch (error) {
+    const e = error as Error & { stdout?: string; stderr?: string };
+    throw new Error(`${command} ${args.join(' ')} failed in ${cwd}: ${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`);
+  }
+}
+
+/**
+ * Packs the three packages. `pnpm test:compat` runs each package's `prepack` (a build from a clean
+ * `dist`, as `pnpm publish` does); within the whole suite (`npm test`) the `dist` built by the
+ * setup step is packed as is, because a clean rebuild would pull `dist` from under the tests that
+ * run the built CLI and examples in parallel. Returns the tarball paths by package.
+ */
+export async function packAll(): Promise<Record<(typeof PACKAGES)[number], string>> {
+  const out = join(WORK, 'packs');
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  // (pnpm pack has no --ignore-scripts flag; the config variable does it.)
+  const env: Record<string, string> = process.env['HEED_COMPAT_RELEASES'] ? {} : { npm_config_ignore_scripts: 'true' };
+  for (const name of PACKAGES) await sh('pnpm', ['pack', '--pack-destination', out], join(ROOT, 'packages', name), env);
+  const files = readdirSync(out);
+  const find = (name: string) => {
+    const file = files.find((f) => f.startsWith(`heed-${name}-`) && f.endsWith('.tgz'));
+    if (!file) throw new Error(`pnpm pack produced no tarball for @heed/${name} in ${out}`);
+    return join(out, file);
+  };
+  return { parser: find('parser'), manager: find('manager'), crawlee: find('crawlee') };
+}
+
+export interface Project {
+  readonly dir: string;
+  /** npm's output of the install (empty when the cached project was reused). */
+  readonly installLog: string;
+}
+
+/** The release below the supported range that `pnpm test:compat` tries: attach() must name it. */
+export const UNSUPPORTED_RELEASE = '3.12.2';
+
+/** A project with the packed packages and `@crawlee/cheerio@release` installed by `npm install`. */
+export async function project(release: string, tarballs: Record<string, string>, legacyPeerDeps = false): Promise<Project> {
+  const hash = createHash('sha256');
+  for (const file of Object.values(tarballs).sort()) hash.update(readFileSync(file));
+  for (const file of readdirSync(FIXTURES).sort()) hash.update(file).update(readFileSync(join(FIXTURES, file)));
+  hash.update(release).update(String(legacyPeerDeps));
+  const dir = join(WORK, `crawlee-${release}${legacyPeerDeps ? '-legacy' : ''}-${hash.digest('hex').slice(0, 12)}`);
+  const marker = join(dir, '.installed');
+  if (existsSync(marker)) return { dir, installLog: readFileSync(marker, 'utf8') };
+  // Projects of this release built from older tarballs are of no further use.
+  const prefix = `crawlee-${release}${legacyPeerDeps ? '-legacy' : ''}-`;
+  for (const old of readdirSync(WORK).filter((name) => name.startsWith(prefix))) rmSync(join(WORK, old), { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  cpSync(FIXTURES, dir, { recursive: true });
+  const pkg = {
+    name: 'heed-consumer',
+    private: true,
+    version: '1.0.0',
+    description: 'A user project: Heed next to one Crawlee release.',
+    dependencies: {
+      '@crawlee/cheerio': release,
+      // The tarballs, as a registry would serve them.
+      '@heed/parser': `file:${tarballs['parser']}`,
+      '@heed/manager': `file:${tarballs['manager']}`,
+      '@heed/crawlee': `file:${tarballs['crawlee']}`,
+    },
+    devDependencies: { typescript: '5.9.3', '@types/node': '^20.19.0' },
+  };
+  writeFileSync(join(dir, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
+  const flags = ['--no-audit', '--no-fund', '--ignore-scripts', ...(legacyPeerDeps ? ['--legacy-peer-deps'] : [])];
+  const { stdout, stderr } = await sh('npm', ['install', ...flags], dir, { npm_config_update_notifier: 'false' });
+  const log = `${stdout}\n${stderr}`;
+  writeFileSync(marker, log);
+  return { dir, installLog: log };
+}
+
+/** The `npm warn`/`npm error` lines of an install log that concern Heed's packages or peer resolution. */
+export function heedWarnings(log: string): string[] {
+  return log
+    .split('\n')
+    .filter((line) => /^npm (warn|error|ERR)/i.test(line))
+    .filter((line) => /@heed\/|ERESOLVE|peer|EBADENGINE/i.test(line));
+}
+
+/** Every version of `name` installed in the project (two means two copies). */
+export async function installedVersions(dir: string, name: string): Promise<string[]> {
+  const { stdout } = await sh('npm', ['ls', name, '--all', '--json'], dir).catch((error: Error) => ({ stdout: /\{[\s\S]*\}/.exec(error.message)?.[0] ?? '{}', stderr: '' }));
+  const versions = new Set<string>();
+  const walk = (node: { dependencies?: Record<string, { version?: string; dependencies?: unknown }> }) => {
+    for (const [dep, child] of Object.entries(node.dependencies ?? {})) {
+      if (dep === name && child.version) versions.add(child.version);
+      walk(child as never);
+    }
+  };
+  walk(JSON.parse(stdout) as never);
+  return [...versions].sort();
+}
