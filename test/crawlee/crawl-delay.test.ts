@@ -47,3 +47,18 @@ describe('CrawlDelayScheduler', () => {
     expect(s.acquire('http://a', 'a2', 10)).toBe(990);
   });
 });
+
+describe('a long queue of one origin', () => {
+  it('never asks a timer for more than Node can wait (a longer one would fire after 1 ms)', async () => {
+    const { timerDelay } = await import('../../packages/crawlee/src/crawl-delay.js');
+    const s = new CrawlDelayScheduler(60_000);
+    s.setDelay('http://a', 60);
+    let last = 0;
+    for (let i = 0; i < 40_000; i++) last = s.acquire('http://a', `r${i}`, 0);
+    expect(last).toBeGreaterThan(2 ** 31 - 1); // the slot itself is that far away
+    expect(timerDelay(last)).toBe(2 ** 31 - 1);
+    expect(timerDelay(1_500)).toBe(1_500);
+    // Woken early by the cap, the request is told the rest of its wait and keeps its slot.
+    expect(s.acquire('http://a', 'r39999', 2 ** 31 - 1)).toBe(last - (2 ** 31 - 1));
+  });
+});

@@ -47,3 +47,15 @@ export class CrawlDelayScheduler {
     return free - now;
   }
 }
+
+/** The longest delay a Node.js timer keeps (2^31 - 1 ms, about 24.8 days). */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/**
+ * A wait as a timer can hold it. Node fires a longer timer after 1 ms, so a long queue of one
+ * origin's requests (35,800 at a 60 s crawl-delay) would turn into a busy re-queue loop; capped,
+ * the request asks again when it wakes and keeps its reserved slot.
+ */
+export function timerDelay(waitMs: number): number {
+  return Math.min(Math.max(0, waitMs), MAX_TIMER_MS);
+}

@@ -18,6 +18,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { RequestState } from '@crawlee/core';
+import { timerDelay } from '../crawl-delay.js';
 import type { FilterContext, PageInfo, RequestLike, RobotsGuard } from '../guard.js';
 import { urlOf } from '../guard.js';
 import { skipFromVerdict } from '../skips.js';
@@ -133,12 +134,13 @@ export class QueueHooks {
         this.guard.stats.crawlDelayDeferrals++;
         this.pending++;
         // The request stays locked (in progress) while it waits, so the crawl does not end; it
-        // goes back to the head of the queue when its slot comes.
+        // goes back to the head of the queue when its slot comes (or, past the longest timer,
+        // asks again then).
         setTimeout(() => {
           queue.reclaimRequest(request, { forefront: true }).catch((error: unknown) => {
             this.log.warning(`RobotsPlugin: could not put ${request.url} back after its crawl-delay: ${String(error)}`);
           });
-        }, wait);
+        }, timerDelay(wait));
         return false;
       }
     }
