@@ -148,11 +148,18 @@ interface Entry {
   readonly validUntil: number;
   /** What the entry is counted for in the cache's byte bound. */
   readonly bytes: number;
-  /** `decide()`'s answers, by deciding line (0: no rule decided), made the first time each is given. */
+  /**
+   * `decide()`'s answers, by deciding line (0: no rule decided), made the first time each is given;
+   * at most {@link MAX_ANSWERS} lines are kept (`answersKept`), later ones are made per check.
+   */
   readonly answers: (Decision | undefined)[];
+  answersKept: number;
 }
 
 const NO_LOCK: StoreLock = { release: async () => {} };
+const ALLOWED = Promise.resolve(true);
+const DISALLOWED = Promise.resolve(false);
+const allowedOf = (decision: Decision): boolean => decision.allowed;
 const INVALID_URL: Decision = Object.freeze({ allowed: false, origin: '', reason: 'invalid-url', line: 0, status: 'unavailable', fetchedAt: 0 });
 /** The earliest a path's `/` can be in an http(s) URL: after `http://` and a one-byte host. */
 const FIRST_PATH_SLASH = 8;
@@ -165,6 +172,12 @@ const TTL_RESOLUTION_MS = 250;
 const HIT: LRUCache.GetOptions<string, Entry, unknown> = Object.freeze({});
 /** `userAgent` arguments longer than this are not memoised (a real header is a few hundred bytes). */
 const MAX_MEMOISED_HEADER = 1_024;
+/**
+ * Deciding lines whose `decide()` answer an entry keeps (about 100 bytes each): a crawl's URLs of one
+ * origin are decided by a few lines; a file of thousands of rules cannot make an entry grow past
+ * what `cache/sizes.ts` counts for it.
+ */
+const MAX_ANSWERS = 256;
 /** An entry object with its slot in the cache, beside its record and parsed rules. */
 const ENTRY_OVERHEAD = 256;
 
@@ -181,7 +194,10 @@ function makeAnswer(entry: Entry, line: number, allowed: boolean): Decision {
   const decision: Decision = Object.freeze({
     allowed, origin: entry.origin, reason: entry.policy.reason, line, status, ...(httpStatus === undefined ? {} : { httpStatus }), fetchedAt,
   });
-  entry.answers[line] = decision;
+  if (entry.answersKept < MAX_ANSWERS) {
+    entry.answers[line] = decision;
+    entry.answersKept++;
+  }
   return decision;
 }
 
@@ -245,8 +261,11 @@ export class RobotsManager {
    * `allowed`. Never rejects for a bad URL (it is not allowed) or a failing fetch (the status
    * policy decides).
    */
-  async isAllowed(url: string, userAgent?: string): Promise<boolean> {
-    return (await this.decide(url, userAgent)).allowed;
+  isAllowed(url: string, userAgent?: string): Promise<boolean> {
+    // A warm decision answers with one of two settled promises: no async frame, no allocation.
+    const decision = this.decide(url, userAgent);
+    if (decision instanceof Promise) return decision.then(allowedOf);
+    return decision.allowed ? ALLOWED : DISALLOWED;
   }
 
   /**
@@ -578,7 +597,7 @@ export class RobotsManager {
       }
     }
     const validUntil = Math.min(record.expiresAt, policyChangesAt(record, this.options));
-    const entry: Entry = { origin, record, policy, robots, validUntil, bytes, answers: [] };
+    const entry: Entry = { origin, record, policy, robots, validUntil, bytes, answers: [], answersKept: 0 };
     // lru-cache reads 0 as "no TTL": an entry already due gets 1 ms. Past `maxCacheBytes` on its own
     // the entry is not kept (lru-cache refuses it): it answers this call, the next one re-reads the store.
     const ttl = this.cacheTtls ? Math.max(1, Math.floor(validUntil - now - TTL_RESOLUTION_MS)) : 0;
