@@ -161,8 +161,6 @@ const ALLOWED = Promise.resolve(true);
 const DISALLOWED = Promise.resolve(false);
 const allowedOf = (decision: Decision): boolean => decision.allowed;
 const INVALID_URL: Decision = Object.freeze({ allowed: false, origin: '', reason: 'invalid-url', line: 0, status: 'unavailable', fetchedAt: 0 });
-/** The earliest a path's `/` can be in an http(s) URL: after `http://` and a one-byte host. */
-const FIRST_PATH_SLASH = 8;
 /**
  * How stale the time read by cache hits may be (lru-cache's `ttlResolution`). Entries live for
  * hours; their TTL is shortened by this much, so an entry is let go up to this early, never late.
@@ -281,19 +279,8 @@ export class RobotsManager {
    */
   decide(url: string, userAgent?: string): Decision | Promise<Decision> {
     const token = userAgent === undefined ? this.options.productToken : this.tokenOf(userAgent);
-    // The cache's keys are serialised origins, and a URL that is such an origin followed by `/` has
-    // exactly that origin (an origin parses back to itself): so the text before the path's `/` is
-    // tried as the key first, one native search where parsing the origin is a regular expression.
-    if (typeof url === 'string') {
-      const pathStart = url.indexOf('/', FIRST_PATH_SLASH);
-      if (pathStart !== -1) {
-        const entry = this.entries.get(url.slice(0, pathStart), HIT);
-        if (entry !== undefined && this.fresh(entry)) {
-          this.counters.hits++;
-          return decisionOf(entry, url, token);
-        }
-      }
-    }
+    // Looking the URL's text before its path up first, before `originOf()`, gained 3–6% here (A/B
+    // on the plugin path, issue 14): under the 10% that pays for a second lookup, so there is one.
     const origin = originOf(url);
     if (origin === undefined) {
       if (this.closed) return Promise.reject(new ManagerClosedError('decide'));
