@@ -62,3 +62,19 @@ describe('a long queue of one origin', () => {
     expect(s.acquire('http://a', 'r39999', 2 ** 31 - 1)).toBe(last - (2 ** 31 - 1));
   });
 });
+
+describe('a fetch that starts late', () => {
+  it('moves the next slot: requests of one origin reach it at least the delay apart', () => {
+    const s = new CrawlDelayScheduler(60_000);
+    s.setDelay('http://a', 0.4);
+    expect(s.acquire('http://a', 'r1', 0)).toBe(0);
+    expect(s.acquire('http://a', 'r2', 1)).toBe(399); // slot at 400
+    s.started('r1', 380); // a busy machine: r1 left 380 ms after it was let go
+    expect(s.acquire('http://a', 'r2', 400)).toBe(380); // not before 780
+    expect(s.acquire('http://a', 'r2', 780)).toBe(0);
+    s.started('r2', 790);
+    expect(s.acquire('http://a', 'r3', 800)).toBe(390); // a new request: 400 after r2's start
+    s.started('r-unknown', 5_000); // never let go: changes nothing
+    expect(s.acquire('http://a', 'r3', 1_190)).toBe(0);
+  });
+});

@@ -5,11 +5,11 @@
  * `<noscript>`, the body) leaves the page's links followed; a real one drops them. What the server
  * saw and what the request handler was told are asserted.
  */
-import { existsSync } from 'node:fs';
+import { has } from '../support/requirements.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RobotsManager } from '@heed/manager';
 import { RobotsPlugin, type RobotsDirectives } from '@heed/crawlee';
-import { CHROMIUM, PLAYWRIGHT_LAUNCH_OPTIONS } from '../support/chromium.js';
+import { PLAYWRIGHT_LAUNCH_OPTIONS } from '../support/chromium.js';
 import { crawleeCheerio, crawleeHttp, crawleeJsdom, crawleePlaywright, freshConfig, page, playwright, startSite, text, type Site, type SiteOrigin } from './site.js';
 
 const HEEDBOT = 'HeedBot/1.0 (+https://heed.example/bot)';
@@ -78,13 +78,15 @@ const kinds: [string, CrawlerFactory, boolean][] = [
   ],
 ];
 
+const chromiumHere = has('chromium', 'test/crawlee/page-signals-crawl.test.ts, the PlaywrightCrawler traps');
+
 describe.each(kinds)('%s with robots meta tag traps', (_kind, makeCrawler, needsChromium) => {
   let site: Site;
   let origin: SiteOrigin;
   const crawl: Crawl = { handled: new Set(), directives: new Map() };
 
   beforeAll(async () => {
-    if (needsChromium && !existsSync(CHROMIUM)) return;
+    if (needsChromium && !chromiumHere) return;
     site = await startSite(1);
     origin = site.origins[0]!;
     origin.routes.set('/robots.txt', text('User-agent: *\nAllow: /\n'));
@@ -110,12 +112,12 @@ describe.each(kinds)('%s with robots meta tag traps', (_kind, makeCrawler, needs
     await site?.close();
   });
 
-  it.skipIf(needsChromium && !existsSync(CHROMIUM)).each(traps.map(([name]) => name))('a nofollow meta tag in the %s trap is not obeyed: the link is followed', (name) => {
+  it.skipIf(needsChromium && !chromiumHere).each(traps.map(([name]) => name))('a nofollow meta tag in the %s trap is not obeyed: the link is followed', (name) => {
     expect(crawl.directives.get(origin.url(`/${name}`))).toMatchObject({ nofollow: false });
     expect(origin.paths()).toContain(`/from-${name}`);
   });
 
-  it.skipIf(needsChromium && !existsSync(CHROMIUM)).each(honoured.map(([name]) => name))('a nofollow meta tag in the %s page is obeyed: the link is not followed', (name) => {
+  it.skipIf(needsChromium && !chromiumHere).each(honoured.map(([name]) => name))('a nofollow meta tag in the %s page is obeyed: the link is not followed', (name) => {
     expect(crawl.directives.get(origin.url(`/${name}`))).toMatchObject({ nofollow: true, sources: ['meta'] });
     expect(crawl.handled).toContain(origin.url(`/${name}`));
     expect(origin.paths()).not.toContain(`/from-${name}`);

@@ -210,3 +210,39 @@ describe('sitemap URLs into the queue', () => {
     expect(a.count('/sitemap.xml')).toBe(before);
   });
 });
+
+describe('sitemap URLs and the enqueue check', () => {
+  let site: Site;
+  afterAll(async () => {
+    await site?.close();
+  });
+
+  it('enter the queue through the plugin, not around it: no bypass is ever noted', async () => {
+    site = await startSite(1);
+    const o = site.origins[0]!;
+    const listed = Array.from({ length: 30 }, (_, i) => o.url(`/listed-${i}`));
+    o.routes.set('/robots.txt', text(`User-agent: *\nAllow: /\nSitemap: ${o.url('/sitemap.xml')}\n`));
+    o.routes.set('/sitemap.xml', xml(urlset(listed)));
+    o.routes.set('/', page('home', []));
+    for (const url of listed) o.routes.set(new URL(url).pathname, page('listed', []));
+    const handled: string[] = [];
+    const crawler = new crawleeCheerio.CheerioCrawler({ requestHandler: async ({ request }) => void handled.push(request.url) }, freshConfig());
+    const errors: string[] = [];
+    const original = crawler.log.error.bind(crawler.log);
+    crawler.log.error = (message: string, data?: Record<string, unknown>) => {
+      errors.push(message);
+      original(message, data);
+    };
+    const manager = new RobotsManager({ userAgent: UA });
+    try {
+      await RobotsPlugin.attach(crawler, { userAgent: UA, manager });
+      // The origin is first seen while its start URL is being added to the queue: the feeding
+      // task must not inherit that call's context.
+      await crawler.run([o.url('/')]);
+    } finally {
+      await manager.close();
+    }
+    expect(handled.sort()).toEqual([o.url('/'), ...listed].sort());
+    expect(errors.filter((message) => message.includes("without passing Heed's enqueue check"))).toEqual([]);
+  });
+});

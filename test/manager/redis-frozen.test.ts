@@ -8,11 +8,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisStore, RobotsManager } from '@heed/manager';
 import { recordingLog, startServer, UA, type TestServer } from './helpers.js';
-import { hasRedisServer, redisCommand, startRedis, type RedisServer } from './redis-helpers.js';
+import { has } from '../support/requirements.js';
+import { redisCommand, startRedis, type RedisServer } from './redis-helpers.js';
 
 const ROBOTS = 'User-agent: *\nDisallow: /private\n';
-const redisAvailable = hasRedisServer();
-if (!redisAvailable && process.env.CI) throw new Error('redis-server is not installed, and CI must run the Redis tests: apt-get install redis-server');
+const redisAvailable = has('redis-server', 'test/manager/redis-frozen.test.ts');
 
 describe.skipIf(!redisAvailable)('a frozen Redis (SIGSTOP)', () => {
   let redis: RedisServer;

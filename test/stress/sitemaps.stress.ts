@@ -105,13 +105,15 @@ describe('sitemaps at scale', () => {
       o.routes.set('/repeat.xml.gz', gz(repeat));
       o.routes.set('/zeros.xml.gz', gz(zeros));
     }
-    const run = await crawlWithPlugin(site.origins.map((o) => o.url('/')));
+    // A 30 s budget per origin (default 120 s): the same bound on memory and on the crawl's wait,
+    // reached in a quarter of the time, so CI can run it.
+    const run = await crawlWithPlugin(site.origins.map((o) => o.url('/')), { maxTimePerOriginMs: 30_000 });
     report(
-      `100 origins × 2 bombs of 50 MB: crawl ${(run.tookMs / 1000).toFixed(1)} s, ${run.plugin.stats.sitemapsRead} files read, RSS peak +${(run.rssGrowth / MB).toFixed(0)} MB, event loop held at most ${run.worstLoopMs.toFixed(0)} ms`,
+      `100 origins × 2 bombs of 50 MB (maxTimePerOriginMs 30 s): crawl ${(run.tookMs / 1000).toFixed(1)} s, ${run.plugin.stats.sitemapsRead} files read, RSS peak +${(run.rssGrowth / MB).toFixed(0)} MB, event loop held at most ${run.worstLoopMs.toFixed(0)} ms`,
     );
     expect(run.rssGrowth).toBeLessThan(300 * MB);
-    // Default budget: 120 s per origin, the time waiting for a fetch slot included.
-    expect(run.tookMs).toBeLessThan(240_000);
+    // The budget per origin, the time waiting for a fetch slot included, bounds the crawl's wait.
+    expect(run.tookMs).toBeLessThan(60_000);
   });
 
   it('an index listing 200 one-GB bombs: a one-page crawl ends in seconds', async () => {

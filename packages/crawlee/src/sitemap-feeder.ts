@@ -12,6 +12,7 @@
  * sitemaps are being fetched and parsed, not while its backlog waits for the crawler — so the crawl
  * (whose end waits for the feeder) never waits on one origin's sitemaps longer than that.
  */
+import { AsyncResource } from 'node:async_hooks';
 import type { RobotsManagerLike } from './manager-contract.js';
 import type { ResolvedSitemapOptions } from './options.js';
 import { Clock, SitemapBudget } from './sitemaps/budget.js';
@@ -49,12 +50,17 @@ export class SitemapFeeder {
   private readonly keep: (url: string, sitemapUrl: string) => boolean;
   /** The sitemap budget of every origin of this plugin. */
   readonly budget: SitemapBudget;
+  private readonly detached: (start: () => Promise<void>) => Promise<void>;
 
   constructor(
     private readonly options: ResolvedSitemapOptions,
     private readonly deps: SitemapFeederDeps,
   ) {
     this.keep = sitemapUrlFilter(options);
+    // A new origin is first seen in the middle of some other work (a batch being enqueued, a
+    // request being checked), whose async context (e.g. "inside a queue call") the feeding task
+    // would otherwise inherit for its whole life; it runs in the context the plugin was made in.
+    this.detached = AsyncResource.bind((start: () => Promise<void>) => start());
     this.budget = new SitemapBudget({ maxConcurrentFetches: options.maxConcurrentFetches, maxBufferedBytes: options.maxBufferedBytes });
   }
 
@@ -62,7 +68,7 @@ export class SitemapFeeder {
   originSeen(origin: string, url: string): void {
     if (this.originsSeen.has(origin) || this.closed) return;
     this.originsSeen.add(origin);
-    const task = this.feed(origin, url).catch((error: unknown) => {
+    const task = this.detached(() => this.feed(origin, url)).catch((error: unknown) => {
       this.deps.warn(`RobotsPlugin: reading the sitemaps of ${origin} failed: ${error instanceof Error ? error.message : String(error)}`);
     });
     this.running.add(task);

@@ -31,6 +31,10 @@ function hookRequestHandling(crawler: PublicCrawler, guard: RobotsGuard, queue: 
   navigationHooks(crawler)?.post.unshift((context: ContextInternals) => {
     if (guard.blocked.has(context.request)) throw new NavigationBlockedError(context.request.url);
   });
+  // Crawl-delay counts from when a fetch really starts: the last step before the request leaves
+  // (HTTP and browser crawlers), else the handler's start (BasicCrawler fetches in the handler).
+  const started = (context: ContextInternals) => guard.crawlDelays?.started(context.request.id ?? context.request.uniqueKey, Date.now());
+  navigationHooks(crawler)?.pre.push(started);
   let warnedBypass = false;
   wrapRequestHandling(crawler, async (context, next) => {
     const { request } = context;
@@ -55,6 +59,7 @@ function hookRequestHandling(crawler: PublicCrawler, guard: RobotsGuard, queue: 
       }
     }
     guard.stats.allowed++;
+    started(context);
     try {
       await next(context);
       // The page loaded, then tried to navigate somewhere disallowed (a script or meta refresh):
