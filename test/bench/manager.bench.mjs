@@ -291,7 +291,8 @@ const machine = `${cpus()[0]?.model ?? 'unknown CPU'} × ${cpus().length}, ${(to
 const table = [
   '| Measure | Result |',
   '|---|---|',
-  `| Warm checks/s, \`await manager.isAllowed(url)\`, ${typical.length} cached origins, typical ~${(typicalBytes / 1000).toFixed(1)} KB files (target ≥ 1,000,000) | ${fmt(warm.manager)} (rounds ${fmt(Math.min(...warm.rounds))}–${fmt(Math.max(...warm.rounds))}; ${warm.manager >= 1_000_000 ? 'met' : '**not met**'}) |`,
+  // No absolute rate is a target (issue 14): this machine's speed moves with its load; the ratios are in plugin-path.bench.mjs.
+  `| Warm checks/s, \`await manager.isAllowed(url)\`, ${typical.length} cached origins, typical ~${(typicalBytes / 1000).toFixed(1)} KB files | ${fmt(warm.manager)} (rounds ${fmt(Math.min(...warm.rounds))}–${fmt(Math.max(...warm.rounds))}) |`,
   `| Bare parser \`robots.isAllowed(url, token)\`, same pairs | ${fmt(warm.parser)} |`,
   `| Parser / manager (target ≤ 2×) | ${warm.ratio.toFixed(2)}× (${warm.ratio <= 2 ? 'met' : '**not met**'}) |`,
   `| Peer: Crawlee 3's own warm check, \`await crawler.isAllowedBasedOnRobotsTxtFile(url)\`, same files in its robots cache | ${fmt(warm.crawlee)}: Heed is **${warm.overCrawlee.toFixed(1)}×** as fast (median of per-round ratios) |`,
@@ -310,10 +311,9 @@ if (WRITE) {
     '',
     table,
     '',
-    'Warm checks go through the in-process LRU (lru-cache, keyed by the URL\'s text before its path, which',
-    'V8 must hash afresh for every URL; `originOf()` only when that misses; expiry by its TTL against a time refreshed',
-    'every 250 ms, not `Date.now()`, which costs ~60 ns on this VM) and the parser; a warm `isAllowed` returns one',
-    'of two settled promises, and the caller\'s `await` is one microtask (~100 ns). The peer row is what a',
+    'Warm checks go through `originOf()` and the in-process LRU (lru-cache, keyed by origin; expiry by its TTL against a time refreshed',
+    'every 250 ms, not `Date.now()`, which costs ~60 ns on this VM) and the parser; a warm `isAllowed` is `decide()`,',
+    'the plugin\'s check (see "What users run" for its own ratios), as one of two settled promises. The peer row is what a',
     'crawler without Heed runs before each request (Crawlee\'s `new URL(url).origin`, its LRU, robots-parser),',
     'timed in the same rounds on the same (file, URL) pairs. The rules of an origin',
     'checked 64 times switch to their hot form (see the parser section), which is why memory is shown for both.',

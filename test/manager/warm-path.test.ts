@@ -1,7 +1,7 @@
 /**
- * A warm isAllowed() looks the origin up by the URL's text before the path (see manager.ts): every
- * spelling of a URL must still get its own origin's verdict, whichever way it is found, and no
- * spelling may borrow another origin's rules.
+ * A warm check (`decide()`, `isAllowed()`) answers from the cached origin: every spelling of a URL
+ * must get its own origin's verdict, and no spelling may borrow another origin's rules (a lookup by
+ * the URL's text, tried for speed before issue 14, could have).
  */
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -57,6 +57,37 @@ describe('a warm check', () => {
       await m.close();
       await Promise.all([short.close(), long.close()]);
     }
+  });
+});
+
+describe('decide(), the check a crawler makes', () => {
+  it('gives check()\'s verdict, reason and line, and the same answer object for the same deciding line', async () => {
+    const m = new RobotsManager({ userAgent: UA, log: recordingLog().log });
+    const before = server.robotsRequests();
+    try {
+      const urls = [`${server.origin}/private/a`, `${server.origin}/private/b`, `${server.origin}/public`, `${server.origin}/`];
+      for (const url of urls) {
+        const full = await m.check(url);
+        const decision = await m.decide(url);
+        expect(decision, url).toMatchObject({ allowed: full.allowed, reason: full.reason, line: full.line ?? 0, origin: full.origin, status: full.record.status, httpStatus: full.record.httpStatus });
+      }
+      // Both disallowed URLs are decided by line 2: one shared, frozen answer, nothing built per check.
+      const a = await m.decide(urls[0]!);
+      expect(await m.decide(urls[1]!)).toBe(a);
+      expect(Object.isFrozen(a)).toBe(true);
+      expect(a.line).toBe(2);
+      expect(await m.decide(urls[2]!)).not.toBe(a);
+      expect(server.robotsRequests() - before).toBe(1);
+    } finally {
+      await m.close();
+    }
+  });
+
+  it('answers an invalid URL without fetching, and rejects after close()', async () => {
+    const m = new RobotsManager({ userAgent: UA, log: recordingLog().log });
+    expect(await m.decide('not a url')).toMatchObject({ allowed: false, reason: 'invalid-url', origin: '', line: 0 });
+    await m.close();
+    await expect(m.decide('not a url')).rejects.toThrow(/close/);
   });
 });
 

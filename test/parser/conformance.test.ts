@@ -7,7 +7,6 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseRobotsTxt, type ParseOptions } from '@heed/parser';
-import { HOT_AFTER } from '../../packages/parser/src/match.js';
 
 interface ConformanceCase {
   id: string;
@@ -51,9 +50,10 @@ describe.each(files)('%s', (file) => {
     const verdict = robots.explain(url, c.ua);
     expect({ allowed: verdict.allowed, line: verdict.line }).toEqual({ allowed: expected === 'ALLOWED', line });
     expect(robots.isAllowed(url, c.ua)).toBe(verdict.allowed);
-    // After enough checks the rule set answers from its hot form: the answer must not change.
-    for (let i = 0; i < HOT_AFTER; i++) robots.isAllowed('/', c.ua);
-    const hot = robots.explain(url, c.ua);
-    expect({ allowed: hot.allowed, line: hot.line }).toEqual({ allowed: expected === 'ALLOWED', line });
+    // The crawler's check (no group or rule objects) gives the same verdict, reason and line.
+    expect(robots.decide(url, c.ua)).toEqual({ allowed: verdict.allowed, reason: verdict.reason, line: verdict.line });
+    // After many checks (a crawler's) the answer must not change.
+    for (let i = 0; i < 100; i++) robots.decide('/', c.ua);
+    expect(robots.decide(url, c.ua)).toEqual({ allowed: verdict.allowed, reason: verdict.reason, line: verdict.line });
   });
 });

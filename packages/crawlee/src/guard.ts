@@ -64,7 +64,7 @@ export class RobotsGuard {
   async verdict(url: string, use: 'page' | 'redirect' | 'subresource' = 'page'): Promise<RobotsVerdict> {
     let verdict: RobotsVerdict;
     try {
-      verdict = await this.manager.check(url, this.options.productToken);
+      verdict = await this.checkOnce(url);
     } catch (error) {
       // Without a verdict the URL is not known to be allowed: never fetch it on a guess.
       this.warn(`RobotsPlugin: checking ${url} failed (${error instanceof Error ? error.message : String(error)}); the URL is skipped`);
@@ -123,6 +123,24 @@ export class RobotsGuard {
     const check = report.check(purposes, unknownUsage);
     if (check.allowed) return undefined;
     return usageSkipEvent(url, origin, this.options.productToken, stage, { purpose: check.purpose as string, ...(check.evidence ? { evidence: check.evidence } : {}) }, referrer);
+  }
+
+  /**
+   * The cheap check first (`decide()`: verdict and deciding line, nothing built per URL); the full
+   * explanation (`check()`: rule, groups) only for a URL that is skipped, whose skip event shows it.
+   */
+  private async checkOnce(url: string): Promise<RobotsVerdict> {
+    const token = this.options.productToken;
+    if (this.manager.decide === undefined) return this.manager.check(url, token);
+    // A warm check answers at once: awaiting only a promise saves a microtask per URL.
+    const pending = this.manager.decide(url, token);
+    const decision = pending instanceof Promise ? await pending : pending;
+    if (!decision.allowed) return this.manager.check(url, token);
+    const { origin, reason, line, status, httpStatus, fetchedAt } = decision;
+    return {
+      allowed: true, url, origin, userAgent: token, reason, ...(line > 0 ? { line } : {}),
+      record: { status, ...(httpStatus === undefined ? {} : { httpStatus }), fetchedAt, ageMs: Math.max(0, Date.now() - fetchedAt) },
+    };
   }
 
   /** Fetches the robots.txt of every origin of `urls` in parallel (one request per origin). */

@@ -12,6 +12,7 @@ export type { VerdictReason } from '@heed/manager';
 
 /**
  * The subset of `RobotsManager` the plugin calls. `usage` is needed only with the `purposes`
- * option (attach() says so when it is missing).
+ * option (attach() says so when it is missing). `decide` is optional: with it, an allowed URL
+ * costs the cheap check and `check()` runs only for a skip; without it, every URL goes to `check()`.
  */
-export type RobotsManagerLike = Pick<RobotsManager, 'check' | 'sitemaps' | 'crawlDelay' | 'prefetch' | 'close'> & Partial<Pick<RobotsManager, 'usage'>>;
+export type RobotsManagerLike = Pick<RobotsManager, 'check' | 'sitemaps' | 'crawlDelay' | 'prefetch' | 'close'> & Partial<Pick<RobotsManager, 'usage' | 'decide'>>;

@@ -16,7 +16,7 @@ export { UsageReport, TDMREP_PATH } from './usage/index.js';
 export type { UsageQuery, UsageEvidence, UsageEvidenceSignal, UsageSource, PurposeCheck } from './usage/index.js';
 export { parseTdmRep, TdmRepMatcher } from './tdmrep/index.js';
 export type { TdmRepFile, TdmRepRule, TdmRepVerdict } from './tdmrep/index.js';
-export type { Verdict, ManagerStats, OriginSummary } from './manager.js';
+export type { Verdict, Decision, ManagerStats, OriginSummary } from './manager.js';
 export type { RobotsManagerOptions, UserAgentCheck } from './options.js';
 export { checkUserAgent } from './options.js';
 export { originOf, robotsTxtUrl } from './origin.js';

@@ -119,8 +119,28 @@ export interface ManagerStats {
   readonly origins: readonly OriginSummary[];
 }
 
+/**
+ * What `decide()` answers: the verdict of one check and the line that decided it. Shared between
+ * the checks an origin's line decides (frozen): nothing is built per check.
+ */
+export interface Decision {
+  readonly allowed: boolean;
+  /** The URL's origin (`''` for an invalid URL). */
+  readonly origin: string;
+  readonly reason: VerdictReason;
+  /** The deciding rule's line; 0 when no rule decided (allowed by default, or the status policy decided). */
+  readonly line: number;
+  /** The status of the origin's record the verdict rests on (`unavailable` for an invalid URL). */
+  readonly status: RobotsRecordStatus;
+  /** The HTTP status of the record's last fetch, when there was a response. */
+  readonly httpStatus?: number;
+  /** When the record was fetched (ms since the epoch; 0 for an invalid URL). */
+  readonly fetchedAt: number;
+}
+
 /** A parsed, ready-to-check origin. */
 interface Entry {
+  readonly origin: string;
   readonly record: RobotsRecord;
   readonly policy: EffectivePolicy;
   /** Parsed rules, when `policy.kind === 'rules'`. */
@@ -129,13 +149,19 @@ interface Entry {
   readonly validUntil: number;
   /** What the entry is counted for in the cache's byte bound. */
   readonly bytes: number;
+  /**
+   * `decide()`'s answers, by deciding line (0: no rule decided), made the first time each is given;
+   * at most {@link MAX_ANSWERS} lines are kept (`answersKept`), later ones are made per check.
+   */
+  readonly answers: (Decision | undefined)[];
+  answersKept: number;
 }
 
 const NO_LOCK: StoreLock = { release: async () => {} };
 const ALLOWED = Promise.resolve(true);
 const DISALLOWED = Promise.resolve(false);
-/** The earliest a path's `/` can be in an http(s) URL: after `http://` and a one-byte host. */
-const FIRST_PATH_SLASH = 8;
+const allowedOf = (decision: Decision): boolean => decision.allowed;
+const INVALID_URL: Decision = Object.freeze({ allowed: false, origin: '', reason: 'invalid-url', line: 0, status: 'unavailable', fetchedAt: 0 });
 /**
  * How stale the time read by cache hits may be (lru-cache's `ttlResolution`). Entries live for
  * hours; their TTL is shortened by this much, so an entry is let go up to this early, never late.
@@ -145,19 +171,33 @@ const TTL_RESOLUTION_MS = 250;
 const HIT: LRUCache.GetOptions<string, Entry, unknown> = Object.freeze({});
 /** `userAgent` arguments longer than this are not memoised (a real header is a few hundred bytes). */
 const MAX_MEMOISED_HEADER = 1_024;
+/**
+ * Deciding lines whose `decide()` answer an entry keeps (about 100 bytes each): a crawl's URLs of one
+ * origin are decided by a few lines; a file of thousands of rules cannot make an entry grow past
+ * what `cache/sizes.ts` counts for it.
+ */
+const MAX_ANSWERS = 256;
 /** An entry object with its slot in the cache, beside its record and parsed rules. */
 const ENTRY_OVERHEAD = 256;
 
-/** The verdict of a loaded origin for `url`. */
-function verdictOf(entry: Entry, url: string, token: string): boolean {
-  switch (entry.policy.kind) {
-    case 'rules':
-      return (entry.robots as RobotsTxt).isAllowed(url, token);
-    case 'allow-all':
-      return true;
-    default:
-      return false;
+/** The decision of a loaded origin for `url`: one object per deciding line, made once. */
+function decisionOf(entry: Entry, url: string, token: string): Decision {
+  if (entry.policy.kind !== 'rules') return entry.answers[0] ?? makeAnswer(entry, 0, entry.policy.kind === 'allow-all');
+  // A line decides the same way for every agent: its directive (or the default allow, line 0) does.
+  const { line, allowed } = (entry.robots as RobotsTxt).decide(url, token);
+  return entry.answers[line] ?? makeAnswer(entry, line, allowed);
+}
+
+function makeAnswer(entry: Entry, line: number, allowed: boolean): Decision {
+  const { status, httpStatus, fetchedAt } = entry.record;
+  const decision: Decision = Object.freeze({
+    allowed, origin: entry.origin, reason: entry.policy.reason, line, status, ...(httpStatus === undefined ? {} : { httpStatus }), fetchedAt,
+  });
+  if (entry.answersKept < MAX_ANSWERS) {
+    entry.answers[line] = decision;
+    entry.answersKept++;
   }
+  return decision;
 }
 
 /**
@@ -179,6 +219,8 @@ export class RobotsManager {
   private readonly entries: LRUCache<string, Entry>;
   private readonly flights = new Map<string, Promise<Entry>>();
   private readonly tokens = new Map<string, string>();
+  private lastUserAgent: string | undefined;
+  private lastToken = '';
   private readonly abort = new AbortController();
   /** `/.well-known/tdmrep.json` per origin, loaded only for `usage()` with a TDM purpose. */
   private readonly tdmrep: TdmRepCache;
@@ -217,41 +259,47 @@ export class RobotsManager {
   }
 
   /**
-   * Whether `userAgent` (default: the manager's product token) may fetch `url`. Never rejects for
-   * a bad URL (it is not allowed) or a failing fetch (the status policy decides).
+   * Whether `userAgent` (default: the manager's product token) may fetch `url`: `decide()`'s
+   * `allowed`. Never rejects for a bad URL (it is not allowed) or a failing fetch (the status
+   * policy decides).
    */
   isAllowed(url: string, userAgent?: string): Promise<boolean> {
-    // A warm check answers with one of two settled promises: no async frame, no allocation. The
-    // cache's keys are serialised origins, and a URL that is such an origin followed by `/` has
-    // exactly that origin (an origin parses back to itself): so the text before the path's `/` is
-    // tried as the key first, one native search where parsing the origin is a regular expression.
-    if (typeof url === 'string') {
-      const pathStart = url.indexOf('/', FIRST_PATH_SLASH);
-      if (pathStart !== -1) {
-        const entry = this.entries.get(url.slice(0, pathStart), HIT);
-        if (entry !== undefined && this.fresh(entry)) return this.answer(entry, url, userAgent);
-      }
-    }
-    const origin = originOf(url);
-    if (origin !== undefined) {
-      const entry = this.entries.get(origin, HIT);
-      if (entry !== undefined && this.fresh(entry)) return this.answer(entry, url, userAgent);
-    }
-    return this.isAllowedAfterLoad(origin, url, userAgent);
+    // A warm decision answers with one of two settled promises: no async frame, no allocation.
+    const decision = this.decide(url, userAgent);
+    if (decision instanceof Promise) return decision.then(allowedOf);
+    return decision.allowed ? ALLOWED : DISALLOWED;
   }
 
-  private answer(entry: Entry, url: string, userAgent: string | undefined): Promise<boolean> {
-    this.counters.hits++;
-    return verdictOf(entry, url, userAgent === undefined ? this.options.productToken : this.tokenOf(userAgent)) ? ALLOWED : DISALLOWED;
-  }
-
-  private async isAllowedAfterLoad(origin: string | undefined, url: string, userAgent: string | undefined): Promise<boolean> {
-    if (origin === undefined) {
-      if (this.closed) throw new ManagerClosedError('isAllowed');
-      return false;
-    }
+  /**
+   * The check a crawler makes before each request: the verdict for `url`, its reason and the line
+   * that decided it, without the groups and rule objects of {@link check} (ask `check()` for those
+   * when a URL is skipped). A warm check (the origin's rules cached and fresh) answers at once, not
+   * with a promise, and allocates nothing: the answers are frozen decisions, one per deciding line of
+   * each cached origin; `await` it either way. Otherwise a promise, which never rejects for a bad URL
+   * (it is not allowed) or a failing fetch (the status policy decides).
+   *
+   * Why not always a promise: awaiting one costs a microtask, about as much as the rest of a warm
+   * check; the plugin's guard awaits only a promise (see BENCHMARKS.md, "What users run").
+   */
+  decide(url: string, userAgent?: string): Decision | Promise<Decision> {
     const token = userAgent === undefined ? this.options.productToken : this.tokenOf(userAgent);
-    return verdictOf(await this.load(origin, 'isAllowed'), url, token);
+    // Looking the URL's text before its path up first, before `originOf()`, gained 3–6% here (A/B
+    // on the plugin path, issue 14): under the 10% that pays for a second lookup, so there is one.
+    const origin = originOf(url);
+    if (origin === undefined) {
+      if (this.closed) return Promise.reject(new ManagerClosedError('decide'));
+      return INVALID_URL;
+    }
+    const entry = this.entries.get(origin, HIT);
+    if (entry !== undefined && this.fresh(entry)) {
+      this.counters.hits++;
+      return decisionOf(entry, url, token);
+    }
+    return this.decideAfterLoad(origin, url, token);
+  }
+
+  private async decideAfterLoad(origin: string, url: string, token: string): Promise<Decision> {
+    return decisionOf(await this.entryFor(origin, 'decide'), url, token);
   }
 
   /** The verdict for `url` with its reason, the deciding rule and the origin record's state. */
@@ -558,7 +606,7 @@ export class RobotsManager {
       }
     }
     const validUntil = Math.min(record.expiresAt, policyChangesAt(record, this.options));
-    const entry: Entry = { record, policy, robots, validUntil, bytes };
+    const entry: Entry = { origin, record, policy, robots, validUntil, bytes, answers: [], answersKept: 0 };
     // lru-cache reads 0 as "no TTL": an entry already due gets 1 ms. Past `maxCacheBytes` on its own
     // the entry is not kept (lru-cache refuses it): it answers this call, the next one re-reads the store.
     const ttl = this.cacheTtls ? Math.max(1, Math.floor(validUntil - now - TTL_RESOLUTION_MS)) : 0;
@@ -579,6 +627,14 @@ export class RobotsManager {
   }
 
   private tokenOf(userAgent: string): string {
+    // A crawler passes the same string every time: compared first, before the memo's hash lookup.
+    if (userAgent === this.lastUserAgent) return this.lastToken;
+    this.lastToken = this.tokenOfHeader(userAgent);
+    this.lastUserAgent = userAgent;
+    return this.lastToken;
+  }
+
+  private tokenOfHeader(userAgent: string): string {
     // Memoised for headers of sane length only, so the memo stays within ~1,000 × 1 KB.
     if (userAgent.length > MAX_MEMOISED_HEADER) return productToken(userAgent);
     let token = this.tokens.get(userAgent);

@@ -11,7 +11,7 @@ import { RuleMatcher } from './match.js';
 import { KIND, readRow, rowEnd, rowHead, rowStart, type DirectiveTable } from './table.js';
 import { byteStringToText } from './bytes.js';
 import type { TokenizedLine } from './tokenize.js';
-import type { AgentLine, DirectiveKind, Group, OtherDirective, Rule } from './types.js';
+import type { AgentLine, Decision, DirectiveKind, Group, OtherDirective, Rule } from './types.js';
 import { agentLineToken } from './user-agent.js';
 import type { UsageRules } from './usage/rules.js';
 
@@ -154,6 +154,11 @@ export interface CompiledAgent {
    * then the `content-signal` lines before any group. Empty for a file without such lines.
    */
   readonly usageRows: readonly number[];
+  /**
+   * The verdicts `decide()` hands out, built the first time each is needed: per rule position of
+   * the matcher, then one for "no rule matched" (at index `matcher.size`).
+   */
+  decisions?: (Decision | undefined)[];
   /** The groups as objects, selected the first time `explain()` or `crawlDelay()` needs them. */
   groups?: readonly Group[];
   /** The usage rules compiled from `usageRows`, the first time `usage()` needs them. */

@@ -10,6 +10,12 @@
  * strings, and the rules are indexed by the byte after the leading `/`, so a check only visits the
  * rules that can match. It costs about 100 bytes more per rule (a parsed 2 KB file: 2.9 KB → 9.5 KB),
  * which is why it is not the default.
+ *
+ * What it buys on the plugin path (issue 14: `RobotsManager#decide`, 100 cached origins of typical
+ * 2 KB files; `HEED_AB_MANAGER` in test/bench/plugin-path.bench.mjs, 9 interleaved rounds in one
+ * process): without it the plugin path ran at 0.74× the speed (rounds 0.51–1.04), so it stays, the
+ * one second form of the matcher. Its rare-byte memo (skip a `*` rule whose segments need a byte the
+ * path lacks) did not pay there (without it: 1.12× as fast, rounds 0.59–3.06) and was removed.
  */
 
 /** What the hot form needs to know of a compiled rule. */
@@ -42,13 +48,6 @@ const LIST_GROWTH = 4;
 /** Numbers per rule in {@link HotRules.spans}: prefix start, prefix end, tail start, end, flags. */
 const SPAN = 5;
 const ANCHORED = 1;
-/**
- * Bytes rare in URL paths, rarest first. A `*` rule whose segments need one of them is skipped,
- * without searching for its segments, when the path lacks it; whether the path has it is one native
- * search, done at most once per check and byte, and most paths lack most of these (a `?` alone
- * rules out every query-parameter pattern for the ~60% of paths without a query).
- */
-const RARE_BYTES = '~!$()*+,;:@%_&=?';
 /** The rule's pattern has a `*` (its segments are in {@link HotRules.segments}). */
 const STAR = 2;
 
@@ -58,15 +57,6 @@ export class HotRules {
   /** Per rule position: its literal segments between `*`s, without the tail (`*` rules only). */
   private readonly segments: (readonly string[] | undefined)[];
   private readonly masks: Int32Array;
-  /** Per position: 1 + the index in {@link RARE_BYTES} of a rare byte its segments need, or 0. */
-  private readonly needs: Uint8Array;
-  /**
-   * For the path last checked: the rare bytes looked for, and those found (bit k: `RARE_BYTES[k]`).
-   * Kept per path, not per call, so the two lists a large rule set reads for one check share them.
-   */
-  private lookedIn: string | undefined;
-  private looked = 0;
-  private found = 0;
   /** Per position: the byte after `/` the rule needs, 0 for any, 0xff for none a path can have. */
   private readonly seconds: Uint8Array;
   /** All candidate lists back to back: for each byte after `/`, the rules that can match. */
@@ -91,7 +81,6 @@ export class HotRules {
     this.segments = new Array<readonly string[] | undefined>(count);
     this.masks = new Int32Array(count);
     this.seconds = new Uint8Array(count);
-    this.needs = new Uint8Array(count);
     sources.forEach((source, i) => {
       this.addRule(i, source);
       this.masks[i] = source.mask;
@@ -207,8 +196,6 @@ export class HotRules {
       }
     }
     if (this.search !== undefined) return this.search.matches(i, path, prefixLength, (flags & ANCHORED) !== 0);
-    const need = this.needs[i] as number;
-    if (need !== 0 && !this.pathHas(path, need - 1)) return false;
     const segments = this.segments[i] as readonly string[];
     let position = prefixLength;
     for (let k = 0; k < segments.length; k++) {
@@ -218,21 +205,6 @@ export class HotRules {
       position = found + segment.length;
     }
     return position <= limit;
-  }
-
-  /** Whether `path` has `RARE_BYTES[k]`, searched for at most once per path. */
-  private pathHas(path: string, k: number): boolean {
-    if (path !== this.lookedIn) {
-      this.lookedIn = path;
-      this.looked = 0;
-      this.found = 0;
-    }
-    const bit = 1 << k;
-    if ((this.looked & bit) === 0) {
-      this.looked |= bit;
-      if (path.indexOf(RARE_BYTES[k] as string) !== -1) this.found |= bit;
-    }
-    return (this.found & bit) !== 0;
   }
 
   private addRule(i: number, source: RuleSource): void {
@@ -256,13 +228,6 @@ export class HotRules {
     const middleEnd = anchored ? lastStar : end;
     const segments = this.text.slice(firstStar + 1, Math.max(firstStar + 1, middleEnd)).split('*').filter((piece) => piece.length > 0);
     this.segments[i] = segments;
-    const joined = segments.join('');
-    for (let k = 0; k < RARE_BYTES.length; k++) {
-      if (joined.includes(RARE_BYTES[k] as string)) {
-        this.needs[i] = k + 1;
-        break;
-      }
-    }
   }
 }
 

@@ -186,9 +186,23 @@ export class RuleMatcher {
   /** Whether `path` is allowed: the hot path, no allocation. */
   allows(path: string): boolean {
     const winner = this.winner(path);
-    if (winner === -1) return true;
-    const row = (this.entries[winner] as number) >>> 9;
+    return winner === -1 || this.allowsAt(winner);
+  }
+
+  /** The position (in precedence order) of the rule that decides for `path`, or -1 when none matches. */
+  decidingPosition(path: string): number {
+    return this.winner(path);
+  }
+
+  /** Whether the rule at position `i` allows: an `allow`, or a matching empty `disallow` (Google's `disallow()` needs > 0). */
+  allowsAt(i: number): boolean {
+    const row = (this.entries[i] as number) >>> 9;
     return (rowHead(this.rows, row) & 7) === KIND_ALLOW || rowStart(this.text, this.rows, row) === rowEnd(this.rows, row);
+  }
+
+  /** The 1-based line of the rule at position `i`. */
+  lineAt(i: number): number {
+    return rowHead(this.rows, (this.entries[i] as number) >>> 9) >>> LINE_SHIFT;
   }
 
   /** The shape of the compiled rule at position `i` of the precedence order. */

@@ -6,7 +6,7 @@ import { compileAgent, materializeTable, selectGroups, type CompiledAgent, type 
 import { decodeUnreserved } from './escape.js';
 import { buildTable, MAX_BODY_BYTES, type DirectiveTable } from './table.js';
 import { prepareBody } from './tokenize.js';
-import type { Explanation, Group, OtherDirective, ParseOptions, ProductTokens, Rule } from './types.js';
+import type { Decision, Explanation, Group, OtherDirective, ParseOptions, ProductTokens, Rule } from './types.js';
 import { canonicalPath } from './url.js';
 import { UsageRules } from './usage/rules.js';
 import type { UsageVerdict } from './usage/verdict.js';
@@ -107,6 +107,23 @@ export class RobotsTxt {
     const path = this.pathOf(url);
     if (this.flags & ROBOTS_TXT_ALLOWED && path === '/robots.txt') return true;
     return this.compiled(userAgent).matcher.allows(path);
+  }
+
+  /**
+   * The verdict for `url` and the line that decided it, without the groups and rule objects of
+   * {@link explain} (the check a crawler makes for every URL; ask `explain()` for the rest when a
+   * URL is skipped). The answers are shared frozen objects, one per deciding rule: a check
+   * allocates nothing. `userAgent` as for {@link isAllowed}.
+   */
+  decide(url: string, userAgent: ProductTokens): Decision {
+    const path = this.pathOf(url);
+    if (this.flags & ROBOTS_TXT_ALLOWED && path === '/robots.txt') return IMPLICIT_ALLOW;
+    const compiled = this.compiled(userAgent);
+    const { matcher } = compiled;
+    const winner = matcher.decidingPosition(path);
+    const at = winner === -1 ? matcher.size : winner;
+    const decisions = (compiled.decisions ??= new Array<Decision | undefined>(matcher.size + 1));
+    return decisions[at] ?? (decisions[at] = decisionAt(compiled, winner));
   }
 
   /**
@@ -240,6 +257,14 @@ function tokenList(userAgent: ProductTokens): readonly string[] {
 /** How a verdict names the agent: the token, or the listed tokens joined by `, `. */
 function agentLabel(userAgent: ProductTokens): string {
   return typeof userAgent === 'string' ? userAgent : tokenList(userAgent).join(', ');
+}
+
+const IMPLICIT_ALLOW: Decision = Object.freeze({ allowed: true, reason: 'robots-txt-implicit-allow', line: 0 });
+
+/** The verdict when the rule at position `winner` decides (-1: none matched), as `explainPath` words it. */
+function decisionAt(compiled: CompiledAgent, winner: number): Decision {
+  if (winner === -1) return Object.freeze({ allowed: true, reason: compiled.matchedBy === 'none' ? 'no-group' : 'no-matching-rule', line: 0 });
+  return Object.freeze({ allowed: compiled.matcher.allowsAt(winner), reason: 'rule', line: compiled.matcher.lineAt(winner) });
 }
 
 function ruleAtLine(groups: readonly Group[], line: number): Rule | undefined {

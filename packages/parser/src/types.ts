@@ -110,6 +110,18 @@ export type VerdictReason =
   /** `/robots.txt` is always allowed (RFC 9309 reading; only with `implicitRobotsTxtAllow`). */
   | 'robots-txt-implicit-allow';
 
+/**
+ * The verdict alone, as `RobotsTxt#decide` answers it: allowed or not, why, and the deciding line.
+ * Built once per deciding rule of a compiled agent and shared (frozen): a check that only needs the
+ * verdict builds no group or rule objects. {@link Explanation} adds them.
+ */
+export interface Decision {
+  readonly allowed: boolean;
+  readonly reason: VerdictReason;
+  /** 1-based line of the deciding rule; 0 when no rule matched (allowed by default). */
+  readonly line: number;
+}
+
 /** The verdict for one URL and one user-agent, with what decided it. */
 export interface Explanation {
   readonly allowed: boolean;

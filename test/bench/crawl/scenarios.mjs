@@ -25,7 +25,7 @@ export const median = (values) => {
 };
 
 /** Variant order of round `round`: rotated, so no treatment always runs first or last. */
-const orderOf = (round) => VARIANTS.map((_, i) => VARIANTS[(i + round) % VARIANTS.length]);
+const orderOf = (round, variants = VARIANTS) => variants.map((_, i) => variants[(i + round) % variants.length]);
 
 const crawlJob = (variant, urls, options) => ({
   variant,
@@ -64,7 +64,7 @@ export async function soak(options) {
   }
 }
 
-/** Warm: `rounds` rounds of the three variants, interleaved, on a site that links only allowed pages. */
+/** Warm: `rounds` rounds of the variants (`options.variants`, default all three), interleaved, on a site that links only allowed pages. */
 export async function warm(options) {
   const config = {
     origins: options.origins,
@@ -80,7 +80,7 @@ export async function warm(options) {
     const urls = startUrls(config, site.port, 1);
     const prewarmOrigins = allOrigins(config, site.port);
     for (let round = 0; round < options.rounds; round++) {
-      for (const variant of orderOf(round)) {
+      for (const variant of orderOf(round, options.variants)) {
         await site.reset();
         const run = orThrow(await runCrawl(crawlJob(variant, urls, { ...options, job: { prewarmOrigins } }), options.timeoutMs), `warm crawl (${variant})`);
         const log = await site.log();

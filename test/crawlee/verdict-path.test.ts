@@ -1,0 +1,49 @@
+/**
+ * The check a crawl makes (issue 14): every URL costs the manager's cheap `decide()`; the full
+ * explanation (`check()`: rule and groups) is asked for only for a URL that is skipped, and the skip
+ * event still names the deciding line and rule.
+ */
+import http from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RobotsManager } from '@heed/manager';
+import { RobotsPlugin, type SkipEvent } from '@heed/crawlee';
+import { crawleeBasic, freshConfig } from './site.js';
+
+const UA = 'HeedBot/1.0';
+let server: http.Server;
+let origin = '';
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => res.end(req.url === '/robots.txt' ? 'User-agent: *\nDisallow: /private\n' : 'ok'));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+describe('the plugin\'s check of each URL', () => {
+  it('asks check() only for the URL it skips, whose skip event names the rule', async () => {
+    const manager = new RobotsManager({ userAgent: UA });
+    const calls = { decide: 0 };
+    const checked: string[] = [];
+    const decide = manager.decide.bind(manager);
+    const check = manager.check.bind(manager);
+    manager.decide = (url, userAgent) => (calls.decide++, decide(url, userAgent));
+    manager.check = (url, userAgent) => (checked.push(url), check(url, userAgent));
+    const handled: string[] = [];
+    const skips: SkipEvent[] = [];
+    const crawler = new crawleeBasic.BasicCrawler({ requestHandler: async ({ request }) => void handled.push(request.url) }, freshConfig());
+    await RobotsPlugin.attach(crawler, { userAgent: UA, manager, onSkip: (event) => void skips.push(event) });
+    try {
+      await crawler.run([`${origin}/a`, `${origin}/b`, `${origin}/c`, `${origin}/private/x`]);
+    } finally {
+      await manager.close();
+    }
+    expect(handled.sort()).toEqual([`${origin}/a`, `${origin}/b`, `${origin}/c`]);
+    expect(skips).toMatchObject([{ url: `${origin}/private/x`, reason: 'rules', line: 2, rule: { directive: 'disallow', pattern: '/private' } }]);
+    expect(calls.decide).toBeGreaterThanOrEqual(4);
+    // Only skips need the explanation: however often Crawlee re-checks, never for the allowed URLs.
+    expect(checked.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(checked)).toEqual(new Set([`${origin}/private/x`]));
+  });
+});
