@@ -34,9 +34,18 @@ export interface Output {
   stderr: string;
 }
 
+/**
+ * This process's environment as a user's own shell would have it: without the `npm_package_*` and
+ * `npm_lifecycle_*` variables a script runner (`pnpm test:compat`, `npm test`) sets for its
+ * children. `npm_config_*` stay: a machine may point npm at its registry that way.
+ */
+function userShellEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_(package|lifecycle)_/i.test(key)));
+}
+
 export async function sh(command: string, args: string[], cwd: string, env: Record<string, string> = {}, timeoutMs = 300_000): Promise<Output> {
   try {
-    const { stdout, stderr } = await run(command, args, { cwd, env: { ...process.env, ...env }, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 });
+    const { stdout, stderr } = await run(command, args, { cwd, env: { ...userShellEnv(), ...env }, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 });
     return { stdout, stderr };
   } catch (error) {
     const e = error as Error & { stdout?: string; stderr?: string };
@@ -116,6 +125,8 @@ export function heedWarnings(log: string): string[] {
   return log
     .split('\n')
     .filter((line) => /^npm (warn|error|ERR)/i.test(line))
+    // npm's notes on its own configuration (e.g. a key set in ~/.npmrc) are not about packages.
+    .filter((line) => !/Unknown (env|user|project|global|builtin|cli) config/i.test(line))
     .filter((line) => /@heed\/|ERESOLVE|peer|EBADENGINE/i.test(line));
 }
 
