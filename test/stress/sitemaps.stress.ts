@@ -35,13 +35,17 @@ async function crawlWithPlugin(starts: string[], sitemaps: Record<string, unknow
   const manager = new RobotsManager({ userAgent: UA });
   let plugin: RobotsPlugin | undefined;
   let fedMs = 0;
+  /** The longest the event loop was held while the sitemap was being fed (the crawl's start-up excluded). */
+  let feedLoopMs = 0;
   const crawler = new crawleeCheerio.CheerioCrawler(
     {
       maxConcurrency: 4,
       requestHandler: async (ctx) => {
         if (sitemaps['stopWhenFed'] !== true) return;
         const started = performance.now();
+        const feeding = watchEventLoop();
         await plugin!.sitemapsDone();
+        feedLoopMs = feeding.stop();
         fedMs = performance.now() - started;
         void ctx;
         crawler.stop();
@@ -61,7 +65,7 @@ async function crawlWithPlugin(starts: string[], sitemaps: Record<string, unknow
   const worstLoopMs = loop.stop();
   const rssGrowth = memory.stop();
   await manager.close();
-  return { plugin, tookMs, fedMs, worstLoopMs, rssGrowth };
+  return { plugin, tookMs, fedMs, feedLoopMs, worstLoopMs, rssGrowth };
 }
 
 describe('sitemaps at scale', () => {
@@ -88,7 +92,10 @@ describe('sitemaps at scale', () => {
     expect(parseLoop).toBeLessThan(100);
 
     const run = await crawlWithPlugin([a.url('/')], { stopWhenFed: true, maxUrlsPerOrigin: 50_000, maxPendingRequests: 100_000, timeoutMs: 600_000, maxTimePerOriginMs: 600_000 });
-    report(`50,000-URL sitemap into a CheerioCrawler's queue: ${(run.fedMs / 1000).toFixed(1)} s, event loop held at most ${run.worstLoopMs.toFixed(0)} ms, RSS +${(run.rssGrowth / MB).toFixed(0)} MB`);
+    report(
+      `50,000-URL sitemap into a CheerioCrawler's queue: ${(run.fedMs / 1000).toFixed(1)} s, event loop held at most ${run.feedLoopMs.toFixed(0)} ms while feeding ` +
+        `(${run.worstLoopMs.toFixed(0)} ms over the whole crawl, Crawlee's start-up included), RSS +${(run.rssGrowth / MB).toFixed(0)} MB`,
+    );
     expect(run.plugin.stats.sitemapUrlsEnqueued).toBe(50_000);
   });
 
