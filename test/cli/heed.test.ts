@@ -3,44 +3,15 @@
  * against robots.txt files served by HTTP servers on 127.0.0.1 that this test starts. Output and
  * exit codes are asserted (0 allowed / clean, 1 disallowed / errors, 2 bad usage).
  */
-import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { heed, root, run, type Run } from './run-heed.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const heed = root + 'packages/manager/dist/cli/heed.js';
 const cases = root + 'test/parser/lint-cases/';
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/**
- * Runs heed asynchronously (the servers live in this process and must keep answering), killed after
- * `killAfterMs` (a run that does not end fails its test, it does not hang the suite).
- */
-function run(args: string[], env: Record<string, string> = {}, nodeArgs: string[] = [], killAfterMs = 60_000): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...nodeArgs, heed, ...args], { cwd: root, env: { ...process.env, NO_COLOR: '', FORCE_COLOR: '', ...env } });
-    let stdout = '';
-    let stderr = '';
-    const timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
 
 /** Node's --import of a module that prints the process's peak resident memory (KiB) to stderr at exit. */
 const REPORT_MAX_RSS = ['--import', 'data:text/javascript,process.on("exit",()=>process.stderr.write("maxRSS="+process.resourceUsage().maxRSS+"\\n"))'];

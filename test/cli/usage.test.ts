@@ -3,36 +3,20 @@
  * `node packages/manager/dist/cli/heed.js` against a server on 127.0.0.1 serving robots.txt and
  * tdmrep.json. Output and exit codes are asserted (1 when a purpose is disallowed).
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run } from './run-heed.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const heed = root + 'packages/manager/dist/cli/heed.js';
 
 const ROBOTS = ['User-agent: *', 'Disallow: /private/', 'Content-Usage: train-ai=n', 'Content-Usage: /open/ train-ai=y', 'Content-Signal: search=yes, ai-input=no'].join('\n');
 const TDMREP = JSON.stringify([{ location: '/open/reserved/*', 'tdm-reservation': 1 }]);
 
-function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [heed, ...args], { cwd: root, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '' } });
-    let stdout = '';
-    let stderr = '';
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+/** heed with colour off, as a pipe reads it. */
+const runHeed = (args: string[]) => run(args, { NO_COLOR: '1' });
 
 let server: Server;
 let origin: string;
@@ -59,14 +43,14 @@ afterAll(async () => {
 describe('heed check --purpose', () => {
   it('prints the deciding signal and line, and exits 1 when the purpose is disallowed', async () => {
     requested.length = 0;
-    const r = await run(['check', `${origin}/page`, '--purpose', 'train-ai', '-A', 'HeedBot/1.0']);
+    const r = await runHeed(['check', `${origin}/page`, '--purpose', 'train-ai', '-A', 'HeedBot/1.0']);
     expect(r.stdout).toContain(`usage train-ai  DISALLOWED by Content-Usage "train-ai=n" at ${origin}/robots.txt line 3`);
     expect(r.code).toBe(1);
     expect(requested).toContain('/.well-known/tdmrep.json');
   });
 
   it('reads tdmrep.json for train-ai: a reservation disallows what robots.txt allowed', async () => {
-    const r = await run(['check', `${origin}/open/reserved/x`, `${origin}/open/fine`, '--purpose', 'train-ai', '-A', 'HeedBot/1.0']);
+    const r = await runHeed(['check', `${origin}/open/reserved/x`, `${origin}/open/fine`, '--purpose', 'train-ai', '-A', 'HeedBot/1.0']);
     expect(r.stdout).toContain(`DISALLOWED by tdm-reservation 1 for "/open/reserved/*" at ${origin}/.well-known/tdmrep.json rule 0`);
     expect(r.stdout).toContain(`allowed by Content-Usage "/open/ train-ai=y" at ${origin}/robots.txt line 4`);
     expect(r.code).toBe(1);
@@ -74,7 +58,7 @@ describe('heed check --purpose', () => {
 
   it('exits 0 when every purpose is allowed or unknown, and never fetches tdmrep.json for search', async () => {
     requested.length = 0;
-    const r = await run(['check', `${origin}/page`, '--purpose', 'search', '-A', 'HeedBot/1.0', '--json']);
+    const r = await runHeed(['check', `${origin}/page`, '--purpose', 'search', '-A', 'HeedBot/1.0', '--json']);
     expect(r.code).toBe(0);
     const json = JSON.parse(r.stdout) as { results: { usageAllowed: boolean; usage: Record<string, { preference: string; decidedBy?: { signal: string; line: number } }> }[] };
     expect(json.results[0]?.usageAllowed).toBe(true);
@@ -83,7 +67,7 @@ describe('heed check --purpose', () => {
   });
 
   it('refuses an unknown purpose as bad usage (exit 2)', async () => {
-    const r = await run(['check', `${origin}/page`, '--purpose', 'training', '-A', 'HeedBot']);
+    const r = await runHeed(['check', `${origin}/page`, '--purpose', 'training', '-A', 'HeedBot']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--purpose training: not a usage category; use one of train-ai, search, ai-input, ai-use.');
   });
@@ -92,15 +76,15 @@ describe('heed check --purpose', () => {
 describe('heed explain FILE URL --purpose', () => {
   it('judges each URL against the file, with the deciding line, exit 1 when a purpose is disallowed', async () => {
     const file = join(dir, 'robots.txt');
-    const r = await run(['explain', file, '/page', '/open/x', '--purpose', 'train-ai,ai-input', '-A', 'HeedBot']);
+    const r = await runHeed(['explain', file, '/page', '/open/x', '--purpose', 'train-ai,ai-input', '-A', 'HeedBot']);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain(`usage train-ai  DISALLOWED by Content-Usage "train-ai=n" at ${file} line 3`);
     expect(r.stdout).toContain(`usage train-ai  allowed by Content-Usage "/open/ train-ai=y" at ${file} line 4`);
     expect(r.stdout).toContain(`usage ai-input  DISALLOWED by Content-Signal "search=yes, ai-input=no" at ${file} line 5`);
-    const ok = await run(['explain', file, '/open/x', '--purpose', 'search', '-A', 'HeedBot']);
+    const ok = await runHeed(['explain', file, '/open/x', '--purpose', 'search', '-A', 'HeedBot']);
     expect(ok.code).toBe(0);
     // Without --purpose, nothing about usage and the exit code of today.
-    const plain = await run(['explain', file, '/page', '-A', 'HeedBot']);
+    const plain = await runHeed(['explain', file, '/page', '-A', 'HeedBot']);
     expect(plain.code).toBe(0);
     expect(plain.stdout).not.toContain('usage train-ai');
   });

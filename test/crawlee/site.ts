@@ -64,9 +64,14 @@ export interface Site {
 
 /** Starts `count` origins, each on a free port of 127.0.0.1; unknown paths answer 404. */
 export async function startSite(count: number): Promise<Site> {
+  return startSiteOn(Array.from({ length: count }, () => '127.0.0.1'));
+}
+
+/** One origin per loopback address, each on a free port (several on one address differ by port). */
+export async function startSiteOn(addresses: readonly string[]): Promise<Site> {
   const servers: Server[] = [];
   const origins: SiteOrigin[] = [];
-  for (let i = 0; i < count; i++) {
+  for (const address of addresses) {
     const routes = new Map<string, Route>();
     const hits: Hit[] = [];
     const server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -75,14 +80,16 @@ export async function startSite(count: number): Promise<Site> {
       const route = routes.get(path);
       void Promise.resolve(route === undefined ? { status: 404, body: 'not found' } : typeof route === 'function' ? route(req) : route).then(
         (response) => {
+          // A route that answered late (a slow sitemap) may find the client gone.
+          if (res.writableEnded || res.destroyed) return;
           res.writeHead(response.status ?? 200, { 'content-type': 'text/html; charset=utf-8', ...response.headers });
           res.end(response.body ?? '');
         },
       );
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => server.listen(0, address, resolve));
     servers.push(server);
-    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const origin = `http://${address}:${(server.address() as AddressInfo).port}`;
     origins.push({
       origin,
       routes,

@@ -3,56 +3,11 @@
  * (127.0.0.2, 127.0.0.3, …), so that they differ by hostname and not only by port — the sitemap
  * scope rule's default strategy is `'same-hostname'`. Also: an event-loop watch and a memory watch.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { existsSync, readFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import type { Hit, Route, Site, SiteOrigin } from './site.js';
+import { startSiteOn } from './site.js';
 
-/** One origin per address, each on a free port. */
-export async function startHosts(addresses: readonly string[]): Promise<Site> {
-  const servers: Server[] = [];
-  const origins: SiteOrigin[] = [];
-  for (const address of addresses) {
-    const routes = new Map<string, Route>();
-    const hits: Hit[] = [];
-    const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-      const path = req.url ?? '/';
-      hits.push({ path, userAgent: String(req.headers['user-agent'] ?? ''), at: Date.now() });
-      const route = routes.get(path);
-      void Promise.resolve(route === undefined ? { status: 404, body: 'not found' } : typeof route === 'function' ? route(req) : route).then((response) => {
-        if (res.writableEnded || res.destroyed) return;
-        res.writeHead(response.status ?? 200, { 'content-type': 'text/html; charset=utf-8', ...response.headers });
-        res.end(response.body ?? '');
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, address, resolve));
-    servers.push(server);
-    const origin = `http://${address}:${(server.address() as AddressInfo).port}`;
-    origins.push({
-      origin,
-      routes,
-      hits,
-      paths: () => hits.map((h) => h.path),
-      count: (path) => hits.filter((h) => h.path === path).length,
-      url: (path) => `${origin}${path}`,
-    });
-  }
-  return {
-    origins,
-    allUrls: () => origins.flatMap((o) => o.hits.map((h) => `${o.origin}${h.path}`)),
-    close: async () => {
-      await Promise.all(
-        servers.map(
-          (server) =>
-            new Promise<void>((resolve) => {
-              server.closeAllConnections();
-              server.close(() => resolve());
-            }),
-        ),
-      );
-    },
-  };
-}
+/** One origin per address, each on a free port (the site helper's servers, on these addresses). */
+export const startHosts = startSiteOn;
 
 /**
  * Watches how long the event loop is held: a 10 ms interval records, for each tick, how late it
