@@ -312,8 +312,9 @@ describe('heed explain', () => {
   it('reports as JSON', async () => {
     const result = await run(['explain', `${ok.origin}/robots.txt`, '/heed-only/a', '/private/x', '--user-agent', 'HeedBot', '--json']);
     expect(result.code).toBe(1);
-    const json = JSON.parse(result.stdout) as { userAgent: string; httpStatus: number; results: Record<string, unknown>[] };
+    const json = JSON.parse(result.stdout) as { userAgent: string; productToken: string; httpStatus: number; results: Record<string, unknown>[] };
     expect(json.userAgent).toBe('HeedBot');
+    expect(json.productToken).toBe('HeedBot');
     expect(json.httpStatus).toBe(200);
     expect(json.results).toEqual([
       expect.objectContaining({ url: '/heed-only/a', allowed: false, reason: 'rules', ruleReason: 'rule', line: 7, rule: { directive: 'disallow', pattern: '/heed-only/', line: 7 }, matchedBy: 'product-token' }),
