@@ -87,6 +87,8 @@ describe('heed (usage)', () => {
     [['check', 'https://example.com/', '-A', 'Mozilla/5.0 (compatible; MyBot/1.0)'], '--user-agent: "Mozilla/5.0 (compatible; MyBot/1.0)" starts with the browser token "Mozilla"'],
     [['check', 'https://example.com/', '-A', 'Mozilla/5.0 (compatible; MyBot/1.0)'], 'Name your bot\'s token: --product-token MyBot'],
     [['check', 'https://example.com/', '-A', 'HeedBot', '--product-token', 'Heed Bot'], '--product-token: expected your bot\'s product token: letters, "-" and "_" only'],
+    [['check', 'https://example.com/', '-A', 'HeedBot', '--product-token', 'HeedBot,'], '--product-token: item 1: expected your bot\'s product token'],
+    [['check', 'https://example.com/', '-A', 'HeedBot', '--product-token', 'HeedBot,OtherBot'], '--product-token: "OtherBot" does not appear in userAgent "HeedBot"'],
   ])('heed %j → exit 2 with a usage message', async (args, message) => {
     const result = await run(args);
     expect(result.code).toBe(2);
@@ -312,8 +314,9 @@ describe('heed explain', () => {
   it('reports as JSON', async () => {
     const result = await run(['explain', `${ok.origin}/robots.txt`, '/heed-only/a', '/private/x', '--user-agent', 'HeedBot', '--json']);
     expect(result.code).toBe(1);
-    const json = JSON.parse(result.stdout) as { userAgent: string; httpStatus: number; results: Record<string, unknown>[] };
+    const json = JSON.parse(result.stdout) as { userAgent: string; productToken: string; httpStatus: number; results: Record<string, unknown>[] };
     expect(json.userAgent).toBe('HeedBot');
+    expect(json.productToken).toBe('HeedBot');
     expect(json.httpStatus).toBe(200);
     expect(json.results).toEqual([
       expect.objectContaining({ url: '/heed-only/a', allowed: false, reason: 'rules', ruleReason: 'rule', line: 7, rule: { directive: 'disallow', pattern: '/heed-only/', line: 7 }, matchedBy: 'product-token' }),
@@ -342,6 +345,19 @@ describe('heed explain', () => {
     const result = await run(['explain', cases + 'clean.txt', '/anything', '-A', 'Mozilla/5.0 (compatible; BadBot/1.0)', '--product-token', 'BadBot']);
     expect(result.code).toBe(1);
     expect(result.stdout).toContain('Line 6 decided, in the group naming BadBot (line 5):');
+  });
+
+  it('matches several --product-token values as one crawler: the groups of each, * only when none is named', async () => {
+    const agent = 'HeedBot-News/1.0 (+https://heed.example; HeedBot)';
+    const both = await run(['explain', ok.origin, '/heed-only/a', '/private/x', '-A', agent, '--product-token', 'HeedBot-News,HeedBot']);
+    expect(both.code).toBe(1);
+    expect(both.stdout).toContain('is matched by the product tokens HeedBot-News, HeedBot');
+    expect(both.stdout).toContain('DISALLOWED /heed-only/a  for HeedBot-News, HeedBot\n  Line 7 decided, in the group naming HeedBot-News, HeedBot (line 6):');
+    expect(both.stdout).toContain('ALLOWED    /private/x  for HeedBot-News, HeedBot');
+    const other = 'HeedBot-News/1.0 (NoSuchBot)';
+    const json = JSON.parse((await run(['explain', ok.origin, '/private/x', '-A', other, '--product-token', 'HeedBot-News', '--product-token', 'NoSuchBot', '--json'])).stdout) as { userAgent: string; productToken: unknown; results: Record<string, unknown>[] };
+    expect(json).toMatchObject({ userAgent: other, productToken: ['HeedBot-News', 'NoSuchBot'] });
+    expect(json.results[0]).toMatchObject({ allowed: false, matchedBy: 'wildcard', productToken: ['HeedBot-News', 'NoSuchBot'] });
   });
 
   it('applies the status policy to a robots.txt URL that does not answer 200', async () => {
@@ -384,6 +400,17 @@ describe('heed check', () => {
     expect(result.stdout).toContain(`DISALLOWED ${ok.origin}/heed-only/page  for HeedBot`);
     expect(result.stdout).toContain('Line 7 decided, in the group naming HeedBot (line 6):');
     expect(result.stdout).toContain('    6 | User-agent: HeedBot\n    7 | Disallow: /heed-only/\n      |           ^\n');
+  });
+
+  it('checks with several --product-token values: one fetch, the groups of each token', async () => {
+    ok.requests.length = 0;
+    const agent = 'HeedBot-News/1.0 (+https://heed.example; HeedBot)';
+    const result = await run(['check', `${ok.origin}/heed-only/x`, `${ok.origin}/private/x`, '-A', agent, '--product-token', 'HeedBot-News,HeedBot', '--json']);
+    expect(result.code).toBe(1);
+    expect(ok.requests.map((request) => request.url)).toEqual(['/robots.txt']);
+    const json = JSON.parse(result.stdout) as { userAgent: string; productToken: unknown; results: Record<string, unknown>[] };
+    expect(json).toMatchObject({ userAgent: agent, productToken: ['HeedBot-News', 'HeedBot'] });
+    expect(json.results.map((r) => [r['allowed'], r['matchedBy']])).toEqual([[false, 'product-token'], [true, 'product-token']]);
   });
 
   it('exits 0 when allowed', async () => {

@@ -79,11 +79,11 @@ describe('CheerioCrawler with RobotsPlugin', () => {
     expect(plugin.stats.sitemapUrlsEnqueued).toBe(2);
   });
 
-  it('explains every skip with origin, user-agent and the deciding line and rule', () => {
+  it('explains every skip with origin, product token and the deciding line and rule', () => {
     const linked = heedSkips.find((e) => e.url === s.a.url('/private/linked'));
     expect(linked).toMatchObject({
       origin: s.a.origin,
-      userAgent: 'HeedBot',
+      productToken: 'HeedBot',
       reason: 'rules',
       stage: 'enqueue',
       line: 5,

@@ -40,6 +40,18 @@ describe('robotsDirectives', () => {
     expect(robotsDirectives('HeedBot', tags, header)).toMatchObject(expected);
   });
 
+  // A crawler known by several tokens: the tags naming any of them are its own level.
+  const listCases: [string, MetaTag[], string | string[] | undefined, Record<string, unknown>][] = [
+    ['either token\'s meta tag applies', [meta('heedbot-news', 'nofollow'), meta('HeedBot', 'noarchive')], undefined, { nofollow: true, noarchive: true }],
+    ['most restrictive between the tokens', [meta('heedbot-news', 'index'), meta('heedbot', 'noindex')], undefined, { noindex: true }],
+    ['the tokens\' level beats robots', [meta('robots', 'noindex'), meta('heedbot-news', 'index')], undefined, { noindex: false }],
+    ['another bot still ignored', [meta('otherbot', 'noindex')], undefined, { noindex: false, sources: [] }],
+    ['header scopes of either token', [], 'otherbot: noindex, heedbot-news: nofollow, heedbot: nosnippet', { noindex: false, nofollow: true, nosnippet: true }],
+  ];
+  it.each(listCases)('with [HeedBot-News, HeedBot]: %s', (_name, tags, header, expected) => {
+    expect(robotsDirectives(['HeedBot-News', 'HeedBot'], tags, header)).toMatchObject(expected);
+  });
+
   it('keeps every directive that applied in raw', () => {
     expect(robotsDirectives('HeedBot', [meta('robots', 'NoIndex, Max-Snippet: 3')], 'heedbot: nofollow').raw).toEqual(['noindex', 'max-snippet:3', 'nofollow']);
   });

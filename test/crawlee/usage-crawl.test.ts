@@ -127,7 +127,7 @@ describe("CheerioCrawler with purposes: ['train-ai']", () => {
     });
     expect(at(b.url('/page'))).toMatchObject({ reason: 'usage', stage: 'enqueue', usage: { evidence: { signal: 'content-signal', line: 3, where: b.url('/robots.txt') } } });
     expect(at(c.url('/tdm-no/page'))).toMatchObject({ reason: 'usage', stage: 'enqueue', usage: { evidence: { signal: 'tdmrep', source: 'tdmrep.json', line: 0, where: c.url(TDMREP) } } });
-    expect(at(c.url('/tdm-no/page'))?.message).toContain('train-ai is disallowed by tdm-reservation 1 for "/tdm-no/*"');
+    expect(at(c.url('/tdm-no/page'))?.message).toContain('train-ai is disallowed for HeedBot by tdm-reservation 1 for "/tdm-no/*"');
   });
 
   it('never hands the handler a page whose headers or meta tags say no, each reported as a skip at stage response', () => {

@@ -91,6 +91,9 @@ describe('productToken', () => {
     ['empty', { userAgent: BROWSER_STYLE, productToken: '' }, /letters, "-" and "_" only/],
     ['a number', { userAgent: BROWSER_STYLE, productToken: 7 }, /letters, "-" and "_" only/],
     ['absent from the header', { userAgent: BROWSER_STYLE, productToken: 'OtherBot' }, /"OtherBot" does not appear in userAgent/],
+    ['an empty list', { userAgent: BROWSER_STYLE, productToken: [] }, /empty list, which names no token/],
+    ['a list with a header in it', { userAgent: BROWSER_STYLE, productToken: ['MyBot', 'MyBot/1.0'] }, /item 1: .*letters, "-" and "_" only/],
+    ['a list with a token absent from the header', { userAgent: BROWSER_STYLE, productToken: ['MyBot', 'OtherBot'] }, /"OtherBot" does not appear in userAgent/],
   ])('is refused when %s, by the manager and by the plugin', async (_name, options, message) => {
     expect(() => new RobotsManager(options as never)).toThrow(message);
     const crawler = new crawleeCheerio.CheerioCrawler({ requestHandler: async () => {} }, freshConfig());
@@ -113,5 +116,18 @@ describe('an oversized user-agent', () => {
     const manager = new RobotsManager({ userAgent: longest });
     await manager.close();
     expect(() => new RobotsManager({ userAgent: `${longest}x` })).toThrow(/513 bytes long/);
+  });
+});
+
+describe('productToken as a list', () => {
+  it('is kept as given (frozen) by the plugin and by the manager it creates', async () => {
+    const crawler = new crawleeCheerio.CheerioCrawler({ requestHandler: async () => {} }, freshConfig());
+    const tokens = ['MyBot-News', 'MyBot'];
+    const plugin = await RobotsPlugin.attach(crawler, { userAgent: 'Mozilla/5.0 (compatible; MyBot-News/1.0)', productToken: tokens, logSummary: false });
+    tokens[1] = 'Changed';
+    expect(plugin.options.productToken).toEqual(['MyBot-News', 'MyBot']);
+    expect(Object.isFrozen(plugin.options.productToken)).toBe(true);
+    expect((plugin.manager as RobotsManager).productToken).toEqual(['MyBot-News', 'MyBot']);
+    await plugin.close();
   });
 });

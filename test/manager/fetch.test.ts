@@ -78,7 +78,7 @@ describe('status classes', () => {
     const v = await verdictsFor(server.origin);
     expect(v.private).toMatchObject({ allowed: false, reason: 'rules', line: 2, rule: { directive: 'disallow', pattern: '/private' } });
     expect(v.private.groups?.[0]?.agents[0]?.token).toBe('*');
-    expect(v.private.userAgent).toBe('HeedBot');
+    expect(v.private.productToken).toBe('HeedBot');
   });
 });
 

@@ -55,15 +55,15 @@ describe('single flight', () => {
     await Promise.all([a.close(), b.close()]);
   });
 
-  it('crawlers with different user-agents share one fetch and get their own verdicts', async () => {
+  it('crawlers with different product tokens share one fetch and get their own verdicts', async () => {
     const m = create();
     const [mine, other, full] = await Promise.all([
       m.isAllowed(`${server.origin}/page`),
       m.isAllowed(`${server.origin}/page`, 'OtherBot'),
-      m.check(`${server.origin}/page`, 'OtherBot/2.0 (+https://other.example)'),
+      m.check(`${server.origin}/page`, 'OtherBot'),
     ]);
     expect([mine, other, full.allowed]).toEqual([true, false, false]);
-    expect(full.userAgent).toBe('OtherBot');
+    expect(full.productToken).toBe('OtherBot');
     expect(server.robotsRequests()).toBe(1);
     await m.close();
   });

@@ -55,7 +55,7 @@ export class RobotsGuard {
   ) {}
 
   /**
-   * The manager's verdict for `url` and this crawler's product token. Never throws. `use` says what
+   * The manager's verdict for `url` and this crawler's product token(s). Never throws. `use` says what
    * the URL is for, which decides what is learnt about a new origin: a page entering the queue or
    * about to be fetched (`page`) starts its sitemaps and crawl-delay; a redirect target only its
    * crawl-delay (it is fetched, but the crawl did not choose its origin); a sub-resource nothing
@@ -72,7 +72,7 @@ export class RobotsGuard {
         allowed: false,
         url,
         origin: safeOrigin(url),
-        userAgent: this.options.productToken,
+        productToken: this.options.productToken,
         reason: 'unreachable',
         record: { status: 'unreachable', fetchedAt: Date.now(), ageMs: 0 },
       };
@@ -95,7 +95,7 @@ export class RobotsGuard {
   async usageReport(url: string): Promise<UsageReport | undefined> {
     if (!this.readsUsage || this.manager.usage === undefined) return undefined;
     try {
-      return await this.manager.usage(url, { tokens: this.options.productToken, purposes: this.options.purposes });
+      return await this.manager.usage(url, { productToken: this.options.productToken, purposes: this.options.purposes });
     } catch (error) {
       this.warn(`RobotsPlugin: reading the usage preferences of ${url} failed (${error instanceof Error ? error.message : String(error)}); they count as unknown`);
       return undefined;
@@ -138,7 +138,7 @@ export class RobotsGuard {
     if (!decision.allowed) return this.manager.check(url, token);
     const { origin, reason, line, status, httpStatus, fetchedAt } = decision;
     return {
-      allowed: true, url, origin, userAgent: token, reason, ...(line > 0 ? { line } : {}),
+      allowed: true, url, origin, productToken: token, reason, ...(line > 0 ? { line } : {}),
       record: { status, ...(httpStatus === undefined ? {} : { httpStatus }), fetchedAt, ageMs: Math.max(0, Date.now() - fetchedAt) },
     };
   }

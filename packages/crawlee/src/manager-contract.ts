@@ -5,7 +5,7 @@
  */
 import type { RobotsManager, Verdict } from '@heed/manager';
 
-/** The manager's answer for one URL and one user-agent (`RobotsManager.check()`). */
+/** The manager's answer for one URL and one product token or list of tokens (`RobotsManager.check()`). */
 export type RobotsVerdict = Verdict;
 
 export type { VerdictReason } from '@heed/manager';

@@ -3,12 +3,14 @@
  * (Google's "Robots meta tag, data-nosnippet, and X-Robots-Tag specifications").
  *
  * Sources: `<meta name="robots" content="…">` and `X-Robots-Tag: …` apply to every crawler;
- * `<meta name="<token>">` and `X-Robots-Tag: <token>: …` only to the crawler with that product token.
+ * `<meta name="<token>">` and `X-Robots-Tag: <token>: …` only to the crawler with that product token;
+ * a crawler known by several tokens (`['mybot-news', 'mybot']`) reads the tags of each as its own.
  * Within one level the most restrictive value wins (`index` and `noindex` → `noindex`); between the
  * levels the more specific one wins for every directive it mentions (`robots: noindex` with
  * `heedbot: index` → indexed by HeedBot). `none` is `noindex, nofollow`; `all` is `index, follow`.
  * Pure functions, no I/O.
  */
+import type { ProductTokens } from '@heed/parser';
 
 /** The directives of a page for one crawler, as the request handler sees them. */
 export interface RobotsDirectives {
@@ -67,22 +69,24 @@ interface Level {
 }
 
 /**
- * The directives for the crawler with product token `token`, from the page's robots meta tags and
- * its `X-Robots-Tag` header values (as Node gives them: a string, several joined with `, `, or an array).
+ * The directives for the crawler with product token `token` (or any of a list of tokens: the tags
+ * naming each of them form the one specific level, most restrictive value winning as within any
+ * level), from the page's robots meta tags and its `X-Robots-Tag` header values (as Node gives
+ * them: a string, several joined with `, `, or an array).
  */
 export function robotsDirectives(
-  token: string,
+  token: ProductTokens,
   metaTags: readonly MetaTag[],
   headerValues: string | readonly string[] | undefined,
 ): RobotsDirectives {
-  const wanted = token.toLowerCase();
+  const wanted = ownNames(token);
   const generic = newLevel();
   const specific = newLevel();
   const sources = new Set<'meta' | 'header'>();
 
   for (const tag of metaTags) {
     const name = tag.name.trim().toLowerCase();
-    const level = name === 'robots' ? generic : name === wanted ? specific : undefined;
+    const level = name === 'robots' ? generic : wanted.has(name) ? specific : undefined;
     if (!level) continue;
     sources.add('meta');
     for (const part of tag.content.split(',')) addDirective(level, part);
@@ -99,7 +103,7 @@ export function robotsDirectives(
       const prefixed = /^([A-Za-z_-]+)\s*:\s*(.*)$/.exec(part);
       if (prefixed && !VALUED.has(prefixed[1]!.toLowerCase())) {
         const agent = prefixed[1]!.toLowerCase();
-        scope = agent === wanted ? specific : agent === 'robots' ? generic : undefined;
+        scope = wanted.has(agent) ? specific : agent === 'robots' ? generic : undefined;
         part = prefixed[2]!;
       }
       if (!scope || part === '') continue;
@@ -110,6 +114,13 @@ export function robotsDirectives(
 
   if (sources.size === 0) return NO_DIRECTIVES;
   return merge(generic, specific, [...sources]);
+}
+
+/** The crawler's own names, lower-cased: `robots` is the generic level even when listed. */
+function ownNames(token: ProductTokens): ReadonlySet<string> {
+  const names = new Set((typeof token === 'string' ? [token] : token).map((name) => name.toLowerCase()));
+  names.delete('robots');
+  return names;
 }
 
 function newLevel(): Level {

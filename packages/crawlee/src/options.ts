@@ -4,7 +4,7 @@
  * with the option's name and what to do.
  */
 import { checkUserAgent } from '@heed/manager';
-import { USAGE_CATEGORIES } from '@heed/parser';
+import { USAGE_CATEGORIES, type ProductTokens } from '@heed/parser';
 import { InvalidOptionsError } from './errors.js';
 import type { RobotsManagerLike } from './manager-contract.js';
 import type { SkipEvent } from './skips.js';
@@ -95,13 +95,18 @@ export interface RobotsPluginOptions {
   /**
    * The product token that selects the robots.txt group, when it is not the first token of
    * `userAgent`: `'MyBot'` for `'Mozilla/5.0 (compatible; MyBot/1.0; +https://example.com/bot)'`.
-   * Letters, `-` and `_` only, and it must appear in `userAgent`. Default: the product token of `userAgent`.
+   * Or a list, for a crawler known by several tokens: with `['MyBot-News', 'MyBot']` the groups of
+   * every listed token that robots.txt names apply together (merged; google/robotstxt's reading),
+   * the `*` groups only when none is named; `<meta name="MyBot-News">`, `<meta name="MyBot">` and
+   * `X-Robots-Tag: MyBot-News: …` all apply, and so does their `noai`. Each token: letters, `-` and
+   * `_` only, and it must appear in `userAgent`; a list holds 1 to 16 tokens.
+   * @default the product token of `userAgent` (`'MyBot'` for `'MyBot/1.0 (+https://example.com/bot)'`)
    */
-  readonly productToken?: string;
+  readonly productToken?: ProductTokens;
   /**
    * The `RobotsManager` to ask. Share one between crawlers (and its store between processes) so each
-   * origin's robots.txt is fetched once. Default: a new `RobotsManager({ userAgent, productToken })`, closed by
-   * `plugin.close()`.
+   * origin's robots.txt is fetched once; it is asked with this crawler's `productToken` on every call.
+   * Default: a new `RobotsManager({ userAgent, productToken })`, closed by `plugin.close()`.
    */
   readonly manager?: RobotsManagerLike;
   /** Check each redirect target before following it (HTTP and browser crawlers). Default: `true`. */
@@ -183,8 +188,8 @@ export interface ResolvedSitemapOptions {
 /** Plugin options with every default filled in. */
 export interface ResolvedOptions {
   readonly userAgent: string;
-  /** The product token matched against robots.txt groups. */
-  readonly productToken: string;
+  /** The product token (or frozen list of tokens) matched against robots.txt groups and meta tags. */
+  readonly productToken: ProductTokens;
   readonly manager: RobotsManagerLike | undefined;
   readonly checkRedirects: boolean;
   readonly blockSubresources: boolean;

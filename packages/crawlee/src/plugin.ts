@@ -7,6 +7,7 @@
  */
 import type { BasicCrawler, CrawlingContext } from '@crawlee/basic';
 import type { UsageReport } from '@heed/manager';
+import type { ProductTokens } from '@heed/parser';
 import { attachBasicHooks } from './attach/basic.js';
 import { attachBrowserHooks } from './attach/browser.js';
 import {
@@ -45,7 +46,7 @@ export type AnyCrawler<Context extends CrawlingContext = CrawlingContext> = Basi
 
 /** The crawling context property the plugin adds: the page's robots directives. */
 export interface RobotsCrawlingContext {
-  /** Robots meta tags and `X-Robots-Tag` of the page, for this crawler's token. */
+  /** Robots meta tags and `X-Robots-Tag` of the page, for this crawler's token(s). */
   readonly robotsDirectives: RobotsDirectives;
 }
 
@@ -135,7 +136,7 @@ export class RobotsPlugin {
 
   /**
    * The robots directives of the page being handled (meta robots tags and `X-Robots-Tag`, for this
-   * crawler's token). Call it in the request handler: `if (robots.directives(ctx).noindex) return;`.
+   * crawler's token, or any of its tokens when `productToken` is a list). Call it in the request handler: `if (robots.directives(ctx).noindex) return;`.
    */
   directives(context: { request: object }): RobotsDirectives {
     return this.guard.pages.get(context.request)?.directives ?? NO_DIRECTIVES;
@@ -174,7 +175,7 @@ async function enqueueSitemapUrls(entries: readonly SitemapUrl[], guard: RobotsG
   return accepted.length;
 }
 
-async function createManager(userAgent: string, productToken: string): Promise<RobotsManagerLike> {
+async function createManager(userAgent: string, productToken: ProductTokens): Promise<RobotsManagerLike> {
   // Loaded on demand: a plugin handed a manager never needs the module.
   const { RobotsManager } = await import('@heed/manager');
   return new RobotsManager({ userAgent, productToken }) as unknown as RobotsManagerLike;

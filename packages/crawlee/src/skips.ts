@@ -1,10 +1,10 @@
 /**
  * Skip events: every URL the plugin keeps from being fetched or enqueued becomes one event that
- * says which URL, which origin, for which user-agent, why (the deciding robots.txt line and rule,
+ * says which URL, which origin, for which product token(s), why (the deciding robots.txt line and rule,
  * or the robots.txt status), and at which point of the crawl. One reporter counts them, hands them
  * to the user's `onSkip` and, where the URL was a Crawlee request, to Crawlee's `onSkippedRequest`.
  */
-import type { Rule } from '@heed/parser';
+import type { ProductTokens, Rule } from '@heed/parser';
 import type { UsageEvidence } from '@heed/manager';
 import type { RobotsVerdict } from './manager-contract.js';
 import type { PluginStats } from './stats.js';
@@ -51,8 +51,11 @@ export interface SkipEvent {
   readonly url: string;
   /** `scheme://host[:port]` whose robots.txt decided (empty for `invalid-url`). */
   readonly origin: string;
-  /** The product token the verdict is for, e.g. `HeedBot`. */
-  readonly userAgent: string;
+  /**
+   * The product token the verdict is for, e.g. `HeedBot`, or the list of tokens checked together
+   * (`['HeedBot-News', 'HeedBot']`), as the `productToken` option gives it. The message names them.
+   */
+  readonly productToken: ProductTokens;
   readonly reason: SkipReason;
   readonly stage: SkipStage;
   /** 1-based line of the deciding robots.txt rule, for `rules` and `stale-copy`. */
@@ -105,7 +108,7 @@ export function skipFromVerdict(verdict: RobotsVerdict, stage: SkipStage, referr
   return {
     url: verdict.url,
     origin: verdict.origin,
-    userAgent: verdict.userAgent,
+    productToken: verdict.productToken,
     reason,
     stage,
     ...(verdict.line !== undefined && verdict.line > 0 ? { line: verdict.line } : {}),
@@ -117,11 +120,11 @@ export function skipFromVerdict(verdict: RobotsVerdict, stage: SkipStage, referr
 }
 
 /** The skip event for a link kept out of the queue by `nofollow`. */
-export function nofollowSkip(url: string, origin: string, userAgent: string, referrer: string, source: string): SkipEvent {
+export function nofollowSkip(url: string, origin: string, productToken: ProductTokens, referrer: string, source: string): SkipEvent {
   return {
     url,
     origin,
-    userAgent,
+    productToken,
     reason: 'nofollow',
     stage: 'enqueue',
     referrer,
@@ -130,20 +133,25 @@ export function nofollowSkip(url: string, origin: string, userAgent: string, ref
 }
 
 /** The skip event for a URL a declared purpose may not be used for. */
-export function usageSkipEvent(url: string, origin: string, userAgent: string, stage: SkipStage, usage: UsageSkip, referrer?: string): SkipEvent {
+export function usageSkipEvent(url: string, origin: string, productToken: ProductTokens, stage: SkipStage, usage: UsageSkip, referrer?: string): SkipEvent {
   const because = usage.evidence === undefined ? 'no preference is stated and unknownUsage is "disallow"' : usage.evidence.description;
   const what = stage === 'response' ? 'not handed to the request handler' : 'not fetched';
   return {
     url,
     origin,
-    userAgent,
+    productToken,
     reason: 'usage',
     stage,
     ...(usage.evidence?.source === 'robots.txt' && usage.evidence.line !== undefined ? { line: usage.evidence.line } : {}),
     ...(referrer !== undefined ? { referrer } : {}),
     usage,
-    message: `${what}: ${usage.purpose} is disallowed by ${because}`,
+    message: `${what}: ${usage.purpose} is disallowed for ${tokenLabel(productToken)} by ${because}`,
   };
+}
+
+/** How a message names the agent: the token, or the listed tokens joined by `, ` (as the parser's verdicts do). */
+function tokenLabel(productToken: ProductTokens): string {
+  return typeof productToken === 'string' ? productToken : productToken.join(', ');
 }
 
 function explain(verdict: RobotsVerdict, reason: SkipReason, httpStatus: number | undefined): string {
@@ -153,7 +161,7 @@ function explain(verdict: RobotsVerdict, reason: SkipReason, httpStatus: number 
     case 'stale-copy': {
       const rule = verdict.rule ? `"${verdict.rule.directive}: ${verdict.rule.pattern}"` : 'a rule';
       const copy = reason === 'stale-copy' ? ' (last good copy; robots.txt is unreachable now)' : '';
-      return `disallowed for ${verdict.userAgent} by ${rule} at ${robots} line ${verdict.line ?? '?'}${copy}`;
+      return `disallowed for ${tokenLabel(verdict.productToken)} by ${rule} at ${robots} line ${verdict.line ?? '?'}${copy}`;
     }
     case 'unreachable':
       return `${robots} is unreachable${httpStatus !== undefined ? ` (HTTP ${httpStatus})` : ''}: the whole origin is disallowed until it can be read`;

@@ -28,15 +28,15 @@
 import { setMaxListeners } from 'node:events';
 import { LRUCache } from 'lru-cache';
 import PQueue from 'p-queue';
-import { parseRobotsTxt, productToken, type Group, type RobotsTxt, type Rule } from '@heed/parser';
+import { parseRobotsTxt, type Group, type ProductTokens, type RobotsTxt, type Rule } from '@heed/parser';
 import { consoleLog } from './cache/console-log.js';
 import { MemoryStore } from './cache/memory.js';
 import { parsedBytes, recordBytes } from './cache/sizes.js';
 import type { Log, RobotsStore, StoreLock } from './cache/store.js';
-import { InvalidUrlError, ManagerClosedError } from './errors.js';
+import { InvalidOptionsError, InvalidUrlError, ManagerClosedError } from './errors.js';
 import { fetchRobotsTxt, type FetchOutcome } from './fetch.js';
 import { originOf, robotsTxtUrl } from './origin.js';
-import { resolveOptions, type ResolvedOptions, type RobotsManagerOptions } from './options.js';
+import { freezeTokens, productTokenProblem, resolveOptions, type ResolvedOptions, type RobotsManagerOptions } from './options.js';
 import { capExpiry, decideRecord, effectivePolicy, policyChangesAt, type EffectivePolicy, type VerdictReason } from './policy.js';
 import { decodeRecord, type RobotsRecord, type RobotsRecordStatus } from './record.js';
 import { TdmRepCache, usageReport, type UsageQuery, type UsageReport } from './usage/index.js';
@@ -48,8 +48,8 @@ export interface Verdict {
   readonly url: string;
   /** Its origin (`''` for an invalid URL). */
   readonly origin: string;
-  /** The product token the rules were matched against. */
-  readonly userAgent: string;
+  /** The product token (or list of tokens) the rules were matched against. */
+  readonly productToken: ProductTokens;
   readonly reason: VerdictReason;
   /** The deciding rule's line, when a rule decided. */
   readonly line?: number;
@@ -169,8 +169,6 @@ const INVALID_URL: Decision = Object.freeze({ allowed: false, origin: '', reason
 const TTL_RESOLUTION_MS = 250;
 /** The options of a cache hit, one object for all (lru-cache's default is a fresh `{}` per call). */
 const HIT: LRUCache.GetOptions<string, Entry, unknown> = Object.freeze({});
-/** `userAgent` arguments longer than this are not memoised (a real header is a few hundred bytes). */
-const MAX_MEMOISED_HEADER = 1_024;
 /**
  * Deciding lines whose `decide()` answer an entry keeps (about 100 bytes each): a crawl's URLs of one
  * origin are decided by a few lines; a file of thousands of rules cannot make an entry grow past
@@ -181,7 +179,7 @@ const MAX_ANSWERS = 256;
 const ENTRY_OVERHEAD = 256;
 
 /** The decision of a loaded origin for `url`: one object per deciding line, made once. */
-function decisionOf(entry: Entry, url: string, token: string): Decision {
+function decisionOf(entry: Entry, url: string, token: ProductTokens): Decision {
   if (entry.policy.kind !== 'rules') return entry.answers[0] ?? makeAnswer(entry, 0, entry.policy.kind === 'allow-all');
   // A line decides the same way for every agent: its directive (or the default allow, line 0) does.
   const { line, allowed } = (entry.robots as RobotsTxt).decide(url, token);
@@ -218,9 +216,9 @@ export class RobotsManager {
   private readonly queue: PQueue;
   private readonly entries: LRUCache<string, Entry>;
   private readonly flights = new Map<string, Promise<Entry>>();
-  private readonly tokens = new Map<string, string>();
-  private lastUserAgent: string | undefined;
-  private lastToken = '';
+  /** The last `productToken` argument a call named, and its checked (frozen) form. */
+  private lastTokenArgument: unknown;
+  private lastTokens: ProductTokens = '';
   private readonly abort = new AbortController();
   /** `/.well-known/tdmrep.json` per origin, loaded only for `usage()` with a TDM purpose. */
   private readonly tdmrep: TdmRepCache;
@@ -253,19 +251,26 @@ export class RobotsManager {
     this.tdmrep = new TdmRepCache({ store: this.store, options: this.options, log: this.log, clock: this.clock, queue: this.queue, signal: this.abort.signal });
   }
 
-  /** The product token rules are matched against when a call names none. */
-  get productToken(): string {
+  /** The product token (or list of tokens) rules are matched against when a call names none. */
+  get productToken(): ProductTokens {
     return this.options.productToken;
   }
 
   /**
-   * Whether `userAgent` (default: the manager's product token) may fetch `url`: `decide()`'s
-   * `allowed`. Never rejects for a bad URL (it is not allowed) or a failing fetch (the status
-   * policy decides).
+   * Whether the crawler with `productToken` (default: the manager's, see the `productToken` option)
+   * may fetch `url`: `decide()`'s `allowed`. `productToken` is one token (`'OtherBot'`) or a list
+   * (`['MyBot-News', 'MyBot']`: the groups of every named token apply, `*` only when none is
+   * named); it is never a whole header (`'OtherBot/2.0'` rejects with `InvalidOptionsError`). Never
+   * rejects for a bad URL (it is not allowed) or a failing fetch (the status policy decides).
    */
-  isAllowed(url: string, userAgent?: string): Promise<boolean> {
+  isAllowed(url: string, productToken?: ProductTokens): Promise<boolean> {
+    let decision: Decision | Promise<Decision>;
+    try {
+      decision = this.decide(url, productToken);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     // A warm decision answers with one of two settled promises: no async frame, no allocation.
-    const decision = this.decide(url, userAgent);
     if (decision instanceof Promise) return decision.then(allowedOf);
     return decision.allowed ? ALLOWED : DISALLOWED;
   }
@@ -280,9 +285,12 @@ export class RobotsManager {
    *
    * Why not always a promise: awaiting one costs a microtask, about as much as the rest of a warm
    * check; the plugin's guard awaits only a promise (see BENCHMARKS.md, "What users run").
+   *
+   * `productToken` as for {@link isAllowed}; a malformed one throws `InvalidOptionsError` (a
+   * programming error, not a verdict).
    */
-  decide(url: string, userAgent?: string): Decision | Promise<Decision> {
-    const token = userAgent === undefined ? this.options.productToken : this.tokenOf(userAgent);
+  decide(url: string, productToken?: ProductTokens): Decision | Promise<Decision> {
+    const token = productToken === undefined ? this.options.productToken : this.tokensOf(productToken);
     // Looking the URL's text before its path up first, before `originOf()`, gained 3–6% here (A/B
     // on the plugin path, issue 14): under the 10% that pays for a second lookup, so there is one.
     const origin = originOf(url);
@@ -298,18 +306,21 @@ export class RobotsManager {
     return this.decideAfterLoad(origin, url, token);
   }
 
-  private async decideAfterLoad(origin: string, url: string, token: string): Promise<Decision> {
+  private async decideAfterLoad(origin: string, url: string, token: ProductTokens): Promise<Decision> {
     return decisionOf(await this.entryFor(origin, 'decide'), url, token);
   }
 
-  /** The verdict for `url` with its reason, the deciding rule and the origin record's state. */
-  async check(url: string, userAgent?: string): Promise<Verdict> {
-    const token = userAgent === undefined ? this.options.productToken : this.tokenOf(userAgent);
+  /**
+   * The verdict for `url` with its reason, the deciding rule and the origin record's state.
+   * `productToken` as for {@link isAllowed}.
+   */
+  async check(url: string, productToken?: ProductTokens): Promise<Verdict> {
+    const token = productToken === undefined ? this.options.productToken : this.tokensOf(productToken);
     const origin = originOf(url);
     if (origin === undefined) {
       if (this.closed) throw new ManagerClosedError('check');
       return {
-        allowed: false, url: String(url), origin: '', userAgent: token, reason: 'invalid-url',
+        allowed: false, url: String(url), origin: '', productToken: token, reason: 'invalid-url',
         record: { status: 'unavailable', fetchedAt: 0, ageMs: 0 },
       };
     }
@@ -321,7 +332,7 @@ export class RobotsManager {
       fetchedAt: entry.record.fetchedAt,
       ageMs: Math.max(0, now - entry.record.fetchedAt),
     };
-    const base = { url, origin, userAgent: token, record };
+    const base = { url, origin, productToken: token, record };
     if (entry.policy.kind !== 'rules') {
       return { ...base, allowed: entry.policy.kind === 'allow-all', reason: entry.policy.reason };
     }
@@ -354,17 +365,18 @@ export class RobotsManager {
    * The AI-usage verdict of `url` (see the package README, "AI-usage preferences"): what its
    * robots.txt (`Content-Usage`, `Content-Signal`) and, for the purposes `train-ai` and `ai-input`,
    * its origin's `/.well-known/tdmrep.json` say, each category with its deciding evidence (file and
-   * line or rule). Rejects with `InvalidUrlError` for anything that is not an absolute http(s) URL.
+   * line or rule). `query.productToken` as for {@link isAllowed}. Rejects with `InvalidUrlError` for
+   * anything that is not an absolute http(s) URL.
    */
   async usage(url: string, query: UsageQuery = {}): Promise<UsageReport> {
+    const tokens = query.productToken === undefined ? this.options.productToken : this.tokensOf(query.productToken);
     const origin = originOf(url);
     if (origin === undefined) {
       if (this.closed) throw new ManagerClosedError('usage');
       throw new InvalidUrlError(url);
     }
     const robots = await this.rulesOf(url, 'usage');
-    const tokens = query.tokens ?? this.options.productToken;
-    return usageReport(url, origin, robots, typeof tokens === 'string' ? this.tokenOf(tokens) : tokens, query.purposes, this.tdmrep);
+    return usageReport(url, origin, robots, tokens, query.purposes, this.tdmrep);
   }
 
   /** The `sitemap:` URLs of the robots.txt of `url`'s origin (of the stale copy while unreachable). */
@@ -373,10 +385,14 @@ export class RobotsManager {
     return robots?.sitemaps ?? [];
   }
 
-  /** The crawl-delay in seconds the robots.txt of `url`'s origin sets for `userAgent`, if any. */
-  async crawlDelay(url: string, userAgent?: string): Promise<number | undefined> {
+  /**
+   * The crawl-delay in seconds the robots.txt of `url`'s origin sets for `productToken` (default:
+   * the manager's), if any: the first `crawl-delay` of the groups that apply (for a list, the groups
+   * of every named token), in file order.
+   */
+  async crawlDelay(url: string, productToken?: ProductTokens): Promise<number | undefined> {
+    const token = productToken === undefined ? this.options.productToken : this.tokensOf(productToken);
     const robots = await this.rulesOf(url, 'crawlDelay');
-    const token = userAgent === undefined ? this.options.productToken : this.tokenOf(userAgent);
     return robots?.crawlDelay(token);
   }
 
@@ -626,24 +642,18 @@ export class RobotsManager {
     }
   }
 
-  private tokenOf(userAgent: string): string {
-    // A crawler passes the same string every time: compared first, before the memo's hash lookup.
-    if (userAgent === this.lastUserAgent) return this.lastToken;
-    this.lastToken = this.tokenOfHeader(userAgent);
-    this.lastUserAgent = userAgent;
-    return this.lastToken;
-  }
-
-  private tokenOfHeader(userAgent: string): string {
-    // Memoised for headers of sane length only, so the memo stays within ~1,000 × 1 KB.
-    if (userAgent.length > MAX_MEMOISED_HEADER) return productToken(userAgent);
-    let token = this.tokens.get(userAgent);
-    if (token === undefined) {
-      token = productToken(userAgent);
-      if (this.tokens.size >= 1_000) this.tokens.clear();
-      this.tokens.set(userAgent, token);
-    }
-    return token;
+  /**
+   * A call's `productToken`, checked. A crawler names the same token (or the same list object) every
+   * time: compared first, so a warm check pays one comparison, not the check.
+   */
+  private tokensOf(productToken: ProductTokens): ProductTokens {
+    if (productToken === this.lastTokenArgument) return this.lastTokens;
+    const problem = productTokenProblem(productToken);
+    if (problem !== undefined) throw new InvalidOptionsError('productToken', problem);
+    this.lastTokens = freezeTokens(productToken);
+    // A list is kept as given only when frozen: a caller could change its own array later.
+    this.lastTokenArgument = typeof productToken === 'string' || Object.isFrozen(productToken) ? productToken : undefined;
+    return this.lastTokens;
   }
 
   // ---- the store, whose failures never fail a check --------------------------------------------

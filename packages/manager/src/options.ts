@@ -3,7 +3,7 @@
  * fails at construction with an `InvalidOptionsError` that names it and says what it expects; an
  * unknown option name (a typo) is an error too rather than silently ignored.
  */
-import { InvalidParseOptionsError, parseRobotsTxt, productToken as tokenOf, type ParseOptions } from '@heed/parser';
+import { InvalidParseOptionsError, parseRobotsTxt, productToken as tokenOf, type ParseOptions, type ProductTokens } from '@heed/parser';
 import type { Log, RobotsStore } from './cache/store.js';
 import { memoryBound } from './cache/sizes.js';
 import { InvalidOptionsError } from './errors.js';
@@ -23,10 +23,14 @@ export interface RobotsManagerOptions {
   /**
    * The product token matched against robots.txt groups, when it is not the first token of
    * `userAgent`: `'MyBot'` for `'Mozilla/5.0 (compatible; MyBot/1.0; +https://example.com/bot)'`.
-   * Letters, `-` and `_` only, and it must appear in `userAgent` (site owners write the token they
-   * see in their logs). Default: the product token of `userAgent`.
+   * Or a list, for a crawler known by several tokens: `['MyBot-News', 'MyBot']` reads as
+   * google/robotstxt does with several user agents: the groups of every listed token that a group
+   * names apply together (merged), the `*` groups only when none is named. Each token: letters, `-`
+   * and `_` only, and it must appear in `userAgent` (site owners write the token they see in their
+   * logs); a list holds 1 to {@link MAX_PRODUCT_TOKENS} tokens. Calls that name no token use it.
+   * @default the product token of `userAgent` (`'MyBot'` for `'MyBot/1.0 (+https://example.com/bot)'`)
    */
-  readonly productToken?: string;
+  readonly productToken?: ProductTokens;
   /** Where records are kept: `MemoryStore`, `KeyValueStoreStore`, `RedisStore` or your own. Default: `new MemoryStore()`. */
   readonly store?: RobotsStore;
   /** robots.txt fetches in flight at most, over all origins: a whole number from 1 to 10,000. Default: 20. */
@@ -91,7 +95,8 @@ export interface RobotsManagerOptions {
 /** The options with every default filled in. */
 export interface ResolvedOptions extends StatusPolicyOptions {
   readonly userAgent: string;
-  readonly productToken: string;
+  /** One token, or a frozen list of 1 to {@link MAX_PRODUCT_TOKENS}. */
+  readonly productToken: ProductTokens;
   readonly store: RobotsStore | undefined;
   readonly concurrency: number;
   readonly connectTimeoutMs: number;
@@ -215,15 +220,54 @@ const BROWSER_TOKENS = new Set(['mozilla', 'opera', 'chrome', 'chromium', 'safar
 
 const TOKEN_ONLY = /^[A-Za-z_-]+$/;
 
-/** A crawler's `userAgent` (and `productToken`) checked: the token groups are matched by, or what is wrong and with which option. */
+/** A crawler's `userAgent` (and `productToken`) checked: the token(s) groups are matched by, or what is wrong and with which option. */
 export type UserAgentCheck =
-  | { readonly ok: true; readonly productToken: string }
+  | { readonly ok: true; readonly productToken: ProductTokens }
   | { readonly ok: false; readonly option: 'userAgent' | 'productToken'; readonly problem: string };
 
 /**
+ * The most product tokens a list may hold: a crawler is known by a few (google/robotstxt's callers
+ * pass two or three); the parser reads no more than this many of a list.
+ */
+export const MAX_PRODUCT_TOKENS = 16;
+
+/**
+ * What is wrong with a `productToken` value (one token or a list of tokens), or `undefined` when
+ * nothing is: each token is letters, `-` and `_` only (`'MyBot'`, not the header `'MyBot/1.0'`), a
+ * list holds 1 to {@link MAX_PRODUCT_TOKENS} of them. Whether they appear in the crawler's header
+ * is {@link checkUserAgent}'s concern: a call may ask for another crawler's verdict.
+ */
+export function productTokenProblem(productToken: unknown): string | undefined {
+  const example = 'e.g. "MyBot", or a list such as ["MyBot-News", "MyBot"]';
+  if (Array.isArray(productToken)) {
+    if (productToken.length === 0) return `got an empty list, which names no token; pass at least one, ${example}, or leave productToken out for the token of userAgent.`;
+    if (productToken.length > MAX_PRODUCT_TOKENS) return `got a list of ${productToken.length} tokens; at most ${MAX_PRODUCT_TOKENS} are read: keep the ones site owners write groups for.`;
+    for (const [i, token] of productToken.entries()) {
+      const problem = singleTokenProblem(token, example);
+      if (problem !== undefined) return `item ${i}: ${problem}`;
+    }
+    return undefined;
+  }
+  return singleTokenProblem(productToken, example);
+}
+
+function singleTokenProblem(token: unknown, example: string): string | undefined {
+  if (typeof token === 'string' && TOKEN_ONLY.test(token) && token.length <= MAX_USER_AGENT_BYTES) return undefined;
+  const header = typeof token === 'string' ? tokenOf(token) : '';
+  const hint = header !== '' && header !== token ? ` (a User-Agent header? Its product token is "${header}")` : '';
+  return `expected your bot's product token: letters, "-" and "_" only, ${example}; got ${typeof token === 'string' ? JSON.stringify(token.slice(0, 60)) : Array.isArray(token) ? 'a nested array' : token === null ? 'null' : typeof token}${hint}.`;
+}
+
+/** A list's tokens as given, frozen (so a caller's later change cannot reach the verdicts); one token as is. */
+export function freezeTokens(productToken: ProductTokens): ProductTokens {
+  return typeof productToken === 'string' ? productToken : Object.freeze([...productToken]);
+}
+
+/**
  * Checks a crawler's `User-Agent` header and derives the product token its robots.txt groups are
- * matched by (RFC 9309 §2.2.1: the leading `[A-Za-z_-]` run), or takes `productToken` when the caller
- * names it. The header must be a non-empty string Node.js can send, at most
+ * matched by (RFC 9309 §2.2.1: the leading `[A-Za-z_-]` run), or takes `productToken` (one token or a
+ * list, see {@link productTokenProblem}) when the caller names it; each named token must appear in
+ * the header. The header must be a non-empty string Node.js can send, at most
  * {@link MAX_USER_AGENT_BYTES} bytes; a header starting with a browser's token (`Mozilla/5.0 …`)
  * needs `productToken`. `RobotsManager`, `RobotsPlugin.attach()` and the `heed` command line all
  * check with this one function, when they are created, so a bad header fails there and not as a
@@ -245,13 +289,15 @@ export function checkUserAgent(userAgent: unknown, productToken?: unknown): User
     return fail('userAgent', `contains ${JSON.stringify(unsendable[0])}, which cannot be sent in an HTTP header (control characters and characters beyond Latin-1 cannot); use printable ASCII, e.g. "MyBot/1.0 (+https://example.com/bot)".`);
   }
   if (productToken !== undefined) {
-    if (typeof productToken !== 'string' || !TOKEN_ONLY.test(productToken) || productToken.length > MAX_USER_AGENT_BYTES) {
-      return fail('productToken', `expected your bot's product token: letters, "-" and "_" only, e.g. "MyBot"; got ${typeof productToken === 'string' ? JSON.stringify(productToken.slice(0, 60)) : typeof productToken}.`);
+    const problem = productTokenProblem(productToken);
+    if (problem !== undefined) return fail('productToken', problem);
+    const tokens = productToken as ProductTokens;
+    for (const token of typeof tokens === 'string' ? [tokens] : tokens) {
+      if (!userAgent.toLowerCase().includes(token.toLowerCase())) {
+        return fail('productToken', `"${token}" does not appear in userAgent "${userAgent}": site owners write the token they see in their logs; put it in the header, e.g. "Mozilla/5.0 (compatible; ${token}/1.0; +https://example.com/bot)".`);
+      }
     }
-    if (!userAgent.toLowerCase().includes(productToken.toLowerCase())) {
-      return fail('productToken', `"${productToken}" does not appear in userAgent "${userAgent}": site owners write the token they see in their logs; put it in the header, e.g. "Mozilla/5.0 (compatible; ${productToken}/1.0; +https://example.com/bot)".`);
-    }
-    return { ok: true, productToken };
+    return { ok: true, productToken: freezeTokens(tokens) };
   }
   const first = tokenOf(userAgent);
   if (first === '') {

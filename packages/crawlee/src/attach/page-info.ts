@@ -4,6 +4,7 @@
  * Read from the document the crawler parsed (the browser's DOM, JSDOM's `window.document`,
  * Cheerio's `$`), otherwise from the body it downloaded (see `page-signals.ts`).
  */
+import type { ProductTokens } from '@heed/parser';
 import type { PageInfo } from '../guard.js';
 import { NO_DIRECTIVES, robotsDirectives } from '../meta-robots.js';
 import type { ResolvedOptions } from '../options.js';
@@ -62,7 +63,7 @@ function isDocument(value: unknown): value is Document {
 }
 
 /** Which source said `nofollow`, for the skip events of the page's links. */
-function nofollowSource(token: string, signals: PageSignals, header: string[] | undefined): string {
+function nofollowSource(token: ProductTokens, signals: PageSignals, header: string[] | undefined): string {
   const byMeta = robotsDirectives(token, signals.metaTags, undefined).nofollow;
   const byHeader = robotsDirectives(token, [], header).nofollow;
   if (byMeta && !byHeader) return 'its robots meta tag says nofollow';

@@ -7,11 +7,11 @@
  *   (draft-ietf-aipref-attach; Content Signals). Read by the parser's `parseUsageHeader`.
  * - `tdm-reservation: 1` header and `<meta name="tdm-reservation" content="1">` (TDMRep):
  *   `train-ai` and `ai-input` disallowed; `0`: allowed.
- * - `noai` in `X-Robots-Tag` or a robots meta tag, for all bots or for the crawler's token:
+ * - `noai` in `X-Robots-Tag` or a robots meta tag, for all bots or for the crawler's token (any of them):
  *   `train-ai` and `ai-input` disallowed. `noimageai` only for image responses (its meaning: the
  *   images may not be used), so an HTML page that says it is still handed to the handler.
  */
-import { parseUsageHeader, type UsageSignal } from '@heed/parser';
+import { parseUsageHeader, type ProductTokens, type UsageSignal } from '@heed/parser';
 import type { UsageEvidence } from '@heed/manager';
 import { robotsDirectives, type MetaTag } from '../meta-robots.js';
 
@@ -30,7 +30,7 @@ export interface UsageHeaders {
 const HEADER_NAMES: Readonly<Record<UsageSignal, string>> = { 'content-usage': 'Content-Usage', 'content-signal': 'Content-Signal' };
 
 /** Evidence from a response's headers and its `<head>` meta tags, headers first. */
-export function pageUsageEvidence(token: string, headers: UsageHeaders, metaTags: readonly MetaTag[]): UsageEvidence[] {
+export function pageUsageEvidence(token: ProductTokens, headers: UsageHeaders, metaTags: readonly MetaTag[]): UsageEvidence[] {
   const evidence: UsageEvidence[] = [];
   for (const signal of ['content-usage', 'content-signal'] as const) {
     const value = headers[signal];
@@ -55,7 +55,7 @@ export function pageUsageEvidence(token: string, headers: UsageHeaders, metaTags
   const header = headers['x-robots-tag'];
   if (header !== undefined) evidence.push(...noai(robotsDirectives(token, [], header).raw, image, 'header', 'X-Robots-Tag header', 'the X-Robots-Tag response header'));
   if (metaTags.length > 0) {
-    evidence.push(...noai(robotsDirectives(token, metaTags, undefined).raw, image, 'meta', 'robots meta tag', `a robots meta tag (robots or ${token})`));
+    evidence.push(...noai(robotsDirectives(token, metaTags, undefined).raw, image, 'meta', 'robots meta tag', `a robots meta tag (${metaNames(token)})`));
     const tdmMeta = metaTags.find((tag) => tag.name.trim().toLowerCase() === 'tdm-reservation');
     if (tdmMeta !== undefined) {
       const content = tdmMeta.content.trim();
@@ -63,6 +63,12 @@ export function pageUsageEvidence(token: string, headers: UsageHeaders, metaTags
     }
   }
   return evidence;
+}
+
+/** The meta names read for the crawler: `robots or mybot`, `robots, mybot-news or mybot`. */
+function metaNames(token: ProductTokens): string {
+  const names = ['robots', ...(typeof token === 'string' ? [token] : token)];
+  return `${names.slice(0, -1).join(', ')} or ${names.at(-1) as string}`;
 }
 
 function tdmReservation(value: string, source: 'header' | 'meta', where: string, description: string): UsageEvidence[] {

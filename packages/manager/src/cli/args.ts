@@ -6,7 +6,7 @@
  * process prints it with the usage text and exits with 2.
  */
 import { parseArgs } from 'node:util';
-import { USAGE_CATEGORIES } from '@heed/parser';
+import { USAGE_CATEGORIES, type ProductTokens } from '@heed/parser';
 import { InvalidOptionsError } from '../errors.js';
 import { resolveOptions, type RobotsManagerOptions } from '../options.js';
 import { originOf } from '../origin.js';
@@ -28,8 +28,11 @@ export interface CliOptions {
   readonly json: boolean;
   /** The user-agent: the full header sent when fetching (`heed-cli` when none is given). */
   readonly userAgent: string;
-  /** The product token matched against groups: `--product-token`, or the first token of the user-agent. */
-  readonly productToken: string;
+  /**
+   * The product token(s) matched against groups: `--product-token` (repeatable or comma-separated:
+   * a list), or the first token of the user-agent.
+   */
+  readonly productToken: ProductTokens;
   /** The `RobotsManager` options the command line stands for, checked by the library. */
   readonly manager: RobotsManagerOptions & { readonly timeoutMs: number; readonly connectTimeoutMs: number };
   /** `--color` / `--no-color`; undefined: decide from the TTY and NO_COLOR. */
@@ -66,7 +69,9 @@ Options:
   -A, --user-agent <ua>   the crawler's user-agent (full header or product token, e.g. HeedBot/1.0;
                           at most 512 bytes)
       --product-token <t> the token groups are matched by, when the user-agent does not start with
-                          it (e.g. MyBot for "Mozilla/5.0 (compatible; MyBot/1.0)")
+                          it (e.g. MyBot for "Mozilla/5.0 (compatible; MyBot/1.0)"); several
+                          (repeatable or comma-separated, e.g. MyBot-News,MyBot): the groups of
+                          every named token apply, the * group only when none is named
       --json              machine-readable output on stdout
       --ignore <codes>    lint: comma-separated diagnostic codes to leave out
       --purpose <p>       check, explain: also report the AI-usage preference for what the crawl
@@ -94,7 +99,7 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
       strict: true,
       options: {
         'user-agent': { type: 'string', short: 'A' },
-        'product-token': { type: 'string' },
+        'product-token': { type: 'string', multiple: true },
         json: { type: 'boolean', default: false },
         ignore: { type: 'string', multiple: true },
         summary: { type: 'boolean', default: false },
@@ -123,7 +128,7 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
   const color = values['no-color'] === true ? false : values.color;
   const options: CliOptions = {
     json: values.json === true,
-    ...libraryOptions(userAgent ?? DEFAULT_USER_AGENT, values['product-token'], values.timeout),
+    ...libraryOptions(userAgent ?? DEFAULT_USER_AGENT, readProductTokens(values['product-token']), values.timeout),
     ...(color === undefined ? {} : { color }),
     summary: values.summary === true,
     ignore: (values.ignore ?? []).flatMap((list) => list.split(',')).map((code) => code.trim()).filter((code) => code.length > 0),
@@ -165,6 +170,16 @@ function readPurposes(values: readonly string[]): string[] {
   return [...new Set(purposes)];
 }
 
+/**
+ * `--product-token` values: one token, or a list when several are given (repeated or
+ * comma-separated). An empty value stays in the list, so the library's check names it.
+ */
+function readProductTokens(values: readonly string[] | undefined): ProductTokens | undefined {
+  if (values === undefined) return undefined;
+  const tokens = values.flatMap((list) => list.split(',')).map((token) => token.trim());
+  return tokens.length === 1 ? tokens[0] : tokens;
+}
+
 /** The command-line flag that sets each library option. */
 const FLAGS: Readonly<Record<string, string>> = { userAgent: '--user-agent', productToken: '--product-token', timeoutMs: '--timeout', connectTimeoutMs: '--timeout' };
 
@@ -173,7 +188,7 @@ const FLAGS: Readonly<Record<string, string>> = { userAgent: '--user-agent', pro
  * a crawler could not configure (a user-agent with a line break, a timeout past what a Node.js timer
  * can wait) is a usage error naming the flag, not a failed fetch reported as the site's answer.
  */
-function libraryOptions(userAgent: string, productToken: string | undefined, timeout: string | undefined): Pick<CliOptions, 'userAgent' | 'productToken' | 'manager'> {
+function libraryOptions(userAgent: string, productToken: ProductTokens | undefined, timeout: string | undefined): Pick<CliOptions, 'userAgent' | 'productToken' | 'manager'> {
   // A value that is not a number is handed over as the string, so the error quotes it as typed.
   const timeoutMs = timeout === undefined ? 30_000 : /^\s*[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i.test(timeout) ? Number(timeout) : timeout;
   const manager = {
@@ -189,7 +204,7 @@ function libraryOptions(userAgent: string, productToken: string | undefined, tim
     if (!(error instanceof InvalidOptionsError)) throw error;
     const flag = FLAGS[error.option] ?? error.option;
     // The library's hint names its option; on the command line it is a flag.
-    const problem = error.message.slice(`Invalid option "${error.option}": `.length).replace(/productToken: "([^"]*)"/, '--product-token $1');
+    const problem = error.message.slice(`Invalid option "${error.option}": `.length).replace(/productToken: "([^"]*)"/, '--product-token $1').replace(/leave productToken out/, 'leave --product-token out').replace(/a list such as \["([^"]*)", "([^"]*)"\]/, 'several: --product-token $1,$2');
     const given = flag === '--timeout' ? ` ${timeout}` : '';
     throw new UsageError(`${flag}${given}: ${problem}`);
   }

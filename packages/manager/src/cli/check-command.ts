@@ -46,7 +46,7 @@ export async function checkCommand(urls: readonly string[], options: CliOptions,
       out.push('');
     }
     const exitCode = allAllowed ? 0 : 1;
-    if (options.json) return { exitCode, stdout: JSON.stringify({ userAgent: options.productToken, results }, null, 2) + '\n' };
+    if (options.json) return { exitCode, stdout: JSON.stringify({ userAgent: options.userAgent, productToken: options.productToken, results }, null, 2) + '\n' };
     return { exitCode, stdout: out.join('\n') };
   } finally {
     await manager.close();
@@ -60,10 +60,11 @@ function bodyOf(record: RobotsRecord, reason: Verdict['reason']): Uint8Array | u
 }
 
 function toView(verdict: Verdict, record: RobotsRecord): VerdictView {
-  const base = { url: verdict.url, allowed: verdict.allowed, userAgent: verdict.userAgent, reason: verdict.reason };
+  const base = { url: verdict.url, allowed: verdict.allowed, productToken: verdict.productToken, reason: verdict.reason };
   if (verdict.reason === 'rules' || (verdict.reason === 'stale-copy' && verdict.groups !== undefined)) {
     const ruleReason = verdict.line !== undefined ? 'rule' : (verdict.groups?.length ?? 0) > 0 ? 'no-matching-rule' : 'no-group';
-    const matchedBy = (verdict.groups ?? []).some((group) => group.agents.some((agent) => agent.token === '*')) && !(verdict.groups ?? []).some((group) => group.agents.some((agent) => agent.token.toLowerCase() === verdict.userAgent.toLowerCase())) ? 'wildcard' : 'product-token';
+    const named = new Set((typeof verdict.productToken === 'string' ? [verdict.productToken] : verdict.productToken).map((token) => token.toLowerCase()));
+    const matchedBy = (verdict.groups ?? []).some((group) => group.agents.some((agent) => agent.token === '*')) && !(verdict.groups ?? []).some((group) => group.agents.some((agent) => named.has(agent.token.toLowerCase()))) ? 'wildcard' : 'product-token';
     return {
       ...base,
       ruleReason,

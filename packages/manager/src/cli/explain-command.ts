@@ -10,7 +10,7 @@ import { describeRecord, loadRobots, READ_LIMIT, type LoadedRobots } from './sou
 import { robotsEvidence } from '../usage/evidence.js';
 import { UsageReport } from '../usage/index.js';
 import { formatUsage, usageAllowed, usageJson } from './usage-view.js';
-import { formatVerdict, verdictJson, type VerdictView } from './verdict.js';
+import { formatVerdict, tokenLabel, verdictJson, type VerdictView } from './verdict.js';
 
 export async function explainCommand(source: string, urls: readonly string[], options: CliOptions, style: Style): Promise<CommandResult> {
   const header = options.userAgent;
@@ -22,13 +22,13 @@ export async function explainCommand(source: string, urls: readonly string[], op
 
   const views: VerdictView[] = urls.map((url) => {
     if (robots === undefined) {
-      return { url, allowed: loaded.policy.kind === 'allow-all', userAgent: token, reason: loaded.policy.reason, ...(note === undefined ? {} : { note }) };
+      return { url, allowed: loaded.policy.kind === 'allow-all', productToken: token, reason: loaded.policy.reason, ...(note === undefined ? {} : { note }) };
     }
     const explanation = robots.explain(url, token);
     return {
       url,
       allowed: explanation.allowed,
-      userAgent: token,
+      productToken: token,
       reason: 'rules',
       ruleReason: explanation.reason,
       line: explanation.line,
@@ -43,12 +43,13 @@ export async function explainCommand(source: string, urls: readonly string[], op
   const exitCode = views.every((view) => view.allowed) && usages.every((usage) => usageAllowed(usage, purposes)) ? 0 : 1;
   if (options.json) {
     const results = views.map((view, i) => ({ ...verdictJson(view), ...(usages[i] === undefined ? {} : usageJson(usages[i], purposes)) }));
-    const json = { source: loaded.name, ...(loaded.record === undefined ? {} : { httpStatus: loaded.record.httpStatus ?? null }), userAgent: token, ...(notes.length === 0 ? {} : { notes }), results };
+    const json = { source: loaded.name, ...(loaded.record === undefined ? {} : { httpStatus: loaded.record.httpStatus ?? null }), userAgent: header, productToken: token, ...(notes.length === 0 ? {} : { notes }), results };
     return { exitCode, stdout: JSON.stringify(json, null, 2) + '\n' };
   }
   const texts = loaded.body === undefined ? undefined : lineTexts(loaded.body);
   const out = [style.dim(`robots.txt: ${loaded.name}${loaded.record?.httpStatus === undefined ? '' : ` (HTTP ${loaded.record.httpStatus})`}`)];
-  if (token !== header.trim()) out.push(style.dim(`user-agent ${JSON.stringify(header)} is matched by its product token ${token || '(empty)'}`));
+  if (typeof token !== 'string') out.push(style.dim(`user-agent ${JSON.stringify(header)} is matched by the product tokens ${tokenLabel(token)}: the groups of each named token apply, the * group only when none is named`));
+  else if (token !== header.trim()) out.push(style.dim(`user-agent ${JSON.stringify(header)} is matched by its product token ${token || '(empty)'}`));
   for (const text of notes) out.push(`${style.cyan('note')} ${text}`);
   views.forEach((view, i) => {
     out.push('', ...formatVerdict(view, texts, style));

@@ -2,14 +2,14 @@
  * One verdict, for people and for machines: allowed or not, for which product token, and what
  * decided it — the rule's line quoted, the group it sits in, or the status of robots.txt itself.
  */
-import type { Group, Rule, VerdictReason as RuleReason } from '@heed/parser';
+import type { Group, ProductTokens, Rule, VerdictReason as RuleReason } from '@heed/parser';
 import { quoteLine, type Style } from './output.js';
 
 export interface VerdictView {
   readonly url: string;
   readonly allowed: boolean;
-  /** The product token matched. */
-  readonly userAgent: string;
+  /** The product token (or list of tokens) matched. */
+  readonly productToken: ProductTokens;
   /** `rules` or, at the origin level, why no rule could decide (`unavailable`, `unreachable`, ...). */
   readonly reason: string;
   /** When rules decided: the parser's reason (`rule`, `no-matching-rule`, `no-group`). */
@@ -22,14 +22,20 @@ export interface VerdictView {
   readonly note?: string;
 }
 
+/** How a verdict names the agent: the token, or the listed tokens joined by `, ` (as the parser's verdicts do). */
+export function tokenLabel(productToken: ProductTokens): string {
+  return typeof productToken === 'string' ? productToken : productToken.join(', ');
+}
+
 /** `the group naming X (line 5)` or `the \`User-agent: *\` group of line 1` with an aside on why. */
 function describeGroups(view: VerdictView): { groups: string; aside: string } {
   const groups = view.groups ?? [];
+  const label = tokenLabel(view.productToken);
   const lines = groups.map((group) => group.line);
   const where = lines.length === 1 ? `line ${lines[0]}` : `lines ${lines.join(', ')}`;
   return view.matchedBy === 'wildcard'
-    ? { groups: `the \`User-agent: *\` group${groups.length === 1 ? '' : 's'} of ${where}`, aside: ` (no group names ${view.userAgent || 'an empty product token'})` }
-    : { groups: `the group${groups.length === 1 ? '' : 's'} naming ${view.userAgent} (${where})`, aside: '' };
+    ? { groups: `the \`User-agent: *\` group${groups.length === 1 ? '' : 's'} of ${where}`, aside: ` (no group names ${label || 'an empty product token'})` }
+    : { groups: `the group${groups.length === 1 ? '' : 's'} naming ${label} (${where})`, aside: '' };
 }
 
 /** Why, in one sentence. */
@@ -43,7 +49,7 @@ export function explainWhy(view: VerdictView): string {
     case 'no-matching-rule':
       return `${prefix}No rule of ${groups} matches this URL, so it is allowed${aside}.`;
     case 'no-group':
-      return `${prefix}No group names ${view.userAgent || 'an empty product token'} and there is no \`User-agent: *\` group, so everything is allowed.`;
+      return `${prefix}No group names ${tokenLabel(view.productToken) || 'an empty product token'} and there is no \`User-agent: *\` group, so everything is allowed.`;
     case 'robots-txt-implicit-allow':
       return `${prefix}/robots.txt itself is always allowed (RFC 9309 §2.2.3).`;
     default:
@@ -53,7 +59,7 @@ export function explainWhy(view: VerdictView): string {
 
 export function formatVerdict(view: VerdictView, texts: ReadonlyMap<number, string> | undefined, style: Style): string[] {
   const label = view.allowed ? style.green('ALLOWED   ') : style.red('DISALLOWED');
-  const out = [`${style.bold(label)} ${view.url}  ${style.dim(`for ${view.userAgent || '(empty product token)'}`)}`];
+  const out = [`${style.bold(label)} ${view.url}  ${style.dim(`for ${tokenLabel(view.productToken) || '(empty product token)'}`)}`];
   out.push(`  ${explainWhy(view)}`);
   if (view.line !== undefined && view.line > 0 && texts !== undefined) {
     const groupLine = view.groups?.find((group) => group.rules.some((rule) => rule.line === view.line))?.line;
@@ -70,7 +76,7 @@ export function verdictJson(view: VerdictView): Record<string, unknown> {
   return {
     url: view.url,
     allowed: view.allowed,
-    userAgent: view.userAgent,
+    productToken: view.productToken,
     reason: view.reason,
     ...(view.ruleReason === undefined ? {} : { ruleReason: view.ruleReason }),
     ...(view.line === undefined || view.line === 0 ? {} : { line: view.line }),

@@ -1,5 +1,5 @@
 /**
- * `RobotsManager#usage(url, { tokens, purposes })`: the AI-usage verdict of a URL from robots.txt
+ * `RobotsManager#usage(url, { productToken, purposes })`: the AI-usage verdict of a URL from robots.txt
  * (`Content-Usage`, `Content-Signal`, read by the parser) and, when a declared purpose is one TDMRep
  * speaks for (`train-ai`, `ai-input`), the origin's `/.well-known/tdmrep.json`. Without such a
  * purpose the file is never fetched.
@@ -16,8 +16,12 @@ export { TdmRepCache, TDMREP_PATH } from './tdmrep-cache.js';
 
 /** What `usage()` is asked. */
 export interface UsageQuery {
-  /** Product token(s) robots.txt groups are matched by. Default: the manager's product token. */
-  readonly tokens?: ProductTokens;
+  /**
+   * The product token, or a list of tokens, robots.txt groups are matched by (a list: the groups of
+   * every named token, `*` only when none is named).
+   * @default the manager's `productToken`
+   */
+  readonly productToken?: ProductTokens;
   /**
    * What the crawl is for: `train-ai`, `search`, `ai-input`, `ai-use`. tdmrep.json is read only
    * when one of them is `train-ai` or `ai-input`. Default: none (robots.txt only).
