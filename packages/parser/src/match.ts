@@ -399,28 +399,18 @@ function maskOf(text: string, start: number, end: number): number {
 }
 
 /**
- * Segment search for rule sets with many `*` rules (hostile files are thousands of `/*a*a*…*b`;
- * large real files have hundreds of `/*word*` rules whose words repeat). Segments are numbered and
- * cut out once, at compile time. Within one check, the first search for a segment finds its first
- * occurrence in the path and keeps it: every later search of that segment from a position at or
- * before it (and every search of a segment the path lacks) is answered without reading the path.
- * In a long path, a segment searched again from further on gets a table of its next occurrence at
- * every path position, which answers in O(1). A check then costs at most (distinct segments × path
- * length) plus one step per segment of each rule tried, instead of (rules × path length).
+ * Segment search for rule sets with many `*` rules (hostile files are thousands of `/*a*a*…*b`).
+ * Segments are numbered and cut out once, at compile time. Within one check of a long path, the
+ * first search for a segment uses `indexOf`; from the second on, a table of the segment's next
+ * occurrence at every path position answers in O(1). A check then costs at most (distinct segments × path length) plus one step per
+ * segment of each rule tried, instead of (rules × path length).
  */
 class SegmentFinder {
   /** Per rule position: offset of its segment ids in `ids`, and their count. */
   private readonly spans: Int32Array;
   private readonly ids: Int32Array;
   private readonly strings: string[] = [];
-  /** The path of the current check: what `firsts`, `stamps` and `tables` are about. */
   private path: string | undefined;
-  /** Which check each segment's `firsts` entry (and, in a long path, its table) belongs to. */
-  private check = 0;
-  private readonly stamps: Int32Array;
-  /** Per segment: its first position in the path of check `stamps[id]`, or -1. */
-  private readonly firsts: Int32Array;
-  /** In a long path: per segment, searches from past its first occurrence (a table from the second on). */
   private readonly uses: Int32Array;
   private tables: (Int32Array | undefined)[] = [];
 
@@ -453,14 +443,16 @@ class SegmentFinder {
       this.spans[i * 2 + 1] = ids.length - (this.spans[i * 2] as number);
     }
     this.ids = new Int32Array(ids);
-    this.stamps = new Int32Array(this.strings.length);
-    this.firsts = new Int32Array(this.strings.length);
     this.uses = new Int32Array(this.strings.length);
   }
 
   /** Whether the `*` rule at position `i`, whose literal prefix (and anchored tail) matched, matches. */
   matches(i: number, path: string, position: number, anchored: boolean): boolean {
-    if (path !== this.path) this.begin(path);
+    if (path !== this.path && path.length >= SHARED_SEGMENTS_PATH) {
+      this.path = path;
+      this.uses.fill(0);
+      this.tables = [];
+    }
     const offset = this.spans[i * 2] as number;
     const count = this.spans[i * 2 + 1] as number;
     // With an anchor, the last segment is the tail, which the caller has checked ends the path.
@@ -476,33 +468,14 @@ class SegmentFinder {
     return path.length - tail >= position;
   }
 
-  /** A new check: every segment's first occurrence and table is unknown again. */
-  private begin(path: string): void {
-    this.path = path;
-    if (++this.check === 0x7fffffff) {
-      this.check = 1;
-      this.stamps.fill(0);
-    }
-    if (this.tables.length > 0) this.tables = [];
-  }
-
-  /** The first position ≥ `from` where segment `id` occurs in `path` (the current check's), or -1. */
   private find(path: string, id: number, from: number): number {
     if (from > path.length) return -1;
-    let first: number;
-    if (this.stamps[id] === this.check) first = this.firsts[id] as number;
-    else {
-      first = path.indexOf(this.strings[id] as string);
-      this.stamps[id] = this.check;
-      this.firsts[id] = first;
-      this.uses[id] = 0;
-    }
-    if (first === -1 || first >= from) return first;
-    const segment = this.strings[id] as string;
-    if (path.length < SHARED_SEGMENTS_PATH) return path.indexOf(segment, from);
+    if (path.length < SHARED_SEGMENTS_PATH) return path.indexOf(this.strings[id] as string, from);
     const table = this.tables[id];
     if (table !== undefined) return table[from] as number;
-    if (++(this.uses[id] as number) < 2) return path.indexOf(segment, from);
+    const uses = ++(this.uses[id] as number);
+    const segment = this.strings[id] as string;
+    if (uses < 2) return path.indexOf(segment, from);
     const built = nextOccurrences(path, segment);
     this.tables[id] = built;
     return built[from] as number;
