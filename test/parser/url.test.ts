@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalPath, originOf } from '@heed/parser';
+import { canonicalPath } from '@heed/parser';
 
 function viaWhatwg(url: string): string {
   const parsed = new URL(url);
@@ -52,29 +52,4 @@ describe('canonicalPath', () => {
     ['https://example.com/caf%c3%a9?x=%2f', '/caf%C3%A9?x=%2F'],
     ['/just/a/path?x#y', '/just/a/path?x'],
   ])('%s → %s', (url, path) => expect(canonicalPath(url)).toBe(path));
-
-  it('reads the same path after originOf() read the URL as without it (one read per check), for any string', () => {
-    const host = fc.constantFrom('example.com', 'a-b.example.org:8080', 'Example.COM', '127.0.0.1:80', 'xn--caf-dma.fr', 'x.example:443', 'x.example:0443', '[::1]', 'u:p@h.example');
-    const url = fc.oneof(
-      fc.string(),
-      fc.tuple(fc.constantFrom('http://', 'https://', 'HTTP://', 'ftp://', 'mailto:', '', '//'), host, fc.array(fc.constantFrom(...pieces), { maxLength: 12 })).map(([scheme, h, rest]) => scheme + h + rest.join('')),
-    );
-    fc.assert(
-      fc.property(url, (input) => {
-        originOf('https://other.example/'); // the remembered URL is another one
-        const alone = canonicalPath(input);
-        let expectedOrigin: string | undefined;
-        try {
-          const parsed = new URL(input);
-          expectedOrigin = (parsed.protocol === 'http:' || parsed.protocol === 'https:') && parsed.hostname !== '' ? parsed.origin : undefined;
-        } catch {
-          expectedOrigin = undefined;
-        }
-        expect(originOf(input)).toBe(expectedOrigin);
-        expect(canonicalPath(input)).toBe(alone);
-        expect(originOf(input)).toBe(expectedOrigin); // remembered, still the same
-      }),
-      { numRuns: 5000 },
-    );
-  });
 });

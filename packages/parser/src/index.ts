@@ -15,7 +15,7 @@ export { parseRobotsTxt, RobotsTxt, InvalidParseOptionsError } from './robots-tx
 export { tokenize, classifyKey, MAX_LINE_BYTES, DEFAULT_MAX_BYTES } from './tokenize.js';
 export type { Tokenized, TokenizeOptions } from './tokenize.js';
 export { productToken } from './user-agent.js';
-export { canonicalPath, originOf } from './url.js';
+export { canonicalPath } from './url.js';
 export { pathPattern } from './pattern.js';
 export type { PathPattern } from './pattern.js';
 export { parseCrawlDelay } from './compile.js';
