@@ -157,6 +157,33 @@ describe('BasicCrawler and HttpCrawler with RobotsPlugin', () => {
   });
 });
 
+describe('Crawl-delay keys', () => {
+  let site: Site;
+  let manager: RobotsManager;
+  afterAll(async () => {
+    await manager?.close();
+    await site?.close();
+  });
+
+  it('are one origin however its URLs are spelt (`HTTP://` and `http://`): the delay learnt from one spelling spaces the other', async () => {
+    site = await startSite(1);
+    const [a] = site.origins as [SiteOrigin];
+    a.routes.set('/robots.txt', text('User-agent: *\nCrawl-delay: 0.4\n'));
+    const pages = ['/p0', '/p1', '/p2', '/p3'];
+    for (const p of pages) a.routes.set(p, page(p, []));
+    manager = new RobotsManager({ userAgent: UA });
+    const start = Date.now();
+    const crawler = new crawleeHttp.HttpCrawler({ maxConcurrency: 4, requestHandler: async () => {} }, freshConfig());
+    await RobotsPlugin.attach(crawler, { userAgent: UA, manager, sitemaps: false });
+    const shouted = a.origin.replace(/^http:/, 'HTTP:');
+    await crawler.run([`${a.origin}/p0`, `${shouted}/p1`, `${a.origin}/p2`, `${shouted}/p3`]);
+    const times = a.hits.filter((h) => h.at >= start && pages.includes(h.path)).map((h) => h.at).sort((x, y) => x - y);
+    expect(times).toHaveLength(4);
+    for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(390);
+    expect(crawler.stats.state.requestsFailed).toBe(0);
+  });
+});
+
 describe('a batch of start URLs on many origins', () => {
   let site: Site;
   afterAll(async () => {

@@ -88,6 +88,21 @@ describe('originOf', () => {
     );
   });
 
+  it('equals URL.origin (http(s) with a host, else undefined) for any string (property)', () => {
+    const whatwg = (input: string): string | undefined => {
+      try {
+        const parsed = new URL(input);
+        return (parsed.protocol === 'http:' || parsed.protocol === 'https:') && parsed.hostname !== '' ? parsed.origin : undefined;
+      } catch {
+        return undefined;
+      }
+    };
+    const prefix = fc.constantFrom('http://', 'https://', 'HTTP://', 'ftp://', 'mailto:', 'data:', '//', '', ' https://', '\u00a0https://');
+    fc.assert(fc.property(fc.oneof(fc.string(), fc.tuple(prefix, fc.string()).map(([p, rest]) => p + rest)), (input) => {
+      expect(originOf(input)).toBe(whatwg(input));
+    }), { numRuns: 5_000 });
+  });
+
   it('never throws, whatever it is given', () => {
     fc.assert(fc.property(fc.string(), (input) => {
       originOf(input);

@@ -8,7 +8,7 @@ import type { RobotsDirectives } from './meta-robots.js';
 import type { ResolvedOptions } from './options.js';
 import type { CrawlDelayScheduler } from './crawl-delay.js';
 import type { SitemapFeeder } from './sitemap-feeder.js';
-import type { UsageEvidence, UsageReport } from '@heed/manager';
+import { originOf, type UsageEvidence, type UsageReport } from '@heed/manager';
 import { nofollowSkip, skipFromVerdict, usageSkipEvent, type SkipEvent, type SkipReporter, type SkipStage } from './skips.js';
 import type { PluginStats } from './stats.js';
 
@@ -225,11 +225,10 @@ export function urlOf(item: RequestLike): string | undefined {
   return undefined;
 }
 
+/**
+ * The origin of `url` as the manager keys it (`originOf()`, the one implementation), or `''` when
+ * it has none (not an absolute http(s) URL): for skip events of URLs the manager never keyed.
+ */
 export function safeOrigin(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.origin : '';
-  } catch {
-    return '';
-  }
+  return originOf(url) ?? '';
 }

@@ -13,6 +13,7 @@
  * (whose end waits for the feeder) never waits on one origin's sitemaps longer than that.
  */
 import { AsyncResource } from 'node:async_hooks';
+import { originOf } from '@heed/manager';
 import type { RobotsManagerLike } from './manager-contract.js';
 import type { ResolvedSitemapOptions } from './options.js';
 import { Clock, SitemapBudget } from './sitemaps/budget.js';
@@ -133,7 +134,8 @@ export class SitemapFeeder {
     let outOfScope = 0;
     /** Whether the robots.txt of `pageUrl`'s origin names `sitemapUrl` (cross-submission). */
     const vouched = async (pageUrl: string, sitemapUrl: string): Promise<boolean> => {
-      const pageOrigin = new URL(pageUrl).origin;
+      // The manager's origin (the one `originOf`): the key its robots.txt is cached under.
+      const pageOrigin = originOf(pageUrl) ?? '';
       let listed = vouching.get(pageOrigin);
       if (!listed) {
         if (vouching.size >= MAX_VOUCHING_HOSTS) return false;

@@ -3,6 +3,9 @@
  * port" it was fetched from). `http://a.com` and `https://a.com` are two origins; so are
  * `a.com` and `www.a.com`, and `a.com:8080`.
  *
+ * The one `originOf` of Heed: the manager's cache keys and stored records, the plugin's skip events
+ * and its crawl-delay keys (written and read with the verdict's `origin`) all come from it.
+ *
  * `originOf()` sits on the hot path of every check, so the common case (a lower-case ASCII host
  * name, optional port) is sliced out of the string without building a `URL`; everything else
  * (upper case, IDN, IP literals, user info, odd ports) goes through WHATWG `URL`, which folds
@@ -12,10 +15,12 @@
 const DEFAULT_PORTS: Readonly<Record<string, string>> = { 'http:': '80', 'https:': '443' };
 
 /**
- * The origin of an `http:` or `https:` URL as `scheme://host[:port]`, lower-cased, default port
- * folded, IDN host in punycode (`https://bücher.de` → `https://xn--bcher-kva.de`), IP hosts as the
- * URL standard writes them. `undefined` for anything that is not an absolute http(s) URL: robots.txt
- * is only fetched over HTTP here.
+ * The origin of an `http:` or `https:` URL exactly as WHATWG `URL.origin` writes it:
+ * `scheme://host[:port]`, lower-cased, default port dropped, IDN host in punycode
+ * (`https://bücher.de` → `https://xn--bcher-kva.de`), IP hosts in their canonical form, user info
+ * dropped. `undefined` for anything that is not an absolute http(s) URL with a host (other schemes,
+ * opaque URLs such as `mailto:`, whose `URL.origin` is `"null"`, relative or invalid strings, any
+ * non-string): robots.txt is only fetched over HTTP here.
  */
 export function originOf(url: string): string | undefined {
   if (typeof url !== 'string') return undefined;
@@ -30,7 +35,8 @@ export function robotsTxtUrl(origin: string): string {
 function slowOrigin(url: string): string | undefined {
   let parsed: URL;
   try {
-    parsed = new URL(url.trim());
+    // As given: `URL` itself strips leading and trailing C0 controls and spaces, and nothing else.
+    parsed = new URL(url);
   } catch {
     return undefined;
   }
