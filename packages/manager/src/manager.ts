@@ -217,7 +217,9 @@ export class RobotsManager {
   private readonly cacheTtls: boolean;
   private readonly queue: PQueue;
   private readonly entries: LRUCache<string, Entry>;
+  /** Loads in progress, one per origin, each deleted when it settles: as many as origins being loaded. */
   private readonly flights = new Map<string, Promise<Entry>>();
+  /** `userAgent` header → product token, emptied at 1,000 headers. */
   private readonly tokens = new Map<string, string>();
   private lastUserAgent: string | undefined;
   private lastToken = '';
