@@ -17,11 +17,12 @@ interface OriginClock {
 }
 
 /**
- * Idle origins kept at most (about 150 bytes each): past it, the least recently used origin whose
- * delay has run out is forgotten. An origin still inside its delay (a fetch granted or reserved less
- * than its delay ago) is never forgotten, so the bound is soft: at most this many idle origins plus
- * the origins fetched within the last `maxCrawlDelaySecs`. A forgotten origin's delay is asked for
- * again (from the manager's cache) before its next request is let go.
+ * Origins kept at most (about 210 bytes each, measured: 2 MB) once their delay has run out: past
+ * it, the least recently used such origin is forgotten. An origin still inside its delay (its last
+ * slot, granted or reserved, less than its delay ago or still ahead) is never forgotten, so the
+ * bound is soft: this many plus the origins fetched within the last `maxCrawlDelaySecs`. A
+ * forgotten origin's delay is asked for again (from the manager's cache) before its next request
+ * is let go, so forgetting never lets two fetches of an origin out closer than its delay.
  */
 export const MAX_IDLE_ORIGINS = 10_000;
 /** Oldest origins looked at per new origin past the bound (keeps each call O(1)). */

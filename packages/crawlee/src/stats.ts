@@ -36,7 +36,7 @@ export interface RobotsPluginStats {
 }
 
 /**
- * Origins whose last robots.txt status the stats keep (about 100 bytes each), the first met
+ * Origins whose last robots.txt status the stats keep (about 130 bytes each, measured: 1.3 MB), the first met
  * forgotten first: an origin is counted once however many of its URLs are checked, unless it comes
  * back after this many new origins.
  */
