@@ -43,7 +43,7 @@ export class RobotsGuard {
   /** With `purposes`: the usage verdict of requests being handled (URL and page signals), for `robots.usage(context)`. */
   readonly usage = new WeakMap<object, UsageReport>();
   /** Crawl-delay lookups in progress, by origin (deleted when answered: at most one per origin being asked). */
-  private readonly delayLookups = new Map<string, Promise<void>>();
+  private readonly delayLookups = new Map<string, Promise<number | undefined>>();
 
   constructor(
     readonly options: ResolvedOptions,
@@ -213,19 +213,21 @@ export class RobotsGuard {
   /**
    * Asks the manager for the crawl-delay of `origin` unless the scheduler knows it (it forgets idle
    * origins past its bound, see `MAX_IDLE_ORIGINS`): `undefined` when known, else the lookup, which
-   * never rejects (a failure counts as no delay). Await it before asking the scheduler for a slot.
+   * records the delay and resolves to it (seconds; `undefined`, also on failure: none). Before asking
+   * for a slot, set what it resolved to again if the scheduler forgot it meanwhile.
    */
-  learnCrawlDelay(origin: string, url: string): Promise<void> | undefined {
+  learnCrawlDelay(origin: string, url: string): Promise<number | undefined> | undefined {
     const scheduler = this.crawlDelays;
     if (scheduler === undefined || scheduler.knows(origin)) return undefined;
     let lookup = this.delayLookups.get(origin);
     if (lookup === undefined) {
       lookup = this.manager
         .crawlDelay(url, this.options.productToken)
-        .then(
-          (seconds) => scheduler.setDelay(origin, seconds),
-          () => scheduler.setDelay(origin, undefined),
-        )
+        .catch(() => undefined)
+        .then((seconds) => {
+          scheduler.setDelay(origin, seconds);
+          return seconds;
+        })
         .finally(() => this.delayLookups.delete(origin));
       this.delayLookups.set(origin, lookup);
     }

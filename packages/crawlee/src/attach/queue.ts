@@ -144,9 +144,14 @@ export class QueueHooks {
     const scheduler = this.guard.crawlDelays;
     const origin = verdict.origin;
     if (scheduler && origin) {
-      // A forgotten (or not yet learnt) delay is learnt before the slot is asked for.
+      // A forgotten (or not yet learnt) delay is learnt before the slot is asked for, and set again
+      // right before it if the scheduler forgot the origin while other requests ran (no await
+      // between the two, so the slot is given with the delay in force).
       const learning = this.guard.learnCrawlDelay(origin, request.url);
-      if (learning !== undefined) await learning;
+      if (learning !== undefined) {
+        const seconds = await learning;
+        if (!scheduler.knows(origin)) scheduler.setDelay(origin, seconds);
+      }
       const wait = scheduler.acquire(origin, request.id ?? request.uniqueKey, Date.now());
       if (wait > 0) {
         this.guard.stats.crawlDelayDeferrals++;
