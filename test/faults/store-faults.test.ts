@@ -244,7 +244,9 @@ describe('kill -9 of a crawler process, and a restart over the same key-value st
     const persisted = (origin: SiteOrigin) => {
       if (!existsSync(recordFile(origin))) return false;
       try {
-        return (JSON.parse(readFileSync(recordFile(origin), 'utf8')) as { status?: string }).status === 'ok';
+        // Stored as { retainUntil, record } (KeyValueStoreStore's retention).
+        const stored = JSON.parse(readFileSync(recordFile(origin), 'utf8')) as { record?: { status?: string } };
+        return stored.record?.status === 'ok';
       } catch {
         return false; // being written
       }

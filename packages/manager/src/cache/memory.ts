@@ -32,6 +32,8 @@ export interface MemoryStoreOptions {
 export const DEFAULT_STORE_MAX_BYTES = 128 * 1024 * 1024;
 
 const KNOWN_OPTIONS = new Set(['maxBytes', 'maxEntries']);
+/** Locks held before expired ones are swept (the manager holds one per fetch, at most `concurrency`). */
+const LOCK_SWEEP_AT = 1_024;
 
 interface Slot {
   readonly record: RobotsRecord;
@@ -43,6 +45,7 @@ export class MemoryStore implements RobotsStore {
   /** The byte bound in force. */
   readonly maxBytes: number;
   private readonly records: LRUCache<string, Slot>;
+  /** Fetch locks held: one per fetch in progress (released in a `finally`); expired ones are swept past {@link LOCK_SWEEP_AT}. */
   private readonly locks = new Map<string, { token: symbol; expiresAt: number }>();
 
   constructor(options: MemoryStoreOptions = {}) {
@@ -94,6 +97,10 @@ export class MemoryStore implements RobotsStore {
     const now = Date.now();
     const held = this.locks.get(origin);
     if (held !== undefined && held.expiresAt > now) return undefined;
+    // A holder that never released (a custom caller) must not grow the map: expired locks go.
+    if (held === undefined && this.locks.size >= LOCK_SWEEP_AT) {
+      for (const [key, lock] of this.locks) if (lock.expiresAt <= now) this.locks.delete(key);
+    }
     const token = Symbol(origin);
     this.locks.set(origin, { token, expiresAt: now + ttlMs });
     return {
