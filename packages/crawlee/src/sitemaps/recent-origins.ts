@@ -7,7 +7,7 @@
  */
 import { LRUCache } from 'lru-cache';
 
-/** What {@link RecentOrigins} may hold by default: 8 MiB, about 75,000 origins of 25 characters. */
+/** What {@link RecentOrigins} may hold by default: 8 MiB, about 70,000 origins of 30 characters. */
 export const MAX_RECENT_ORIGIN_BYTES = 8 * 1024 * 1024;
 
 /** What one remembered origin costs beyond its characters (the cache's entry). */
