@@ -99,7 +99,7 @@ describe('sitemaps at scale', () => {
     );
     expect(run.plugin.stats.sitemapUrlsEnqueued).toBe(50_000);
     // The target, on the main thread's CPU time per turn (a loaded machine's descheduling
-    // and GC helper threads left out): one 100-URL batch per turn holds it 25–35 ms.
+    // and GC helper threads left out): one 100-URL batch per turn holds it 24–48 ms.
     expect(run.feedLoopMs).toBeLessThanOrEqual(100);
   });
 

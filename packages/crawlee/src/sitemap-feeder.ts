@@ -15,8 +15,8 @@
  *
  * The backlog is handed over one batch per event-loop turn: Crawlee's in-memory queue adds a batch
  * without waiting on I/O, so batches chained by `await` alone ran as one stretch of microtasks: a
- * 50,000-URL sitemap held the loop 110–130 ms (quiet) or 66–92 ms (loaded), as long as the backlog
- * the reader had built; one batch per turn: 27–48 ms, the feed no slower (BENCHMARKS.md, "Sitemaps
+ * 50,000-URL sitemap held the loop 110–130 ms (quiet) or 64–92 ms (loaded), as long as the backlog
+ * the reader had built; one batch per turn: 24–48 ms, the feed no slower (BENCHMARKS.md, "Sitemaps
  * at scale").
  */
 import { AsyncResource } from 'node:async_hooks';
