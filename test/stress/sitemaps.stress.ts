@@ -3,7 +3,8 @@
  * plugin; figures printed and recorded in BENCHMARKS.md ("Sitemaps at scale"). Run:
  *   pnpm test:stress
  *
- * - a 50,000-URL sitemap (the protocol's maximum, ~7 MB): read and parsed, then fed into the queue;
+ * - a 50,000-URL sitemap (the protocol's maximum, ~7 MB): read and parsed, then fed into the queue,
+ *   the event loop never held over 100 ms while it is fed;
  * - 100 origins, each serving two 50 MB bombs (gzipped zeros; a gzipped urlset repeating one URL);
  * - one origin whose index lists 200 one-GB bombs (gzip members of zeros, concatenated).
  */
@@ -97,6 +98,9 @@ describe('sitemaps at scale', () => {
         `(${run.worstLoopMs.toFixed(0)} ms over the whole crawl, Crawlee's start-up included), RSS +${(run.rssGrowth / MB).toFixed(0)} MB`,
     );
     expect(run.plugin.stats.sitemapUrlsEnqueued).toBe(50_000);
+    // The issue's target, on the main thread's CPU time per turn (a loaded machine's descheduling
+    // and GC helper threads left out): one 100-URL batch per turn holds it 24–48 ms.
+    expect(run.feedLoopMs).toBeLessThanOrEqual(100);
   });
 
   it('100 origins of 50 MB sitemap bombs: memory bounded, the crawl ends within the time budget', async () => {

@@ -1,0 +1,83 @@
+/**
+ * The sitemap feeder hands its backlog to the crawler one batch per event-loop turn (issue 12: a
+ * 50,000-URL sitemap fed into a CheerioCrawler held the loop 110–130 ms). Crawlee's in-memory queue
+ * adds a batch without waiting on I/O, so batches chained by `await` alone ran back to back as
+ * microtasks, and the hold grew with the backlog. Here the backlog is built on purpose: the crawler
+ * reports a full queue (back-pressure) until the 4,000 URLs are read, then drains, and each batch
+ * costs 5 ms of CPU as a stand-in for Crawlee's synchronous add; the full scale, with a real
+ * crawler, is in test/stress/sitemaps.stress.ts.
+ */
+import { afterAll, expect, it } from 'vitest';
+import { RobotsManager } from '@heed/manager';
+import { SITEMAP_DEFAULTS } from '../../packages/crawlee/src/options.js';
+import { SitemapFeeder } from '../../packages/crawlee/src/sitemap-feeder.js';
+import { PluginStats } from '../../packages/crawlee/src/stats.js';
+import type { RobotsManagerLike } from '../../packages/crawlee/src/manager-contract.js';
+import { startSite, text, type Site } from './site.js';
+import { watchEventLoop } from './sitemaps-hosts.js';
+
+const UA = 'HeedBot/1.0 (+https://heed.example/bot)';
+const sites: Site[] = [];
+afterAll(async () => {
+  await Promise.all(sites.map((s) => s.close()));
+});
+
+/** Uses `ms` of this process's CPU time. */
+function burnCpu(ms: number): void {
+  const start = process.cpuUsage();
+  for (;;) {
+    const used = process.cpuUsage(start);
+    if ((used.user + used.system) / 1000 >= ms) return;
+  }
+}
+
+it('a backlog of 4,000 URLs reaches the queue one batch per turn: the event loop is never held for the whole backlog', async () => {
+  const site = await startSite(1);
+  sites.push(site);
+  const a = site.origins[0]!;
+  const urls = Array.from({ length: 4_001 }, (_, i) => `<url><loc>${a.url(`/item-${i}`)}</loc></url>`).join('\n');
+  a.routes.set('/robots.txt', text(`User-agent: *\nAllow: /\nSitemap: ${a.url('/sitemap.xml')}\n`));
+  a.routes.set('/sitemap.xml', { headers: { 'content-type': 'application/xml' }, body: `<urlset>${urls}</urlset>` });
+
+  const manager = new RobotsManager({ userAgent: UA });
+  let readAll!: () => void;
+  const read = new Promise<void>((resolve) => (readAll = resolve));
+  let queueFull = true;
+  const added: string[] = [];
+  const stats = new PluginStats();
+  const feeder = new SitemapFeeder(
+    { ...SITEMAP_DEFAULTS, maxUrlsPerOrigin: 4_000, filter: undefined, label: undefined, proxyUrl: undefined },
+    {
+      manager: manager as unknown as RobotsManagerLike,
+      userAgent: UA,
+      stats,
+      // The reader stops at maxUrlsPerOrigin and says so: the whole backlog is read.
+      warn: (message) => {
+        if (message.includes('sitemaps.maxUrlsPerOrigin')) readAll();
+      },
+      pending: () => (queueFull ? 1_000_000 : 0),
+      enqueue: async (entries) => {
+        burnCpu(5);
+        added.push(...entries.map((e) => e.url));
+        return entries.length;
+      },
+    },
+  );
+  try {
+    feeder.originSeen(a.origin, a.url('/'));
+    await read;
+    const loop = watchEventLoop();
+    queueFull = false;
+    await feeder.whenIdle();
+    const heldMs = loop.stop();
+    console.log(`4,000 URLs, 40 batches of 5 ms: event loop held at most ${heldMs.toFixed(0)} ms`);
+    expect(added).toHaveLength(4_000);
+    expect(new Set(added).size).toBe(4_000);
+    expect(stats.sitemapUrlsEnqueued).toBe(4_000);
+    // One batch is 5 ms; the 40 batches back to back would be 200 ms.
+    expect(heldMs).toBeLessThan(50);
+  } finally {
+    feeder.close();
+    await manager.close();
+  }
+});
