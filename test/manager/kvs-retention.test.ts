@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decideRecord, KeyValueStoreStore, RobotsManager, type RobotsRecord } from '@heed/manager';
+import { KeyValueStoreStore, RobotsManager, type RobotsRecord } from '@heed/manager';
+import { goodRecord } from './records.js';
 import { recordingLog, startServer, UA, type TestServer } from './helpers.js';
 
 const ROBOTS = 'User-agent: *\nDisallow: /private\n';
@@ -19,11 +20,7 @@ const crawleeCore = join(root, 'packages/manager/node_modules/@crawlee/core/inde
 const memoryStorage = join(root, 'packages/manager/node_modules/@crawlee/memory-storage/index.mjs');
 
 function record(origin: string, now = Date.now()): RobotsRecord {
-  const outcome = {
-    kind: 'response', status: 200, headers: {}, finalUrl: `${origin}/robots.txt`, body: Buffer.from(ROBOTS),
-    bodyCapped: false, url: `${origin}/robots.txt`, redirects: [], startedAt: now, durationMs: 1,
-  } as const;
-  return decideRecord(origin, outcome, undefined, now);
+  return goodRecord(origin, ROBOTS, now);
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

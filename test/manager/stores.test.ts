@@ -10,8 +10,9 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  decideRecord, KeyValueStoreStore, MemoryStore, RedisStore, RobotsManager, type RobotsRecord,
+  KeyValueStoreStore, MemoryStore, RedisStore, RobotsManager, type RobotsRecord,
 } from '@heed/manager';
+import { goodRecord } from './records.js';
 import { deadPort, recordingLog, startServer, UA, type TestServer } from './helpers.js';
 import { has } from '../support/requirements.js';
 import { redisCommand, startRedis, type RedisServer } from './redis-helpers.js';
@@ -26,11 +27,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 function record(origin: string, now = Date.now()): RobotsRecord {
-  const outcome = {
-    kind: 'response', status: 200, headers: {}, finalUrl: `${origin}/robots.txt`, body: Buffer.from(ROBOTS),
-    bodyCapped: false, url: `${origin}/robots.txt`, redirects: [], startedAt: now, durationMs: 1,
-  } as const;
-  return decideRecord(origin, outcome, undefined, now);
+  return goodRecord(origin, ROBOTS, now);
 }
 
 describe('MemoryStore', () => {
