@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync, brotliCompressSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { fetchRobotsTxt, RobotsManager, type Verdict } from '@heed/manager';
+import { RobotsManager, type Verdict } from '@heed/manager';
+import { fetchRobotsTxt } from '@heed/manager/internal';
 import { deadPort, recordingLog, startServer, UA, type TestServer } from './helpers.js';
 
 const RULES = 'User-agent: *\nDisallow: /private\n';

@@ -9,9 +9,8 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  decideRecord, KeyValueStoreStore, MemoryStore, RedisStore, RobotsManager, type RobotsRecord,
-} from '@heed/manager';
+import { KeyValueStoreStore, MemoryStore, RedisStore, RobotsManager, type RobotsRecord } from '@heed/manager';
+import { decideRecord } from '@heed/manager/internal';
 import { deadPort, recordingLog, startServer, UA, type TestServer } from './helpers.js';
 import { has } from '../support/requirements.js';
 import { redisCommand, startRedis, type RedisServer } from './redis-helpers.js';

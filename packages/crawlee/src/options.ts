@@ -3,9 +3,11 @@
  * validation. Validation happens at attach time so that a typo fails before the first request,
  * with the option's name and what to do.
  */
-import { checkUserAgent } from '@heed/manager';
+import { checkUserAgent, didYouMean } from '@heed/manager/internal';
 import { USAGE_CATEGORIES } from '@heed/parser';
-import { InvalidOptionsError } from './errors.js';
+import {
+  booleanOption, checkKnownKeys, choiceOption, describe, functionOption, isRecord, MAX_TIMER_MS, numberOption, optionError, proxyUrlOption, type NumberRange, type OptionScope,
+} from '@heed/parser/internal';
 import type { RobotsManagerLike } from './manager-contract.js';
 import type { SkipEvent } from './skips.js';
 
@@ -126,7 +128,7 @@ export interface RobotsPluginOptions {
    */
   readonly metaRobots?: boolean;
   /** Do not enqueue links marked `rel="nofollow"`. Default: `false` (Google treats it as a hint). */
-  readonly honourRelNofollow?: boolean;
+  readonly honorRelNofollow?: boolean;
   /** Called for every URL the plugin keeps from being fetched or enqueued. Default: none. */
   readonly onSkip?: (event: SkipEvent) => void | Promise<void>;
   /** Log one summary line at the end of each `crawler.run()`. Default: `true`. */
@@ -192,7 +194,7 @@ export interface ResolvedOptions {
   readonly crawlDelay: boolean;
   readonly maxCrawlDelaySecs: number;
   readonly metaRobots: boolean;
-  readonly honourRelNofollow: boolean;
+  readonly honorRelNofollow: boolean;
   readonly onSkip: ((event: SkipEvent) => void | Promise<void>) | undefined;
   readonly logSummary: boolean;
   readonly prefetchBatchSize: number;
@@ -222,67 +224,61 @@ export const DEFAULTS = {
   crawlDelay: true,
   maxCrawlDelaySecs: 60,
   metaRobots: true,
-  honourRelNofollow: false,
+  honorRelNofollow: false,
   logSummary: true,
   prefetchBatchSize: 100,
 } as const;
 
-const PLUGIN_KEYS = new Set([
+const PLUGIN_KEYS: readonly string[] = [
   'userAgent', 'productToken', 'manager', 'checkRedirects', 'blockSubresources', 'sitemaps', 'crawlDelay',
-  'maxCrawlDelaySecs', 'metaRobots', 'honourRelNofollow', 'onSkip', 'logSummary', 'prefetchBatchSize', 'purposes', 'unknownUsage',
-]);
-const SITEMAP_KEYS = new Set([
+  'maxCrawlDelaySecs', 'metaRobots', 'honorRelNofollow', 'onSkip', 'logSummary', 'prefetchBatchSize', 'purposes', 'unknownUsage',
+];
+const SITEMAP_KEYS: readonly string[] = [
   'enqueueStrategy', 'globs', 'regexps', 'filter', 'maxUrlsPerOrigin', 'maxBytes', 'maxDepth', 'maxFilesPerOrigin', 'label',
   'maxPendingRequests', 'timeoutMs', 'proxyUrl', 'maxTimePerOriginMs', 'maxConcurrentFetches', 'maxBufferedBytes',
-]);
+];
+const SCOPE: OptionScope = { where: 'RobotsPlugin.attach()', suggest: didYouMean };
+const SITEMAP_SCOPE: OptionScope = { ...SCOPE, prefix: 'sitemaps.' };
 const STRATEGIES: readonly SitemapEnqueueStrategy[] = ['all', 'same-hostname', 'same-domain', 'same-origin'];
 
-/** Checks `input` and fills in the defaults. Throws {@link InvalidOptionsError} naming the first fault. */
+/** Checks `input` and fills in the defaults. Throws `InvalidOptionsError` naming the first fault. */
 export function resolveOptions(input: unknown): ResolvedOptions {
   if (!isRecord(input)) {
-    throw new InvalidOptionsError('options', `expected an object like { userAgent: 'MyBot/1.0 (+https://…)' }, got ${describe(input)}.`);
+    throw optionError('options', `expected an object like { userAgent: 'MyBot/1.0 (+https://…)' }, got ${describe(input)}.`, SCOPE);
   }
-  rejectUnknownKeys(input, PLUGIN_KEYS, '');
+  checkKnownKeys(input, PLUGIN_KEYS, SCOPE);
   const userAgent = input['userAgent'];
   // The manager's check: one rule for what a user-agent may be, whoever creates the manager.
   const identity = checkUserAgent(userAgent, input['productToken']);
-  if (!identity.ok) throw new InvalidOptionsError(identity.option, identity.problem);
-  if (typeof userAgent !== 'string') throw new InvalidOptionsError('userAgent', 'must be a string.');
+  if (!identity.ok) throw optionError(identity.option, identity.problem, SCOPE);
+  if (typeof userAgent !== 'string') throw optionError('userAgent', 'must be a string.', SCOPE);
   const manager = input['manager'];
   if (typeof manager === 'function') {
-    throw new InvalidOptionsError('manager', `got the class ${manager.name || '(anonymous)'} itself; pass an instance, e.g. manager: new RobotsManager({ userAgent }).`);
+    throw optionError('manager', `got the class ${manager.name || '(anonymous)'} itself; pass an instance, e.g. manager: new RobotsManager({ userAgent }).`, SCOPE);
   }
   if (manager !== undefined && !isManager(manager)) {
-    throw new InvalidOptionsError('manager', 'expected a RobotsManager from @heed/manager (an object with check(), sitemaps(), crawlDelay(), prefetch() and close()).');
+    throw optionError('manager', 'expected a RobotsManager from @heed/manager (an object with check(), sitemaps(), crawlDelay(), prefetch() and close()).', SCOPE);
   }
   const purposes = resolvePurposes(input['purposes']);
   if (purposes.length > 0 && manager !== undefined && typeof (manager as { usage?: unknown }).usage !== 'function') {
-    throw new InvalidOptionsError('manager', 'has no usage() method, which purposes needs; pass a RobotsManager from @heed/manager 0.2 or later.');
-  }
-  const unknownUsage = input['unknownUsage'] ?? 'allow';
-  if (unknownUsage !== 'allow' && unknownUsage !== 'disallow') {
-    throw new InvalidOptionsError('unknownUsage', `expected 'allow' or 'disallow', got ${describe(unknownUsage)}; the default is 'allow'.`);
-  }
-  const onSkip = input['onSkip'];
-  if (onSkip !== undefined && typeof onSkip !== 'function') {
-    throw new InvalidOptionsError('onSkip', `expected a function (event) => void, got ${describe(onSkip)}.`);
+    throw optionError('manager', 'has no usage() method, which purposes needs; pass a RobotsManager from @heed/manager 0.2 or later.', SCOPE);
   }
   return {
     userAgent,
     productToken: identity.productToken,
     manager: manager as RobotsManagerLike | undefined,
-    checkRedirects: bool(input, 'checkRedirects', DEFAULTS.checkRedirects),
-    blockSubresources: bool(input, 'blockSubresources', DEFAULTS.blockSubresources),
+    checkRedirects: booleanOption(input['checkRedirects'], 'checkRedirects', DEFAULTS.checkRedirects, SCOPE),
+    blockSubresources: booleanOption(input['blockSubresources'], 'blockSubresources', DEFAULTS.blockSubresources, SCOPE),
     sitemaps: resolveSitemaps(input['sitemaps']),
-    crawlDelay: bool(input, 'crawlDelay', DEFAULTS.crawlDelay),
-    maxCrawlDelaySecs: bounded(input, 'maxCrawlDelaySecs', DEFAULTS.maxCrawlDelaySecs, { min: 0, max: MAX_CRAWL_DELAY_SECS, integer: false, unit: 'seconds', why: 'one day' }),
-    metaRobots: bool(input, 'metaRobots', DEFAULTS.metaRobots),
-    honourRelNofollow: bool(input, 'honourRelNofollow', DEFAULTS.honourRelNofollow),
-    onSkip: onSkip as ResolvedOptions['onSkip'],
-    logSummary: bool(input, 'logSummary', DEFAULTS.logSummary),
-    prefetchBatchSize: bounded(input, 'prefetchBatchSize', DEFAULTS.prefetchBatchSize, { min: 1, max: 10_000, integer: true }),
+    crawlDelay: booleanOption(input['crawlDelay'], 'crawlDelay', DEFAULTS.crawlDelay, SCOPE),
+    maxCrawlDelaySecs: numberOption(input['maxCrawlDelaySecs'], 'maxCrawlDelaySecs', DEFAULTS.maxCrawlDelaySecs, { min: 0, max: MAX_CRAWL_DELAY_SECS, unit: 'seconds', why: 'one day' }, SCOPE),
+    metaRobots: booleanOption(input['metaRobots'], 'metaRobots', DEFAULTS.metaRobots, SCOPE),
+    honorRelNofollow: booleanOption(input['honorRelNofollow'], 'honorRelNofollow', DEFAULTS.honorRelNofollow, SCOPE),
+    onSkip: functionOption<NonNullable<ResolvedOptions['onSkip']>>(input['onSkip'], 'onSkip', '(event) => void', SCOPE),
+    logSummary: booleanOption(input['logSummary'], 'logSummary', DEFAULTS.logSummary, SCOPE),
+    prefetchBatchSize: numberOption(input['prefetchBatchSize'], 'prefetchBatchSize', DEFAULTS.prefetchBatchSize, { min: 1, max: 10_000, integer: true }, SCOPE),
     purposes,
-    unknownUsage,
+    unknownUsage: choiceOption(input['unknownUsage'], 'unknownUsage', 'allow', ['allow', 'disallow'] as const, SCOPE),
   };
 }
 
@@ -291,11 +287,11 @@ function resolvePurposes(value: unknown): readonly string[] {
   if (value === undefined) return [];
   const known = USAGE_CATEGORIES as readonly string[];
   const example = `e.g. purposes: ['train-ai'] (known: ${known.map((c) => `'${c}'`).join(', ')})`;
-  if (!Array.isArray(value)) throw new InvalidOptionsError('purposes', `expected an array of usage categories, ${example}; got ${describe(value)}.`);
+  if (!Array.isArray(value)) throw optionError('purposes', `expected an array of usage categories, ${example}; got ${describe(value)}.`, SCOPE);
   for (const purpose of value) {
     if (typeof purpose !== 'string' || !known.includes(purpose)) {
-      const hint = typeof purpose === 'string' ? closest(purpose, new Set(known)) : undefined;
-      throw new InvalidOptionsError('purposes', `${describe(purpose)} is not a usage category${hint ? `; did you mean '${hint}'?` : ''} Use ${example}.`);
+      const hint = typeof purpose === 'string' ? didYouMean(purpose, known) : undefined;
+      throw optionError('purposes', `${describe(purpose)} is not a usage category${hint ? `; did you mean '${hint}'?` : ''} Use ${example}.`, SCOPE);
     }
   }
   return Object.freeze([...new Set(value as string[])]);
@@ -305,89 +301,43 @@ function resolveSitemaps(value: unknown): ResolvedSitemapOptions | false {
   if (value === false) return false;
   if (value === undefined || value === true) return { ...SITEMAP_DEFAULTS, filter: undefined, label: undefined, proxyUrl: undefined };
   if (!isRecord(value)) {
-    throw new InvalidOptionsError('sitemaps', `expected false (off) or an object of sitemap options, got ${describe(value)}.`);
+    throw optionError('sitemaps', `expected false (off) or an object of sitemap options, got ${describe(value)}.`, SCOPE);
   }
-  rejectUnknownKeys(value, SITEMAP_KEYS, 'sitemaps.');
-  const strategy = value['enqueueStrategy'] ?? SITEMAP_DEFAULTS.enqueueStrategy;
-  if (!STRATEGIES.includes(strategy as SitemapEnqueueStrategy)) {
-    throw new InvalidOptionsError('sitemaps.enqueueStrategy', `expected one of ${STRATEGIES.map((s) => `'${s}'`).join(', ')}, got ${describe(strategy)}.`);
-  }
+  checkKnownKeys(value, SITEMAP_KEYS, SITEMAP_SCOPE);
   const globs = value['globs'] ?? [];
   if (!Array.isArray(globs) || !globs.every((g) => typeof g === 'string' && g !== '')) {
-    throw new InvalidOptionsError('sitemaps.globs', 'expected an array of non-empty glob strings, e.g. [\'https://example.com/blog/**\'].');
+    throw optionError('globs', 'expected an array of non-empty glob strings, e.g. [\'https://example.com/blog/**\'].', SITEMAP_SCOPE);
   }
   const regexps = value['regexps'] ?? [];
   if (!Array.isArray(regexps) || !regexps.every((r) => r instanceof RegExp)) {
-    throw new InvalidOptionsError('sitemaps.regexps', 'expected an array of RegExp objects, e.g. [/\\/blog\\//].');
-  }
-  const filter = value['filter'];
-  if (filter !== undefined && typeof filter !== 'function') {
-    throw new InvalidOptionsError('sitemaps.filter', `expected a function (url, sitemapUrl) => boolean, got ${describe(filter)}.`);
+    throw optionError('regexps', 'expected an array of RegExp objects, e.g. [/\\/blog\\//].', SITEMAP_SCOPE);
   }
   const label = value['label'];
   if (label !== undefined && (typeof label !== 'string' || label === '')) {
-    throw new InvalidOptionsError('sitemaps.label', `expected a non-empty string your router handles, got ${describe(label)}.`);
+    throw optionError('label', `expected a non-empty string your router handles, got ${describe(label)}.`, SITEMAP_SCOPE);
   }
-  const proxyUrl = value['proxyUrl'];
-  if (proxyUrl !== undefined && (typeof proxyUrl !== 'string' || !/^(https?|socks[45]?):\/\/[^/]/i.test(proxyUrl))) {
-    throw new InvalidOptionsError('sitemaps.proxyUrl', `expected a proxy URL like 'http://user:pass@proxy.example:8000', got ${describe(proxyUrl)}.`);
-  }
+  const whole = (key: SitemapNumberKey, range: Omit<NumberRange, 'integer'>): number => numberOption(value[key], key, SITEMAP_DEFAULTS[key], { ...range, integer: true }, SITEMAP_SCOPE);
+  const timer = { min: 1, max: MAX_TIMER_MS, unit: 'milliseconds', why: 'the longest a Node.js timer waits, about 24.8 days' };
   return {
-    enqueueStrategy: strategy as SitemapEnqueueStrategy,
-    proxyUrl: proxyUrl as string | undefined,
+    enqueueStrategy: choiceOption(value['enqueueStrategy'], 'enqueueStrategy', SITEMAP_DEFAULTS.enqueueStrategy, STRATEGIES, SITEMAP_SCOPE),
+    proxyUrl: proxyUrlOption(value['proxyUrl'], 'proxyUrl', SITEMAP_SCOPE),
     globs: globs as string[],
     regexps: regexps as RegExp[],
-    filter: filter as ResolvedSitemapOptions['filter'],
+    filter: functionOption<NonNullable<ResolvedSitemapOptions['filter']>>(value['filter'], 'filter', '(url, sitemapUrl) => boolean', SITEMAP_SCOPE),
     label: label as string | undefined,
-    maxUrlsPerOrigin: sitemapInteger(value, 'maxUrlsPerOrigin', 0, 100_000_000),
-    maxBytes: sitemapInteger(value, 'maxBytes', 0, 1_073_741_824),
-    maxDepth: sitemapInteger(value, 'maxDepth', 0, 10),
-    maxFilesPerOrigin: sitemapInteger(value, 'maxFilesPerOrigin', 0, 100_000),
-    maxTimePerOriginMs: sitemapInteger(value, 'maxTimePerOriginMs', 1, MAX_TIMER_MS),
-    maxConcurrentFetches: sitemapInteger(value, 'maxConcurrentFetches', 1, 64),
-    maxBufferedBytes: sitemapInteger(value, 'maxBufferedBytes', 65_536, 1_073_741_824),
-    maxPendingRequests: sitemapInteger(value, 'maxPendingRequests', 1, 1_000_000),
-    timeoutMs: sitemapInteger(value, 'timeoutMs', 1, MAX_TIMER_MS),
+    maxUrlsPerOrigin: whole('maxUrlsPerOrigin', { min: 0, max: 100_000_000 }),
+    maxBytes: whole('maxBytes', { min: 0, max: 1_073_741_824, unit: 'bytes' }),
+    maxDepth: whole('maxDepth', { min: 0, max: 10 }),
+    maxFilesPerOrigin: whole('maxFilesPerOrigin', { min: 0, max: 100_000 }),
+    maxTimePerOriginMs: whole('maxTimePerOriginMs', timer),
+    maxConcurrentFetches: whole('maxConcurrentFetches', { min: 1, max: 64 }),
+    maxBufferedBytes: whole('maxBufferedBytes', { min: 65_536, max: 1_073_741_824, unit: 'bytes' }),
+    maxPendingRequests: whole('maxPendingRequests', { min: 1, max: 1_000_000 }),
+    timeoutMs: whole('timeoutMs', timer),
   };
 }
 
 type SitemapNumberKey = { [K in keyof typeof SITEMAP_DEFAULTS]: (typeof SITEMAP_DEFAULTS)[K] extends number ? K : never }[keyof typeof SITEMAP_DEFAULTS];
-
-/**
- * A whole-number sitemap option from `min` to `max`: every bound is finite, and no time exceeds
- * what a Node.js timer can wait (a longer one would fire after 1 ms).
- */
-function sitemapInteger(value: Record<string, unknown>, key: SitemapNumberKey, min: number, max: number): number {
-  const v = value[key];
-  const fallback = SITEMAP_DEFAULTS[key];
-  if (v === undefined) return fallback;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
-    const expected =
-      max === MAX_TIMER_MS
-        ? `a whole number of milliseconds from ${min} to ${max} (a Node.js timer's longest wait; default ${fallback})`
-        : `a whole number ≥ ${min} and ≤ ${max}${key.endsWith('Bytes') || key === 'maxBytes' ? ' (bytes)' : ''} (default ${fallback})`;
-    throw new InvalidOptionsError(`sitemaps.${key}`, `expected ${expected}, got ${describe(v)}.`);
-  }
-  return v;
-}
-
-function rejectUnknownKeys(value: Record<string, unknown>, known: ReadonlySet<string>, prefix: string): void {
-  for (const key of Object.keys(value)) {
-    if (known.has(key)) continue;
-    const hint = closest(key, known);
-    throw new InvalidOptionsError(
-      `${prefix}${key}`,
-      `unknown option${hint ? `; did you mean "${prefix}${hint}"?` : ''} Known options: ${[...known].join(', ')}.`,
-    );
-  }
-}
-
-function bool(value: Record<string, unknown>, key: string, fallback: boolean): boolean {
-  const v = value[key];
-  if (v === undefined) return fallback;
-  if (typeof v !== 'boolean') throw new InvalidOptionsError(key, `expected true or false, got ${describe(v)}.`);
-  return v;
-}
 
 /**
  * The longest crawl-delay obeyed. Each deferred request waits in a Node.js timer, and requests of
@@ -396,91 +346,7 @@ function bool(value: Record<string, unknown>, key: string, fallback: boolean): b
  */
 const MAX_CRAWL_DELAY_SECS = 86_400;
 
-/**
- * A number option within `[min, max]` (whole when `integer`), or the default when absent. NaN,
- * Infinity, out-of-range values and non-numbers fail naming the option and the allowed range.
- */
-function bounded(value: Record<string, unknown>, key: string, fallback: number, range: { min: number; max: number; integer: boolean; unit?: string; why?: string }): number {
-  const v = value[key];
-  if (v === undefined) return fallback;
-  if (typeof v !== 'number' || !Number.isFinite(v) || v < range.min || v > range.max || (range.integer && !Number.isInteger(v))) {
-    const format = (n: number) => n.toLocaleString('en-US');
-    throw new InvalidOptionsError(
-      key,
-      `expected ${range.integer ? 'a whole number' : 'a number'}${range.unit === undefined ? '' : ` of ${range.unit}`} from ${format(range.min)} to ${format(range.max)}${range.why === undefined ? '' : ` (${range.why})`}, got ${describe(v)}; the default is ${format(fallback)}.`,
-    );
-  }
-  return v;
-}
-
-function count(value: Record<string, unknown>, key: string, fallback: number, prefix: string, integer: boolean): number {
-  const v = value[key];
-  if (v === undefined) return fallback;
-  if (typeof v !== 'number' || Number.isNaN(v) || v < 0 || (integer && !Number.isInteger(v) && v !== Infinity)) {
-    throw new InvalidOptionsError(
-      `${prefix}${key}`,
-      `expected a ${integer ? 'whole ' : ''}number ≥ 0 (default ${fallback}), got ${describe(v)}.`,
-    );
-  }
-  return v;
-}
-
-/** The longest a Node.js timer waits; a longer (or infinite) timeout fires after 1 ms instead. */
-const MAX_TIMER_MS = 2_147_483_647;
-
-function timeout(value: Record<string, unknown>, key: string, fallback: number, prefix: string): number {
-  const v = value[key];
-  if (v === undefined) return fallback;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > MAX_TIMER_MS) {
-    throw new InvalidOptionsError(
-      `${prefix}${key}`,
-      `expected a whole number of milliseconds from 1 to ${MAX_TIMER_MS} (a Node.js timer's longest wait; default ${fallback}), got ${describe(v)}.`,
-    );
-  }
-  return v;
-}
-
 function isManager(value: unknown): value is RobotsManagerLike {
   if (!isRecord(value)) return false;
   return ['check', 'sitemaps', 'crawlDelay', 'prefetch', 'close'].every((m) => typeof value[m] === 'function');
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
-  if (typeof value === 'object') return 'an object';
-  return `${typeof value} ${String(value)}`;
-}
-
-/** The known key within edit distance 2 of `key`, to suggest a fix for a typo. */
-function closest(key: string, known: ReadonlySet<string>): string | undefined {
-  let best: string | undefined;
-  let bestDistance = 3;
-  for (const candidate of known) {
-    const d = editDistance(key.toLowerCase(), candidate.toLowerCase());
-    if (d < bestDistance) {
-      best = candidate;
-      bestDistance = d;
-    }
-  }
-  return best;
-}
-
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let previous = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const current = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
-      previous = current;
-    }
-  }
-  return row[b.length]!;
 }

@@ -51,8 +51,8 @@ export interface Verdict {
   /** The product token the rules were matched against. */
   readonly userAgent: string;
   readonly reason: VerdictReason;
-  /** The deciding rule's line, when a rule decided. */
-  readonly line?: number;
+  /** The deciding rule's line; 0 when no rule decided (allowed by default, or the status policy decided). */
+  readonly line: number;
   /** The deciding rule, when a rule decided. */
   readonly rule?: Rule;
   /** The groups that applied, when rules (current or a stale copy) decided. */
@@ -309,7 +309,7 @@ export class RobotsManager {
     if (origin === undefined) {
       if (this.closed) throw new ManagerClosedError('check');
       return {
-        allowed: false, url: String(url), origin: '', userAgent: token, reason: 'invalid-url',
+        allowed: false, url: String(url), origin: '', userAgent: token, reason: 'invalid-url', line: 0,
         record: { status: 'unavailable', fetchedAt: 0, ageMs: 0 },
       };
     }
@@ -323,14 +323,14 @@ export class RobotsManager {
     };
     const base = { url, origin, userAgent: token, record };
     if (entry.policy.kind !== 'rules') {
-      return { ...base, allowed: entry.policy.kind === 'allow-all', reason: entry.policy.reason };
+      return { ...base, allowed: entry.policy.kind === 'allow-all', reason: entry.policy.reason, line: 0 };
     }
     const explanation = (entry.robots as RobotsTxt).explain(url, token);
     return {
       ...base,
       allowed: explanation.allowed,
       reason: entry.policy.reason,
-      ...(explanation.line > 0 ? { line: explanation.line } : {}),
+      line: explanation.line,
       ...(explanation.rule === undefined ? {} : { rule: explanation.rule }),
       groups: explanation.groups,
     };

@@ -12,7 +12,7 @@ import { KIND, readRow, rowEnd, rowHead, rowStart, type DirectiveTable } from '.
 import { byteStringToText } from './bytes.js';
 import type { TokenizedLine } from './tokenize.js';
 import type { AgentLine, Decision, DirectiveKind, Group, OtherDirective, Rule } from './types.js';
-import { agentLineToken } from './user-agent.js';
+import { agentLineToken, isGlobalAgent, isTokenChar } from './user-agent.js';
 import type { UsageRules } from './usage/rules.js';
 
 export interface Directives {
@@ -235,10 +235,7 @@ export function compileAgent(table: DirectiveTable, tokens: readonly string[], o
  */
 function agentMatches(text: string, start: number, end: number, token: string): 'global' | 'specific' | 'no' {
   if (start === end) return 'no';
-  if (text.charCodeAt(start) === 0x2a) {
-    const next = text.charCodeAt(start + 1);
-    return end - start === 1 || next === 0x20 || (next >= 0x09 && next <= 0x0d) ? 'global' : 'no';
-  }
+  if (text.charCodeAt(start) === 0x2a) return isGlobalAgent(text, start, end) ? 'global' : 'no';
   const length = token.length;
   if (length === 0 || end - start < length || !isToken(token)) return 'no';
   for (let i = 0; i < length; i++) {
@@ -256,8 +253,4 @@ function isToken(token: string): boolean {
 
 function lowerAscii(code: number): number {
   return code >= 0x41 && code <= 0x5a ? code | 0x20 : code;
-}
-
-function isTokenChar(code: number): boolean {
-  return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || code === 0x2d || code === 0x5f;
 }

@@ -4,12 +4,9 @@
  */
 import type { UsageVerdict } from './usage/verdict.js';
 
-/**
- * The directives the parser gives meaning to. Every other `key: value` line is `'other'`.
- * `content-usage` (IETF AIPREF) and `content-signal` (Cloudflare's Content Signals) state AI-usage
- * preferences; they never change what may be crawled (see `RobotsTxt#usage`).
- */
-export type DirectiveKind = 'user-agent' | 'allow' | 'disallow' | 'sitemap' | 'crawl-delay' | 'content-usage' | 'content-signal' | 'other';
+import type { DirectiveKind } from './directive-kinds.js';
+
+export type { DirectiveKind };
 
 /** What a physical line of the file turned out to be. */
 export type LineKind = 'blank' | 'comment' | 'directive' | 'invalid';
@@ -99,8 +96,11 @@ export interface OtherDirective {
  */
 export type ProductTokens = string | readonly string[];
 
-/** Why a verdict came out the way it did. */
-export type VerdictReason =
+/**
+ * Why the rules gave the answer they gave (the manager's `VerdictReason` says why an origin's
+ * verdict came from the rules or from the status policy).
+ */
+export type RuleReason =
   /** A rule matched and decided (see `rule`). */
   | 'rule'
   /** Groups applied, but none of their rules matched the URL: allowed. */
@@ -117,16 +117,16 @@ export type VerdictReason =
  */
 export interface Decision {
   readonly allowed: boolean;
-  readonly reason: VerdictReason;
-  /** 1-based line of the deciding rule; 0 when no rule matched (allowed by default). */
+  readonly reason: RuleReason;
+  /** 1-based line of the deciding rule; 0 when no rule decided (allowed by default): Heed's one way to say "no deciding line", as google/robotstxt's `matching_line()`. */
   readonly line: number;
 }
 
 /** The verdict for one URL and one user-agent, with what decided it. */
 export interface Explanation {
   readonly allowed: boolean;
-  readonly reason: VerdictReason;
-  /** 1-based line of the deciding rule; 0 when no rule matched (allowed by default). */
+  readonly reason: RuleReason;
+  /** 1-based line of the deciding rule; 0 when no rule decided (allowed by default): Heed's one way to say "no deciding line", as google/robotstxt's `matching_line()`. */
   readonly line: number;
   /** The deciding rule, when one matched. */
   readonly rule?: Rule;

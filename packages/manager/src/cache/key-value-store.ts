@@ -10,7 +10,8 @@
  * when the store opens itself by name.
  */
 import { createHash } from 'node:crypto';
-import { InvalidOptionsError } from '../errors.js';
+import { checkKnownKeys, optionError, type OptionScope } from '@heed/parser/internal';
+import { didYouMean } from '../did-you-mean.js';
 import { decodeRecord, type RobotsRecord } from '../record.js';
 import type { RobotsStore } from './store.js';
 
@@ -33,7 +34,8 @@ export interface KeyValueStoreStoreOptions {
   readonly openOptions?: { readonly config?: object; readonly storageClient?: object };
 }
 
-const KNOWN_OPTIONS = new Set(['store', 'name', 'openOptions']);
+const KNOWN_OPTIONS = ['store', 'name', 'openOptions'];
+const SCOPE: OptionScope = { where: 'new KeyValueStoreStore()', suggest: didYouMean };
 
 /** Records in a named Crawlee `KeyValueStore`: they survive runs and are shared in the process. */
 export class KeyValueStoreStore implements RobotsStore {
@@ -42,14 +44,12 @@ export class KeyValueStoreStore implements RobotsStore {
   private opened: Promise<KeyValueStoreLike> | undefined;
 
   constructor(options: KeyValueStoreStoreOptions = {}) {
-    for (const key of Object.keys(options)) {
-      if (!KNOWN_OPTIONS.has(key)) throw new InvalidOptionsError(key, `KeyValueStoreStore takes only ${[...KNOWN_OPTIONS].join(', ')}.`);
-    }
+    checkKnownKeys(options, KNOWN_OPTIONS, SCOPE);
     if (options.store !== undefined && (typeof options.store.getValue !== 'function' || typeof options.store.setValue !== 'function')) {
-      throw new InvalidOptionsError('store', 'expected a Crawlee KeyValueStore (an object with getValue() and setValue()).');
+      throw optionError('store', 'expected a Crawlee KeyValueStore (an object with getValue() and setValue()).', SCOPE);
     }
     if (options.name !== undefined && (typeof options.name !== 'string' || !/^[a-zA-Z0-9-]{1,63}$/.test(options.name))) {
-      throw new InvalidOptionsError('name', 'a store name is 1 to 63 letters, digits and "-" (Crawlee\'s rule for named storages).');
+      throw optionError('name', 'a store name is 1 to 63 letters, digits and "-" (Crawlee\'s rule for named storages).', SCOPE);
     }
     this.name = options.name ?? 'heed-robots';
     this.openOptions = options.openOptions;
@@ -88,10 +88,7 @@ export class KeyValueStoreStore implements RobotsStore {
       crawlee = (await import('@crawlee/core')) as unknown as typeof crawlee;
     } catch {
       this.opened = undefined;
-      throw new InvalidOptionsError(
-        'store',
-        'opening a key-value store by name needs @crawlee/core (npm i @crawlee/core), or pass an opened KeyValueStore as "store".',
-      );
+      throw optionError('store', 'opening a key-value store by name needs @crawlee/core (npm i @crawlee/core), or pass an opened KeyValueStore as "store".', SCOPE);
     }
     return crawlee.KeyValueStore.open(this.name, this.openOptions);
   }

@@ -19,7 +19,8 @@
  * `url`; pass `client` to bring your own (any ioredis `Redis` instance).
  */
 import { randomUUID } from 'node:crypto';
-import { InvalidOptionsError } from '../errors.js';
+import { checkKnownKeys, optionError, timerOption, type OptionScope } from '@heed/parser/internal';
+import { didYouMean } from '../did-you-mean.js';
 import { decodeRecord, encodeRecord, type RobotsRecord } from '../record.js';
 import { MemoryStore } from './memory.js';
 import { consoleLog } from './console-log.js';
@@ -61,9 +62,8 @@ export interface RedisStoreOptions {
   readonly log?: Log;
 }
 
-const KNOWN_OPTIONS = new Set(['client', 'url', 'keyPrefix', 'commandTimeoutMs', 'connectTimeoutMs', 'circuitBreakMs', 'fallback', 'log']);
-/** The longest a Node.js timer waits: the bound of every duration option here. */
-const MAX_TIMER_MS = 2_147_483_647;
+const KNOWN_OPTIONS = ['client', 'url', 'keyPrefix', 'commandTimeoutMs', 'connectTimeoutMs', 'circuitBreakMs', 'fallback', 'log'];
+const SCOPE: OptionScope = { where: 'new RedisStore()', suggest: didYouMean };
 
 const RELEASE_SCRIPT = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
 
@@ -89,27 +89,19 @@ export class RedisStore implements RobotsStore {
   private readyListener: { client: RedisClientLike; listener: () => void } | undefined;
 
   constructor(options: RedisStoreOptions = {}) {
-    for (const key of Object.keys(options)) {
-      if (!KNOWN_OPTIONS.has(key)) throw new InvalidOptionsError(key, `RedisStore takes only ${[...KNOWN_OPTIONS].join(', ')}.`);
-    }
+    checkKnownKeys(options, KNOWN_OPTIONS, SCOPE);
     if (options.client !== undefined && typeof options.client.call !== 'function') {
-      throw new InvalidOptionsError('client', 'expected an ioredis Redis instance.');
+      throw optionError('client', 'expected an ioredis Redis instance.', SCOPE);
     }
     if (options.url !== undefined && (typeof options.url !== 'string' || !/^rediss?:\/\//.test(options.url))) {
-      throw new InvalidOptionsError('url', 'expected a redis:// or rediss:// URL, e.g. "redis://127.0.0.1:6379".');
-    }
-    for (const name of ['commandTimeoutMs', 'connectTimeoutMs', 'circuitBreakMs'] as const) {
-      const value = options[name];
-      if (value !== undefined && !(typeof value === 'number' && value > 0 && value <= MAX_TIMER_MS)) {
-        throw new InvalidOptionsError(name, `expected a positive number of milliseconds up to ${MAX_TIMER_MS} (a Node.js timer's limit), got ${String(value)}.`);
-      }
+      throw optionError('url', 'expected a redis:// or rediss:// URL, e.g. "redis://127.0.0.1:6379".', SCOPE);
     }
     this.ownsClient = options.client === undefined;
     this.url = options.url ?? 'redis://127.0.0.1:6379';
     this.keyPrefix = options.keyPrefix ?? 'heed:robots:';
-    this.commandTimeoutMs = options.commandTimeoutMs ?? 1_000;
-    this.connectTimeoutMs = options.connectTimeoutMs ?? 2_000;
-    this.circuitBreakMs = options.circuitBreakMs ?? 30_000;
+    this.commandTimeoutMs = timerOption(options.commandTimeoutMs, 'commandTimeoutMs', 1_000, SCOPE);
+    this.connectTimeoutMs = timerOption(options.connectTimeoutMs, 'connectTimeoutMs', 2_000, SCOPE);
+    this.circuitBreakMs = timerOption(options.circuitBreakMs, 'circuitBreakMs', 30_000, SCOPE);
     this.fallback = options.fallback ?? new MemoryStore();
     this.log = options.log ?? consoleLog;
     if (options.client !== undefined) this.clientPromise = Promise.resolve(options.client);
@@ -270,7 +262,7 @@ export class RedisStore implements RobotsStore {
       ({ Redis } = (await import('ioredis')) as unknown as { Redis: typeof Redis });
     } catch {
       this.clientPromise = undefined;
-      throw new InvalidOptionsError('url', 'connecting to Redis from a URL needs ioredis (npm i ioredis), or pass a client as "client".');
+      throw optionError('url', 'connecting to Redis from a URL needs ioredis (npm i ioredis), or pass a client as "client".', SCOPE);
     }
     const client = new Redis(this.url, {
       // Fail fast while disconnected (we fall back to memory) instead of queueing commands.

@@ -189,7 +189,7 @@ function libraryOptions(userAgent: string, productToken: string | undefined, tim
     if (!(error instanceof InvalidOptionsError)) throw error;
     const flag = FLAGS[error.option] ?? error.option;
     // The library's hint names its option; on the command line it is a flag.
-    const problem = error.message.slice(`Invalid option "${error.option}": `.length).replace(/productToken: "([^"]*)"/, '--product-token $1');
+    const problem = error.problem.replace(/productToken: "([^"]*)"/, '--product-token $1');
     const given = flag === '--timeout' ? ` ${timeout}` : '';
     throw new UsageError(`${flag}${given}: ${problem}`);
   }
