@@ -28,59 +28,89 @@ export interface SitemapOptions {
    * Which sitemap URLs belong to the site, compared with the URL of the origin whose robots.txt named
    * the sitemaps (the way Crawlee's `enqueueLinks` compares links with the page): nested sitemaps
    * outside it are not fetched, page URLs outside it are kept only when they come from a sitemap on
-   * their own host that this host's robots.txt names. Default: `'same-hostname'`.
+   * their own host that this host's robots.txt names.
+   * @default `'same-hostname'`
    */
   readonly enqueueStrategy?: SitemapEnqueueStrategy;
-  /** Keep only URLs matching one of these globs (Crawlee glob syntax). Default: keep all. */
+  /**
+   * Keep only URLs matching one of these globs (Crawlee glob syntax).
+   * @default keep all
+   */
   readonly globs?: readonly string[];
-  /** Keep only URLs matching one of these regular expressions. Default: keep all. */
+  /**
+   * Keep only URLs matching one of these regular expressions.
+   * @default keep all
+   */
   readonly regexps?: readonly RegExp[];
-  /** Keep only URLs for which this returns `true`. Runs after the strategy, globs and regexps. Default: none. */
+  /**
+   * Keep only URLs for which this returns `true`. Runs after the strategy, globs and regexps.
+   * @default none
+   */
   readonly filter?: (url: string, sitemapUrl: string) => boolean;
-  /** Most URLs enqueued from the sitemaps of one origin: 0 to 100,000,000. Default: `10_000`. */
+  /**
+   * Most URLs enqueued from the sitemaps of one origin: 0 to 100,000,000.
+   * @default `10_000`
+   */
   readonly maxUrlsPerOrigin?: number;
   /**
-   * Most bytes read from one sitemap file, on the wire and again after decompression (the protocol's
-   * limit is 50 MB): 0 to 1,073,741,824. Files are streamed, so this bounds time, not memory. Default: `52_428_800`.
+   * Most bytes read from one sitemap file once its `Content-Encoding` is decoded, and again out of
+   * a gzipped file (the protocol's limit is 50 MB): 0 to 1,073,741,824. Files are streamed, so this
+   * bounds time, not memory.
+   * @default `52_428_800`
    */
   readonly maxBytes?: number;
-  /** How deep sitemap indexes are followed, 0 to 10: 0 reads only the files named in robots.txt. Default: `2`. */
+  /**
+   * How deep sitemap indexes are followed, 0 to 10: 0 reads only the files named in robots.txt.
+   * @default `2`
+   */
   readonly maxDepth?: number;
   /**
    * Most sitemap files fetched for one origin (indexes included), 0 to 100,000, so an index listing
-   * thousands of slow or broken files cannot keep the crawl waiting. Default: `100`.
+   * thousands of slow or broken files cannot keep the crawl waiting.
+   * @default `100`
    */
   readonly maxFilesPerOrigin?: number;
   /**
    * Most time spent reading one origin's sitemaps, in milliseconds (1 to 2,147,483,647, a Node.js
    * timer's limit): fetching, parsing and waiting for a fetch slot, but not waiting for room in the
    * crawler's queue (the crawl then has work). When it runs out the origin's reading stops and the
-   * URLs read so far are still enqueued, so a crawl never waits on sitemaps longer. Default: `120_000`.
+   * URLs read so far are still enqueued, so a crawl never waits on sitemaps longer.
+   * @default `120_000`
    */
   readonly maxTimePerOriginMs?: number;
   /**
    * Most sitemap files read at the same time, all origins together (1 to 64): with each file
-   * streamed, this bounds the bytes in flight and being decompressed. Default: `4`.
+   * streamed, this bounds the bytes in flight and being decompressed.
+   * @default `4`
    */
   readonly maxConcurrentFetches?: number;
   /**
    * Most bytes of parsed sitemap URLs waiting for room in the crawler's queue, all origins together
-   * (65,536 to 1,073,741,824); reading pauses while it is reached. Default: `16_777_216` (16 MiB).
+   * (65,536 to 1,073,741,824); reading pauses while it is reached.
+   * @default `16_777_216` (16 MiB)
    */
   readonly maxBufferedBytes?: number;
-  /** `request.label` of enqueued sitemap URLs, so a router can tell them apart. Default: none. */
+  /**
+   * `request.label` of enqueued sitemap URLs, so a router can tell them apart.
+   * @default none
+   */
   readonly label?: string;
   /**
    * Back-pressure: the feeder waits while the crawler has more than this many requests pending
-   * (1 to 1,000,000), so a 50,000-URL sitemap does not flood the queue ahead of the pages. Default: `1_000`.
+   * (1 to 1,000,000), so a 50,000-URL sitemap does not flood the queue ahead of the pages.
+   * @default `1_000`
    */
   readonly maxPendingRequests?: number;
   /**
    * Time to read one sitemap file, request to last byte, in milliseconds: 1 to 2,147,483,647 (a
-   * Node.js timer's limit). Time spent waiting for room in the crawler's queue does not count. Default: `30_000`.
+   * Node.js timer's limit). Time spent waiting for room in the crawler's queue does not count.
+   * @default `30_000`
    */
   readonly timeoutMs?: number;
-  /** Proxy sitemaps are fetched through, `http://user:pass@host:port`. Default: none (direct). */
+  /**
+   * Proxy sitemaps are fetched through, `http://user:pass@host:port`.
+   * @default none (direct)
+   */
   readonly proxyUrl?: string;
 }
 
@@ -97,45 +127,68 @@ export interface RobotsPluginOptions {
   /**
    * The product token that selects the robots.txt group, when it is not the first token of
    * `userAgent`: `'MyBot'` for `'Mozilla/5.0 (compatible; MyBot/1.0; +https://example.com/bot)'`.
-   * Letters, `-` and `_` only, and it must appear in `userAgent`. Default: the product token of `userAgent`.
+   * Letters, `-` and `_` only, and it must appear in `userAgent`.
+   * @default the product token of `userAgent`
    */
   readonly productToken?: string;
   /**
    * The `RobotsManager` to ask. Share one between crawlers (and its store between processes) so each
-   * origin's robots.txt is fetched once. Default: a new `RobotsManager({ userAgent, productToken })`, closed by
-   * `plugin.close()`.
+   * origin's robots.txt is fetched once.
+   * @default a new `RobotsManager({ userAgent, productToken })`, closed by `plugin.close()`
    */
   readonly manager?: RobotsManagerLike;
-  /** Check each redirect target before following it (HTTP and browser crawlers). Default: `true`. */
+  /**
+   * Check each redirect target before following it (HTTP and browser crawlers).
+   * @default `true`
+   */
   readonly checkRedirects?: boolean;
   /**
    * Browser crawlers: abort sub-resource requests (scripts, images, XHR, frames) that robots.txt
-   * disallows for this user-agent. Default: `false` (Google fetches page resources regardless).
+   * disallows for this user-agent.
+   * @default `false` (Google fetches page resources regardless)
    */
   readonly blockSubresources?: boolean;
-  /** Read `Sitemap:` lines of each new origin's robots.txt into the queue; `false` turns it off. Default: `{}` (on). */
+  /**
+   * Read `Sitemap:` lines of each new origin's robots.txt into the queue; `false` turns it off.
+   * @default `{}` (on)
+   */
   readonly sitemaps?: SitemapOptions | false;
   /**
    * Honour `Crawl-delay`: consecutive fetches of one origin at least that far apart, other origins
-   * unaffected. `false` ignores it. Default: `true`.
+   * unaffected. `false` ignores it.
+   * @default `true`
    */
   readonly crawlDelay?: boolean;
-  /** Largest crawl-delay obeyed, in seconds (0 to 86,400, one day); larger values are cut to it. Default: `60`. */
+  /**
+   * Largest crawl-delay obeyed, in seconds (0 to 86,400, one day); larger values are cut to it.
+   * @default `60`
+   */
   readonly maxCrawlDelaySecs?: number;
   /**
    * Read `<meta name="robots">`, `<meta name="<token>">` and `X-Robots-Tag`; `nofollow`/`none` keeps
-   * the page's links out of the queue, and all directives are given to the request handler. Default: `true`.
+   * the page's links out of the queue, and all directives are given to the request handler.
+   * @default `true`
    */
   readonly metaRobots?: boolean;
-  /** Do not enqueue links marked `rel="nofollow"`. Default: `false` (Google treats it as a hint). */
+  /**
+   * Do not enqueue links marked `rel="nofollow"`.
+   * @default `false` (Google treats it as a hint)
+   */
   readonly honorRelNofollow?: boolean;
-  /** Called for every URL the plugin keeps from being fetched or enqueued. Default: none. */
+  /**
+   * Called for every URL the plugin keeps from being fetched or enqueued.
+   * @default none
+   */
   readonly onSkip?: (event: SkipEvent) => void | Promise<void>;
-  /** Log one summary line at the end of each `crawler.run()`. Default: `true`. */
+  /**
+   * Log one summary line at the end of each `crawler.run()`.
+   * @default `true`
+   */
   readonly logSummary?: boolean;
   /**
    * How many requests of a batch are looked ahead so that their origins' robots.txt are fetched in
-   * parallel before the batch is checked: a whole number from 1 to 10,000. Default: `100`.
+   * parallel before the batch is checked: a whole number from 1 to 10,000.
+   * @default `100`
    */
   readonly prefetchBatchSize?: number;
 
@@ -149,8 +202,8 @@ export interface RobotsPluginOptions {
    * enqueue and before the fetch with reason `usage`. A fetched page whose response headers
    * (`Content-Usage`, `Content-Signal`, `tdm-reservation: 1`, `X-Robots-Tag: noai`) or meta tags
    * (`robots`/your token `noai`, `tdm-reservation`) say `disallow` never reaches the request
-   * handler (a skip at stage `response`). Default: none — nothing of this is read, tdmrep.json is
-   * never fetched, and the crawl is what it is without the option.
+   * handler (a skip at stage `response`).
+   * @default none — nothing of this is read, tdmrep.json is never fetched, and the crawl is what it is without the option
    */
   readonly purposes?: readonly string[];
   /**
@@ -158,7 +211,7 @@ export interface RobotsPluginOptions {
    * reading: no statement is no restriction) or `'disallow'` (only content whose owner said yes).
    * Judged once the response is in (its headers and meta tags may say yes): such a URL is fetched,
    * and a page still unknown is kept from the handler (a `usage` skip at stage `response`).
-   * Default: `'allow'`.
+   * @default `'allow'`
    */
   readonly unknownUsage?: 'allow' | 'disallow';
 }

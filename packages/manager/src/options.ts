@@ -25,39 +25,75 @@ export interface RobotsManagerOptions {
    * The product token matched against robots.txt groups, when it is not the first token of
    * `userAgent`: `'MyBot'` for `'Mozilla/5.0 (compatible; MyBot/1.0; +https://example.com/bot)'`.
    * Letters, `-` and `_` only, and it must appear in `userAgent` (site owners write the token they
-   * see in their logs). Default: the product token of `userAgent`.
+   * see in their logs).
+   * @default the product token of `userAgent`
    */
   readonly productToken?: string;
-  /** Where records are kept: `MemoryStore`, `KeyValueStoreStore`, `RedisStore` or your own. Default: `new MemoryStore()`. */
+  /**
+   * Where records are kept: `MemoryStore`, `KeyValueStoreStore`, `RedisStore` or your own.
+   * @default `new MemoryStore()`
+   */
   readonly store?: RobotsStore;
-  /** robots.txt fetches in flight at most, over all origins: a whole number from 1 to 10,000. Default: 20. */
+  /**
+   * robots.txt fetches in flight at most, over all origins: a whole number from 1 to 10,000.
+   * @default 20
+   */
   readonly concurrency?: number;
-  /** Milliseconds to wait for a connection, from 1 to 2,147,483,647 (a Node.js timer's limit). Default: 10,000. */
+  /**
+   * Milliseconds to wait for a connection, from 1 to 2,147,483,647 (a Node.js timer's limit).
+   * @default 10,000
+   */
   readonly connectTimeoutMs?: number;
-  /** Milliseconds for a whole fetch: all redirect hops and the body; from 1 to 2,147,483,647 (a Node.js timer's limit). Default: 30,000. */
+  /**
+   * Milliseconds for a whole fetch: all redirect hops and the body; from 1 to 2,147,483,647 (a Node.js timer's limit).
+   * @default 30,000
+   */
   readonly timeoutMs?: number;
-  /** Proxy to fetch robots.txt through, `http://user:pass@host:port`. Default: none (direct). */
+  /**
+   * Proxy to fetch robots.txt through, `http://user:pass@host:port`.
+   * @default none (direct)
+   */
   readonly proxyUrl?: string;
   /**
    * Bytes of a robots.txt read at most (after decompression); the rest is ignored. A whole number
-   * from 1 to 8,388,608 (8 MiB, the most the parser reads). Default: 512,000 (500 KiB).
+   * from 1 to 8,388,608 (8 MiB, the most the parser reads).
+   * @default 512,000 (500 KiB)
    */
   readonly maxBytes?: number;
-  /** Redirect hops followed at most (0 to 100); beyond that robots.txt counts as unavailable. Default: 5. */
+  /**
+   * Redirect hops followed at most (0 to 100); beyond that robots.txt counts as unavailable.
+   * @default 5
+   */
   readonly maxRedirects?: number;
-  /** Cache time of a robots.txt or a 4xx without `Cache-Control: max-age`, at most 365 days. Default: 86,400,000 (24 h). */
+  /**
+   * Cache time of a robots.txt or a 4xx without `Cache-Control: max-age`, at most 365 days.
+   * @default 86,400,000 (24 h)
+   */
   readonly defaultTtlMs?: number;
-  /** Shortest cache time honoured from `max-age` (also for `no-cache`/`no-store`), at most 365 days. Default: 300,000 (5 min). */
+  /**
+   * Shortest cache time honoured from `max-age` (also for `no-cache`/`no-store`), at most 365 days.
+   * @default 300,000 (5 min)
+   */
   readonly minTtlMs?: number;
-  /** Longest cache time honoured from `max-age`, at most 365 days. Default: 86,400,000 (24 h, RFC 9309 §2.4). */
+  /**
+   * Longest cache time honoured from `max-age`, at most 365 days.
+   * @default 86,400,000 (24 h, RFC 9309 §2.4)
+   */
   readonly maxTtlMs?: number;
-  /** Retry interval after the first 5xx/429/network failure, doubled per further failure; at most 365 days. Default: 60,000 (1 min). */
+  /**
+   * Retry interval after the first 5xx/429/network failure, doubled per further failure; at most 365 days.
+   * @default 60,000 (1 min)
+   */
   readonly retryBaseMs?: number;
-  /** Longest retry interval; `Retry-After` is honoured up to it. At most 365 days. Default: 3,600,000 (1 h). */
+  /**
+   * Longest retry interval; `Retry-After` is honoured up to it. At most 365 days.
+   * @default 3,600,000 (1 h)
+   */
   readonly retryMaxMs?: number;
   /**
    * After this long unreachable with no good copy, all URLs of the origin are allowed (Google's
-   * rule). At most 3,650 days; `Infinity` keeps disallowing. Default: 2,592,000,000 (30 days).
+   * rule). At most 3,650 days; `Infinity` keeps disallowing.
+   * @default 2,592,000,000 (30 days)
    */
   readonly unreachableAllowAfterMs?: number;
   /**
@@ -78,14 +114,24 @@ export interface RobotsManagerOptions {
   readonly maxCacheBytes?: number;
   /**
    * How long a cross-process fetch lock lives when its holder dies without releasing it, from 1 to
-   * 2,147,483,647 ms. Default: `timeoutMs` + 10,000.
+   * 2,147,483,647 ms.
+   * @default `timeoutMs` + 10,000
    */
   readonly lockTtlMs?: number;
-  /** Options for the parser (`decodeUnreservedEscapes`, `implicitRobotsTxtAllow`, ...). Default: Google's reading. */
+  /**
+   * Options for the parser (`decodeUnreservedEscapes`, `implicitRobotsTxtAllow`, ...).
+   * @default Google's reading
+   */
   readonly parseOptions?: ParseOptions;
-  /** Where the manager reports fetches (debug) and trouble (warning); Crawlee's `log` fits. Default: warnings and errors to the console. */
+  /**
+   * Where the manager reports fetches (debug) and trouble (warning); Crawlee's `log` fits.
+   * @default warnings and errors to the console
+   */
   readonly log?: Log;
-  /** The clock, in ms since the epoch, for tests and simulations. Default: `Date.now`. */
+  /**
+   * The clock, in ms since the epoch, for tests and simulations.
+   * @default `Date.now`
+   */
   readonly now?: () => number;
 }
 

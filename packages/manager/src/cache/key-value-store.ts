@@ -23,13 +23,20 @@ export interface KeyValueStoreLike {
 
 /** Options of {@link KeyValueStoreStore}. Give `store`, or let it open the store named `name`. */
 export interface KeyValueStoreStoreOptions {
-  /** A key-value store to use, e.g. `await KeyValueStore.open('robots')`. Default: opened from `name`. */
+  /**
+   * A key-value store to use, e.g. `await KeyValueStore.open('robots')`.
+   * @default opened from `name`
+   */
   readonly store?: KeyValueStoreLike;
-  /** Name of the store opened with `KeyValueStore.open(name)` on first use. Default: `'heed-robots'`. */
+  /**
+   * Name of the store opened with `KeyValueStore.open(name)` on first use.
+   * @default `'heed-robots'`
+   */
   readonly name?: string;
   /**
    * Options passed to `KeyValueStore.open()` (`config`, `storageClient`), e.g. a `Configuration`
-   * with another storage directory. Default: Crawlee's global configuration.
+   * with another storage directory.
+   * @default Crawlee's global configuration
    */
   readonly openOptions?: { readonly config?: object; readonly storageClient?: object };
 }

@@ -40,15 +40,30 @@ export interface RedisClientLike {
 
 /** Options of {@link RedisStore}. */
 export interface RedisStoreOptions {
-  /** An ioredis client to use (the store never closes it). Default: one made from `url`. */
+  /**
+   * An ioredis client to use (the store never closes it).
+   * @default one made from `url`
+   */
   readonly client?: RedisClientLike;
-  /** Where to connect when no `client` is given. Default: `'redis://127.0.0.1:6379'`. */
+  /**
+   * Where to connect when no `client` is given.
+   * @default `'redis://127.0.0.1:6379'`
+   */
   readonly url?: string;
-  /** Prefix of every key the store writes. Default: `'heed:robots:'`. */
+  /**
+   * Prefix of every key the store writes.
+   * @default `'heed:robots:'`
+   */
   readonly keyPrefix?: string;
-  /** A Redis command slower than this counts as Redis being down. Default: 1,000 ms. */
+  /**
+   * A Redis command slower than this counts as Redis being down.
+   * @default 1,000 ms
+   */
   readonly commandTimeoutMs?: number;
-  /** How long the first command waits for the initial connection. Default: 2,000 ms. */
+  /**
+   * How long the first command waits for the initial connection.
+   * @default 2,000 ms
+   */
   readonly connectTimeoutMs?: number;
   /**
    * After a command times out or fails, how long Redis is left alone (records go to the fallback
@@ -56,9 +71,15 @@ export interface RedisStoreOptions {
    * @default 30_000
    */
   readonly circuitBreakMs?: number;
-  /** Where records go while Redis is down. Default: a new `MemoryStore()`. */
+  /**
+   * Where records go while Redis is down.
+   * @default a new `MemoryStore()`
+   */
   readonly fallback?: RobotsStore;
-  /** Where the outage and the recovery are reported. Default: warnings and errors to the console. */
+  /**
+   * Where the outage and the recovery are reported.
+   * @default warnings and errors to the console
+   */
   readonly log?: Log;
 }
 

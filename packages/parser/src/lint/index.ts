@@ -24,11 +24,20 @@ export type { Diagnostic, DiagnosticCode, Severity } from './diagnostics.js';
 
 /** Options of {@link lint}. */
 export interface LintOptions {
-  /** Bytes a crawler reads; content past it is reported as ignored. Default: 512,000 (500 KiB, Google's limit). */
+  /**
+   * Bytes a crawler reads; content past it is reported as ignored.
+   * @default 512,000 (500 KiB, Google's limit)
+   */
   readonly maxBytes?: number;
-  /** Codes to leave out of the result. Default: none. */
+  /**
+   * Codes to leave out of the result.
+   * @default none
+   */
   readonly ignore?: readonly DiagnosticCode[];
-  /** How many single-file rules in one directory are reported as `files-instead-of-directory`. Default: 10. */
+  /**
+   * How many single-file rules in one directory are reported as `files-instead-of-directory`.
+   * @default 10
+   */
   readonly filesPerDirectory?: number;
 }
 
