@@ -2,7 +2,7 @@
  * `RobotsTxt`: a parsed robots.txt file. Parsing keeps the groups; the rule set of each user-agent
  * is compiled the first time that agent asks, and cached on the object.
  */
-import { compileAgent, materializeTable, selectGroups, type CompiledAgent, type Directives } from './compile.js';
+import { compileAgent, materializeTable, type CompiledAgent, type Directives } from './compile.js';
 import { decodeUnreserved } from './escape.js';
 import { buildTable, MAX_BODY_BYTES, type DirectiveTable } from './table.js';
 import { booleanOption, checkKnownKeys, describe, isRecord, numberOption, optionError, type OptionScope } from './check-options.js';
@@ -177,7 +177,8 @@ export class RobotsTxt {
 
   /** The groups that apply, selected once per compiled agent (explain() runs per check). */
   private appliedGroups(userAgent: ProductTokens, compiled: CompiledAgent): readonly Group[] {
-    compiled.groups ??= compiled.matchedBy === 'none' ? [] : selectGroups(this.groups, tokenList(userAgent)).groups;
+    // The groups the compiled rules came from: one selection decides both.
+    compiled.groups ??= compiled.groupIndices.map((index) => this.groups[index] as Group);
     return compiled.groups;
   }
 
