@@ -5,6 +5,7 @@
  * `sameDomainDelaySecs` does. Slots are handed out in order, so ten waiting requests of one origin
  * leave at `delay` intervals instead of all retrying at once.
  */
+import { MAX_TIMER_MS } from '@heed/parser/internal';
 
 export class CrawlDelayScheduler {
   /** origin → delay in ms, once known (from robots.txt, via the manager). */
@@ -81,9 +82,6 @@ export class CrawlDelayScheduler {
 
 /** Requests let go whose start is awaited, at most (the oldest is forgotten first). */
 const MAX_GRANTED = 10_000;
-
-/** The longest delay a Node.js timer keeps (2^31 - 1 ms, about 24.8 days). */
-const MAX_TIMER_MS = 2_147_483_647;
 
 /**
  * A wait as a timer can hold it. Node fires a longer timer after 1 ms, so a long queue of one

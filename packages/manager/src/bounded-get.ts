@@ -25,6 +25,7 @@ import https from 'node:https';
 import { Readable, pipeline } from 'node:stream';
 import zlib from 'node:zlib';
 import type { IncomingHttpHeaders } from 'node:http';
+import { MAX_TIMER_MS } from '@heed/parser/internal';
 import { RobotsFetchError, type RobotsFetchErrorCode } from './errors.js';
 
 /** How a bounded GET is made. */
@@ -85,9 +86,6 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 /** Compressed input read beyond `maxBytes` at most, for the compression format's own overhead. */
 const COMPRESSED_SLACK_BYTES = 65_536;
-
-/** The longest a Node.js timer waits; got's own request timeout stays within it. */
-const MAX_TIMER_MS = 2_147_483_647;
 
 // One request per origin and no reuse across origins: keep-alive would only pile up idle sockets.
 const agents = {
