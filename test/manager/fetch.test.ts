@@ -257,6 +257,16 @@ describe('network failures are unreachable: all disallowed', () => {
     expect(outcome).toMatchObject({ kind: 'network', error: { code: 'timeout' } });
   });
 
+  it('one deadline over every redirect hop: a redirect to a target that never answers times out', async () => {
+    server.handle((req, res) => {
+      if (req.url === '/robots.txt') res.writeHead(301, { location: '/stalled' }).end();
+      // '/stalled': headers never come
+    });
+    const outcome = await fetchRobotsTxt(`${server.origin}/robots.txt`, { userAgent: UA, timeoutMs: 300 });
+    expect(outcome).toMatchObject({ kind: 'network', error: { code: 'timeout', url: `${server.origin}/stalled` } });
+    expect(outcome.durationMs).toBeLessThan(5_000);
+  });
+
   it('a connection reset before any response', async () => {
     server.handle((req) => req.socket.destroy());
     const outcome = await fetchRobotsTxt(`${server.origin}/robots.txt`, { userAgent: UA });

@@ -164,13 +164,13 @@ async function follow(url: string, options: BoundedGetOptions, deadline: Deadlin
   const visited = new Set<string>([url]);
   let current = url;
   for (;;) {
-    const hop = await openOnce(current, options, deadline);
+    const { hop, drop } = await openOnce(current, options, deadline);
     const location = hop.headers.location;
     if (!REDIRECT_STATUSES.has(hop.status) || location === undefined || location === '') {
       // Assigned onto the hop, not spread: `capped` is a getter read after the body.
       return Object.assign(hop, { finalUrl: current, redirects });
     }
-    hop.close();
+    drop(); // this hop only: the deadline runs on over the next ones
     const failure = (reason: BoundedRedirectFailure['reason']): BoundedRedirectFailure => ({ kind: 'redirect-failure', reason, status: hop.status, finalUrl: current, redirects });
     let next: URL;
     try {
@@ -191,8 +191,8 @@ async function follow(url: string, options: BoundedGetOptions, deadline: Deadlin
 
 type Hop = Omit<BoundedResponse, 'finalUrl' | 'redirects'>;
 
-/** One request, resolved at its response headers. */
-async function openOnce(url: string, options: BoundedGetOptions, deadline: Deadline): Promise<Hop> {
+/** One request, resolved at its response headers; `drop` ends the request but not the deadline. */
+async function openOnce(url: string, options: BoundedGetOptions, deadline: Deadline): Promise<{ hop: Hop; drop: () => void }> {
   const { gotScraping } = await loadGotScraping();
   const { signal } = deadline;
   if (signal?.aborted) throw deadline.error(url);
@@ -237,7 +237,7 @@ async function openOnce(url: string, options: BoundedGetOptions, deadline: Deadl
     deadline.clear();
     request.destroy();
   };
-  return {
+  const hop: Hop = {
     kind: 'response',
     status,
     headers,
@@ -247,6 +247,7 @@ async function openOnce(url: string, options: BoundedGetOptions, deadline: Deadl
     close,
     body: () => (status >= 200 && status < 300 ? decodedBody(url, request, headers['content-encoding'], options, deadline, state) : emptyBody(close)),
   };
+  return { hop, drop: () => request.destroy() };
 }
 
 async function* emptyBody(close: () => void): AsyncGenerator<Uint8Array> {
