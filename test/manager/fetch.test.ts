@@ -263,7 +263,7 @@ describe('network failures are unreachable: all disallowed', () => {
       // '/stalled': headers never come
     });
     const outcome = await fetchRobotsTxt(`${server.origin}/robots.txt`, { userAgent: UA, timeoutMs: 300 });
-    expect(outcome).toMatchObject({ kind: 'network', error: { code: 'timeout', url: `${server.origin}/stalled` } });
+    expect(outcome).toMatchObject({ kind: 'network', error: { code: 'timeout', url: `${server.origin}/stalled` }, redirects: [`${server.origin}/stalled`] });
     expect(outcome.durationMs).toBeLessThan(5_000);
   });
 

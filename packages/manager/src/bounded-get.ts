@@ -46,6 +46,8 @@ export interface BoundedGetOptions {
   readonly timeoutMs?: number;
   /** Ends the GET: headers not yet in reject, a body being read stops (see the module header). */
   readonly signal?: AbortSignal;
+  /** Called for each redirect target followed, so a GET that fails later still tells its hops. */
+  readonly onRedirect?: (target: string) => void;
 }
 
 /** A response: the final one of the redirect chain. */
@@ -185,6 +187,7 @@ async function follow(url: string, options: BoundedGetOptions, deadline: Deadlin
     if (redirects.length >= options.maxRedirects) return failure('too-many-redirects');
     visited.add(target);
     redirects.push(target);
+    options.onRedirect?.(target);
     current = target;
   }
 }

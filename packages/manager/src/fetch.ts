@@ -96,8 +96,8 @@ export const FETCH_DEFAULTS = {
 export async function fetchRobotsTxt(url: string, options: FetchOptions): Promise<FetchOutcome> {
   const maxBytes = options.maxBytes ?? FETCH_DEFAULTS.maxBytes;
   const startedAt = Date.now();
-  const base = (redirects: readonly string[]) => ({ url, redirects, startedAt, durationMs: Date.now() - startedAt });
-  let redirects: readonly string[] = [];
+  const redirects: string[] = [];
+  const base = () => ({ url, redirects, startedAt, durationMs: Date.now() - startedAt });
   try {
     const answer = await boundedGet(url, {
       userAgent: options.userAgent,
@@ -108,10 +108,10 @@ export async function fetchRobotsTxt(url: string, options: FetchOptions): Promis
       maxBytes,
       maxRedirects: options.maxRedirects ?? FETCH_DEFAULTS.maxRedirects,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
+      onRedirect: (target) => redirects.push(target),
     });
-    redirects = answer.redirects;
     if (answer.kind === 'redirect-failure') {
-      return { kind: 'redirect-failure', reason: answer.reason, status: answer.status, finalUrl: answer.finalUrl, ...base(redirects) };
+      return { kind: 'redirect-failure', reason: answer.reason, status: answer.status, finalUrl: answer.finalUrl, ...base() };
     }
     // Only a 2xx body means anything to the status policy; body() reads nothing of other responses.
     const chunks: Uint8Array[] = [];
@@ -125,11 +125,11 @@ export async function fetchRobotsTxt(url: string, options: FetchOptions): Promis
       finalUrl: answer.finalUrl,
       body: utf8?.body ?? body,
       bodyCapped: answer.capped || utf8?.capped === true,
-      ...base(redirects),
+      ...base(),
     };
   } catch (error) {
     const fetchError = error instanceof RobotsFetchError ? error : new RobotsFetchError('network', url, String(error), { cause: error });
-    return { kind: 'network', error: fetchError, ...base(redirects) };
+    return { kind: 'network', error: fetchError, ...base() };
   }
 }
 
