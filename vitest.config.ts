@@ -1,16 +1,19 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
-const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/index.ts`, import.meta.url));
+const src = (pkg: string, entry = 'index') => fileURLToPath(new URL(`./packages/${pkg}/src/${entry}.ts`, import.meta.url));
 
 export default defineConfig({
   resolve: {
     // Tests run against the sources, so a failing test points at a TypeScript line.
-    alias: {
-      '@heed/parser': src('parser'),
-      '@heed/manager': src('manager'),
-      '@heed/crawlee': src('crawlee'),
-    },
+    // Exact names: `@heed/parser` must not swallow `@heed/parser/internal` as a prefix.
+    alias: [
+      { find: /^@heed\/parser$/, replacement: src('parser') },
+      { find: /^@heed\/parser\/internal$/, replacement: src('parser', 'internal') },
+      { find: /^@heed\/manager$/, replacement: src('manager') },
+      { find: /^@heed\/manager\/internal$/, replacement: src('manager', 'internal') },
+      { find: /^@heed\/crawlee$/, replacement: src('crawlee') },
+    ],
   },
   test: {
     include: ['test/**/*.test.ts'],

@@ -24,7 +24,8 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseRobotsTxt } from '../../packages/parser/dist/index.js';
-import { MemoryStore, RobotsManager, decideRecord } from '../../packages/manager/dist/index.js';
+import { MemoryStore, RobotsManager } from '../../packages/manager/dist/index.js';
+import { decideRecord } from '../../packages/manager/dist/internal.js';
 import { DATA_DIR, generate } from './generate.mjs';
 
 if (typeof globalThis.gc !== 'function') {

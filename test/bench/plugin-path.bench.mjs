@@ -31,7 +31,8 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import robotsParser from 'robots-parser';
 import { parseRobotsTxt } from '../../packages/parser/dist/index.js';
-import { MemoryStore, RobotsManager, decideRecord, originOf } from '../../packages/manager/dist/index.js';
+import { MemoryStore, RobotsManager, originOf } from '../../packages/manager/dist/index.js';
+import { decideRecord } from '../../packages/manager/dist/internal.js';
 import { DATA_DIR, ORIGIN, generate } from './generate.mjs';
 
 const option = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);

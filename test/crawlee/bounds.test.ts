@@ -8,7 +8,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { decideRecord, MemoryStore, RobotsManager } from '@heed/manager';
+import { MemoryStore, RobotsManager } from '@heed/manager';
 import { QueueHooks, MAX_ADMITTED_URLS } from '../../packages/crawlee/src/attach/queue.js';
 import type { LogInternals, RequestInternals, RequestQueueLike } from '../../packages/crawlee/src/attach/crawler-internals.js';
 import { CrawlDelayScheduler, MAX_IDLE_ORIGINS } from '../../packages/crawlee/src/crawl-delay.js';
@@ -17,6 +17,7 @@ import type { RobotsManagerLike } from '../../packages/crawlee/src/manager-contr
 import { resolveOptions } from '../../packages/crawlee/src/options.js';
 import { SkipReporter } from '../../packages/crawlee/src/skips.js';
 import { MAX_COUNTED_ORIGINS, PluginStats } from '../../packages/crawlee/src/stats.js';
+import { goodRecord } from '../manager/records.js';
 
 const UA = 'BoundsBot/1.0 (+https://example.com/bot)';
 const ORIGINS = 20_000;
@@ -31,11 +32,7 @@ async function preloadedManager(origins: number): Promise<RobotsManager> {
   for (let i = 0; i < origins; i++) {
     const origin = originOf(i);
     const body = `User-agent: *\nDisallow: /private\n${i % 100 === 0 ? 'Crawl-delay: 2\n' : ''}`;
-    const outcome = {
-      kind: 'response', status: 200, headers: {}, finalUrl: `${origin}/robots.txt`, body: Buffer.from(body),
-      bodyCapped: false, url: `${origin}/robots.txt`, redirects: [], startedAt: now, durationMs: 1,
-    } as const;
-    await store.set(origin, decideRecord(origin, outcome, undefined, now), 3_600_000);
+    await store.set(origin, goodRecord(origin, body, now), 3_600_000);
   }
   return new RobotsManager({ userAgent: UA, store, cacheSize: 1_000 });
 }

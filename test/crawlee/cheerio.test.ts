@@ -41,7 +41,7 @@ describe('CheerioCrawler with RobotsPlugin', () => {
     plugin = await RobotsPlugin.attach(crawler, {
       userAgent: HEEDBOT,
       manager,
-      honourRelNofollow: true,
+      honorRelNofollow: true,
       onSkip: (event) => void heedSkips.push(event),
     });
     await crawler.run([s.a.url('/'), s.a.url('/private/start'), s.b.url('/blocked/start')]);

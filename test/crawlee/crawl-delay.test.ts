@@ -3,7 +3,7 @@
  * back an origin without a delay. Time is passed in, so nothing here waits.
  */
 import { describe, expect, it } from 'vitest';
-import { CrawlDelayScheduler } from '@heed/crawlee';
+import { CrawlDelayScheduler } from '../../packages/crawlee/src/crawl-delay.js';
 
 describe('CrawlDelayScheduler', () => {
   it('lets the first fetch go and spaces the next ones by the delay, in order', () => {

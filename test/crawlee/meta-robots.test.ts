@@ -3,7 +3,8 @@
  * the most restrictive value wins within one level, the more specific user-agent wins between levels.
  */
 import { describe, expect, it } from 'vitest';
-import { robotsDirectives, type MetaTag } from '@heed/crawlee';
+import { type MetaTag } from '@heed/crawlee';
+import { robotsDirectives } from '../../packages/crawlee/src/meta-robots.js';
 
 const meta = (name: string, content: string): MetaTag => ({ name, content });
 

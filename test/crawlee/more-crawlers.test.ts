@@ -24,7 +24,7 @@ async function crawlWith(make: (handled: string[]) => { run(urls: string[]): Pro
   const skips: SkipEvent[] = [];
   const manager = new RobotsManager({ userAgent: HEEDBOT });
   const crawler = make(handled);
-  await RobotsPlugin.attach(crawler, { userAgent: HEEDBOT, manager, honourRelNofollow: true, onSkip: (e) => void skips.push(e), ...extra });
+  await RobotsPlugin.attach(crawler, { userAgent: HEEDBOT, manager, honorRelNofollow: true, onSkip: (e) => void skips.push(e), ...extra });
   await crawler.run([s.a.url('/'), s.a.url('/private/start'), s.b.url('/blocked/start')]);
   await manager.close();
   return { handled, skips, failed: crawler.stats.state.requestsFailed };

@@ -7,7 +7,8 @@
  */
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { robotsDirectives, type MetaTag } from '@heed/crawlee';
+import { type MetaTag } from '@heed/crawlee';
+import { robotsDirectives } from '../../packages/crawlee/src/meta-robots.js';
 import { signalsFromCheerio, signalsFromDocument, signalsFromHtml, type PageSignals } from '../../packages/crawlee/src/page-signals.js';
 
 const crawleeRequire = createRequire(new URL('../../packages/crawlee/package.json', import.meta.url));

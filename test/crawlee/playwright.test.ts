@@ -50,7 +50,7 @@ describe.skipIf(!has('chromium', 'test/crawlee/playwright.test.ts'))('Playwright
       userAgent: HEEDBOT,
       manager,
       blockSubresources: true,
-      honourRelNofollow: true,
+      honorRelNofollow: true,
       onSkip: (event) => void heedSkips.push(event),
     });
     await crawler.run([s.a.url('/'), s.a.url('/private/start'), s.b.url('/blocked/start')]);

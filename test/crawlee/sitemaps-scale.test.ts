@@ -15,7 +15,8 @@ import type { IncomingMessage } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RobotsManager } from '@heed/manager';
-import { RobotsPlugin, readSitemaps } from '@heed/crawlee';
+import { RobotsPlugin } from '@heed/crawlee';
+import { readSitemaps } from '../../packages/crawlee/src/sitemaps/index.js';
 import { crawleeCheerio, freshConfig, page, startSite, text, type Site, type SiteOrigin } from './site.js';
 import { mainThreadCpuMs, watchEventLoop, watchMemory } from './sitemaps-hosts.js';
 

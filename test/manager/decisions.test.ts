@@ -7,7 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lint } from '@heed/parser';
-import { decideRecord, MemoryStore, POLICY_DEFAULTS, RobotsManager, type RobotsRecord } from '@heed/manager';
+import { MemoryStore, RobotsManager, type RobotsRecord } from '@heed/manager';
+import { decideRecord, POLICY_DEFAULTS } from '@heed/manager/internal';
 import { capExpiry } from '../../packages/manager/src/policy.js';
 import { recordingLog, startServer, UA, type TestServer } from './helpers.js';
 

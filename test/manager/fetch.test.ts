@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync, brotliCompressSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { fetchRobotsTxt, RobotsManager, type Verdict } from '@heed/manager';
+import { RobotsManager, type Verdict } from '@heed/manager';
+import { fetchRobotsTxt } from '@heed/manager/internal';
 import { deadPort, recordingLog, startServer, UA, type TestServer } from './helpers.js';
 
 const RULES = 'User-agent: *\nDisallow: /private\n';
@@ -254,6 +255,16 @@ describe('network failures are unreachable: all disallowed', () => {
     server.handle(() => {});
     const outcome = await fetchRobotsTxt(`${server.origin}/robots.txt`, { userAgent: UA, timeoutMs: 300 });
     expect(outcome).toMatchObject({ kind: 'network', error: { code: 'timeout' } });
+  });
+
+  it('one deadline over every redirect hop: a redirect to a target that never answers times out', async () => {
+    server.handle((req, res) => {
+      if (req.url === '/robots.txt') res.writeHead(301, { location: '/stalled' }).end();
+      // '/stalled': headers never come
+    });
+    const outcome = await fetchRobotsTxt(`${server.origin}/robots.txt`, { userAgent: UA, timeoutMs: 300 });
+    expect(outcome).toMatchObject({ kind: 'network', error: { code: 'timeout', url: `${server.origin}/stalled` }, redirects: [`${server.origin}/stalled`] });
+    expect(outcome.durationMs).toBeLessThan(5_000);
   });
 
   it('a connection reset before any response', async () => {

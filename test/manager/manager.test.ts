@@ -1,9 +1,7 @@
 /** RobotsManager against a real server: single flight, caching, expiry, fallback, API surface. */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  InvalidOptionsError, InvalidUrlError, ManagerClosedError, MemoryStore, RECORD_VERSION, RobotsManager,
-  type RobotsManagerOptions, type RobotsRecord, type RobotsStore,
-} from '@heed/manager';
+import { InvalidOptionsError, InvalidUrlError, ManagerClosedError, MemoryStore, RobotsManager, type RobotsManagerOptions, type RobotsRecord, type RobotsStore } from '@heed/manager';
+import { RECORD_VERSION } from '@heed/manager/internal';
 import { recordingLog, startServer, UA, type TestServer } from './helpers.js';
 
 const ROBOTS = [

@@ -12,7 +12,8 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decideRecord, InvalidOptionsError, MemoryStore, RobotsManager, type RobotsRecord, type RobotsStore } from '@heed/manager';
+import { InvalidOptionsError, MemoryStore, RobotsManager, type RobotsRecord, type RobotsStore } from '@heed/manager';
+import { decideRecord } from '@heed/manager/internal';
 import { recordingLog, startServer, UA, type TestServer } from './helpers.js';
 
 setFlagsFromString('--expose-gc');
@@ -274,7 +275,7 @@ describe('the byte bounds as options', () => {
     const fromManager = error(() => new RobotsManager({ userAgent: UA, maxCacheBytes: value as number }));
     expect(fromManager).toBeInstanceOf(InvalidOptionsError);
     expect((fromManager as InvalidOptionsError).option).toBe('maxCacheBytes');
-    expect((fromManager as Error).message).toMatch(/whole number of bytes from 1048576 \(1 MiB\) to this process's heap limit/);
+    expect((fromManager as Error).message).toMatch(/whole number of bytes from 1,048,576 to [\d,]+ \(1 MiB to this process's heap limit\)/);
     const fromStore = error(() => new MemoryStore({ maxBytes: value as number }));
     expect(fromStore).toBeInstanceOf(InvalidOptionsError);
     expect((fromStore as InvalidOptionsError).option).toBe('maxBytes');

@@ -1,7 +1,8 @@
 /** Origins: scheme + host + port, the unit a robots.txt governs. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { originOf, robotsTxtUrl } from '@heed/manager';
+import { originOf } from '@heed/manager';
+import { robotsTxtUrl } from '@heed/manager/internal';
 
 const cases: [input: string, origin: string | undefined][] = [
   ['https://example.com/a/b?c#d', 'https://example.com'],

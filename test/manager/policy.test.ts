@@ -3,10 +3,8 @@
  * Pure functions: no server, no clock.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  cacheTtl, decideRecord, effectivePolicy, parseRetryAfter, POLICY_DEFAULTS, retryDelay, RobotsFetchError,
-  type FetchOutcome, type RobotsRecord,
-} from '@heed/manager';
+import { RobotsFetchError, type RobotsRecord } from '@heed/manager';
+import { cacheTtl, decideRecord, effectivePolicy, parseRetryAfter, POLICY_DEFAULTS, retryDelay, type FetchOutcome } from '@heed/manager/internal';
 
 const ORIGIN = 'https://example.com';
 const NOW = Date.UTC(2026, 0, 1);

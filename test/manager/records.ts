@@ -1,5 +1,6 @@
 /** A stored record of a 200 robots.txt, as the manager would have decided it: the stores' tests' unit of data. */
-import { decideRecord, type RobotsRecord } from '@heed/manager';
+import type { RobotsRecord } from '@heed/manager';
+import { decideRecord } from '@heed/manager/internal';
 
 export function goodRecord(origin: string, body: string, now = Date.now()): RobotsRecord {
   const outcome = {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidParseOptionsError, parseRobotsTxt, productToken, tokenize } from '@heed/parser';
+import { InvalidOptionsError, parseRobotsTxt, productToken } from '@heed/parser';
+import { tokenize } from '@heed/parser/internal';
 
 const FILE = [
   'Sitemap: https://example.com/sitemap-1.xml', // 1
@@ -80,9 +81,9 @@ describe('RobotsTxt', () => {
   });
 
   it('rejects bad options with a message that says what to do', () => {
-    expect(() => parseRobotsTxt('', { maxbytes: 5 } as never)).toThrow(InvalidParseOptionsError);
-    expect(() => parseRobotsTxt('', { maxbytes: 5 } as never)).toThrow(/Unknown parseRobotsTxt option "maxbytes"/);
-    expect(() => parseRobotsTxt('', { maxBytes: -1 })).toThrow(/must be a number from 0/);
+    expect(() => parseRobotsTxt('', { maxbytes: 5 } as never)).toThrow(InvalidOptionsError);
+    expect(() => parseRobotsTxt('', { maxbytes: 5 } as never)).toThrow(/Invalid option "maxbytes" of parseRobotsTxt\(\): unknown option\. The options are maxBytes,/);
+    expect(() => parseRobotsTxt('', { maxBytes: -1 })).toThrow(/expected a number of bytes from 0 to 8,388,608/);
     expect(() => parseRobotsTxt('', { acceptTypos: 'yes' } as never)).toThrow(/true or false/);
   });
 

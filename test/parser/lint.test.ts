@@ -8,7 +8,8 @@ import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ALL_DIAGNOSTIC_CODES, DIAGNOSTIC_CODES, InvalidLintOptionsError, lint, parseRobotsTxt, type Diagnostic, type DiagnosticCode, type LintOptions } from '@heed/parser';
+import { DIAGNOSTIC_CODES, InvalidOptionsError, lint, parseRobotsTxt, type Diagnostic, type DiagnosticCode, type LintOptions } from '@heed/parser';
+import { ALL_DIAGNOSTIC_CODES } from '@heed/parser/internal';
 
 interface Expected {
   code: DiagnosticCode;
@@ -91,10 +92,10 @@ describe('lint()', () => {
   });
 
   it('rejects options it cannot honour, naming the option', () => {
-    expect(() => lint('', { maxBytes: -1 })).toThrow(InvalidLintOptionsError);
+    expect(() => lint('', { maxBytes: -1 })).toThrow(InvalidOptionsError);
     expect(() => lint('', { ignore: ['no-such-code' as DiagnosticCode] })).toThrow(/unknown code "no-such-code"/);
     expect(() => lint('', { filesPerDirectory: 1 })).toThrow(/filesPerDirectory/);
-    expect(() => lint('', { maxbytes: 10 } as LintOptions)).toThrow(/Unknown lint option "maxbytes"/);
+    expect(() => lint('', { maxbytes: 10 } as LintOptions)).toThrow(/Invalid option "maxbytes" of lint\(\): unknown option/);
   });
 
   it('never throws, whatever the body', () => {

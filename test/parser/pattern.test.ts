@@ -4,7 +4,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseRobotsTxt, pathPattern } from '@heed/parser';
+import { parseRobotsTxt } from '@heed/parser';
+import { pathPattern } from '@heed/parser/internal';
 
 describe('pathPattern()', () => {
   it('matches prefixes, * runs and a trailing $, on path and query', () => {

@@ -4,7 +4,8 @@
  * benchmarks' business (test/bench/parser.bench.mjs), not a test's, so nothing here is timed.
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_LINE_BYTES, parseRobotsTxt, tokenize } from '@heed/parser';
+import { parseRobotsTxt } from '@heed/parser';
+import { MAX_LINE_BYTES, tokenize } from '@heed/parser/internal';
 
 const ORIGIN = 'https://example.com';
 const UA = 'HeedBot';

@@ -11,7 +11,8 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RobotsManager } from '@heed/manager';
-import { RobotsPlugin, readSitemaps } from '@heed/crawlee';
+import { RobotsPlugin } from '@heed/crawlee';
+import { readSitemaps } from '../../packages/crawlee/src/sitemaps/index.js';
 import { crawleeCheerio, freshConfig, page, startSite, text, type Site } from '../crawlee/site.js';
 import { watchEventLoop, watchMemory } from '../crawlee/sitemaps-hosts.js';
 

@@ -170,7 +170,7 @@ function toSkippedUrl(event: SkipEvent, robotsProblem: string | undefined): Skip
     reason: event.reason,
     stage: event.stage,
     ...(event.rule === undefined ? {} : { decidingLine: `${directive}: ${event.rule.pattern}` }),
-    ...(event.line === undefined ? {} : { lineNumber: event.line }),
+    ...(event.line === 0 ? {} : { lineNumber: event.line }),
     ...(event.httpStatus === undefined ? {} : { robotsStatus: event.httpStatus }),
     ...(robotsProblem === undefined ? {} : { robotsProblem }),
     ...(event.referrer === undefined ? {} : { referrer: event.referrer }),

@@ -5,6 +5,7 @@
  * `sameDomainDelaySecs` does. Slots are handed out in order, so ten waiting requests of one origin
  * leave at `delay` intervals instead of all retrying at once.
  */
+import { MAX_TIMER_MS } from '@heed/parser/internal';
 
 /** What the scheduler keeps of one origin. */
 interface OriginClock {
@@ -153,9 +154,6 @@ const MAX_GRANTED = 10_000;
 
 /** Requests waiting for a reserved slot, at most (the oldest reservation is forgotten first). */
 const MAX_RESERVED = 100_000;
-
-/** The longest delay a Node.js timer keeps (2^31 - 1 ms, about 24.8 days). */
-const MAX_TIMER_MS = 2_147_483_647;
 
 /**
  * A wait as a timer can hold it. Node fires a longer timer after 1 ms, so a long queue of one

@@ -1,22 +1,16 @@
 /**
  * Errors of `@heed/crawlee`. Each is its own class, so callers test with `instanceof`, and each
- * message says what was wrong and what to do about it.
+ * message says what was wrong and what to do about it. All extend `HeedError` (an `Error`), the
+ * base class of every Heed package's errors.
  */
 
-/** An option of `RobotsPlugin.attach()` was unknown, missing, of the wrong type or out of range. */
-export class InvalidOptionsError extends Error {
-  override readonly name = 'InvalidOptionsError';
-  /** The option at fault, as a dotted path (`sitemaps.maxDepth`), or the unknown key. */
-  readonly option: string;
+import { HeedError } from '@heed/parser';
 
-  constructor(option: string, message: string) {
-    super(`Invalid option "${option}" of RobotsPlugin.attach(): ${message}`);
-    this.option = option;
-  }
-}
+// One option error for every package (defined in @heed/parser, re-exported here).
+export { HeedError, InvalidOptionsError } from '@heed/parser';
 
 /** `RobotsPlugin.attach()` was given something that is not a Crawlee 3 crawler. */
-export class UnsupportedCrawlerError extends Error {
+export class UnsupportedCrawlerError extends HeedError {
   override readonly name: string = 'UnsupportedCrawlerError';
   /** @param message replaces the default message (subclasses). */
   constructor(what: string, message?: string) {
@@ -49,8 +43,8 @@ export class UnsupportedCrawleeVersionError extends UnsupportedCrawlerError {
 }
 
 /** The same crawler was attached twice: its checks would run (and be reported) twice. */
-export class AlreadyAttachedError extends Error {
-  override readonly name = 'AlreadyAttachedError';
+export class AlreadyAttachedError extends HeedError {
+  override readonly name: string = 'AlreadyAttachedError';
   constructor() {
     super('RobotsPlugin is already attached to this crawler; keep the plugin returned by the first attach().');
   }

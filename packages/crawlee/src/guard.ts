@@ -75,6 +75,7 @@ export class RobotsGuard {
         origin: safeOrigin(url),
         productToken: this.options.productToken,
         reason: 'unreachable',
+        line: 0,
         record: { status: 'unreachable', fetchedAt: Date.now(), ageMs: 0 },
       };
     }
@@ -139,7 +140,7 @@ export class RobotsGuard {
     if (!decision.allowed) return this.manager.check(url, token);
     const { origin, reason, line, status, httpStatus, fetchedAt } = decision;
     return {
-      allowed: true, url, origin, productToken: token, reason, ...(line > 0 ? { line } : {}),
+      allowed: true, url, origin, productToken: token, reason, line,
       record: { status, ...(httpStatus === undefined ? {} : { httpStatus }), fetchedAt, ageMs: Math.max(0, Date.now() - fetchedAt) },
     };
   }

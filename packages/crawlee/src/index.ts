@@ -12,16 +12,15 @@
  * (`['train-ai']`, ...), AI-usage preferences (robots.txt `Content-Usage`/`Content-Signal`,
  * tdmrep.json, response headers, `noai` meta tags) keep disallowed URLs unfetched and disallowed
  * pages away from the handler, each skip explained.
+ *
+ * This file is the whole public API (the README's API section lists the same names).
  */
 export { RobotsPlugin, type AnyCrawler, type RobotsCrawlingContext } from './plugin.js';
-export type { RobotsPluginOptions, SitemapOptions, SitemapEnqueueStrategy, ResolvedOptions, ResolvedSitemapOptions } from './options.js';
-export { InvalidOptionsError, UnsupportedCrawlerError, UnsupportedCrawleeVersionError, AlreadyAttachedError } from './errors.js';
+export type { RobotsPluginOptions, SitemapOptions, SitemapEnqueueStrategy } from './options.js';
+export type { RobotsManagerLike } from './manager-contract.js';
+export { HeedError, InvalidOptionsError, UnsupportedCrawlerError, UnsupportedCrawleeVersionError, AlreadyAttachedError } from './errors.js';
 export type { SkipEvent, SkipReason, SkipStage, UsageSkip } from './skips.js';
 export { SKIP_REASONS, SKIP_STAGES } from './skips.js';
-export type { UsageReport, UsageEvidence } from '@heed/manager';
 export type { RobotsPluginStats } from './stats.js';
-export { robotsDirectives, NO_DIRECTIVES, type RobotsDirectives, type MetaTag } from './meta-robots.js';
-export { signalsFromHtml, type PageSignals } from './page-signals.js';
-export { readSitemaps, parseSitemapStream, type ReadSitemapsOptions, type ReadSitemapsHooks, type SitemapUrl, type SitemapEntry } from './sitemaps/index.js';
-export { CrawlDelayScheduler } from './crawl-delay.js';
-export type { RobotsManagerLike, RobotsVerdict, VerdictReason } from './manager-contract.js';
+export type { RobotsDirectives, MetaTag } from './meta-robots.js';
+export type { UsageReport, UsageEvidence } from '@heed/manager';

@@ -8,7 +8,6 @@ import type { RobotsManager, Verdict } from '@heed/manager';
 /** The manager's answer for one URL and one product token or list of tokens (`RobotsManager.check()`). */
 export type RobotsVerdict = Verdict;
 
-export type { VerdictReason } from '@heed/manager';
 
 /**
  * The subset of `RobotsManager` the plugin calls. `usage` is needed only with the `purposes`

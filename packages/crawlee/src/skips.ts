@@ -17,7 +17,7 @@ import type { PluginStats } from './stats.js';
  * - `stale-copy`: robots.txt is unreachable now and the last good copy it fell back to disallows the URL;
  * - `invalid-url`: the URL is not an absolute http(s) URL, so no robots.txt governs it;
  * - `nofollow`: the page that linked to it says `nofollow`/`none` (meta robots or `X-Robots-Tag`),
- *   or, with `honourRelNofollow`, the link itself is `rel="nofollow"`;
+ *   or, with `honorRelNofollow`, the link itself is `rel="nofollow"`;
  * - `usage`: with `purposes`, a declared purpose is disallowed for the URL (robots.txt
  *   `Content-Usage`/`Content-Signal`, tdmrep.json; at stage `response` also the page's headers or
  *   meta tags): see `usage` for the purpose and the deciding signal and line.
@@ -58,8 +58,11 @@ export interface SkipEvent {
   readonly productToken: ProductTokens;
   readonly reason: SkipReason;
   readonly stage: SkipStage;
-  /** 1-based line of the deciding robots.txt rule, for `rules` and `stale-copy`. */
-  readonly line?: number;
+  /**
+   * 1-based line of the deciding robots.txt rule (for `rules` and `stale-copy`, and for a `usage`
+   * skip a robots.txt line decided); 0 when no line decided.
+   */
+  readonly line: number;
   /** The deciding rule, for `rules` and `stale-copy`. */
   readonly rule?: Rule;
   /** HTTP status of the robots.txt response the verdict rests on, when there was one. */
@@ -111,7 +114,7 @@ export function skipFromVerdict(verdict: RobotsVerdict, stage: SkipStage, referr
     productToken: verdict.productToken,
     reason,
     stage,
-    ...(verdict.line !== undefined && verdict.line > 0 ? { line: verdict.line } : {}),
+    line: verdict.line,
     ...(verdict.rule ? { rule: verdict.rule } : {}),
     ...(httpStatus !== undefined ? { httpStatus } : {}),
     ...(referrer !== undefined ? { referrer } : {}),
@@ -127,6 +130,7 @@ export function nofollowSkip(url: string, origin: string, productToken: ProductT
     productToken,
     reason: 'nofollow',
     stage: 'enqueue',
+    line: 0,
     referrer,
     message: `not enqueued from ${referrer}: ${source}`,
   };
@@ -142,7 +146,7 @@ export function usageSkipEvent(url: string, origin: string, productToken: Produc
     productToken,
     reason: 'usage',
     stage,
-    ...(usage.evidence?.source === 'robots.txt' && usage.evidence.line !== undefined ? { line: usage.evidence.line } : {}),
+    line: usage.evidence?.source === 'robots.txt' ? (usage.evidence.line ?? 0) : 0,
     ...(referrer !== undefined ? { referrer } : {}),
     usage,
     message: `${what}: ${usage.purpose} is disallowed for ${tokenLabel(productToken)} by ${because}`,

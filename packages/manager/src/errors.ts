@@ -1,19 +1,14 @@
 /**
  * Errors of `@heed/manager`. Each is its own class, so callers test with `instanceof` instead of
- * matching messages, and each message says what was wrong and what to do about it.
+ * matching messages, and each message says what was wrong and what to do about it. All extend
+ * `HeedError` (an `Error`), the base class of every Heed package's errors.
  */
 
-/** An option of `RobotsManager` or of a store was missing, of the wrong type or out of range. */
-export class InvalidOptionsError extends Error {
-  override readonly name = 'InvalidOptionsError';
-  /** The option at fault, as a dotted path (`retry.maxMs`), or the unknown key. */
-  readonly option: string;
+import { HeedError } from '@heed/parser';
 
-  constructor(option: string, message: string) {
-    super(`Invalid option "${option}": ${message}`);
-    this.option = option;
-  }
-}
+// One option error for every package (defined in @heed/parser): `instanceof` holds whichever
+// package threw it. Every error here extends HeedError, which extends Error.
+export { HeedError, InvalidOptionsError } from '@heed/parser';
 
 /** What went wrong while fetching a robots.txt, as a stable code callers can branch on. */
 export type RobotsFetchErrorCode =
@@ -43,8 +38,8 @@ export type RobotsFetchErrorCode =
  * `unreachable` record (see the status policy). It is what `fetchRobotsTxt()` reports, and what a
  * record's `error.code` names.
  */
-export class RobotsFetchError extends Error {
-  override readonly name = 'RobotsFetchError';
+export class RobotsFetchError extends HeedError {
+  override readonly name: string = 'RobotsFetchError';
   readonly code: RobotsFetchErrorCode;
   /** The URL that was being fetched when it failed (a redirect target, possibly). */
   readonly url: string;
@@ -57,16 +52,16 @@ export class RobotsFetchError extends Error {
 }
 
 /** A method of a `RobotsManager` was called after `close()`. Create a new manager instead. */
-export class ManagerClosedError extends Error {
-  override readonly name = 'ManagerClosedError';
+export class ManagerClosedError extends HeedError {
+  override readonly name: string = 'ManagerClosedError';
   constructor(method: string) {
     super(`RobotsManager.${method}() was called after close(); create a new RobotsManager to keep checking.`);
   }
 }
 
 /** `get()` was given something that is not an absolute http(s) URL or origin. */
-export class InvalidUrlError extends TypeError {
-  override readonly name = 'InvalidUrlError';
+export class InvalidUrlError extends HeedError {
+  override readonly name: string = 'InvalidUrlError';
   readonly url: string;
   constructor(url: unknown) {
     super(`${JSON.stringify(String(url)).slice(0, 200)} is not an absolute http(s) URL; pass e.g. "https://example.com/page" or "https://example.com".`);

@@ -10,21 +10,18 @@
  * everything is allowed (Google's rule, the RFC's "MAY"); rules fetched through a redirect to
  * another origin still apply to the origin asked for (as Google does); a body in UTF-16 with a
  * byte-order mark is decoded to UTF-8 (Google finds no rules in it; the BOM makes it unambiguous).
+ *
+ * This file is the whole public API (the README's API section lists the same names). What
+ * `@heed/crawlee` and the tests share beyond it is in `@heed/manager/internal`, not public API.
  */
 export { RobotsManager } from './manager.js';
-export { UsageReport, TDMREP_PATH } from './usage/index.js';
-export type { UsageQuery, UsageEvidence, UsageEvidenceSignal, UsageSource, PurposeCheck } from './usage/index.js';
-export { parseTdmRep, TdmRepMatcher } from './tdmrep/index.js';
-export type { TdmRepFile, TdmRepRule, TdmRepVerdict } from './tdmrep/index.js';
+export { originOf } from './origin.js';
+export type { RobotsManagerOptions } from './options.js';
 export type { Verdict, Decision, ManagerStats, OriginSummary } from './manager.js';
-export type { RobotsManagerOptions, UserAgentCheck } from './options.js';
-export { checkUserAgent } from './options.js';
-export { originOf, robotsTxtUrl } from './origin.js';
-export { fetchRobotsTxt, FETCH_DEFAULTS } from './fetch.js';
-export type { FetchOptions, FetchOutcome, FetchResponseOutcome, FetchRedirectOutcome, FetchNetworkOutcome, FetchHeaders } from './fetch.js';
-export { decideRecord, effectivePolicy, cacheTtl, parseRetryAfter, retryDelay, POLICY_DEFAULTS } from './policy.js';
-export type { StatusPolicyOptions, VerdictReason, EffectivePolicy } from './policy.js';
-export { RECORD_VERSION, encodeRecord, decodeRecord } from './record.js';
+export type { VerdictReason } from './policy.js';
+export { UsageReport } from './usage/index.js';
+export type { UsageQuery, UsageEvidence, UsageEvidenceSignal, UsageSource, PurposeCheck } from './usage/index.js';
+export { encodeRecord, decodeRecord } from './record.js';
 export type { RobotsRecord, RobotsRecordStatus, RecordProblem, GoodCopy } from './record.js';
 export type { RobotsStore, StoreLock, Log } from './cache/store.js';
 export { MemoryStore } from './cache/memory.js';
@@ -33,5 +30,5 @@ export { KeyValueStoreStore } from './cache/key-value-store.js';
 export type { KeyValueStoreStoreOptions, KeyValueStoreLike } from './cache/key-value-store.js';
 export { RedisStore } from './cache/redis.js';
 export type { RedisStoreOptions, RedisClientLike } from './cache/redis.js';
-export { InvalidOptionsError, RobotsFetchError, ManagerClosedError, InvalidUrlError } from './errors.js';
+export { HeedError, InvalidOptionsError, RobotsFetchError, ManagerClosedError, InvalidUrlError } from './errors.js';
 export type { RobotsFetchErrorCode } from './errors.js';

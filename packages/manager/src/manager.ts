@@ -51,8 +51,8 @@ export interface Verdict {
   /** The product token (or list of tokens) the rules were matched against. */
   readonly productToken: ProductTokens;
   readonly reason: VerdictReason;
-  /** The deciding rule's line, when a rule decided. */
-  readonly line?: number;
+  /** The deciding rule's line; 0 when no rule decided (allowed by default, or the status policy decided). */
+  readonly line: number;
   /** The deciding rule, when a rule decided. */
   readonly rule?: Rule;
   /** The groups that applied, when rules (current or a stale copy) decided. */
@@ -321,7 +321,7 @@ export class RobotsManager {
     if (origin === undefined) {
       if (this.closed) throw new ManagerClosedError('check');
       return {
-        allowed: false, url: String(url), origin: '', productToken: token, reason: 'invalid-url',
+        allowed: false, url: String(url), origin: '', productToken: token, reason: 'invalid-url', line: 0,
         record: { status: 'unavailable', fetchedAt: 0, ageMs: 0 },
       };
     }
@@ -335,14 +335,14 @@ export class RobotsManager {
     };
     const base = { url, origin, productToken: token, record };
     if (entry.policy.kind !== 'rules') {
-      return { ...base, allowed: entry.policy.kind === 'allow-all', reason: entry.policy.reason };
+      return { ...base, allowed: entry.policy.kind === 'allow-all', reason: entry.policy.reason, line: 0 };
     }
     const explanation = (entry.robots as RobotsTxt).explain(url, token);
     return {
       ...base,
       allowed: explanation.allowed,
       reason: entry.policy.reason,
-      ...(explanation.line > 0 ? { line: explanation.line } : {}),
+      line: explanation.line,
       ...(explanation.rule === undefined ? {} : { rule: explanation.rule }),
       groups: explanation.groups,
     };

@@ -3,10 +3,11 @@
  * fails at construction with an `InvalidOptionsError` that names it and says what it expects; an
  * unknown option name (a typo) is an error too rather than silently ignored.
  */
-import { InvalidParseOptionsError, parseRobotsTxt, productToken as tokenOf, type ParseOptions, type ProductTokens } from '@heed/parser';
+import { InvalidOptionsError, parseRobotsTxt, productToken as tokenOf, type ParseOptions, type ProductTokens } from '@heed/parser';
+import { checkKnownKeys, describe, MAX_TIMER_MS, numberOption, optionError, proxyUrlOption, timerOption, type NumberRange, type OptionScope } from '@heed/parser/internal';
 import type { Log, RobotsStore } from './cache/store.js';
 import { memoryBound } from './cache/sizes.js';
-import { InvalidOptionsError } from './errors.js';
+import { didYouMean } from './did-you-mean.js';
 import { FETCH_DEFAULTS } from './fetch.js';
 import { POLICY_DEFAULTS, type StatusPolicyOptions } from './policy.js';
 
@@ -33,34 +34,66 @@ export interface RobotsManagerOptions {
   readonly productToken?: ProductTokens;
   /** Where records are kept: `MemoryStore`, `KeyValueStoreStore`, `RedisStore` or your own. Default: `new MemoryStore()`. */
   readonly store?: RobotsStore;
-  /** robots.txt fetches in flight at most, over all origins: a whole number from 1 to 10,000. Default: 20. */
+  /**
+   * robots.txt fetches in flight at most, over all origins: a whole number from 1 to 10,000.
+   * @default 20
+   */
   readonly concurrency?: number;
-  /** Milliseconds to wait for a connection, from 1 to 2,147,483,647 (a Node.js timer's limit). Default: 10,000. */
+  /**
+   * Milliseconds to wait for a connection, from 1 to 2,147,483,647 (a Node.js timer's limit).
+   * @default 10,000
+   */
   readonly connectTimeoutMs?: number;
-  /** Milliseconds for a whole fetch: all redirect hops and the body; from 1 to 2,147,483,647 (a Node.js timer's limit). Default: 30,000. */
+  /**
+   * Milliseconds for a whole fetch: all redirect hops and the body; from 1 to 2,147,483,647 (a Node.js timer's limit).
+   * @default 30,000
+   */
   readonly timeoutMs?: number;
-  /** Proxy to fetch robots.txt through, `http://user:pass@host:port`. Default: none (direct). */
+  /**
+   * Proxy to fetch robots.txt through, `http://user:pass@host:port`.
+   * @default none (direct)
+   */
   readonly proxyUrl?: string;
   /**
    * Bytes of a robots.txt read at most (after decompression); the rest is ignored. A whole number
-   * from 1 to 8,388,608 (8 MiB, the most the parser reads). Default: 512,000 (500 KiB).
+   * from 1 to 8,388,608 (8 MiB, the most the parser reads).
+   * @default 512,000 (500 KiB)
    */
   readonly maxBytes?: number;
-  /** Redirect hops followed at most (0 to 100); beyond that robots.txt counts as unavailable. Default: 5. */
+  /**
+   * Redirect hops followed at most (0 to 100); beyond that robots.txt counts as unavailable.
+   * @default 5
+   */
   readonly maxRedirects?: number;
-  /** Cache time of a robots.txt or a 4xx without `Cache-Control: max-age`, at most 365 days. Default: 86,400,000 (24 h). */
+  /**
+   * Cache time of a robots.txt or a 4xx without `Cache-Control: max-age`, at most 365 days.
+   * @default 86,400,000 (24 h)
+   */
   readonly defaultTtlMs?: number;
-  /** Shortest cache time honoured from `max-age` (also for `no-cache`/`no-store`), at most 365 days. Default: 300,000 (5 min). */
+  /**
+   * Shortest cache time honoured from `max-age` (also for `no-cache`/`no-store`), at most 365 days.
+   * @default 300,000 (5 min)
+   */
   readonly minTtlMs?: number;
-  /** Longest cache time honoured from `max-age`, at most 365 days. Default: 86,400,000 (24 h, RFC 9309 §2.4). */
+  /**
+   * Longest cache time honoured from `max-age`, at most 365 days.
+   * @default 86,400,000 (24 h, RFC 9309 §2.4)
+   */
   readonly maxTtlMs?: number;
-  /** Retry interval after the first 5xx/429/network failure, doubled per further failure; at most 365 days. Default: 60,000 (1 min). */
+  /**
+   * Retry interval after the first 5xx/429/network failure, doubled per further failure; at most 365 days.
+   * @default 60,000 (1 min)
+   */
   readonly retryBaseMs?: number;
-  /** Longest retry interval; `Retry-After` is honoured up to it. At most 365 days. Default: 3,600,000 (1 h). */
+  /**
+   * Longest retry interval; `Retry-After` is honoured up to it. At most 365 days.
+   * @default 3,600,000 (1 h)
+   */
   readonly retryMaxMs?: number;
   /**
    * After this long unreachable with no good copy, all URLs of the origin are allowed (Google's
-   * rule). At most 3,650 days; `Infinity` keeps disallowing. Default: 2,592,000,000 (30 days).
+   * rule). At most 3,650 days; `Infinity` keeps disallowing.
+   * @default 2,592,000,000 (30 days)
    */
   readonly unreachableAllowAfterMs?: number;
   /**
@@ -81,14 +114,24 @@ export interface RobotsManagerOptions {
   readonly maxCacheBytes?: number;
   /**
    * How long a cross-process fetch lock lives when its holder dies without releasing it, from 1 to
-   * 2,147,483,647 ms. Default: `timeoutMs` + 10,000.
+   * 2,147,483,647 ms.
+   * @default `timeoutMs` + 10,000
    */
   readonly lockTtlMs?: number;
-  /** Options for the parser (`decodeUnreservedEscapes`, `implicitRobotsTxtAllow`, ...). Default: Google's reading. */
+  /**
+   * Options for the parser (`decodeUnreservedEscapes`, `implicitRobotsTxtAllow`, ...).
+   * @default Google's reading
+   */
   readonly parseOptions?: ParseOptions;
-  /** Where the manager reports fetches (debug) and trouble (warning); Crawlee's `log` fits. Default: warnings and errors to the console. */
+  /**
+   * Where the manager reports fetches (debug) and trouble (warning); Crawlee's `log` fits.
+   * @default warnings and errors to the console
+   */
   readonly log?: Log;
-  /** The clock, in ms since the epoch, for tests and simulations. Default: `Date.now`. */
+  /**
+   * The clock, in ms since the epoch, for tests and simulations.
+   * @default `Date.now`
+   */
   readonly now?: () => number;
 }
 
@@ -115,94 +158,82 @@ export interface ResolvedOptions extends StatusPolicyOptions {
 /** Default of `maxCacheBytes`: 64 MiB, about 1,600 typical origins or 11 of 500 KiB. */
 export const DEFAULT_MAX_CACHE_BYTES = 64 * 1024 * 1024;
 
-const KNOWN = new Set<string>([
+const KNOWN: readonly string[] = [
   'userAgent', 'productToken', 'store', 'concurrency', 'connectTimeoutMs', 'timeoutMs', 'proxyUrl', 'maxBytes', 'maxRedirects',
   'defaultTtlMs', 'minTtlMs', 'maxTtlMs', 'retryBaseMs', 'retryMaxMs', 'unreachableAllowAfterMs', 'cacheSize',
   'maxCacheBytes', 'lockTtlMs', 'parseOptions', 'log', 'now',
-]);
+];
+const SCOPE: OptionScope = { where: 'new RobotsManager()', suggest: didYouMean };
 
 /** Checks `options` and fills in the defaults. Throws `InvalidOptionsError`. */
 export function resolveOptions(options: RobotsManagerOptions): ResolvedOptions {
   if (typeof options !== 'object' || options === null) {
-    throw new InvalidOptionsError('options', 'pass an options object, e.g. new RobotsManager({ userAgent: "MyBot/1.0" }).');
+    throw optionError('options', `pass an options object, e.g. new RobotsManager({ userAgent: "MyBot/1.0" }); got ${describe(options)}.`, SCOPE);
   }
-  for (const key of Object.keys(options)) {
-    if (!KNOWN.has(key)) {
-      throw new InvalidOptionsError(key, `unknown option; the options are ${[...KNOWN].join(', ')}.`);
-    }
-  }
+  checkKnownKeys(options, KNOWN, SCOPE);
   const { userAgent } = options;
   const identity = checkUserAgent(userAgent, options.productToken);
-  if (!identity.ok) throw new InvalidOptionsError(identity.option, identity.problem);
+  if (!identity.ok) throw optionError(identity.option, identity.problem, SCOPE);
   const token = identity.productToken;
 
   const store = options.store;
   if (store !== undefined) checkStore(store);
-  if (options.proxyUrl !== undefined) {
-    let ok = false;
-    try {
-      ok = typeof options.proxyUrl === 'string' && /^https?:$/.test(new URL(options.proxyUrl).protocol);
-    } catch {
-      ok = false;
-    }
-    if (!ok) throw new InvalidOptionsError('proxyUrl', 'expected an http:// or https:// proxy URL, e.g. "http://user:pass@proxy:8000".');
-  }
+  const proxyUrl = proxyUrlOption(options.proxyUrl, 'proxyUrl', SCOPE);
   if (options.log !== undefined) {
     const log = options.log as Partial<Log> | null;
     if (typeof log !== 'object' || log === null || (['debug', 'info', 'warning', 'error'] as const).some((m) => typeof log[m] !== 'function')) {
-      throw new InvalidOptionsError('log', 'expected a logger with debug, info, warning and error methods (Crawlee\'s log fits).');
+      throw optionError('log', 'expected a logger with debug, info, warning and error methods (Crawlee\'s log fits).', SCOPE);
     }
   }
   if (options.now !== undefined && typeof options.now !== 'function') {
-    throw new InvalidOptionsError('now', 'expected a function returning milliseconds since the epoch.');
+    throw optionError('now', 'expected a function returning milliseconds since the epoch.', SCOPE);
   }
   if (options.parseOptions !== undefined && (typeof options.parseOptions !== 'object' || options.parseOptions === null)) {
-    throw new InvalidOptionsError('parseOptions', 'expected the parser options object, e.g. { implicitRobotsTxtAllow: true }.');
+    throw optionError('parseOptions', 'expected the parser options object, e.g. { implicitRobotsTxtAllow: true }.', SCOPE);
   }
   if (options.parseOptions !== undefined) {
     // The parser checks its options when it parses: try them now, not at the first robots.txt.
     try {
       parseRobotsTxt('', options.parseOptions);
     } catch (error) {
-      if (!(error instanceof InvalidParseOptionsError)) throw error;
-      throw new InvalidOptionsError('parseOptions', error.message.replace(/\.?$/, '.'));
+      if (!(error instanceof InvalidOptionsError)) throw error;
+      throw optionError('parseOptions', `its "${error.option}": ${error.problem}`, SCOPE);
     }
   }
 
-  const timeoutMs = timer(options, 'timeoutMs', FETCH_DEFAULTS.timeoutMs);
+  const timeoutMs = timerOption(options.timeoutMs, 'timeoutMs', FETCH_DEFAULTS.timeoutMs, SCOPE);
   const resolved: ResolvedOptions = {
     userAgent,
     productToken: token,
     store,
-    concurrency: whole(options, 'concurrency', 20, 1, 10_000),
-    connectTimeoutMs: timer(options, 'connectTimeoutMs', FETCH_DEFAULTS.connectTimeoutMs),
+    concurrency: numberOption(options.concurrency, 'concurrency', 20, { min: 1, max: 10_000, integer: true }, SCOPE),
+    connectTimeoutMs: timerOption(options.connectTimeoutMs, 'connectTimeoutMs', FETCH_DEFAULTS.connectTimeoutMs, SCOPE),
     timeoutMs,
-    proxyUrl: options.proxyUrl,
-    maxBytes: whole(options, 'maxBytes', FETCH_DEFAULTS.maxBytes, 1, MAX_BODY_BYTES),
-    maxRedirects: whole(options, 'maxRedirects', FETCH_DEFAULTS.maxRedirects, 0, 100),
-    defaultTtlMs: duration(options, 'defaultTtlMs', POLICY_DEFAULTS.defaultTtlMs, YEAR_MS),
-    minTtlMs: duration(options, 'minTtlMs', POLICY_DEFAULTS.minTtlMs, YEAR_MS),
-    maxTtlMs: duration(options, 'maxTtlMs', POLICY_DEFAULTS.maxTtlMs, YEAR_MS),
-    retryBaseMs: duration(options, 'retryBaseMs', POLICY_DEFAULTS.retryBaseMs, YEAR_MS),
-    retryMaxMs: duration(options, 'retryMaxMs', POLICY_DEFAULTS.retryMaxMs, YEAR_MS),
-    unreachableAllowAfterMs: duration(options, 'unreachableAllowAfterMs', POLICY_DEFAULTS.unreachableAllowAfterMs, 10 * YEAR_MS, true),
-    cacheSize: whole(options, 'cacheSize', 10_000, 1),
-    maxCacheBytes: memoryBound('maxCacheBytes', options.maxCacheBytes, DEFAULT_MAX_CACHE_BYTES),
-    lockTtlMs: timer(options, 'lockTtlMs', Math.min(timeoutMs + 10_000, MAX_TIMER_MS)),
+    proxyUrl,
+    maxBytes: numberOption(options.maxBytes, 'maxBytes', FETCH_DEFAULTS.maxBytes, { min: 1, max: MAX_BODY_BYTES, integer: true }, SCOPE),
+    maxRedirects: numberOption(options.maxRedirects, 'maxRedirects', FETCH_DEFAULTS.maxRedirects, { min: 0, max: 100, integer: true }, SCOPE),
+    defaultTtlMs: numberOption(options.defaultTtlMs, 'defaultTtlMs', POLICY_DEFAULTS.defaultTtlMs, UP_TO_A_YEAR, SCOPE),
+    minTtlMs: numberOption(options.minTtlMs, 'minTtlMs', POLICY_DEFAULTS.minTtlMs, UP_TO_A_YEAR, SCOPE),
+    maxTtlMs: numberOption(options.maxTtlMs, 'maxTtlMs', POLICY_DEFAULTS.maxTtlMs, UP_TO_A_YEAR, SCOPE),
+    retryBaseMs: numberOption(options.retryBaseMs, 'retryBaseMs', POLICY_DEFAULTS.retryBaseMs, UP_TO_A_YEAR, SCOPE),
+    retryMaxMs: numberOption(options.retryMaxMs, 'retryMaxMs', POLICY_DEFAULTS.retryMaxMs, UP_TO_A_YEAR, SCOPE),
+    // The one option where Infinity means something ("never allow"), so it is accepted here only.
+    unreachableAllowAfterMs: numberOption(options.unreachableAllowAfterMs, 'unreachableAllowAfterMs', POLICY_DEFAULTS.unreachableAllowAfterMs, { ...UP_TO_A_YEAR, max: 10 * YEAR_MS, allowInfinity: true }, SCOPE),
+    cacheSize: numberOption(options.cacheSize, 'cacheSize', 10_000, { min: 1, max: Number.MAX_SAFE_INTEGER, integer: true }, SCOPE),
+    maxCacheBytes: memoryBound(options.maxCacheBytes, 'maxCacheBytes', DEFAULT_MAX_CACHE_BYTES, SCOPE),
+    lockTtlMs: timerOption(options.lockTtlMs, 'lockTtlMs', Math.min(timeoutMs + 10_000, MAX_TIMER_MS), SCOPE),
     parseOptions: options.parseOptions,
     log: options.log,
     now: options.now ?? Date.now,
   };
   if (resolved.minTtlMs > resolved.maxTtlMs) {
-    throw new InvalidOptionsError('minTtlMs', `is ${resolved.minTtlMs}, above maxTtlMs (${resolved.maxTtlMs}); make minTtlMs <= maxTtlMs.`);
+    throw optionError('minTtlMs', `is ${resolved.minTtlMs}, above maxTtlMs (${resolved.maxTtlMs}); make minTtlMs <= maxTtlMs.`, SCOPE);
   }
   if (resolved.retryBaseMs > resolved.retryMaxMs) {
-    throw new InvalidOptionsError('retryBaseMs', `is ${resolved.retryBaseMs}, above retryMaxMs (${resolved.retryMaxMs}); make retryBaseMs <= retryMaxMs.`);
+    throw optionError('retryBaseMs', `is ${resolved.retryBaseMs}, above retryMaxMs (${resolved.retryMaxMs}); make retryBaseMs <= retryMaxMs.`, SCOPE);
   }
   return resolved;
 }
-
-type NumberOption = { [K in keyof RobotsManagerOptions]-?: RobotsManagerOptions[K] extends number | undefined ? K : never }[keyof RobotsManagerOptions];
 
 /**
  * The longest `userAgent` accepted, in bytes. Servers refuse longer request headers (HTTP 431, or
@@ -319,70 +350,35 @@ function botTokenIn(userAgent: string): string | undefined {
   return undefined;
 }
 
-/** The longest a Node.js timer waits; a longer delay fires after 1 ms instead. */
-const MAX_TIMER_MS = 2_147_483_647;
-
 const YEAR_MS = 365 * 24 * 60 * 60 * 1000;
+
+/** A duration compared with clock times (a cache time, a retry interval): never set as a timer, so up to a year. */
+const UP_TO_A_YEAR: NumberRange = { min: 1, max: YEAR_MS, unit: 'milliseconds' };
 
 /** The most bytes of a body the parser reads (its `maxBytes` limit): reading more could not change a verdict. */
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
-
-/**
- * A number option within `[min, max]` (whole when `integer`), or the default when absent. NaN,
- * Infinity (unless `allowInfinity`), out-of-range values and non-numbers fail naming the option and
- * the range, so a value nothing could honour never reaches a timer or a date.
- */
-function bounded(options: RobotsManagerOptions, name: NumberOption, fallback: number, range: { min: number; max: number; integer: boolean; unit?: string; why?: string; allowInfinity?: boolean }): number {
-  const value: unknown = options[name];
-  if (value === undefined) return fallback;
-  if (range.allowInfinity === true && value === Infinity) return value;
-  const ok = typeof value === 'number' && Number.isFinite(value) && value >= range.min && value <= range.max && (!range.integer || Number.isInteger(value));
-  if (!ok) {
-    const what = `${range.integer ? 'a whole number' : 'a number'}${range.unit === undefined ? '' : ` of ${range.unit}`}`;
-    const format = (n: number) => n.toLocaleString('en-US');
-    throw new InvalidOptionsError(
-      name,
-      `expected ${what} from ${format(range.min)} to ${format(range.max)}${range.why === undefined ? '' : ` (${range.why})`}${range.allowInfinity === true ? ', or Infinity' : ''}, got ${typeof value === 'string' ? JSON.stringify(value) : String(value)}; the default is ${format(fallback)}.`,
-    );
-  }
-  return value as number;
-}
-
-/** A positive duration compared with clock times (a cache time, a retry interval), at most `max` ms. */
-function duration(options: RobotsManagerOptions, name: NumberOption, fallback: number, max: number, allowInfinity = false): number {
-  return bounded(options, name, fallback, { min: 1, max, integer: false, unit: 'milliseconds', allowInfinity });
-}
-
-/** A positive duration that is set as a timer, so at most {@link MAX_TIMER_MS}. */
-function timer(options: RobotsManagerOptions, name: NumberOption, fallback: number): number {
-  return bounded(options, name, fallback, { min: 1, max: MAX_TIMER_MS, integer: false, unit: 'milliseconds', why: 'the longest a Node.js timer waits, about 24.8 days' });
-}
-
-function whole(options: RobotsManagerOptions, name: NumberOption, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
-  return bounded(options, name, fallback, { min, max, integer: true });
-}
 
 /** A store is an object with get/set/delete; say what to pass instead for the likely mix-ups. */
 function checkStore(store: unknown): void {
   const candidate = store as Record<string, unknown> | null;
   if (typeof store === 'function') {
-    throw new InvalidOptionsError('store', `got the class ${store.name || '(anonymous)'} itself; pass an instance, e.g. store: new ${store.name || 'MemoryStore'}().`);
+    throw optionError('store', `got the class ${store.name || '(anonymous)'} itself; pass an instance, e.g. store: new ${store.name || 'MemoryStore'}().`, SCOPE);
   }
   if (typeof candidate !== 'object' || candidate === null) {
-    throw new InvalidOptionsError('store', `expected a RobotsStore (MemoryStore, KeyValueStoreStore, RedisStore, or an object with get/set/delete), got ${candidate === null ? 'null' : typeof candidate}.`);
+    throw optionError('store', `expected a RobotsStore (MemoryStore, KeyValueStoreStore, RedisStore, or an object with get/set/delete), got ${candidate === null ? 'null' : typeof candidate}.`, SCOPE);
   }
   if (typeof candidate.getValue === 'function' && typeof candidate.setValue === 'function') {
-    throw new InvalidOptionsError('store', 'got a Crawlee KeyValueStore; wrap it: store: new KeyValueStoreStore({ store: yourKeyValueStore }).');
+    throw optionError('store', 'got a Crawlee KeyValueStore; wrap it: store: new KeyValueStoreStore({ store: yourKeyValueStore }).', SCOPE);
   }
   if (typeof candidate.call === 'function' && typeof candidate.status === 'string') {
-    throw new InvalidOptionsError('store', 'got a Redis client; wrap it: store: new RedisStore({ client: yourRedisClient }).');
+    throw optionError('store', 'got a Redis client; wrap it: store: new RedisStore({ client: yourRedisClient }).', SCOPE);
   }
   const missing = ['get', 'set', 'delete'].filter((method) => typeof candidate[method] !== 'function');
   if (missing.length > 0) {
-    throw new InvalidOptionsError('store', `expected a RobotsStore (MemoryStore, KeyValueStoreStore, RedisStore, or an object with get/set/delete); this one has no ${missing.join('/')} method.`);
+    throw optionError('store', `expected a RobotsStore (MemoryStore, KeyValueStoreStore, RedisStore, or an object with get/set/delete); this one has no ${missing.join('/')} method.`, SCOPE);
   }
   const wrong = ['lock', 'close'].filter((method) => candidate[method] !== undefined && typeof candidate[method] !== 'function');
   if (wrong.length > 0) {
-    throw new InvalidOptionsError('store', `its ${wrong.join(' and ')} must be ${wrong.length > 1 ? 'methods' : 'a method'} when present; remove ${wrong.length > 1 ? 'them' : 'it'} or make ${wrong.length > 1 ? 'them functions' : 'it a function'}.`);
+    throw optionError('store', `its ${wrong.join(' and ')} must be ${wrong.length > 1 ? 'methods' : 'a method'} when present; remove ${wrong.length > 1 ? 'them' : 'it'} or make ${wrong.length > 1 ? 'them functions' : 'it a function'}.`, SCOPE);
   }
 }

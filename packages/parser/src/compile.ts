@@ -12,7 +12,7 @@ import { KIND, readRow, rowEnd, rowHead, rowStart, type DirectiveTable } from '.
 import { byteStringToText } from './bytes.js';
 import type { TokenizedLine } from './tokenize.js';
 import type { AgentLine, Decision, DirectiveKind, Group, OtherDirective, Rule } from './types.js';
-import { agentLineToken } from './user-agent.js';
+import { agentLineToken, isGlobalAgent, isTokenChar } from './user-agent.js';
 import type { UsageRules } from './usage/rules.js';
 
 export interface Directives {
@@ -136,9 +136,20 @@ export interface AppliedGroups {
 export function selectGroups(groups: readonly Group[], tokens: string | readonly string[]): AppliedGroups {
   const wanted = new Set((typeof tokens === 'string' ? [tokens] : tokens).filter((token) => token.length > 0).map((token) => token.toLowerCase()));
   const named = wanted.size === 0 ? [] : groups.filter((group) => group.agents.some((agent) => agent.token !== '*' && wanted.has(agent.token.toLowerCase())));
-  if (named.length > 0) return { groups: named, matchedBy: 'product-token' };
   const global = groups.filter((group) => group.agents.some((agent) => agent.token === '*'));
-  return global.length > 0 ? { groups: global, matchedBy: 'wildcard' } : { groups: [], matchedBy: 'none' };
+  return { groups: chooseGroups(named, global), matchedBy: matchedBy(named.length > 0, global.length > 0) };
+}
+
+/**
+ * The selection rule, for {@link selectGroups} (group objects) and {@link compileAgent} (table
+ * rows) alike: the groups naming the agent, merged; else the `*` groups; else none.
+ */
+function chooseGroups<T>(named: readonly T[], global: readonly T[]): readonly T[] {
+  return named.length > 0 ? named : global;
+}
+
+function matchedBy(anyNamed: boolean, anyGlobal: boolean): AppliedGroups['matchedBy'] {
+  return anyNamed ? 'product-token' : anyGlobal ? 'wildcard' : 'none';
 }
 
 export interface CompileOptions {
@@ -149,6 +160,8 @@ export interface CompileOptions {
 export interface CompiledAgent {
   readonly matcher: RuleMatcher;
   readonly matchedBy: AppliedGroups['matchedBy'];
+  /** Indices of the groups that apply (as `Group#index`), chosen in the same walk as the rules. */
+  readonly groupIndices: readonly number[];
   /**
    * Rows of the `content-usage` and `content-signal` lines that apply: those of the chosen groups,
    * then the `content-signal` lines before any group. Empty for a file without such lines.
@@ -183,6 +196,9 @@ export function compileAgent(table: DirectiveTable, tokens: readonly string[], o
   let closed = true; // its agent list has ended (a rule was seen)
   let groupSpecific = false;
   let groupGlobal = false;
+  let group = -1; // the current group's index, counted as materializeTable counts groups
+  const specificGroups: number[] = [];
+  const globalGroups: number[] = [];
   // Usage lines, only for files that have them: the current group's, then per kind of group.
   const usage = table.hasUsage ? { pending: [] as number[], specific: [] as number[], global: [] as number[], preamble: [] as number[] } : undefined;
   const flush = (): void => {
@@ -200,13 +216,19 @@ export function compileAgent(table: DirectiveTable, tokens: readonly string[], o
         groupSpecific = groupGlobal = false;
         closed = false;
         open = true;
+        group++;
       }
       const start = rowStart(text, rows, i);
       const end = rowEnd(rows, i);
       for (const token of tokens) {
         const match = agentMatches(text, start, end, token);
-        if (match === 'global') groupGlobal = anyGlobal = true;
-        else if (match === 'specific') groupSpecific = anySpecific = true;
+        if (match === 'global' && !groupGlobal) {
+          groupGlobal = anyGlobal = true;
+          globalGroups.push(group);
+        } else if (match === 'specific' && !groupSpecific) {
+          groupSpecific = anySpecific = true;
+          specificGroups.push(group);
+        }
         if (match !== 'no') break;
       }
     } else if (kind === KIND.allow || kind === KIND.disallow) {
@@ -223,9 +245,13 @@ export function compileAgent(table: DirectiveTable, tokens: readonly string[], o
   flush();
   // Google compares the whole token: one with other characters ("Foo Bar") names no group.
   const chosen = anySpecific ? specific : global;
-  const matchedBy = anySpecific ? 'product-token' : anyGlobal ? 'wildcard' : 'none';
   const usageRows = usage === undefined ? NO_ROWS : [...(anySpecific ? usage.specific : usage.global), ...usage.preamble];
-  return { matcher: RuleMatcher.fromTable(table, chosen, options.decodeUnreservedEscapes), matchedBy, usageRows };
+  return {
+    matcher: RuleMatcher.fromTable(table, chosen, options.decodeUnreservedEscapes),
+    matchedBy: matchedBy(anySpecific, anyGlobal),
+    groupIndices: chooseGroups(specificGroups, globalGroups),
+    usageRows,
+  };
 }
 
 /**
@@ -235,10 +261,7 @@ export function compileAgent(table: DirectiveTable, tokens: readonly string[], o
  */
 function agentMatches(text: string, start: number, end: number, token: string): 'global' | 'specific' | 'no' {
   if (start === end) return 'no';
-  if (text.charCodeAt(start) === 0x2a) {
-    const next = text.charCodeAt(start + 1);
-    return end - start === 1 || next === 0x20 || (next >= 0x09 && next <= 0x0d) ? 'global' : 'no';
-  }
+  if (text.charCodeAt(start) === 0x2a) return isGlobalAgent(text, start, end) ? 'global' : 'no';
   const length = token.length;
   if (length === 0 || end - start < length || !isToken(token)) return 'no';
   for (let i = 0; i < length; i++) {
@@ -256,8 +279,4 @@ function isToken(token: string): boolean {
 
 function lowerAscii(code: number): number {
   return code >= 0x41 && code <= 0x5a ? code | 0x20 : code;
-}
-
-function isTokenChar(code: number): boolean {
-  return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || code === 0x2d || code === 0x5f;
 }

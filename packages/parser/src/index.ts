@@ -10,20 +10,17 @@
  * `Content-Signal` (Cloudflare's Content Signals), answered per URL by `RobotsTxt#usage`. Crawl
  * verdicts are unchanged by them. Every check takes one product token or a list of them, as
  * google/robotstxt's `AllowedByRobots()` takes a vector of user agents.
+ *
+ * This file is the whole public API (the README's API section lists the same names). What Heed's
+ * own packages share beyond it is in `@heed/parser/internal`, which is not public API.
  */
-export { parseRobotsTxt, RobotsTxt, InvalidParseOptionsError } from './robots-txt.js';
-export { tokenize, classifyKey, MAX_LINE_BYTES, DEFAULT_MAX_BYTES } from './tokenize.js';
-export type { Tokenized, TokenizeOptions } from './tokenize.js';
+export { parseRobotsTxt, RobotsTxt } from './robots-txt.js';
 export { productToken } from './user-agent.js';
-export { canonicalPath } from './url.js';
-export { pathPattern } from './pattern.js';
-export type { PathPattern } from './pattern.js';
-export { parseCrawlDelay } from './compile.js';
-export type * from './types.js';
+export type { Decision, Explanation, RuleReason, Group, Rule, AgentLine, OtherDirective, ParseOptions, ProductTokens } from './types.js';
 export { UsageVerdict } from './usage/verdict.js';
 export type { UsageDecision, UsageReason, AppliedStatement } from './usage/verdict.js';
 export type { UsagePreference, UsageSignal, UsageCategory } from './usage/vocabulary.js';
 export { USAGE_CATEGORIES } from './usage/vocabulary.js';
-export { parseUsageHeader } from './usage/header.js';
-export type { UsageStatement, StatedPreference } from './usage/statement.js';
-export { lint, InvalidLintOptionsError, DIAGNOSTIC_CODES, ALL_DIAGNOSTIC_CODES } from './lint/index.js'; export type { Diagnostic, DiagnosticCode, Severity, LintOptions } from './lint/index.js';
+export { lint, DIAGNOSTIC_CODES } from './lint/index.js';
+export type { Diagnostic, DiagnosticCode, Severity, LintOptions } from './lint/index.js';
+export { HeedError, InvalidOptionsError } from './errors.js';

@@ -2,46 +2,31 @@
  * `RobotsTxt`: a parsed robots.txt file. Parsing keeps the groups; the rule set of each user-agent
  * is compiled the first time that agent asks, and cached on the object.
  */
-import { compileAgent, materializeTable, selectGroups, type CompiledAgent, type Directives } from './compile.js';
+import { compileAgent, materializeTable, type CompiledAgent, type Directives } from './compile.js';
 import { decodeUnreserved } from './escape.js';
 import { buildTable, MAX_BODY_BYTES, type DirectiveTable } from './table.js';
-import { prepareBody } from './tokenize.js';
+import { booleanOption, checkKnownKeys, describe, isRecord, numberOption, optionError, type OptionScope } from './check-options.js';
+import { DEFAULT_MAX_BYTES, prepareBody } from './tokenize.js';
 import type { Decision, Explanation, Group, OtherDirective, ParseOptions, ProductTokens, Rule } from './types.js';
 import { canonicalPath } from './url.js';
 import { UsageRules } from './usage/rules.js';
 import type { UsageVerdict } from './usage/verdict.js';
 
-const KNOWN_OPTIONS = new Set(['maxBytes', 'decodeUnreservedEscapes', 'implicitRobotsTxtAllow', 'acceptTypos', 'acceptMissingColon']);
+const KNOWN_OPTIONS = ['maxBytes', 'decodeUnreservedEscapes', 'implicitRobotsTxtAllow', 'acceptTypos', 'acceptMissingColon'];
 /** Compiled agents kept per file: crawlers use one or a few; a bound keeps hostile callers in check. */
 const MAX_CACHED_AGENTS = 64;
 /** Line numbers and row indices are packed into integers: bodies stay within 8 MiB. */
 const MAX_MAX_BYTES = MAX_BODY_BYTES;
-
-/** Thrown for an options object the parser cannot honour; the message says what to change. */
-export class InvalidParseOptionsError extends TypeError {
-  override readonly name = 'InvalidParseOptionsError';
-}
+const SCOPE: OptionScope = { where: 'parseRobotsTxt()' };
 
 function checkOptions(options: ParseOptions | undefined): ParseOptions {
   if (options === undefined || options === null) return {};
-  if (typeof options !== 'object') throw new InvalidParseOptionsError(`parseRobotsTxt options must be an object (got ${typeof options})`);
-  for (const key of Object.keys(options)) {
-    if (!KNOWN_OPTIONS.has(key)) {
-      throw new InvalidParseOptionsError(`Unknown parseRobotsTxt option "${key}"; known options are: ${[...KNOWN_OPTIONS].join(', ')}`);
-    }
-  }
+  if (!isRecord(options)) throw optionError('options', `expected an options object, e.g. { implicitRobotsTxtAllow: true }, got ${describe(options)}.`, SCOPE);
+  checkKnownKeys(options, KNOWN_OPTIONS, SCOPE);
   for (const key of ['decodeUnreservedEscapes', 'implicitRobotsTxtAllow', 'acceptTypos', 'acceptMissingColon'] as const) {
-    const value = options[key];
-    if (value !== undefined && typeof value !== 'boolean') {
-      throw new InvalidParseOptionsError(`parseRobotsTxt option "${key}" must be true or false (got ${String(value)})`);
-    }
+    booleanOption(options[key], key, key.startsWith('accept'), SCOPE);
   }
-  const { maxBytes } = options;
-  if (maxBytes !== undefined && (typeof maxBytes !== 'number' || !(maxBytes >= 0) || maxBytes > MAX_MAX_BYTES)) {
-    throw new InvalidParseOptionsError(
-      `parseRobotsTxt option "maxBytes" must be a number from 0 to ${MAX_MAX_BYTES} (got ${String(maxBytes)}); omit it for the 500 KiB default`,
-    );
-  }
+  numberOption(options.maxBytes, 'maxBytes', DEFAULT_MAX_BYTES, { min: 0, max: MAX_MAX_BYTES, unit: 'bytes' }, SCOPE);
   return options;
 }
 
@@ -192,7 +177,8 @@ export class RobotsTxt {
 
   /** The groups that apply, selected once per compiled agent (explain() runs per check). */
   private appliedGroups(userAgent: ProductTokens, compiled: CompiledAgent): readonly Group[] {
-    compiled.groups ??= compiled.matchedBy === 'none' ? [] : selectGroups(this.groups, tokenList(userAgent)).groups;
+    // The groups the compiled rules came from: one selection decides both.
+    compiled.groups ??= compiled.groupIndices.map((index) => this.groups[index] as Group);
     return compiled.groups;
   }
 
@@ -279,7 +265,7 @@ const ROBOTS_TXT_ALLOWED = 2;
 
 /**
  * Parses a robots.txt body. A `Uint8Array` is read as the exact bytes it holds; a string is UTF-8
- * encoded first. Never throws for any body; throws {@link InvalidParseOptionsError} for bad options.
+ * encoded first. Never throws for any body; throws {@link InvalidOptionsError} for bad options.
  */
 export function parseRobotsTxt(input: string | Uint8Array, options?: ParseOptions): RobotsTxt {
   return new RobotsTxt(input, options);

@@ -7,11 +7,10 @@
  */
 import { escapeBytes } from './escape.js';
 import { keyKindAt, NextFinder, scanLines, type PreparedBody } from './tokenize.js';
-import type { DirectiveKind } from './types.js';
+import { DIRECTIVE_KINDS, KIND, type DirectiveKind } from './directive-kinds.js';
 
-/** Directive kinds as stored in the table. */
-export const KIND = { 'user-agent': 0, allow: 1, disallow: 2, sitemap: 3, 'crawl-delay': 4, other: 5, 'content-usage': 6, 'content-signal': 7 } as const;
-const KIND_NAMES: readonly DirectiveKind[] = ['user-agent', 'allow', 'disallow', 'sitemap', 'crawl-delay', 'other', 'content-usage', 'content-signal'];
+/** Directive kinds as stored in the table (three bits of a row head). */
+export { KIND };
 
 /** Numbers per directive in {@link DirectiveTable.rows}. */
 export const ROW = 2;
@@ -122,5 +121,5 @@ export function readRow(table: DirectiveTable, i: number): TableRow {
   const start = rowStart(text, rows, i);
   const value = text.slice(start, rowEnd(rows, i));
   const raw = head & HAS_RAW ? text.slice(i === 0 ? 0 : rows[i * ROW - 1], start - 1) : value;
-  return { line: head >>> LINE_SHIFT, directive: KIND_NAMES[head & 7] as DirectiveKind, value, raw };
+  return { line: head >>> LINE_SHIFT, directive: DIRECTIVE_KINDS[head & 7] as DirectiveKind, value, raw };
 }

@@ -4,7 +4,8 @@
  * `GetKeyAndValueFrom()` key/value extraction byte for byte.
  */
 import { byteStringToText, inputToByteString, isAscii } from './bytes.js';
-import type { DirectiveKind, LineEnding, LineKind, LineRecord } from './types.js';
+import { DIRECTIVE_KINDS, KIND, type DirectiveKind } from './directive-kinds.js';
+import type { LineEnding, LineKind, LineRecord } from './types.js';
 
 /** Google keeps at most this many bytes of a line (`2083 * 8 - 1`); the rest is dropped. */
 export const MAX_LINE_BYTES = 16_663;
@@ -356,36 +357,33 @@ function startsWithWord(body: string, from: number, to: number, word: string): b
   return true;
 }
 
-const DIRECTIVES: readonly DirectiveKind[] = ['user-agent', 'allow', 'disallow', 'sitemap', 'crawl-delay', 'other', 'content-usage', 'content-signal'];
-const KIND_OF: Readonly<Record<DirectiveKind, number>> = { 'user-agent': 0, allow: 1, disallow: 2, sitemap: 3, 'crawl-delay': 4, other: 5, 'content-usage': 6, 'content-signal': 7 };
 /** Bit set in {@link keyKindAt}'s answer when the key was read through Google's leniency. */
 export const KEY_TYPO = 8;
 
 /**
  * The known key body[from, to) stands for, the way Google reads keys (case-insensitive prefix), as
- * a number: the directive's index in `user-agent, allow, disallow, sitemap, crawl-delay, other,
- * content-usage, content-signal`, plus {@link KEY_TYPO}. A number, because the parser asks this for every line.
+ * a number: the directive's index in {@link DIRECTIVE_KINDS}, plus {@link KEY_TYPO}. A number, because the parser asks this for every line.
  */
 export function keyKindAt(body: string, from: number, to: number, acceptTypos: boolean): number {
   let first = body.charCodeAt(from);
   if (first >= 0x41 && first <= 0x5a) first |= 0x20;
   const candidates = first < 0x80 ? SPELLINGS_BY_FIRST[first] : undefined;
-  if (candidates === undefined) return KIND_OF.other;
+  if (candidates === undefined) return KIND.other;
   for (const spelling of candidates) {
     if (spelling.typo && !acceptTypos) continue;
     if (!startsWithWord(body, from, to, spelling.prefix)) continue;
-    const kind = KIND_OF[spelling.directive];
+    const kind = KIND[spelling.directive];
     if (to - from === spelling.prefix.length) return spelling.typo ? kind | KEY_TYPO : kind;
     // Only Google's keys are read by prefix ("Disallowed:"); the others are matched exactly.
-    if (acceptTypos && kind <= KIND_OF.sitemap) return kind | KEY_TYPO;
+    if (acceptTypos && kind <= KIND.sitemap) return kind | KEY_TYPO;
   }
-  return KIND_OF.other;
+  return KIND.other;
 }
 
 /** The known key body[from, to) stands for, the way Google reads keys (case-insensitive prefix). */
 export function classifyKeyAt(body: string, from: number, to: number, acceptTypos = true): { directive: DirectiveKind; typo: boolean } {
   const kind = keyKindAt(body, from, to, acceptTypos);
-  return { directive: DIRECTIVES[kind & 7] as DirectiveKind, typo: (kind & KEY_TYPO) !== 0 };
+  return { directive: DIRECTIVE_KINDS[kind & 7] as DirectiveKind, typo: (kind & KEY_TYPO) !== 0 };
 }
 
 /** The known key a written key stands for, the way Google reads it (case-insensitive prefix). */

@@ -4,12 +4,9 @@
  */
 import type { UsageVerdict } from './usage/verdict.js';
 
-/**
- * The directives the parser gives meaning to. Every other `key: value` line is `'other'`.
- * `content-usage` (IETF AIPREF) and `content-signal` (Cloudflare's Content Signals) state AI-usage
- * preferences; they never change what may be crawled (see `RobotsTxt#usage`).
- */
-export type DirectiveKind = 'user-agent' | 'allow' | 'disallow' | 'sitemap' | 'crawl-delay' | 'content-usage' | 'content-signal' | 'other';
+import type { DirectiveKind } from './directive-kinds.js';
+
+export type { DirectiveKind };
 
 /** What a physical line of the file turned out to be. */
 export type LineKind = 'blank' | 'comment' | 'directive' | 'invalid';
@@ -99,8 +96,11 @@ export interface OtherDirective {
  */
 export type ProductTokens = string | readonly string[];
 
-/** Why a verdict came out the way it did. */
-export type VerdictReason =
+/**
+ * Why the rules gave the answer they gave (the manager's `VerdictReason` says why an origin's
+ * verdict came from the rules or from the status policy).
+ */
+export type RuleReason =
   /** A rule matched and decided (see `rule`). */
   | 'rule'
   /** Groups applied, but none of their rules matched the URL: allowed. */
@@ -117,16 +117,16 @@ export type VerdictReason =
  */
 export interface Decision {
   readonly allowed: boolean;
-  readonly reason: VerdictReason;
-  /** 1-based line of the deciding rule; 0 when no rule matched (allowed by default). */
+  readonly reason: RuleReason;
+  /** 1-based line of the deciding rule; 0 when no rule decided (allowed by default): Heed's one way to say "no deciding line", as google/robotstxt's `matching_line()`. */
   readonly line: number;
 }
 
 /** The verdict for one URL and one user-agent, with what decided it. */
 export interface Explanation {
   readonly allowed: boolean;
-  readonly reason: VerdictReason;
-  /** 1-based line of the deciding rule; 0 when no rule matched (allowed by default). */
+  readonly reason: RuleReason;
+  /** 1-based line of the deciding rule; 0 when no rule decided (allowed by default): Heed's one way to say "no deciding line", as google/robotstxt's `matching_line()`. */
   readonly line: number;
   /** The deciding rule, when one matched. */
   readonly rule?: Rule;
@@ -149,23 +149,32 @@ export interface Explanation {
 export interface ParseOptions {
   /**
    * Bytes of the body that are read; the rest is ignored, as Google and RFC 9309 (which asks for
-   * at least 500 KiB) allow. At most 8 MiB. Default: 512,000 (500 KiB).
+   * at least 500 KiB) allow. At most 8 MiB.
+   * @default 512,000 (500 KiB)
    */
   readonly maxBytes?: number;
   /**
    * RFC 9309 §2.2.2: decode `%XX` escapes of unreserved characters (`A-Z a-z 0-9 - . _ ~`) in both
    * the pattern and the URL before comparing, so `/%41` and `/A` are the same path.
-   * Google compares the escapes as written. Default: `false`.
+   * Google compares the escapes as written.
+   * @default `false`
    */
   readonly decodeUnreservedEscapes?: boolean;
-  /** RFC 9309 §2.2.3: `/robots.txt` is always allowed. Google has no such rule. Default: `false`. */
+  /**
+   * RFC 9309 §2.2.3: `/robots.txt` is always allowed. Google has no such rule.
+   * @default `false`
+   */
   readonly implicitRobotsTxtAllow?: boolean;
   /**
    * Accept the key typos Google accepts (`useragent`, `user agent`, `dissallow`, `dissalow`,
    * `disalow`, `diasllow`, `disallaw`, `site-map`) and keys that merely start with a known key.
-   * RFC 9309 names only the exact keys. Default: `true`.
+   * RFC 9309 names only the exact keys.
+   * @default `true`
    */
   readonly acceptTypos?: boolean;
-  /** Accept white space instead of the `:` between key and value, as Google does. Default: `true`. */
+  /**
+   * Accept white space instead of the `:` between key and value, as Google does.
+   * @default `true`
+   */
   readonly acceptMissingColon?: boolean;
 }

@@ -14,19 +14,25 @@ export function productToken(userAgent: string): string {
   return TOKEN.exec(userAgent.trimStart())?.[0] ?? '';
 }
 
+/**
+ * Is the `user-agent:` value text[start, end) the global agent? Google: a `*` alone, or followed by
+ * white space (and anything after it); any other value starting with `*` names no agent.
+ */
+export function isGlobalAgent(text: string, start = 0, end = text.length): boolean {
+  if (end <= start || text.charCodeAt(start) !== 0x2a) return false;
+  const next = text.charCodeAt(start + 1);
+  return end - start === 1 || next === 0x20 || (next >= 0x09 && next <= 0x0d);
+}
+
+/** A character of a product token: `[A-Za-z_-]`. */
+export function isTokenChar(code: number): boolean {
+  return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || code === 0x2d || code === 0x5f;
+}
+
 /** What a `user-agent:` value of a robots.txt file matches: `*` for the global group, else its token. */
 export function agentLineToken(value: string): string {
-  const first = value.charCodeAt(0);
-  // Google: a `*` followed by white space and more text is still the global agent.
-  if (first === 0x2a) {
-    const second = value.charCodeAt(1);
-    return value.length === 1 || second === 0x20 || (second >= 0x09 && second <= 0x0d) ? '*' : '';
-  }
+  if (value.charCodeAt(0) === 0x2a) return isGlobalAgent(value) ? '*' : '';
   let end = 0;
-  for (; end < value.length; end++) {
-    const code = value.charCodeAt(end);
-    const letter = (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a);
-    if (!letter && code !== 0x2d && code !== 0x5f) break;
-  }
+  while (end < value.length && isTokenChar(value.charCodeAt(end))) end++;
   return end === value.length ? value : value.slice(0, end);
 }

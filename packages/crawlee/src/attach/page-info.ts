@@ -1,6 +1,6 @@
 /**
  * What a fetched page says about following its links and storing it: robots meta tags and
- * `X-Robots-Tag` (→ typed directives) and, with `honourRelNofollow`, its `rel="nofollow"` links.
+ * `X-Robots-Tag` (→ typed directives) and, with `honorRelNofollow`, its `rel="nofollow"` links.
  * Read from the document the crawler parsed (the browser's DOM, JSDOM's `window.document`,
  * Cheerio's `$`), otherwise from the body it downloaded (see `page-signals.ts`).
  */
@@ -24,10 +24,10 @@ import type { ContextInternals } from './crawler-internals.js';
 
 export async function readPageInfo(
   context: ContextInternals,
-  options: Pick<ResolvedOptions, 'productToken' | 'metaRobots' | 'honourRelNofollow' | 'purposes'>,
+  options: Pick<ResolvedOptions, 'productToken' | 'metaRobots' | 'honorRelNofollow' | 'purposes'>,
 ): Promise<PageInfo> {
-  const { productToken, metaRobots, honourRelNofollow } = options;
-  const signals = await readSignals(context, honourRelNofollow);
+  const { productToken, metaRobots, honorRelNofollow } = options;
+  const signals = await readSignals(context, honorRelNofollow);
   const header = responseHeader(context.response, 'x-robots-tag');
   // With purposes, what the response says about AI usage (headers, and the same meta tags).
   const usage = options.purposes.length > 0 ? { usageEvidence: pageUsageEvidence(productToken, usageHeaders(context.response), signals.metaTags) } : {};

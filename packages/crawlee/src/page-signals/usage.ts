@@ -11,7 +11,8 @@
  *   `train-ai` and `ai-input` disallowed. `noimageai` only for image responses (its meaning: the
  *   images may not be used), so an HTML page that says it is still handed to the handler.
  */
-import { parseUsageHeader, type ProductTokens, type UsageSignal } from '@heed/parser';
+import type { ProductTokens, UsageSignal } from '@heed/parser';
+import { parseUsageHeader } from '@heed/parser/internal';
 import type { UsageEvidence } from '@heed/manager';
 import { robotsDirectives, type MetaTag } from '../meta-robots.js';
 

@@ -19,7 +19,8 @@
  * list its keys (no `forEachKey`) only expires records when they are read.
  */
 import { createHash } from 'node:crypto';
-import { InvalidOptionsError } from '../errors.js';
+import { checkKnownKeys, optionError, type OptionScope } from '@heed/parser/internal';
+import { didYouMean } from '../did-you-mean.js';
 import { POLICY_DEFAULTS } from '../policy.js';
 import { decodeRecord, type RobotsRecord } from '../record.js';
 import type { RobotsStore } from './store.js';
@@ -49,18 +50,26 @@ interface Stored {
 
 /** Options of {@link KeyValueStoreStore}. Give `store`, or let it open the store named `name`. */
 export interface KeyValueStoreStoreOptions {
-  /** A key-value store to use, e.g. `await KeyValueStore.open('robots')`. Default: opened from `name`. */
+  /**
+   * A key-value store to use, e.g. `await KeyValueStore.open('robots')`.
+   * @default opened from `name`
+   */
   readonly store?: KeyValueStoreLike;
-  /** Name of the store opened with `KeyValueStore.open(name)` on first use. Default: `'heed-robots'`. */
+  /**
+   * Name of the store opened with `KeyValueStore.open(name)` on first use.
+   * @default `'heed-robots'`
+   */
   readonly name?: string;
   /**
    * Options passed to `KeyValueStore.open()` (`config`, `storageClient`), e.g. a `Configuration`
-   * with another storage directory. Default: Crawlee's global configuration.
+   * with another storage directory.
+   * @default Crawlee's global configuration
    */
   readonly openOptions?: { readonly config?: object; readonly storageClient?: object };
 }
 
-const KNOWN_OPTIONS = new Set(['store', 'name', 'openOptions']);
+const KNOWN_OPTIONS = ['store', 'name', 'openOptions'];
+const SCOPE: OptionScope = { where: 'new KeyValueStoreStore()', suggest: didYouMean };
 
 /**
  * The record stored under a key and when it may be dropped (`Infinity`: never). A bare record
@@ -84,14 +93,12 @@ export class KeyValueStoreStore implements RobotsStore {
   private closed = false;
 
   constructor(options: KeyValueStoreStoreOptions = {}) {
-    for (const key of Object.keys(options)) {
-      if (!KNOWN_OPTIONS.has(key)) throw new InvalidOptionsError(key, `KeyValueStoreStore takes only ${[...KNOWN_OPTIONS].join(', ')}.`);
-    }
+    checkKnownKeys(options, KNOWN_OPTIONS, SCOPE);
     if (options.store !== undefined && (typeof options.store.getValue !== 'function' || typeof options.store.setValue !== 'function')) {
-      throw new InvalidOptionsError('store', 'expected a Crawlee KeyValueStore (an object with getValue() and setValue()).');
+      throw optionError('store', 'expected a Crawlee KeyValueStore (an object with getValue() and setValue()).', SCOPE);
     }
     if (options.name !== undefined && (typeof options.name !== 'string' || !/^[a-zA-Z0-9-]{1,63}$/.test(options.name))) {
-      throw new InvalidOptionsError('name', 'a store name is 1 to 63 letters, digits and "-" (Crawlee\'s rule for named storages).');
+      throw optionError('name', 'a store name is 1 to 63 letters, digits and "-" (Crawlee\'s rule for named storages).', SCOPE);
     }
     this.name = options.name ?? 'heed-robots';
     this.openOptions = options.openOptions;
@@ -190,10 +197,7 @@ export class KeyValueStoreStore implements RobotsStore {
       crawlee = (await import('@crawlee/core')) as unknown as typeof crawlee;
     } catch {
       this.opened = undefined;
-      throw new InvalidOptionsError(
-        'store',
-        'opening a key-value store by name needs @crawlee/core (npm i @crawlee/core), or pass an opened KeyValueStore as "store".',
-      );
+      throw optionError('store', 'opening a key-value store by name needs @crawlee/core (npm i @crawlee/core), or pass an opened KeyValueStore as "store".', SCOPE);
     }
     return crawlee.KeyValueStore.open(this.name, this.openOptions);
   }

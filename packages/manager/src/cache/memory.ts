@@ -8,7 +8,8 @@
  * again from here instead of fetched again.
  */
 import { LRUCache } from 'lru-cache';
-import { InvalidOptionsError } from '../errors.js';
+import { checkKnownKeys, numberOption, type OptionScope } from '@heed/parser/internal';
+import { didYouMean } from '../did-you-mean.js';
 import type { RobotsRecord } from '../record.js';
 import { memoryBound, recordBytes } from './sizes.js';
 import type { RobotsStore, StoreLock } from './store.js';
@@ -31,7 +32,8 @@ export interface MemoryStoreOptions {
 /** Default of {@link MemoryStoreOptions.maxBytes}. */
 export const DEFAULT_STORE_MAX_BYTES = 128 * 1024 * 1024;
 
-const KNOWN_OPTIONS = new Set(['maxBytes', 'maxEntries']);
+const KNOWN_OPTIONS = ['maxBytes', 'maxEntries'];
+const SCOPE: OptionScope = { where: 'new MemoryStore()', suggest: didYouMean };
 /** Locks held before expired ones are swept (the manager holds one per fetch, at most `concurrency`). */
 const LOCK_SWEEP_AT = 1_024;
 
@@ -49,14 +51,10 @@ export class MemoryStore implements RobotsStore {
   private readonly locks = new Map<string, { token: symbol; expiresAt: number }>();
 
   constructor(options: MemoryStoreOptions = {}) {
-    for (const key of Object.keys(options)) {
-      if (!KNOWN_OPTIONS.has(key)) throw new InvalidOptionsError(key, `MemoryStore takes only ${[...KNOWN_OPTIONS].join(', ')}.`);
-    }
-    const { maxEntries } = options;
-    if (maxEntries !== undefined && (!Number.isInteger(maxEntries) || maxEntries < 1)) {
-      throw new InvalidOptionsError('maxEntries', `expected a whole number >= 1, got ${String(maxEntries)}; leave it out to bound the store by maxBytes only.`);
-    }
-    this.maxBytes = memoryBound('maxBytes', options.maxBytes, DEFAULT_STORE_MAX_BYTES);
+    checkKnownKeys(options, KNOWN_OPTIONS, SCOPE);
+    // No default: left out, the store is bounded by maxBytes only.
+    const maxEntries = numberOption(options.maxEntries, 'maxEntries', undefined, { min: 1, max: Number.MAX_SAFE_INTEGER, integer: true }, SCOPE);
+    this.maxBytes = memoryBound(options.maxBytes, 'maxBytes', DEFAULT_STORE_MAX_BYTES, SCOPE);
     this.records = new LRUCache<string, Slot>({
       ...(maxEntries === undefined ? {} : { max: maxEntries }),
       maxSize: this.maxBytes,

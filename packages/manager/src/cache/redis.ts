@@ -19,7 +19,8 @@
  * `url`; pass `client` to bring your own (any ioredis `Redis` instance).
  */
 import { randomUUID } from 'node:crypto';
-import { InvalidOptionsError } from '../errors.js';
+import { checkKnownKeys, optionError, timerOption, type OptionScope } from '@heed/parser/internal';
+import { didYouMean } from '../did-you-mean.js';
 import { decodeRecord, encodeRecord, type RobotsRecord } from '../record.js';
 import { MemoryStore } from './memory.js';
 import { consoleLog } from './console-log.js';
@@ -39,15 +40,30 @@ export interface RedisClientLike {
 
 /** Options of {@link RedisStore}. */
 export interface RedisStoreOptions {
-  /** An ioredis client to use (the store never closes it). Default: one made from `url`. */
+  /**
+   * An ioredis client to use (the store never closes it).
+   * @default one made from `url`
+   */
   readonly client?: RedisClientLike;
-  /** Where to connect when no `client` is given. Default: `'redis://127.0.0.1:6379'`. */
+  /**
+   * Where to connect when no `client` is given.
+   * @default `'redis://127.0.0.1:6379'`
+   */
   readonly url?: string;
-  /** Prefix of every key the store writes. Default: `'heed:robots:'`. */
+  /**
+   * Prefix of every key the store writes.
+   * @default `'heed:robots:'`
+   */
   readonly keyPrefix?: string;
-  /** A Redis command slower than this counts as Redis being down. Default: 1,000 ms. */
+  /**
+   * A Redis command slower than this counts as Redis being down.
+   * @default 1,000 ms
+   */
   readonly commandTimeoutMs?: number;
-  /** How long the first command waits for the initial connection. Default: 2,000 ms. */
+  /**
+   * How long the first command waits for the initial connection.
+   * @default 2,000 ms
+   */
   readonly connectTimeoutMs?: number;
   /**
    * After a command times out or fails, how long Redis is left alone (records go to the fallback
@@ -55,15 +71,20 @@ export interface RedisStoreOptions {
    * @default 30_000
    */
   readonly circuitBreakMs?: number;
-  /** Where records go while Redis is down. Default: a new `MemoryStore()`. */
+  /**
+   * Where records go while Redis is down.
+   * @default a new `MemoryStore()`
+   */
   readonly fallback?: RobotsStore;
-  /** Where the outage and the recovery are reported. Default: warnings and errors to the console. */
+  /**
+   * Where the outage and the recovery are reported.
+   * @default warnings and errors to the console
+   */
   readonly log?: Log;
 }
 
-const KNOWN_OPTIONS = new Set(['client', 'url', 'keyPrefix', 'commandTimeoutMs', 'connectTimeoutMs', 'circuitBreakMs', 'fallback', 'log']);
-/** The longest a Node.js timer waits: the bound of every duration option here. */
-const MAX_TIMER_MS = 2_147_483_647;
+const KNOWN_OPTIONS = ['client', 'url', 'keyPrefix', 'commandTimeoutMs', 'connectTimeoutMs', 'circuitBreakMs', 'fallback', 'log'];
+const SCOPE: OptionScope = { where: 'new RedisStore()', suggest: didYouMean };
 
 const RELEASE_SCRIPT = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
 
@@ -89,27 +110,19 @@ export class RedisStore implements RobotsStore {
   private readyListener: { client: RedisClientLike; listener: () => void } | undefined;
 
   constructor(options: RedisStoreOptions = {}) {
-    for (const key of Object.keys(options)) {
-      if (!KNOWN_OPTIONS.has(key)) throw new InvalidOptionsError(key, `RedisStore takes only ${[...KNOWN_OPTIONS].join(', ')}.`);
-    }
+    checkKnownKeys(options, KNOWN_OPTIONS, SCOPE);
     if (options.client !== undefined && typeof options.client.call !== 'function') {
-      throw new InvalidOptionsError('client', 'expected an ioredis Redis instance.');
+      throw optionError('client', 'expected an ioredis Redis instance.', SCOPE);
     }
     if (options.url !== undefined && (typeof options.url !== 'string' || !/^rediss?:\/\//.test(options.url))) {
-      throw new InvalidOptionsError('url', 'expected a redis:// or rediss:// URL, e.g. "redis://127.0.0.1:6379".');
-    }
-    for (const name of ['commandTimeoutMs', 'connectTimeoutMs', 'circuitBreakMs'] as const) {
-      const value = options[name];
-      if (value !== undefined && !(typeof value === 'number' && value > 0 && value <= MAX_TIMER_MS)) {
-        throw new InvalidOptionsError(name, `expected a positive number of milliseconds up to ${MAX_TIMER_MS} (a Node.js timer's limit), got ${String(value)}.`);
-      }
+      throw optionError('url', 'expected a redis:// or rediss:// URL, e.g. "redis://127.0.0.1:6379".', SCOPE);
     }
     this.ownsClient = options.client === undefined;
     this.url = options.url ?? 'redis://127.0.0.1:6379';
     this.keyPrefix = options.keyPrefix ?? 'heed:robots:';
-    this.commandTimeoutMs = options.commandTimeoutMs ?? 1_000;
-    this.connectTimeoutMs = options.connectTimeoutMs ?? 2_000;
-    this.circuitBreakMs = options.circuitBreakMs ?? 30_000;
+    this.commandTimeoutMs = timerOption(options.commandTimeoutMs, 'commandTimeoutMs', 1_000, SCOPE);
+    this.connectTimeoutMs = timerOption(options.connectTimeoutMs, 'connectTimeoutMs', 2_000, SCOPE);
+    this.circuitBreakMs = timerOption(options.circuitBreakMs, 'circuitBreakMs', 30_000, SCOPE);
     this.fallback = options.fallback ?? new MemoryStore();
     this.log = options.log ?? consoleLog;
     if (options.client !== undefined) this.clientPromise = Promise.resolve(options.client);
@@ -270,7 +283,7 @@ export class RedisStore implements RobotsStore {
       ({ Redis } = (await import('ioredis')) as unknown as { Redis: typeof Redis });
     } catch {
       this.clientPromise = undefined;
-      throw new InvalidOptionsError('url', 'connecting to Redis from a URL needs ioredis (npm i ioredis), or pass a client as "client".');
+      throw optionError('url', 'connecting to Redis from a URL needs ioredis (npm i ioredis), or pass a client as "client".', SCOPE);
     }
     const client = new Redis(this.url, {
       // Fail fast while disconnected (we fall back to memory) instead of queueing commands.

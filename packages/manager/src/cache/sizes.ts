@@ -23,7 +23,7 @@
  */
 import { isAscii } from 'node:buffer';
 import { getHeapStatistics } from 'node:v8';
-import { InvalidOptionsError } from '../errors.js';
+import { numberOption, type OptionScope } from '@heed/parser/internal';
 import type { RobotsRecord } from '../record.js';
 
 /** A record object, its slot in a cache and its small fields, beside its strings. */
@@ -78,14 +78,7 @@ export const MIN_MEMORY_BOUND = 1024 * 1024;
  * A byte bound option checked: a whole number from 1 MiB to the process's heap limit (a bound
  * above it could never be reached, only an out-of-memory crash could). `fallback` when undefined.
  */
-export function memoryBound(name: string, value: unknown, fallback: number): number {
-  if (value === undefined) return fallback;
+export function memoryBound(value: unknown, option: string, fallback: number, scope: OptionScope): number {
   const limit = getHeapStatistics().heap_size_limit;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < MIN_MEMORY_BOUND || value > limit) {
-    throw new InvalidOptionsError(
-      name,
-      `expected a whole number of bytes from ${MIN_MEMORY_BOUND} (1 MiB) to this process's heap limit (${limit}), got ${String(value)}; the default is ${fallback} (${fallback / MIN_MEMORY_BOUND} MiB).`,
-    );
-  }
-  return value;
+  return numberOption(value, option, fallback, { min: MIN_MEMORY_BOUND, max: limit, integer: true, unit: 'bytes', why: "1 MiB to this process's heap limit" }, scope);
 }

@@ -204,7 +204,7 @@ function libraryOptions(userAgent: string, productToken: ProductTokens | undefin
     if (!(error instanceof InvalidOptionsError)) throw error;
     const flag = FLAGS[error.option] ?? error.option;
     // The library's hint names its option; on the command line it is a flag.
-    const problem = error.message.slice(`Invalid option "${error.option}": `.length).replace(/productToken: "([^"]*)"/, '--product-token $1').replace(/leave productToken out/, 'leave --product-token out').replace(/a list such as \["([^"]*)", "([^"]*)"\]/, 'several: --product-token $1,$2');
+    const problem = error.problem.replace(/productToken: "([^"]*)"/, '--product-token $1').replace(/leave productToken out/, 'leave --product-token out').replace(/a list such as \["([^"]*)", "([^"]*)"\]/, 'several: --product-token $1,$2');
     const given = flag === '--timeout' ? ` ${timeout}` : '';
     throw new UsageError(`${flag}${given}: ${problem}`);
   }

@@ -3,6 +3,7 @@
  * manager (status policy, redirects, size cap, single flight), with the deciding line and group, or
  * why no rule could decide.
  */
+import { selectGroups } from '@heed/parser/internal';
 import { silentLog } from '../cache/store.js';
 import { RobotsManager, type Verdict } from '../manager.js';
 import { originOf } from '../origin.js';
@@ -62,16 +63,16 @@ function bodyOf(record: RobotsRecord, reason: Verdict['reason']): Uint8Array | u
 function toView(verdict: Verdict, record: RobotsRecord): VerdictView {
   const base = { url: verdict.url, allowed: verdict.allowed, productToken: verdict.productToken, reason: verdict.reason };
   if (verdict.reason === 'rules' || (verdict.reason === 'stale-copy' && verdict.groups !== undefined)) {
-    const ruleReason = verdict.line !== undefined ? 'rule' : (verdict.groups?.length ?? 0) > 0 ? 'no-matching-rule' : 'no-group';
-    const named = new Set((typeof verdict.productToken === 'string' ? [verdict.productToken] : verdict.productToken).map((token) => token.toLowerCase()));
-    const matchedBy = (verdict.groups ?? []).some((group) => group.agents.some((agent) => agent.token === '*')) && !(verdict.groups ?? []).some((group) => group.agents.some((agent) => named.has(agent.token.toLowerCase()))) ? 'wildcard' : 'product-token';
+    const groups = verdict.groups ?? [];
+    const ruleReason = verdict.line > 0 ? 'rule' : groups.length > 0 ? 'no-matching-rule' : 'no-group';
     return {
       ...base,
       ruleReason,
-      ...(verdict.line === undefined ? {} : { line: verdict.line }),
+      line: verdict.line,
       ...(verdict.rule === undefined ? {} : { rule: verdict.rule }),
-      groups: verdict.groups ?? [],
-      matchedBy: (verdict.groups?.length ?? 0) === 0 ? 'none' : matchedBy,
+      groups,
+      // The parser's own group selection, run over the groups that applied: why they did.
+      matchedBy: selectGroups(groups, verdict.productToken).matchedBy,
       ...(verdict.reason === 'stale-copy' ? { note: `${describeRecord(record).replace(/\.$/, '')}; the last good copy (fetched ${new Date(record.lastGood?.fetchedAt ?? 0).toISOString()}) decided.` } : {}),
     };
   }

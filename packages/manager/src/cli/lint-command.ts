@@ -3,7 +3,8 @@
  */
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { ALL_DIAGNOSTIC_CODES, DIAGNOSTIC_CODES, lint, type Diagnostic, type DiagnosticCode } from '@heed/parser';
+import { DIAGNOSTIC_CODES, lint, type Diagnostic, type DiagnosticCode } from '@heed/parser';
+import { ALL_DIAGNOSTIC_CODES } from '@heed/parser/internal';
 import { UsageError, type CliOptions } from './args.js';
 import { lineTexts, plural, quoteLine, type Style } from './output.js';
 import { describeRecord, InputError, loadRobots, READ_LIMIT, readBounded, readProblem } from './source.js';

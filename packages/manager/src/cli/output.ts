@@ -2,7 +2,7 @@
  * Human output: colour only for a terminal (and never with NO_COLOR set), and a robots.txt line
  * quoted with its number and a caret under the column that matters.
  */
-import { tokenize } from '@heed/parser';
+import { tokenize } from '@heed/parser/internal';
 
 export interface Style {
   readonly red: (text: string) => string;

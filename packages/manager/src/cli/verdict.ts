@@ -2,7 +2,7 @@
  * One verdict, for people and for machines: allowed or not, for which product token, and what
  * decided it — the rule's line quoted, the group it sits in, or the status of robots.txt itself.
  */
-import type { Group, ProductTokens, Rule, VerdictReason as RuleReason } from '@heed/parser';
+import type { Group, ProductTokens, Rule, RuleReason } from '@heed/parser';
 import { quoteLine, type Style } from './output.js';
 
 export interface VerdictView {

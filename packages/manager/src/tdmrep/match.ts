@@ -8,7 +8,8 @@
  * `train-ai` and `ai-input` are disallowed; `0` says the rights are not reserved (allowed); no
  * matching rule, or an unset reservation, says nothing (unknown). `search` is not TDM.
  */
-import { pathPattern, type PathPattern, type UsagePreference } from '@heed/parser';
+import type { UsagePreference } from '@heed/parser';
+import { pathPattern, type PathPattern } from '@heed/parser/internal';
 import type { TdmRepFile, TdmRepRule } from './parse.js';
 
 /** The categories a TDM reservation speaks for. */

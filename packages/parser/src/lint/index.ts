@@ -7,6 +7,8 @@
  * (`lines.ts`), directives in their groups (`rules.ts`), the AI-usage lines (`usage.ts`), rules that
  * never decide (`conflicts.ts`) and long file lists (`directories.ts`).
  */
+import { checkKnownKeys, describe, isRecord, numberOption, optionError, type OptionScope } from '../check-options.js';
+import { MAX_BODY_BYTES } from '../table.js';
 import { DEFAULT_MAX_BYTES } from '../tokenize.js';
 import { checkConflicts } from './conflicts.js';
 import { checkEncoding, checkNotRobotsTxt } from './content.js';
@@ -22,27 +24,32 @@ export type { Diagnostic, DiagnosticCode, Severity } from './diagnostics.js';
 
 /** Options of {@link lint}. */
 export interface LintOptions {
-  /** Bytes a crawler reads; content past it is reported as ignored. Default: 512,000 (500 KiB, Google's limit). */
+  /**
+   * Bytes a crawler reads; content past it is reported as ignored.
+   * @default 512,000 (500 KiB, Google's limit)
+   */
   readonly maxBytes?: number;
-  /** Codes to leave out of the result. Default: none. */
+  /**
+   * Codes to leave out of the result.
+   * @default none
+   */
   readonly ignore?: readonly DiagnosticCode[];
-  /** How many single-file rules in one directory are reported as `files-instead-of-directory`. Default: 10. */
+  /**
+   * How many single-file rules in one directory are reported as `files-instead-of-directory`.
+   * @default 10
+   */
   readonly filesPerDirectory?: number;
-}
-
-/** Thrown by {@link lint} for options it cannot honour (never for any body). */
-export class InvalidLintOptionsError extends TypeError {
-  override readonly name = 'InvalidLintOptionsError';
 }
 
 const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
 const KNOWN_CODES = new Set<string>(ALL_DIAGNOSTIC_CODES);
-const KNOWN_OPTIONS = new Set(['maxBytes', 'ignore', 'filesPerDirectory']);
+const KNOWN_OPTIONS = ['maxBytes', 'ignore', 'filesPerDirectory'];
+const SCOPE: OptionScope = { where: 'lint()' };
 
 /**
  * Lints a robots.txt body. A `Uint8Array` is read as the exact bytes served; a string is UTF-8
  * encoded first. Returns the diagnostics sorted by line, then severity. Never throws for any body
- * (throws {@link InvalidLintOptionsError} for bad options).
+ * (throws `InvalidOptionsError` for bad options).
  */
 export function lint(input: string | Uint8Array, options: LintOptions = {}): Diagnostic[] {
   const { maxBytes, ignore, filesPerDirectory } = checkOptions(options);
@@ -63,20 +70,16 @@ export function lint(input: string | Uint8Array, options: LintOptions = {}): Dia
 
 function checkOptions(options: LintOptions | undefined): { maxBytes: number; ignore: ReadonlySet<string>; filesPerDirectory: number } {
   if (options === undefined || options === null) return { maxBytes: DEFAULT_MAX_BYTES, ignore: new Set(), filesPerDirectory: FILES_PER_DIRECTORY };
-  if (typeof options !== 'object') throw new InvalidLintOptionsError(`lint options must be an object (got ${typeof options})`);
-  for (const key of Object.keys(options)) {
-    if (!KNOWN_OPTIONS.has(key)) throw new InvalidLintOptionsError(`Unknown lint option "${key}"; known options are: ${[...KNOWN_OPTIONS].join(', ')}`);
-  }
-  const { maxBytes = DEFAULT_MAX_BYTES, ignore = [], filesPerDirectory = FILES_PER_DIRECTORY } = options;
-  if (typeof maxBytes !== 'number' || !(maxBytes >= 0)) {
-    throw new InvalidLintOptionsError(`lint option "maxBytes" must be a non-negative number (got ${String(maxBytes)}); omit it for the 500 KiB default`);
-  }
-  if (!Array.isArray(ignore)) throw new InvalidLintOptionsError('lint option "ignore" must be an array of diagnostic codes');
+  if (!isRecord(options)) throw optionError('options', `expected an options object, e.g. { ignore: ['missing-user-agent'] }, got ${describe(options)}.`, SCOPE);
+  checkKnownKeys(options, KNOWN_OPTIONS, SCOPE);
+  const { ignore = [] } = options;
+  if (!Array.isArray(ignore)) throw optionError('ignore', `expected an array of diagnostic codes, got ${describe(ignore)}.`, SCOPE);
   for (const code of ignore) {
-    if (!KNOWN_CODES.has(code)) throw new InvalidLintOptionsError(`lint option "ignore": unknown code "${String(code)}"; known codes are: ${ALL_DIAGNOSTIC_CODES.join(', ')}`);
+    if (!KNOWN_CODES.has(code)) throw optionError('ignore', `unknown code ${describe(code)}; the codes are ${ALL_DIAGNOSTIC_CODES.join(', ')}.`, SCOPE);
   }
-  if (typeof filesPerDirectory !== 'number' || !(filesPerDirectory >= 2)) {
-    throw new InvalidLintOptionsError(`lint option "filesPerDirectory" must be a number of at least 2 (got ${String(filesPerDirectory)}); omit it for the default of 10`);
-  }
-  return { maxBytes, ignore: new Set(ignore), filesPerDirectory };
+  return {
+    maxBytes: numberOption(options.maxBytes, 'maxBytes', DEFAULT_MAX_BYTES, { min: 0, max: MAX_BODY_BYTES, unit: 'bytes' }, SCOPE),
+    ignore: new Set(ignore),
+    filesPerDirectory: numberOption(options.filesPerDirectory, 'filesPerDirectory', FILES_PER_DIRECTORY, { min: 2, max: Number.MAX_SAFE_INTEGER, integer: true }, SCOPE),
+  };
 }

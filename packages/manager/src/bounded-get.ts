@@ -1,0 +1,355 @@
+/**
+ * The one bounded HTTP GET of Heed: robots.txt (`fetch.ts`), tdmrep.json and the plugin's sitemap
+ * files are all fetched with it, so they share one size cap, one decompression and one way of
+ * timing out and failing.
+ *
+ * - `got-scraping` with the caller's user-agent and the header generator switched off (a crawler
+ *   announces itself, never as a random browser), HTTP/1.1, no keep-alive, optional proxy.
+ * - Redirects are followed here, not by got, so the hop limit, loop detection and the hop list are
+ *   ours; targets may be on any origin, `http:` and `https:` only.
+ * - The body of a 2xx response only (no other body means anything to Heed's callers), streamed
+ *   with back-pressure: the caller's pace is the reading's pace. `gzip`, `deflate` and `br`
+ *   `Content-Encoding`s are decoded as a stream with sync flush (a body cut short still yields what
+ *   it decoded) and the output cut at `maxBytes`; compressed input past `maxBytes` plus 64 KiB is
+ *   not read either, so a decompression bomb costs at most `maxBytes`.
+ * - A connect timeout, and a total deadline (`timeoutMs`) over every hop and the whole body: a
+ *   `timeout` error. The caller's `signal` ends the GET too (a `network` error, "aborted"); a
+ *   caller with a deadline of its own (the sitemap reader's clock stops while the crawl waits)
+ *   passes it as the signal.
+ * - Failures are `RobotsFetchError`s with a stable `code` (dns, refused, reset, tls, truncated, ...).
+ *
+ * Internal: reached through `@heed/manager/internal`, not part of the public API.
+ */
+import http from 'node:http';
+import https from 'node:https';
+import { Readable, pipeline } from 'node:stream';
+import zlib from 'node:zlib';
+import type { IncomingHttpHeaders } from 'node:http';
+import { MAX_TIMER_MS } from '@heed/parser/internal';
+import { RobotsFetchError, type RobotsFetchErrorCode } from './errors.js';
+
+/** How a bounded GET is made. */
+export interface BoundedGetOptions {
+  /** The full `User-Agent` header sent. */
+  readonly userAgent: string;
+  /** The `Accept` header sent. */
+  readonly accept: string;
+  /** `http://user:pass@host:port` of a proxy to fetch through. Default: none. */
+  readonly proxyUrl?: string;
+  /** Milliseconds to wait for the TCP (and TLS) connection. Default: 10,000. */
+  readonly connectTimeoutMs?: number;
+  /** Bytes of decoded body read at most. */
+  readonly maxBytes: number;
+  /** Redirect hops followed at most. */
+  readonly maxRedirects: number;
+  /** Milliseconds for the whole GET: every redirect hop and the body. Default: no deadline but the signal. */
+  readonly timeoutMs?: number;
+  /** Ends the GET: headers not yet in reject, a body being read stops (see the module header). */
+  readonly signal?: AbortSignal;
+  /** Called for each redirect target followed, so a GET that fails later still tells its hops. */
+  readonly onRedirect?: (target: string) => void;
+}
+
+/** A response: the final one of the redirect chain. */
+export interface BoundedResponse {
+  readonly kind: 'response';
+  readonly status: number;
+  readonly headers: IncomingHttpHeaders;
+  /** The URL the response came from. */
+  readonly finalUrl: string;
+  /** Redirect targets followed, in order. */
+  readonly redirects: readonly string[];
+  /**
+   * The decoded body of a 2xx response, at most `maxBytes` bytes (nothing for any other status).
+   * Read it once. Rejects with a `RobotsFetchError` for a connection lost mid-body (`truncated`)
+   * or a body that could not be decoded at all (`decode`); a body decoded up to a point ends there.
+   */
+  body(): AsyncGenerator<Uint8Array>;
+  /** After `body()` ended: the body was longer than `maxBytes` and was cut there. */
+  readonly capped: boolean;
+  /** Drops the connection (call it when the body is not, or no longer, wanted). */
+  close(): void;
+}
+
+/** The redirect chain was longer than `maxRedirects`, came back to a URL it had visited, or pointed nowhere usable. */
+export interface BoundedRedirectFailure {
+  readonly kind: 'redirect-failure';
+  readonly reason: 'too-many-redirects' | 'redirect-loop' | 'bad-location';
+  /** Status of the last redirect response. */
+  readonly status: number;
+  readonly finalUrl: string;
+  readonly redirects: readonly string[];
+}
+
+/** Default of {@link BoundedGetOptions.connectTimeoutMs}. */
+export const CONNECT_TIMEOUT_MS = 10_000;
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+/** Compressed input read beyond `maxBytes` at most, for the compression format's own overhead. */
+const COMPRESSED_SLACK_BYTES = 65_536;
+
+// One request per origin and no reuse across origins: keep-alive would only pile up idle sockets.
+const agents = {
+  http: new http.Agent({ keepAlive: false }),
+  https: new https.Agent({ keepAlive: false }),
+};
+
+type GotScrapingModule = typeof import('got-scraping');
+let gotScrapingModule: Promise<GotScrapingModule> | undefined;
+
+/** got-scraping loads header-generator data at import; only pay for it when a fetch happens. */
+function loadGotScraping(): Promise<GotScrapingModule> {
+  gotScrapingModule ??= import('got-scraping');
+  return gotScrapingModule;
+}
+
+/** The got stream, as far as it is used here. */
+interface GotStream extends AsyncIterable<Buffer> {
+  once(event: 'response', listener: (response: { statusCode: number; headers: IncomingHttpHeaders }) => void): unknown;
+  once(event: 'error', listener: (error: Error & { code?: string; event?: string }) => void): unknown;
+  destroy(): void;
+}
+
+/**
+ * GETs `url`, following up to `maxRedirects` redirects, and resolves once the final response's
+ * headers are in. Rejects with a `RobotsFetchError` when no response came (or the signal fired).
+ */
+export async function boundedGet(url: string, options: BoundedGetOptions): Promise<BoundedResponse | BoundedRedirectFailure> {
+  const deadline = new Deadline(options.timeoutMs, options.signal);
+  try {
+    const answer = await follow(url, options, deadline);
+    if (answer.kind !== 'response') deadline.clear();
+    return answer;
+  } catch (error) {
+    deadline.clear();
+    throw error;
+  }
+}
+
+/** The caller's signal and the total deadline as one signal, and which of them fired. */
+class Deadline {
+  readonly signal: AbortSignal | undefined;
+  private readonly timer: NodeJS.Timeout | undefined;
+  private expired = false;
+
+  constructor(
+    readonly timeoutMs: number | undefined,
+    callerSignal: AbortSignal | undefined,
+  ) {
+    if (timeoutMs === undefined) {
+      this.signal = callerSignal;
+      return;
+    }
+    const own = new AbortController();
+    this.timer = setTimeout(() => {
+      this.expired = true;
+      own.abort();
+    }, timeoutMs);
+    this.signal = callerSignal === undefined ? own.signal : AbortSignal.any([callerSignal, own.signal]);
+  }
+
+  /** The error the GET of `url` ends with now that the signal fired. */
+  error(url: string): RobotsFetchError {
+    return this.expired
+      ? new RobotsFetchError('timeout', url, `no complete response within ${String(this.timeoutMs)} ms`)
+      : new RobotsFetchError('network', url, 'the fetch was aborted');
+  }
+
+  clear(): void {
+    clearTimeout(this.timer);
+  }
+}
+
+async function follow(url: string, options: BoundedGetOptions, deadline: Deadline): Promise<BoundedResponse | BoundedRedirectFailure> {
+  const redirects: string[] = [];
+  const visited = new Set<string>([url]);
+  let current = url;
+  for (;;) {
+    const { hop, drop } = await openOnce(current, options, deadline);
+    const location = hop.headers.location;
+    if (!REDIRECT_STATUSES.has(hop.status) || location === undefined || location === '') {
+      // Assigned onto the hop, not spread: `capped` is a getter read after the body.
+      return Object.assign(hop, { finalUrl: current, redirects });
+    }
+    drop(); // this hop only: the deadline runs on over the next ones
+    const failure = (reason: BoundedRedirectFailure['reason']): BoundedRedirectFailure => ({ kind: 'redirect-failure', reason, status: hop.status, finalUrl: current, redirects });
+    let next: URL;
+    try {
+      next = new URL(location, current);
+    } catch {
+      return failure('bad-location');
+    }
+    if (next.protocol !== 'http:' && next.protocol !== 'https:') return failure('bad-location');
+    next.hash = '';
+    const target = next.href;
+    if (visited.has(target)) return failure('redirect-loop');
+    if (redirects.length >= options.maxRedirects) return failure('too-many-redirects');
+    visited.add(target);
+    redirects.push(target);
+    options.onRedirect?.(target);
+    current = target;
+  }
+}
+
+type Hop = Omit<BoundedResponse, 'finalUrl' | 'redirects'>;
+
+/** One request, resolved at its response headers; `drop` ends the request but not the deadline. */
+async function openOnce(url: string, options: BoundedGetOptions, deadline: Deadline): Promise<{ hop: Hop; drop: () => void }> {
+  const { gotScraping } = await loadGotScraping();
+  const { signal } = deadline;
+  if (signal?.aborted) throw deadline.error(url);
+  const request = gotScraping(url, {
+    isStream: true,
+    method: 'GET',
+    headers: { 'user-agent': options.userAgent, accept: options.accept, 'accept-encoding': 'gzip, deflate, br' },
+    // Never a generated browser header set: Heed asks under the crawler's own name.
+    useHeaderGenerator: false,
+    headerGeneratorOptions: {},
+    ...(options.proxyUrl === undefined ? {} : { proxyUrl: options.proxyUrl }),
+    http2: false,
+    agent: agents,
+    followRedirect: false,
+    decompress: false, // decoded below, with an output cap
+    throwHttpErrors: false,
+    retry: { limit: 0 },
+    // The caller's signal is the deadline that fires; got's is a backstop within a timer's limit.
+    timeout: { connect: options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS, request: MAX_TIMER_MS },
+  }) as unknown as GotStream;
+
+  const response = await new Promise<{ statusCode: number; headers: IncomingHttpHeaders }>((resolve, reject) => {
+    const onAbort = () => {
+      request.destroy();
+      reject(deadline.error(url));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    request.once('response', (answer) => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve(answer);
+    });
+    request.once('error', (error) => {
+      signal?.removeEventListener('abort', onAbort);
+      reject(classifyError(url, error, false));
+    });
+  });
+
+  const status = response.statusCode;
+  const headers = response.headers;
+  const state = { capped: false };
+  const close = () => {
+    deadline.clear();
+    request.destroy();
+  };
+  const hop: Hop = {
+    kind: 'response',
+    status,
+    headers,
+    get capped() {
+      return state.capped;
+    },
+    close,
+    body: () => (status >= 200 && status < 300 ? decodedBody(url, request, headers['content-encoding'], options, deadline, state) : emptyBody(close)),
+  };
+  return { hop, drop: () => request.destroy() };
+}
+
+async function* emptyBody(close: () => void): AsyncGenerator<Uint8Array> {
+  close();
+}
+
+/** The body, decoded and cut at `maxBytes`, pulled from the request as the caller reads. */
+async function* decodedBody(url: string, request: GotStream, encoding: string | string[] | undefined, options: BoundedGetOptions, deadline: Deadline, state: { capped: boolean }): AsyncGenerator<Uint8Array> {
+  const { maxBytes } = options;
+  const { signal } = deadline;
+  const decoder = createDecoder(Array.isArray(encoding) ? encoding.join(',') : encoding);
+  const onAbort = () => request.destroy();
+  signal?.addEventListener('abort', onAbort, { once: true });
+  // Compressed data is at worst slightly larger than its plain form (stored blocks), so past this
+  // much input the decoded output is past `maxBytes` too: stop reading the wire there.
+  const wireLimit = decoder === undefined ? Infinity : maxBytes + COMPRESSED_SLACK_BYTES;
+  async function* wire(): AsyncGenerator<Buffer> {
+    let length = 0;
+    for await (const chunk of request) {
+      length += chunk.length;
+      if (length > wireLimit) {
+        state.capped = true;
+        return;
+      }
+      yield chunk;
+    }
+  }
+  let source: AsyncIterable<Buffer> = wire();
+  if (decoder !== undefined) {
+    // pipeline() carries a network error into the decoder, which ends the loop below with it.
+    pipeline(Readable.from(source), decoder, () => {});
+    source = decoder;
+  }
+  let length = 0;
+  try {
+    for await (const chunk of source) {
+      if (length + chunk.length > maxBytes) {
+        // Stop reading at the cap: the rest is ignored (RFC 9309 §2.5 allows it for robots.txt).
+        if (length < maxBytes) yield chunk.subarray(0, maxBytes - length);
+        state.capped = true;
+        return;
+      }
+      length += chunk.length;
+      yield chunk;
+    }
+    // A stream destroyed by the signal may just end: the body is then incomplete, not done.
+    if (signal?.aborted) throw deadline.error(url);
+  } catch (error) {
+    if (error instanceof RobotsFetchError) throw error;
+    if (signal?.aborted) throw deadline.error(url);
+    const failure = error as Error & { code?: string; event?: string };
+    if (decoder !== undefined && String(failure.code ?? '').startsWith('Z_')) {
+      // A body that was decoded up to a point is still a body; only nothing at all is an error.
+      if (length > 0) return;
+      throw new RobotsFetchError('decode', url, `could not decode the ${String(encoding)} body: ${failure.message}`, { cause: error });
+    }
+    throw classifyError(url, failure, true);
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+    deadline.clear();
+    request.destroy();
+    decoder?.destroy();
+  }
+}
+
+function createDecoder(encoding: string | undefined): zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress | undefined {
+  // Sync flush: a body cut at the byte cap still yields everything decodable up to the cut.
+  const flush = { flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH };
+  switch (encoding?.trim().toLowerCase()) {
+    case 'gzip':
+    case 'x-gzip':
+      return zlib.createGunzip(flush);
+    case 'deflate':
+    case 'x-deflate':
+      return zlib.createInflate(flush);
+    case 'br':
+      return zlib.createBrotliDecompress({
+        flush: zlib.constants.BROTLI_OPERATION_FLUSH,
+        finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH,
+      });
+    default:
+      return undefined;
+  }
+}
+
+function classifyError(url: string, error: Error & { code?: string; event?: string }, afterHeaders: boolean): RobotsFetchError {
+  if (error instanceof RobotsFetchError) return error;
+  const code = error.code ?? '';
+  const message = error.message;
+  let kind: RobotsFetchErrorCode;
+  if (error.name === 'TimeoutError' || code === 'ETIMEDOUT') kind = error.event === 'connect' ? 'connect-timeout' : 'timeout';
+  else if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') kind = 'dns';
+  else if (code === 'ECONNREFUSED') kind = 'refused';
+  else if (afterHeaders) kind = 'truncated';
+  // Node reports a server hanging up mid-handshake as ECONNRESET; for https it is the TLS that failed.
+  else if (/before secure TLS connection was established/i.test(message)) kind = 'tls';
+  else if (code === 'ECONNRESET' || code === 'EPIPE' || /socket hang up/i.test(message)) kind = 'reset';
+  else if (code === 'EPROTO' || /^(ERR_TLS|ERR_SSL|CERT_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO)/.test(code) || /SSL routines/.test(message)) kind = 'tls';
+  else if (error.name === 'ProxyError' || /proxy/i.test(message)) kind = 'proxy';
+  else kind = 'network';
+  return new RobotsFetchError(kind, url, message, { cause: error });
+}
