@@ -13,4 +13,4 @@
 export { NO_SIGNALS, type PageSignals } from './page-signals/collector.js';
 export { signalsFromHtml, MAX_HTML_CHARS } from './page-signals/html-stream.js';
 export { signalsFromCheerio, isCheerio, type CheerioLike } from './page-signals/cheerio.js';
-export { signalsFromDocument, signalsFromBrowserPage, type EvaluatingPage } from './page-signals/dom.js';
+export { signalsFromDocument, signalsFromBrowserPage, type EvaluatingPage, type DomDocument } from './page-signals/dom.js';

@@ -16,6 +16,7 @@ import {
   signalsFromCheerio,
   signalsFromDocument,
   signalsFromHtml,
+  type DomDocument,
   type EvaluatingPage,
   type PageSignals,
 } from '../page-signals.js';
@@ -58,8 +59,8 @@ async function readSignals(context: ContextInternals, wantLinks: boolean): Promi
   return html === undefined ? NO_SIGNALS : signalsFromHtml(html, pageUrl, wantLinks);
 }
 
-function isDocument(value: unknown): value is Document {
-  return typeof value === 'object' && value !== null && typeof (value as Partial<Document>).querySelectorAll === 'function';
+function isDocument(value: unknown): value is DomDocument {
+  return typeof value === 'object' && value !== null && typeof (value as Partial<DomDocument>).querySelectorAll === 'function';
 }
 
 /** Which source said `nofollow`, for the skip events of the page's links. */

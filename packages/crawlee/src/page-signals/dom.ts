@@ -8,6 +8,23 @@
  */
 import { absolute, isNofollowRel, resolveLinks, type PageSignals } from './collector.js';
 
+/**
+ * The few DOM members {@link readDocument} uses. Declared here instead of TypeScript's `DOM` lib so
+ * that browser types exist only in the one module whose code runs in a document; everything else in
+ * Heed is typed for Node alone.
+ */
+export interface DomElement {
+  closest(selector: string): DomElement | null;
+  getAttribute(name: string): string | null;
+}
+
+/** A standard DOM document (JSDOM's `window.document`, a browser page's `document`), as far as Heed reads it. */
+export interface DomDocument {
+  readonly head: { querySelectorAll(selector: string): ArrayLike<DomElement> } | null;
+  readonly baseURI: string;
+  querySelectorAll(selector: string): ArrayLike<DomElement>;
+}
+
 /** What {@link readDocument} returns: plain data, so it crosses from a browser page unchanged. */
 export interface DocumentReading {
   readonly metas: { name: string; content: string }[];
@@ -20,8 +37,8 @@ export interface DocumentReading {
  * Reads a document with DOM APIs only. It is also sent to browsers as source text, so it must use
  * nothing from this module's scope.
  */
-export function readDocument(doc: Document, wantLinks: boolean): DocumentReading {
-  const outsideNoscript = (element: Element) => element.closest('noscript') === null;
+export function readDocument(doc: DomDocument, wantLinks: boolean): DocumentReading {
+  const outsideNoscript = (element: DomElement) => element.closest('noscript') === null;
   const metas: { name: string; content: string }[] = [];
   if (doc.head) {
     for (const meta of Array.from(doc.head.querySelectorAll('meta[name][content]'))) {
@@ -43,7 +60,7 @@ export interface EvaluatingPage {
 }
 
 /** Signals of a JSDOM (or any standard DOM) document fetched from `pageUrl`. */
-export function signalsFromDocument(doc: Document, pageUrl: string, wantLinks: boolean): Promise<PageSignals> {
+export function signalsFromDocument(doc: DomDocument, pageUrl: string, wantLinks: boolean): Promise<PageSignals> {
   return toSignals(readDocument(doc, wantLinks), pageUrl);
 }
 
