@@ -323,7 +323,7 @@ if (section('memory')) {
     for (const [i, origin] of origins.entries()) await store.set(origin, okRecord(origin, typicalBuffers[i % typicalBuffers.length], now), 86_400_000);
     const manager = new RobotsManager({ userAgent: UA, store, log: quiet, cacheSize: COUNT, maxCacheBytes: 2 ** 30 });
     await manager.prefetch(origins);
-    for (const origin of origins) for (let k = 0; k < CHECKS; k++) sink += (await manager.decide(`${origin}${paths[k]}`, TOKEN)).allowed ? 1 : 0; // eslint-disable-line no-await-in-loop
+    for (const origin of origins) for (let k = 0; k < CHECKS; k++) sink += (await manager.decide(`${origin}${paths[k]}`, TOKEN)).allowed ? 1 : 0;  
     gc(); gc();
     samples.push((used() - before) / COUNT);
     if (manager.stats().cache.entries !== COUNT) throw new Error('not every origin stayed cached');

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { heed, root, run, type Run } from './run-heed.js';
+import { root, run, type Run } from './run-heed.js';
 
 const cases = root + 'test/parser/lint-cases/';
 

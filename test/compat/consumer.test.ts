@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { page, redirect, startSite, text, type Site, type SiteOrigin } from '../crawlee/site.js';
-import { heedWarnings, installedVersions, packAll, PACKAGES, plainInstallOutcome, project, releasesToTest, sh, UNSUPPORTED_RELEASE, type Project } from './consumer.js';
+import { heedWarnings, installedVersions, packAll, PACKAGES, project, releasesToTest, sh, UNSUPPORTED_RELEASE, type Project } from './consumer.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SLOW = 600_000;

@@ -21,7 +21,6 @@ import { crawleeCheerio, crawleeCore, freshConfig, page, startSite, text, type S
 const UA = 'HeedBot/1.0 (+https://example.com/bot)';
 const ROBOTS = 'User-agent: *\nDisallow: /private\n';
 const DAY = 86_400_000;
-const root = fileURLToPath(new URL('../../', import.meta.url));
 
 const redisAvailable = has('redis-server', 'test/faults/store-faults.test.ts, the Redis cases');
 

@@ -52,8 +52,8 @@ export const NO_DIRECTIVES: RobotsDirectives = Object.freeze({
   noimageindex: false,
   notranslate: false,
   indexifembedded: false,
-  raw: Object.freeze([]) as readonly string[],
-  sources: Object.freeze([]) as readonly ('meta' | 'header')[],
+  raw: Object.freeze([]),
+  sources: Object.freeze([]),
 });
 
 /** Directives that carry a value after a colon, so `name: value` is not a user-agent prefix. */

@@ -178,5 +178,5 @@ async function enqueueSitemapUrls(entries: readonly SitemapUrl[], guard: RobotsG
 async function createManager(userAgent: string, productToken: ProductTokens): Promise<RobotsManagerLike> {
   // Loaded on demand: a plugin handed a manager never needs the module.
   const { RobotsManager } = await import('@heed/manager');
-  return new RobotsManager({ userAgent, productToken }) as unknown as RobotsManagerLike;
+  return new RobotsManager({ userAgent, productToken });
 }

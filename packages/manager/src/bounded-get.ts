@@ -253,8 +253,10 @@ async function openOnce(url: string, options: BoundedGetOptions, deadline: Deadl
   return { hop, drop: () => request.destroy() };
 }
 
+/** No body to read (a status without rules): the connection is released at the first pull. */
 async function* emptyBody(close: () => void): AsyncGenerator<Uint8Array> {
   close();
+  yield* [];
 }
 
 /** The body, decoded and cut at `maxBytes`, pulled from the request as the caller reads. */

@@ -269,6 +269,8 @@ export class RobotsManager {
     try {
       decision = this.decide(url, productToken);
     } catch (error) {
+      // decide() throws only Heed's errors (InvalidOptionsError, ManagerClosedError), handed on as they are.
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
       return Promise.reject(error);
     }
     // A warm decision answers with one of two settled promises: no async frame, no allocation.

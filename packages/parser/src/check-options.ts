@@ -49,7 +49,8 @@ export function describe(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
   if (typeof value === 'function') return 'a function';
   if (typeof value === 'object') return 'an object';
-  return String(value);
+  const primitive = value as number | boolean | bigint | symbol;
+  return String(primitive);
 }
 
 /** A plain options object (not null, not an array). */

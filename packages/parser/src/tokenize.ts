@@ -14,7 +14,6 @@ export const DEFAULT_MAX_BYTES = 512_000;
 
 const BOM = [0xef, 0xbb, 0xbf] as const;
 const LF = 0x0a;
-const CR = 0x0d;
 
 /** A line record plus what the compiler needs and users do not: the value's exact bytes. */
 export interface TokenizedLine extends LineRecord {

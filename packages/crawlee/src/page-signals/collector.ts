@@ -31,7 +31,7 @@ export interface PageSignals {
   readonly nofollowLinks: ReadonlySet<string>;
 }
 
-export const NO_SIGNALS: PageSignals = Object.freeze({ metaTags: Object.freeze([]) as readonly MetaTag[], nofollowLinks: new Set<string>() });
+export const NO_SIGNALS: PageSignals = Object.freeze({ metaTags: Object.freeze([]), nofollowLinks: new Set<string>() });
 
 /** The attributes the collector reads; other attributes are never kept. */
 export const READ_ATTRIBUTES = new Set(['name', 'content', 'href', 'rel']);

@@ -99,7 +99,8 @@ async function* inflated(source: AsyncGenerator<Uint8Array>, maxBytes: number, o
     }
   } catch (error) {
     // A network error or an abort is the caller's to report; a zlib one (code Z_…) is the file's.
-    if (!String((error as { code?: unknown }).code ?? '').startsWith('Z_')) throw error;
+    const code = (error as { code?: unknown }).code;
+    if (typeof code !== 'string' || !code.startsWith('Z_')) throw error;
     onProblem(`damaged gzip stream (${error instanceof Error ? error.message : String(error)}); what was inflated is kept`);
   } finally {
     gunzip.destroy();

@@ -194,7 +194,7 @@ export class KeyValueStoreStore implements RobotsStore {
   private async open(): Promise<KeyValueStoreLike> {
     let crawlee: { KeyValueStore: { open(name: string, options?: object): Promise<KeyValueStoreLike> } };
     try {
-      crawlee = (await import('@crawlee/core')) as unknown as typeof crawlee;
+      crawlee = await import('@crawlee/core');
     } catch {
       this.opened = undefined;
       throw optionError('store', 'opening a key-value store by name needs @crawlee/core (npm i @crawlee/core), or pass an opened KeyValueStore as "store".', SCOPE);

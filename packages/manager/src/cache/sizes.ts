@@ -45,7 +45,7 @@ const PARSED_PER_DIRECTIVE = 320;
  * ones counted at two in case they are not Latin-1) and the object. Anything else a store was
  * handed (a custom writer's string or object) is counted for its strings too, never throws.
  */
-export function recordBytes(record: RobotsRecord | unknown): number {
+export function recordBytes(record: unknown): number {
   if (typeof record === 'string') return RECORD_OVERHEAD + 2 * record.length;
   if (typeof record !== 'object' || record === null) return RECORD_OVERHEAD;
   const r = record as Partial<Record<keyof RobotsRecord, unknown>>;

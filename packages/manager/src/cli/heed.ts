@@ -59,6 +59,6 @@ async function main(): Promise<number> {
 }
 
 // Set the code and let the event loop drain, so piped stdout is flushed before the process ends.
-main().then((code) => {
+void main().then((code) => {
   process.exitCode = code;
 });

@@ -100,6 +100,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 function describe(value: unknown): string {
   if (value === undefined) return 'nothing';
-  const text = JSON.stringify(value) ?? String(value);
+  // Values come from JSON.parse, so they stringify; `typeof` covers anything else handed in.
+  const text = JSON.stringify(value) ?? typeof value;
   return text.length > 40 ? `${text.slice(0, 37)}...` : text;
 }

@@ -90,7 +90,7 @@ export class UsageReport {
   check(purposes: readonly string[], unknown: 'allow' | 'disallow' = 'allow'): PurposeCheck {
     for (const purpose of purposes) {
       const preference = this.preference(purpose);
-      if (preference === 'disallow') return { allowed: false, purpose, evidence: this.decisions[purpose] as UsageEvidence };
+      if (preference === 'disallow') return { allowed: false, purpose, evidence: this.decisions[purpose] };
       if (preference === 'unknown' && unknown === 'disallow') return { allowed: false, purpose };
     }
     return { allowed: true };

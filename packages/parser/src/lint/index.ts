@@ -74,8 +74,8 @@ function checkOptions(options: LintOptions | undefined): { maxBytes: number; ign
   checkKnownKeys(options, KNOWN_OPTIONS, SCOPE);
   const { ignore = [] } = options;
   if (!Array.isArray(ignore)) throw optionError('ignore', `expected an array of diagnostic codes, got ${describe(ignore)}.`, SCOPE);
-  for (const code of ignore) {
-    if (!KNOWN_CODES.has(code)) throw optionError('ignore', `unknown code ${describe(code)}; the codes are ${ALL_DIAGNOSTIC_CODES.join(', ')}.`, SCOPE);
+  for (const code of ignore as unknown[]) {
+    if (typeof code !== 'string' || !KNOWN_CODES.has(code)) throw optionError('ignore', `unknown code ${describe(code)}; the codes are ${ALL_DIAGNOSTIC_CODES.join(', ')}.`, SCOPE);
   }
   return {
     maxBytes: numberOption(options.maxBytes, 'maxBytes', DEFAULT_MAX_BYTES, { min: 0, max: MAX_BODY_BYTES, unit: 'bytes' }, SCOPE),

@@ -201,7 +201,7 @@ function bareItem(cursor: Input): BareItem {
     cursor.position++;
     const date = number(cursor);
     if (date.type !== 'integer') cursor.fail('syntax', 'a date must be an integer');
-    return { type: 'date', value: date.value as number };
+    return { type: 'date', value: date.value };
   }
   if (code === 0x25) return displayString(cursor);
   return cursor.fail('syntax', cursor.done ? 'a value is missing after `=`' : `a value cannot start with \`${cursor.text[cursor.position]}\``);
