@@ -13,13 +13,13 @@ const UA = 'HeedBot/1.0';
 function flakyManager(): RobotsManagerLike {
   const real = new RobotsManager({ userAgent: UA });
   return {
-    check: async (url, userAgent) => {
+    check: async (url, productToken) => {
       if (url.includes('broken')) throw new Error('store on fire');
       return {
         allowed: true,
         url,
         origin: new URL(url).origin,
-        userAgent: userAgent ?? 'HeedBot',
+        productToken: productToken ?? 'HeedBot',
         reason: 'unavailable',
         record: { status: 'unavailable', httpStatus: 404, fetchedAt: 0, ageMs: 0 },
       };

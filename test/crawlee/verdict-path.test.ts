@@ -28,8 +28,8 @@ describe('the plugin\'s check of each URL', () => {
     const checked: string[] = [];
     const decide = manager.decide.bind(manager);
     const check = manager.check.bind(manager);
-    manager.decide = (url, userAgent) => (calls.decide++, decide(url, userAgent));
-    manager.check = (url, userAgent) => (checked.push(url), check(url, userAgent));
+    manager.decide = (url, productToken) => (calls.decide++, decide(url, productToken));
+    manager.check = (url, productToken) => (checked.push(url), check(url, productToken));
     const handled: string[] = [];
     const skips: SkipEvent[] = [];
     const crawler = new crawleeBasic.BasicCrawler({ requestHandler: async ({ request }) => void handled.push(request.url) }, freshConfig());

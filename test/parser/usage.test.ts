@@ -79,7 +79,7 @@ describe('RobotsTxt#usage()', () => {
     const verdict = parseRobotsTxt(body).usage('https://example.com/a', 'HeedBot');
     expect(verdict).toBeInstanceOf(UsageVerdict);
     expect(JSON.parse(JSON.stringify(verdict))).toEqual({
-      userAgent: 'HeedBot',
+      productToken: 'HeedBot',
       path: '/a',
       crawlAllowed: true,
       reason: 'stated',
@@ -181,11 +181,11 @@ describe('several product tokens (google/robotstxt AllowedByRobots with a vector
 
   it('uses the * groups only when no listed token is named', () => {
     expect(robots.isAllowed('https://example.com/drafts/x', ['otherbot', 'mybot'])).toBe(true);
-    expect(robots.explain('https://example.com/other', ['nobot', 'otherbot'])).toMatchObject({ allowed: false, line: 10, matchedBy: 'wildcard', userAgent: 'nobot, otherbot' });
+    expect(robots.explain('https://example.com/other', ['nobot', 'otherbot'])).toMatchObject({ allowed: false, line: 10, matchedBy: 'wildcard', productToken: ['nobot', 'otherbot'] });
   });
 
   it('explains with the listed tokens and the merged groups', () => {
-    expect(robots.explain('https://example.com/private/x', ['mybot-news', 'mybot'])).toMatchObject({ allowed: false, line: 6, matchedBy: 'product-token', userAgent: 'mybot-news, mybot' });
+    expect(robots.explain('https://example.com/private/x', ['mybot-news', 'mybot'])).toMatchObject({ allowed: false, line: 6, matchedBy: 'product-token', productToken: ['mybot-news', 'mybot'] });
   });
 
   it('takes the crawl-delay of the first merged group that sets one', () => {
@@ -194,7 +194,10 @@ describe('several product tokens (google/robotstxt AllowedByRobots with a vector
   });
 
   it('reads a one-token list as the token, and an empty or odd list as no token', () => {
-    expect(robots.explain('https://example.com/private/x', ['mybot'])).toEqual(robots.explain('https://example.com/private/x', 'mybot'));
+    const { productToken: list, ...fromList } = robots.explain('https://example.com/private/x', ['mybot']);
+    const { productToken: token, ...fromToken } = robots.explain('https://example.com/private/x', 'mybot');
+    expect(fromList).toEqual(fromToken);
+    expect([list, token]).toEqual([['mybot'], 'mybot']);
     expect(robots.isAllowed('https://example.com/a', [])).toBe(false);
     expect(robots.isAllowed('https://example.com/a', [42, null] as unknown as string[])).toBe(false);
   });
@@ -204,6 +207,36 @@ describe('several product tokens (google/robotstxt AllowedByRobots with a vector
     expect(robots.isAllowed('https://example.com/drafts/x', tokens)).toBe(true);
     tokens.push('mybot-news');
     expect(robots.isAllowed('https://example.com/drafts/x', tokens)).toBe(false);
+  });
+
+  it('names the list it was asked with in explain() and usage(), as it was then', () => {
+    const tokens = ['mybot-news', 'mybot'];
+    const explanation = robots.explain('https://example.com/drafts/x', tokens);
+    const usage = robots.usage('https://example.com/drafts/x', tokens);
+    tokens.push('otherbot');
+    expect(explanation.productToken).toEqual(['mybot-news', 'mybot']);
+    expect(usage.productToken).toEqual(['mybot-news', 'mybot']);
+    expect(Object.isFrozen(explanation.productToken)).toBe(true);
+  });
+
+  it('reads a frozen list once: later checks with the same array answer from its compiled rules', () => {
+    const fresh = parseRobotsTxt(body);
+    let reads = 0;
+    const tokens: string[] = [];
+    Object.defineProperty(tokens, 0, { enumerable: true, get: () => (reads++, 'mybot-news') });
+    tokens.push('mybot');
+    Object.freeze(tokens);
+    expect(fresh.decide('https://example.com/drafts/x', tokens)).toMatchObject({ allowed: false, line: 2 });
+    const afterFirst = reads;
+    for (let i = 0; i < 100; i++) fresh.decide('https://example.com/drafts/x', tokens);
+    expect(reads).toBe(afterFirst);
+    // Other tokens and lists in between still get their own verdicts; the frozen list its own.
+    const other = Object.freeze(['mybot']);
+    expect(fresh.decide('https://example.com/drafts/x', other).allowed).toBe(true);
+    expect(fresh.decide('https://example.com/private/x', 'mybot-news').allowed).toBe(true);
+    expect(fresh.decide('https://example.com/drafts/x', ['mybot']).allowed).toBe(true);
+    expect(fresh.decide('https://example.com/drafts/x', tokens).allowed).toBe(false);
+    expect(fresh.decide('https://example.com/drafts/x', other).allowed).toBe(true);
   });
 
   it('agrees, for any file, with the same file whose second token is renamed to the first (what merging means)', () => {

@@ -15,6 +15,8 @@ import type { UsageVerdict } from './usage/verdict.js';
 const KNOWN_OPTIONS = ['maxBytes', 'decodeUnreservedEscapes', 'implicitRobotsTxtAllow', 'acceptTypos', 'acceptMissingColon'];
 /** Compiled agents kept per file: crawlers use one or a few; a bound keeps hostile callers in check. */
 const MAX_CACHED_AGENTS = 64;
+/** `lastToken` after a list that may change: no argument is identical to it. */
+const NOT_STABLE: unique symbol = Symbol('not stable');
 /** Line numbers and row indices are packed into integers: bodies stay within 8 MiB. */
 const MAX_MAX_BYTES = MAX_BODY_BYTES;
 const SCOPE: OptionScope = { where: 'parseRobotsTxt()' };
@@ -40,8 +42,9 @@ export class RobotsTxt {
   private readonly table: DirectiveTable;
   private readonly flags: number;
   private directives: Directives | undefined;
-  // Most crawlers ask for one agent: it gets a field; more agents share a small map.
-  private lastToken: ProductTokens | undefined;
+  // Most crawlers ask for one agent: it gets a field; more agents share a small map. `lastToken` is
+  // the token or frozen list last asked for, compared by identity; NOT_STABLE after a mutable list.
+  private lastToken: ProductTokens | typeof NOT_STABLE = NOT_STABLE;
   private lastKey: string | undefined;
   private lastAgent: CompiledAgent | undefined;
   private agents: Map<string, CompiledAgent> | undefined;
@@ -81,29 +84,29 @@ export class RobotsTxt {
   }
 
   /**
-   * Whether `userAgent` may fetch `url`. `userAgent` is a product token (`"HeedBot"`), compared
+   * Whether `url` may be fetched for `productToken`, a product token (`"HeedBot"`) compared
    * case-insensitively with the leading `[A-Za-z_-]` run of each `user-agent:` value, exactly as
    * Google does: pass `productToken(header)`, not a whole header. A list of tokens
    * (`['HeedBot-News', 'HeedBot']`) reads as google/robotstxt's `AllowedByRobots()` with several
    * user agents: the groups of every listed token that is named apply together, and the `*` groups
    * only when none is. Any string is accepted as URL (see {@link canonicalPath}).
    */
-  isAllowed(url: string, userAgent: ProductTokens): boolean {
+  isAllowed(url: string, productToken: ProductTokens): boolean {
     const path = this.pathOf(url);
     if (this.flags & ROBOTS_TXT_ALLOWED && path === '/robots.txt') return true;
-    return this.compiled(userAgent).matcher.allows(path);
+    return this.compiled(productToken).matcher.allows(path);
   }
 
   /**
    * The verdict for `url` and the line that decided it, without the groups and rule objects of
    * {@link explain} (the check a crawler makes for every URL; ask `explain()` for the rest when a
    * URL is skipped). The answers are shared frozen objects, one per deciding rule: a check
-   * allocates nothing. `userAgent` as for {@link isAllowed}.
+   * allocates nothing. `productToken` as for {@link isAllowed}.
    */
-  decide(url: string, userAgent: ProductTokens): Decision {
+  decide(url: string, productToken: ProductTokens): Decision {
     const path = this.pathOf(url);
     if (this.flags & ROBOTS_TXT_ALLOWED && path === '/robots.txt') return IMPLICIT_ALLOW;
-    const compiled = this.compiled(userAgent);
+    const compiled = this.compiled(productToken);
     const { matcher } = compiled;
     const winner = matcher.decidingPosition(path);
     const at = winner === -1 ? matcher.size : winner;
@@ -116,24 +119,24 @@ export class RobotsTxt {
    * `Content-Usage` or `Content-Signal` lines it carries the usage verdict too (`usage`, worked out
    * when first read); for other files that costs nothing.
    */
-  explain(url: string, userAgent: ProductTokens): Explanation {
-    const label = agentLabel(userAgent);
+  explain(url: string, productToken: ProductTokens): Explanation {
+    const asked = askedTokens(productToken);
     const path = this.pathOf(url);
-    const compiled = this.compiled(userAgent);
-    const groups = this.appliedGroups(userAgent, compiled);
-    const explanation = this.explainPath(path, label, groups, compiled);
+    const compiled = this.compiled(productToken);
+    const groups = this.appliedGroups(productToken, compiled);
+    const explanation = this.explainPath(path, asked, groups, compiled);
     if (!this.table.hasUsage) return explanation;
     // Files with usage lines get `usage`, worked out when first read: a caller (or the linter) that
     // only wants the crawl verdict does not pay for it. It is an ordinary enumerable field to JSON.
     let usage: UsageVerdict | undefined;
     return Object.defineProperty(explanation, 'usage', {
       enumerable: true,
-      get: () => (usage ??= this.usageOf(path, explanation.allowed, compiled, label)),
+      get: () => (usage ??= this.usageOf(path, explanation.allowed, compiled, asked)),
     });
   }
 
-  private explainPath(path: string, label: string, groups: readonly Group[], compiled: CompiledAgent): Explanation {
-    const base = { userAgent: label, path, groups, matchedBy: compiled.matchedBy };
+  private explainPath(path: string, asked: ProductTokens, groups: readonly Group[], compiled: CompiledAgent): Explanation {
+    const base = { productToken: asked, path, groups, matchedBy: compiled.matchedBy };
     if (this.flags & ROBOTS_TXT_ALLOWED && path === '/robots.txt') return { ...base, allowed: true, reason: 'robots-txt-implicit-allow', line: 0 };
     const winner = compiled.matcher.match(path);
     if (winner === undefined) return { ...base, allowed: true, reason: compiled.matchedBy === 'none' ? 'no-group' : 'no-matching-rule', line: 0 };
@@ -144,39 +147,39 @@ export class RobotsTxt {
   }
 
   /**
-   * The AI-usage preferences that apply to `url` for `userAgent` (one product token or a list, as
+   * The AI-usage preferences that apply to `url` for `productToken` (one product token or a list, as
    * for {@link isAllowed}): per category (`train-ai`, `search`, `ai-input`, ...) `allow`, `disallow`
    * or `unknown`, with the `Content-Usage` or `Content-Signal` line that decided. The groups are
    * chosen as for Allow/Disallow; a URL that may not be crawled has no usage preference (every
    * category `unknown`, reason `crawl-disallowed`). See the README, "AI-usage preferences".
    */
-  usage(url: string, userAgent: ProductTokens): UsageVerdict {
+  usage(url: string, productToken: ProductTokens): UsageVerdict {
     const path = this.pathOf(url);
-    const compiled = this.compiled(userAgent);
+    const compiled = this.compiled(productToken);
     const crawlAllowed = (this.flags & ROBOTS_TXT_ALLOWED && path === '/robots.txt') || compiled.matcher.allows(path);
-    return this.usageOf(path, crawlAllowed, compiled, agentLabel(userAgent));
+    return this.usageOf(path, crawlAllowed, compiled, askedTokens(productToken));
   }
 
-  /** The crawl-delay in seconds of the groups that apply to `userAgent` (a token or a list), if one is set. */
-  crawlDelay(userAgent: ProductTokens): number | undefined {
-    for (const group of this.groupsFor(userAgent)) {
+  /** The crawl-delay in seconds of the groups that apply to `productToken` (a token or a list), if one is set. */
+  crawlDelay(productToken: ProductTokens): number | undefined {
+    for (const group of this.groupsFor(productToken)) {
       if (group.crawlDelay !== undefined) return group.crawlDelay;
     }
     return undefined;
   }
 
-  /** The groups that apply to `userAgent` (merged groups naming it or any listed token, else the `*` groups). */
-  groupsFor(userAgent: ProductTokens): readonly Group[] {
-    return this.appliedGroups(userAgent, this.compiled(userAgent));
+  /** The groups that apply to `productToken` (merged groups naming it or any listed token, else the `*` groups). */
+  groupsFor(productToken: ProductTokens): readonly Group[] {
+    return this.appliedGroups(productToken, this.compiled(productToken));
   }
 
-  private usageOf(path: string, crawlAllowed: boolean, compiled: CompiledAgent, label: string): UsageVerdict {
+  private usageOf(path: string, crawlAllowed: boolean, compiled: CompiledAgent, asked: ProductTokens): UsageVerdict {
     compiled.usage ??= UsageRules.compile(this.table, compiled.usageRows, (this.flags & DECODE_ESCAPES) !== 0);
-    return compiled.usage.verdict(path, crawlAllowed, label);
+    return compiled.usage.verdict(path, crawlAllowed, asked);
   }
 
   /** The groups that apply, selected once per compiled agent (explain() runs per check). */
-  private appliedGroups(userAgent: ProductTokens, compiled: CompiledAgent): readonly Group[] {
+  private appliedGroups(productToken: ProductTokens, compiled: CompiledAgent): readonly Group[] {
     // The groups the compiled rules came from: one selection decides both.
     compiled.groups ??= compiled.groupIndices.map((index) => this.groups[index] as Group);
     return compiled.groups;
@@ -192,17 +195,22 @@ export class RobotsTxt {
     return this.flags & DECODE_ESCAPES ? decodeUnreserved(path) : path;
   }
 
-  private compiled(userAgent: ProductTokens): CompiledAgent {
-    // The hot path: the same token string as last time.
-    if (typeof userAgent === 'string') {
-      if (userAgent === this.lastToken && this.lastAgent !== undefined) return this.lastAgent;
-      return this.remember(userAgent, userAgent.toLowerCase(), undefined, [userAgent]);
-    }
-    // A list is compared by its contents: the caller may reuse and change one array.
-    const tokens = tokenList(userAgent);
+  private compiled(productToken: ProductTokens): CompiledAgent {
+    // The hot path: the same token string, or the same frozen list (the manager's), as last time.
+    if (productToken === this.lastToken && this.lastAgent !== undefined) return this.lastAgent;
+    if (typeof productToken === 'string') return this.remember(productToken, productToken.toLowerCase(), undefined, [productToken]);
+    // Any other list is compared by its contents: the caller may reuse and change one array. A
+    // frozen one cannot change, so it is then known by identity and its key is not built again:
+    // a warm decide() with a frozen list of two took 0.15-0.31 µs instead of 0.88-1.50 µs (one
+    // token: 0.13-0.32 µs; 300,000 calls per round on a shared 2-core VM).
+    const stable = Array.isArray(productToken) && Object.isFrozen(productToken) ? productToken : NOT_STABLE;
+    const tokens = tokenList(productToken);
     const key = tokens.map((token) => token.toLowerCase()).join('\n');
-    if (key === this.lastKey && this.lastAgent !== undefined) return this.lastAgent;
-    return this.remember(userAgent, key, key, tokens);
+    if (key === this.lastKey && this.lastAgent !== undefined) {
+      this.lastToken = stable;
+      return this.lastAgent;
+    }
+    return this.remember(stable, key, key, tokens);
   }
 
   /**
@@ -210,7 +218,7 @@ export class RobotsTxt {
    * for one agent: it gets a field; more agents share a small map. For a single token the key is
    * not kept (it is the token in lower case, rebuilt when the agent moves to the map).
    */
-  private remember(userAgent: ProductTokens, key: string, listKey: string | undefined, tokens: readonly string[]): CompiledAgent {
+  private remember(identity: ProductTokens | typeof NOT_STABLE, key: string, listKey: string | undefined, tokens: readonly string[]): CompiledAgent {
     let compiled = this.agents?.get(key);
     if (compiled === undefined) {
       compiled = compileAgent(this.table, tokens, { decodeUnreservedEscapes: (this.flags & DECODE_ESCAPES) !== 0 });
@@ -222,7 +230,7 @@ export class RobotsTxt {
         if (lastKey !== undefined) this.agents.set(lastKey, this.lastAgent);
       }
     }
-    this.lastToken = userAgent;
+    this.lastToken = identity;
     this.lastKey = listKey;
     this.lastAgent = compiled;
     return compiled;
@@ -232,17 +240,17 @@ export class RobotsTxt {
 /** Most lists a crawler passes are short; a hostile caller's are cut here. */
 const MAX_TOKENS = 16;
 
-/** The product tokens of a `userAgent` argument: never empty (`['']` matches only `*` groups). */
-function tokenList(userAgent: ProductTokens): readonly string[] {
-  if (typeof userAgent === 'string') return [userAgent];
-  if (!Array.isArray(userAgent)) return [''];
-  const tokens = (userAgent as readonly unknown[]).filter((token): token is string => typeof token === 'string').slice(0, MAX_TOKENS);
+/** The product tokens of a `productToken` argument: never empty (`['']` matches only `*` groups). */
+function tokenList(productToken: ProductTokens): readonly string[] {
+  if (typeof productToken === 'string') return [productToken];
+  if (!Array.isArray(productToken)) return [''];
+  const tokens = (productToken as readonly unknown[]).filter((token): token is string => typeof token === 'string').slice(0, MAX_TOKENS);
   return tokens.length === 0 ? [''] : tokens;
 }
 
-/** How a verdict names the agent: the token, or the listed tokens joined by `, `. */
-function agentLabel(userAgent: ProductTokens): string {
-  return typeof userAgent === 'string' ? userAgent : tokenList(userAgent).join(', ');
+/** What a verdict says it is for: the token, or a frozen copy of the list as read (the caller's array may change). */
+function askedTokens(productToken: ProductTokens): ProductTokens {
+  return typeof productToken === 'string' ? productToken : Object.freeze(tokenList(productToken));
 }
 
 const IMPLICIT_ALLOW: Decision = Object.freeze({ allowed: true, reason: 'robots-txt-implicit-allow', line: 0 });

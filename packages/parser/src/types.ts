@@ -134,8 +134,8 @@ export interface Explanation {
   readonly groups: readonly Group[];
   /** Whether the groups applied because they name the agent, or because they are `*` groups. */
   readonly matchedBy: 'product-token' | 'wildcard' | 'none';
-  /** The product token the verdict is for (several joined by `, `). */
-  readonly userAgent: string;
+  /** The product token the verdict is for, or the list of tokens (a frozen copy of the list asked with). */
+  readonly productToken: ProductTokens;
   /** The path, parameters and query that were compared, in canonical form. */
   readonly path: string;
   /**

@@ -16,6 +16,7 @@
 import { decodeUnreserved, escapeBytes } from '../escape.js';
 import { RuleMatcher } from '../match.js';
 import { HAS_STAR, KIND, LINE_SHIFT, ROW, readRow, type DirectiveTable } from '../table.js';
+import type { ProductTokens } from '../types.js';
 import { parseContentSignal } from './content-signal.js';
 import { parseContentUsageRule, splitContentUsage } from './content-usage.js';
 import type { UsageStatement } from './statement.js';
@@ -79,14 +80,14 @@ export class UsageRules {
   }
 
   /** The usage verdict for `path` (canonical, decoded as the matcher's patterns are). */
-  verdict(path: string, crawlAllowed: boolean, userAgent: string): UsageVerdict {
-    if (!crawlAllowed) return new UsageVerdict(userAgent, path, false, [], {});
+  verdict(path: string, crawlAllowed: boolean, productToken: ProductTokens): UsageVerdict {
+    if (!crawlAllowed) return new UsageVerdict(productToken, path, false, [], {});
     const lines = this.matcher === undefined ? [] : this.matcher.longestMatches(path);
-    if (lines.length === 0) return new UsageVerdict(userAgent, path, true, this.signalsOnly.statements, this.signalsOnly.decisions);
+    if (lines.length === 0) return new UsageVerdict(productToken, path, true, this.signalsOnly.statements, this.signalsOnly.decisions);
     const applied: UsageStatement[] = [...this.signals];
     for (const line of lines) for (const row of this.byPath.get(line) ?? []) applied.push(this.statement(row));
     applied.sort((a, b) => a.line - b.line);
-    return new UsageVerdict(userAgent, path, true, applied.map(appliedStatement), combineStatements(applied));
+    return new UsageVerdict(productToken, path, true, applied.map(appliedStatement), combineStatements(applied));
   }
 
   private statement(row: number): UsageStatement {

@@ -4,6 +4,7 @@
  * Preferences" says: any disallow → disallow; else any allow → allow; else unknown. Among equal
  * answers the first line in the file is the one reported.
  */
+import type { ProductTokens } from '../types.js';
 import type { UsageStatement } from './statement.js';
 import type { UsagePreference, UsageSignal } from './vocabulary.js';
 
@@ -44,8 +45,8 @@ export class UsageVerdict {
   readonly decisions: Readonly<Record<string, UsageDecision>>;
 
   constructor(
-    /** The product token(s) the verdict is for (several joined by `, `). */
-    readonly userAgent: string,
+    /** The product token the verdict is for, or the list of tokens (a frozen copy of the list asked with). */
+    readonly productToken: ProductTokens,
     /** The path, parameters and query that were compared, in canonical form. */
     readonly path: string,
     /** Whether the URL may be crawled (Allow/Disallow). */
