@@ -15,12 +15,21 @@ const PACKAGES = ['parser', 'manager', 'crawlee'] as const;
 /** The names `src/index.ts` exports (values and types), as the TypeScript compiler sees them. */
 function exportedNames(pkg: string): string[] {
   const file = root(`packages/${pkg}/src/index.ts`);
-  const program = ts.createProgram([file], { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, strict: true, noEmit: true });
+  const program = ts.createProgram([file], {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+    strict: true,
+    noEmit: true,
+  });
   const checker = program.getTypeChecker();
   const source = program.getSourceFile(file);
   const symbol = source === undefined ? undefined : checker.getSymbolAtLocation(source);
   if (symbol === undefined) throw new Error(`cannot read ${file}`);
-  return checker.getExportsOfModule(symbol).map((s) => s.name).sort();
+  return checker
+    .getExportsOfModule(symbol)
+    .map((s) => s.name)
+    .sort();
 }
 
 /** The names listed in the README's "### Exports" section. */
@@ -39,8 +48,14 @@ describe.each(PACKAGES)('@heed/%s', (pkg) => {
     const exported = exportedNames(pkg);
     const listed = listedNames(pkg);
     expect(exported.length).toBeGreaterThan(0);
-    expect(listed.filter((name) => !exported.includes(name)), 'listed in the README but not exported').toEqual([]);
-    expect(exported.filter((name) => !listed.includes(name)), 'exported but not listed in the README').toEqual([]);
+    expect(
+      listed.filter((name) => !exported.includes(name)),
+      'listed in the README but not exported',
+    ).toEqual([]);
+    expect(
+      exported.filter((name) => !listed.includes(name)),
+      'exported but not listed in the README',
+    ).toEqual([]);
     expect(new Set(listed).size, 'each name listed once').toBe(listed.length);
   });
 });

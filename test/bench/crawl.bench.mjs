@@ -43,7 +43,10 @@ const option = (name, fallback) => {
   }
   return value;
 };
-const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
+const only = process.argv
+  .find((a) => a.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',');
 const parts = ['soak', 'warm', 'cold', 'unreachable'].filter((part) => !only || only.includes(part));
 const WRITE = !only && !process.argv.includes('--no-write');
 
@@ -58,10 +61,29 @@ const SOAK = {
 };
 const HEAP_LIMIT_MB = option('heap-limit-mb', 256);
 const ROUNDS = Math.max(3, option('rounds', 3));
-const WARM = { ...concurrency, rounds: Math.max(3, option('warm-rounds', 7)), pages: option('warm-pages', 2_000), origins: option('warm-origins', 10), timeoutMs: 300_000 };
+const WARM = {
+  ...concurrency,
+  rounds: Math.max(3, option('warm-rounds', 7)),
+  pages: option('warm-pages', 2_000),
+  origins: option('warm-origins', 10),
+  timeoutMs: 300_000,
+};
 const WARM_TARGET_PERCENT = 5;
-const COLD = { ...concurrency, rounds: ROUNDS, origins: option('cold-origins', 500), robotsDelayMs: 200, stopAfterPages: option('cold-pages', 1_000), timeoutMs: option('cold-timeout-s', 150) * 1000 };
-const UNREACHABLE = { ...concurrency, rounds: ROUNDS, origins: option('unreachable-origins', 50), pagesPerOrigin: 20, timeoutMs: option('unreachable-timeout-s', 120) * 1000 };
+const COLD = {
+  ...concurrency,
+  rounds: ROUNDS,
+  origins: option('cold-origins', 500),
+  robotsDelayMs: 200,
+  stopAfterPages: option('cold-pages', 1_000),
+  timeoutMs: option('cold-timeout-s', 150) * 1000,
+};
+const UNREACHABLE = {
+  ...concurrency,
+  rounds: ROUNDS,
+  origins: option('unreachable-origins', 50),
+  pagesPerOrigin: 20,
+  timeoutMs: option('unreachable-timeout-s', 120) * 1000,
+};
 
 const machine = `${cpus()[0]?.model ?? 'unknown CPU'} × ${cpus().length}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
 const startedAt = new Date();
@@ -70,26 +92,34 @@ const sections = [];
 let failed = false;
 
 if (parts.includes('soak')) {
-  console.log(`soak: ${SOAK.pages} pages over ${SOAK.origins} origins, Heed with cacheSize ${SOAK.cacheSize}, store ${SOAK.storeEntries} records ...`);
+  console.log(
+    `soak: ${SOAK.pages} pages over ${SOAK.origins} origins, Heed with cacheSize ${SOAK.cacheSize}, store ${SOAK.storeEntries} records ...`,
+  );
   const result = await soak(SOAK);
   const { markdown, checks } = soakTable(result, HEAP_LIMIT_MB);
   console.log(`\n${markdown}\n`);
-  if (!checks.noDisallowed) console.error(`SOAK FAILED: ${result.log.disallowedRequests} disallowed requests, e.g. ${result.log.disallowedSamples.join(', ')}`);
+  if (!checks.noDisallowed)
+    console.error(`SOAK FAILED: ${result.log.disallowedRequests} disallowed requests, e.g. ${result.log.disallowedSamples.join(', ')}`);
   if (!checks.allAllowed) console.error(`SOAK FAILED: ${result.log.pagesDistinct} of ${result.expectedPages} allowed pages crawled`);
-  if (!checks.finished) console.error(`SOAK FAILED: the crawl ${result.run.outcome === 'timeout' ? `did not finish in ${SOAK.timeoutMs / 1000} s` : result.run.outcome}`);
+  if (!checks.finished)
+    console.error(
+      `SOAK FAILED: the crawl ${result.run.outcome === 'timeout' ? `did not finish in ${SOAK.timeoutMs / 1000} s` : result.run.outcome}`,
+    );
   failed ||= !checks.noDisallowed || !checks.allAllowed || !checks.finished;
-  sections.push([
-    '### Soak',
-    '',
-    `A CheerioCrawler (\`maxConcurrency\` ${concurrency.maxConcurrency}, \`minConcurrency\` ${concurrency.minConcurrency}, \`enqueueLinks({ strategy: 'all' })\`) with Heed attached and`,
-    `its own \`RobotsManager({ cacheSize: ${SOAK.cacheSize} })\` over a \`MemoryStore({ maxEntries: ${SOAK.storeEntries} })\`, from /p/0 of every tenth origin. Each of the`,
-    `${result.config.origins} origins (one node \`http\` server per address, 127.41.x.y, all in a separate process) has ${result.config.pagesPerOrigin} pages`,
-    'of ~2.5 KB; each page links to two pages of its own origin, to a page of another origin, to one URL its',
-    'robots.txt disallows (`/private/`, `/*?sort=`, `/*.pdf$`), and every other page to a disallowed URL of another',
-    'origin (checked against that origin\'s robots.txt). The counts are from the servers\' request log.',
-    '',
-    markdown,
-  ].join('\n'));
+  sections.push(
+    [
+      '### Soak',
+      '',
+      `A CheerioCrawler (\`maxConcurrency\` ${concurrency.maxConcurrency}, \`minConcurrency\` ${concurrency.minConcurrency}, \`enqueueLinks({ strategy: 'all' })\`) with Heed attached and`,
+      `its own \`RobotsManager({ cacheSize: ${SOAK.cacheSize} })\` over a \`MemoryStore({ maxEntries: ${SOAK.storeEntries} })\`, from /p/0 of every tenth origin. Each of the`,
+      `${result.config.origins} origins (one node \`http\` server per address, 127.41.x.y, all in a separate process) has ${result.config.pagesPerOrigin} pages`,
+      'of ~2.5 KB; each page links to two pages of its own origin, to a page of another origin, to one URL its',
+      'robots.txt disallows (`/private/`, `/*?sort=`, `/*.pdf$`), and every other page to a disallowed URL of another',
+      "origin (checked against that origin's robots.txt). The counts are from the servers' request log.",
+      '',
+      markdown,
+    ].join('\n'),
+  );
 }
 
 if (parts.includes('warm')) {
@@ -97,55 +127,65 @@ if (parts.includes('warm')) {
   const result = await warm(WARM);
   const { markdown, overhead, wallOverhead } = warmTable(result, WARM_TARGET_PERCENT);
   console.log(`\n${markdown}\n`);
-  sections.push([
-    `### (a) Warm: every linked page allowed — Heed's overhead ${overhead.toFixed(1)}% of CPU time (target ≤ ${WARM_TARGET_PERCENT}%: ${overhead <= WARM_TARGET_PERCENT ? 'met' : '**not met**'}), ${wallOverhead.toFixed(1)}% of wall time`,
-    '',
-    `${result.expectedPages.toLocaleString('en-US')} pages over ${result.config.origins} origins; every link on every page is allowed by its robots.txt. Before the clock starts`,
-    "each robots.txt is in the robots cache (Heed: `manager.prefetch()`; Crawlee: its own `getRobotsTxtFileForUrl()`),",
-    `so this is the per-page cost. Timed: \`crawler.run()\`, start to end, as the crawler process's CPU time (user + system)`,
-    `and as wall time; medians of ${WARM.rounds} rounds, the three variants interleaved in a rotating order, each crawl in a fresh`,
-    'process. The target is judged on CPU time: the crawl is CPU-bound, and on this shared machine its wall time',
-    'moves with the other jobs (rounds of the same variant differ by up to 2×) while its CPU time moves far less.',
-    '',
-    markdown,
-  ].join('\n'));
+  sections.push(
+    [
+      `### (a) Warm: every linked page allowed — Heed's overhead ${overhead.toFixed(1)}% of CPU time (target ≤ ${WARM_TARGET_PERCENT}%: ${overhead <= WARM_TARGET_PERCENT ? 'met' : '**not met**'}), ${wallOverhead.toFixed(1)}% of wall time`,
+      '',
+      `${result.expectedPages.toLocaleString('en-US')} pages over ${result.config.origins} origins; every link on every page is allowed by its robots.txt. Before the clock starts`,
+      'each robots.txt is in the robots cache (Heed: `manager.prefetch()`; Crawlee: its own `getRobotsTxtFileForUrl()`),',
+      `so this is the per-page cost. Timed: \`crawler.run()\`, start to end, as the crawler process's CPU time (user + system)`,
+      `and as wall time; medians of ${WARM.rounds} rounds, the three variants interleaved in a rotating order, each crawl in a fresh`,
+      'process. The target is judged on CPU time: the crawl is CPU-bound, and on this shared machine its wall time',
+      'moves with the other jobs (rounds of the same variant differ by up to 2×) while its CPU time moves far less.',
+      '',
+      markdown,
+    ].join('\n'),
+  );
 }
 
 if (parts.includes('cold')) {
-  console.log(`cold: ${COLD.origins} origins, robots.txt after ${COLD.robotsDelayMs} ms, time to ${COLD.stopAfterPages} pages, ${COLD.rounds} rounds ...`);
+  console.log(
+    `cold: ${COLD.origins} origins, robots.txt after ${COLD.robotsDelayMs} ms, time to ${COLD.stopAfterPages} pages, ${COLD.rounds} rounds ...`,
+  );
   const result = await cold(COLD);
   const markdown = coldTable(result, COLD);
   console.log(`\n${markdown}\n`);
-  sections.push([
-    `### (b) Cold start: ${COLD.origins} origins, robots.txt answering after ${COLD.robotsDelayMs} ms`,
-    '',
-    `Start URLs: /p/0 of each of the ${COLD.origins} origins (4 pages each). Time from \`crawler.run()\` to the ${COLD.stopAfterPages.toLocaleString('en-US')}th page handled;`,
-    `median of ${COLD.rounds} interleaved rounds, each crawl capped at ${COLD.timeoutMs / 1000} s. Heed runs with its defaults (manager \`concurrency\` 20,`,
-    '`prefetchBatchSize` 100).',
-    '',
-    markdown,
-  ].join('\n'));
+  sections.push(
+    [
+      `### (b) Cold start: ${COLD.origins} origins, robots.txt answering after ${COLD.robotsDelayMs} ms`,
+      '',
+      `Start URLs: /p/0 of each of the ${COLD.origins} origins (4 pages each). Time from \`crawler.run()\` to the ${COLD.stopAfterPages.toLocaleString('en-US')}th page handled;`,
+      `median of ${COLD.rounds} interleaved rounds, each crawl capped at ${COLD.timeoutMs / 1000} s. Heed runs with its defaults (manager \`concurrency\` 20,`,
+      '`prefetchBatchSize` 100).',
+      '',
+      markdown,
+    ].join('\n'),
+  );
 }
 
 if (parts.includes('unreachable')) {
   const results = [];
   for (const mode of ['503', 'hang']) {
-    console.log(`unreachable: ${UNREACHABLE.origins} origins whose robots.txt ${mode === '503' ? 'answers 503' : 'never answers'}, ${UNREACHABLE.rounds} rounds ...`);
+    console.log(
+      `unreachable: ${UNREACHABLE.origins} origins whose robots.txt ${mode === '503' ? 'answers 503' : 'never answers'}, ${UNREACHABLE.rounds} rounds ...`,
+    );
     results.push(await unreachable(mode, UNREACHABLE));
   }
   const markdown = unreachableTable(results, UNREACHABLE);
   console.log(`\n${markdown}\n`);
-  sections.push([
-    `### (c) Unreachable robots.txt: ${UNREACHABLE.origins} origins answering 503, or never answering`,
-    '',
-    `Start URLs: /p/0 of each origin (${UNREACHABLE.pagesPerOrigin} pages each). RFC 9309 §2.3.1.4: a robots.txt that is unreachable (5xx, or no`,
-    'answer) means the whole origin is disallowed, so every page fetched here is fetched wrongly. These crawls count',
-    `requests rather than time them, so all ${UNREACHABLE.rounds} rounds of a case run at once, each crawl against its own servers and`,
-    `capped at ${UNREACHABLE.timeoutMs / 1000} s (a crawl still running then is killed; its counts are those of the cap). Heed runs with its`,
-    'defaults (fetch `timeoutMs` 30 s, `concurrency` 20).',
-    '',
-    markdown,
-  ].join('\n'));
+  sections.push(
+    [
+      `### (c) Unreachable robots.txt: ${UNREACHABLE.origins} origins answering 503, or never answering`,
+      '',
+      `Start URLs: /p/0 of each origin (${UNREACHABLE.pagesPerOrigin} pages each). RFC 9309 §2.3.1.4: a robots.txt that is unreachable (5xx, or no`,
+      'answer) means the whole origin is disallowed, so every page fetched here is fetched wrongly. These crawls count',
+      `requests rather than time them, so all ${UNREACHABLE.rounds} rounds of a case run at once, each crawl against its own servers and`,
+      `capped at ${UNREACHABLE.timeoutMs / 1000} s (a crawl still running then is killed; its counts are those of the cap). Heed runs with its`,
+      'defaults (fetch `timeoutMs` 30 s, `concurrency` 20).',
+      '',
+      markdown,
+    ].join('\n'),
+  );
 }
 
 const elapsedMin = (Date.now() - startedAt.getTime()) / 60_000;

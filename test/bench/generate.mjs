@@ -43,36 +43,240 @@ function prng(seed) {
 }
 
 const SECTIONS = [
-  'products', 'product', 'category', 'catalog', 'collections', 'search', 'cart', 'checkout', 'account',
-  'user', 'users', 'login', 'api', 'static', 'assets', 'images', 'media', 'blog', 'news', 'articles',
-  'tag', 'tags', 'author', 'wp-admin', 'wp-content', 'wp-includes', 'admin', 'private', 'tmp', 'cgi-bin',
-  'print', 'share', 'feeds', 'reviews', 'compare', 'wishlist', 'help', 'support', 'docs', 'en', 'de', 'fr',
-  'es', 'it', 'ja', 'en-us', 'en-gb', 'stores', 'deals', 'events', 'jobs', 'careers', 'forum', 'community',
-  'video', 'videos', 'podcast', 'downloads', 'files', 'uploads', 'sites', 'modules', 'themes', 'includes',
-  'node', 'comment', 'profile', 'members', 'orders', 'returns', 'gift-cards', 'brands', 'sale', 'outlet',
+  'products',
+  'product',
+  'category',
+  'catalog',
+  'collections',
+  'search',
+  'cart',
+  'checkout',
+  'account',
+  'user',
+  'users',
+  'login',
+  'api',
+  'static',
+  'assets',
+  'images',
+  'media',
+  'blog',
+  'news',
+  'articles',
+  'tag',
+  'tags',
+  'author',
+  'wp-admin',
+  'wp-content',
+  'wp-includes',
+  'admin',
+  'private',
+  'tmp',
+  'cgi-bin',
+  'print',
+  'share',
+  'feeds',
+  'reviews',
+  'compare',
+  'wishlist',
+  'help',
+  'support',
+  'docs',
+  'en',
+  'de',
+  'fr',
+  'es',
+  'it',
+  'ja',
+  'en-us',
+  'en-gb',
+  'stores',
+  'deals',
+  'events',
+  'jobs',
+  'careers',
+  'forum',
+  'community',
+  'video',
+  'videos',
+  'podcast',
+  'downloads',
+  'files',
+  'uploads',
+  'sites',
+  'modules',
+  'themes',
+  'includes',
+  'node',
+  'comment',
+  'profile',
+  'members',
+  'orders',
+  'returns',
+  'gift-cards',
+  'brands',
+  'sale',
+  'outlet',
 ];
 const WORDS = [
-  'outdoor', 'garden', 'furniture', 'kitchen', 'bath', 'lighting', 'mens', 'womens', 'kids', 'shoes',
-  'running', 'trail', 'jacket', 'winter', 'summer', 'sale', 'new', 'arrivals', 'best', 'sellers', 'home',
-  'decor', 'office', 'chairs', 'tables', 'laptops', 'phones', 'tablets', 'audio', 'camera', 'gaming',
-  'books', 'fiction', 'history', 'science', 'travel', 'recipes', 'health', 'fitness', 'beauty', 'skin',
-  'care', 'hair', 'watches', 'jewelry', 'bags', 'wallets', 'toys', 'games', 'puzzles', 'sports', 'bikes',
-  'parts', 'tools', 'power', 'hand', 'paint', 'flooring', 'storage', 'pets', 'dog', 'cat', 'food', 'coffee',
-  'tea', 'wine', 'music', 'movies', 'tv', 'series', 'world', 'politics', 'business', 'markets', 'tech',
-  'opinion', 'culture', 'style', 'local', 'weather', 'sports-news', 'live', 'updates', 'guide', 'review',
-  'how-to', 'top-10', 'black-friday', 'cyber-monday', 'holiday', 'gift', 'ideas', 'print', 'amp', 'feed',
+  'outdoor',
+  'garden',
+  'furniture',
+  'kitchen',
+  'bath',
+  'lighting',
+  'mens',
+  'womens',
+  'kids',
+  'shoes',
+  'running',
+  'trail',
+  'jacket',
+  'winter',
+  'summer',
+  'sale',
+  'new',
+  'arrivals',
+  'best',
+  'sellers',
+  'home',
+  'decor',
+  'office',
+  'chairs',
+  'tables',
+  'laptops',
+  'phones',
+  'tablets',
+  'audio',
+  'camera',
+  'gaming',
+  'books',
+  'fiction',
+  'history',
+  'science',
+  'travel',
+  'recipes',
+  'health',
+  'fitness',
+  'beauty',
+  'skin',
+  'care',
+  'hair',
+  'watches',
+  'jewelry',
+  'bags',
+  'wallets',
+  'toys',
+  'games',
+  'puzzles',
+  'sports',
+  'bikes',
+  'parts',
+  'tools',
+  'power',
+  'hand',
+  'paint',
+  'flooring',
+  'storage',
+  'pets',
+  'dog',
+  'cat',
+  'food',
+  'coffee',
+  'tea',
+  'wine',
+  'music',
+  'movies',
+  'tv',
+  'series',
+  'world',
+  'politics',
+  'business',
+  'markets',
+  'tech',
+  'opinion',
+  'culture',
+  'style',
+  'local',
+  'weather',
+  'sports-news',
+  'live',
+  'updates',
+  'guide',
+  'review',
+  'how-to',
+  'top-10',
+  'black-friday',
+  'cyber-monday',
+  'holiday',
+  'gift',
+  'ideas',
+  'print',
+  'amp',
+  'feed',
 ];
 const QUERY_KEYS = [
-  'sort', 'order', 'page', 'ref', 'utm_source', 'utm_medium', 'utm_campaign', 'sessionid', 'sid', 'filter',
-  'color', 'size', 'q', 'lang', 'view', 'format', 'limit', 'offset', 'price', 'brand', 'replytocom', 'share',
+  'sort',
+  'order',
+  'page',
+  'ref',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'sessionid',
+  'sid',
+  'filter',
+  'color',
+  'size',
+  'q',
+  'lang',
+  'view',
+  'format',
+  'limit',
+  'offset',
+  'price',
+  'brand',
+  'replytocom',
+  'share',
 ];
 const EXTENSIONS = ['.pdf', '.php', '.html', '.htm', '.json', '.xml', '.jpg', '.png', '.css', '.js', '.zip', '.aspx'];
 const NAMED_AGENTS = [
-  'Googlebot', 'Googlebot-Image', 'Googlebot-News', 'Bingbot', 'Slurp', 'DuckDuckBot', 'Baiduspider',
-  'YandexBot', 'Applebot', 'GPTBot', 'CCBot', 'ChatGPT-User', 'Google-Extended', 'anthropic-ai',
-  'ClaudeBot', 'Bytespider', 'AhrefsBot', 'SemrushBot', 'MJ12bot', 'DotBot', 'PetalBot', 'facebookexternalhit',
-  'Twitterbot', 'LinkedInBot', 'Pinterestbot', 'Amazonbot', 'AdsBot-Google', 'Mediapartners-Google',
-  'Seznambot', 'Sogou', 'Exabot', 'ia_archiver', 'rogerbot', 'BLEXBot', 'MauiBot', 'Nutch',
+  'Googlebot',
+  'Googlebot-Image',
+  'Googlebot-News',
+  'Bingbot',
+  'Slurp',
+  'DuckDuckBot',
+  'Baiduspider',
+  'YandexBot',
+  'Applebot',
+  'GPTBot',
+  'CCBot',
+  'ChatGPT-User',
+  'Google-Extended',
+  'anthropic-ai',
+  'ClaudeBot',
+  'Bytespider',
+  'AhrefsBot',
+  'SemrushBot',
+  'MJ12bot',
+  'DotBot',
+  'PetalBot',
+  'facebookexternalhit',
+  'Twitterbot',
+  'LinkedInBot',
+  'Pinterestbot',
+  'Amazonbot',
+  'AdsBot-Google',
+  'Mediapartners-Google',
+  'Seznambot',
+  'Sogou',
+  'Exabot',
+  'ia_archiver',
+  'rogerbot',
+  'BLEXBot',
+  'MauiBot',
+  'Nutch',
 ];
 
 function makeVocabulary(r) {
@@ -110,13 +314,27 @@ function makePattern(r, v, depth = [1, 4]) {
     if (anchored) pattern = pattern.replace(/\/$/, '') + r.pick(['', '.html', '/']);
   } else {
     switch (r.int(0, 6)) {
-      case 0: pattern = `/*?${r.pick(QUERY_KEYS)}=`; break;
-      case 1: pattern = `/${r.pick(SECTIONS)}/*/${v.slug()}`; break;
-      case 2: pattern = `/*${r.pick(EXTENSIONS)}`; break;
-      case 3: pattern = `${v.path(r.int(1, 3)).replace(/\/$/, '')}/*?${r.pick(QUERY_KEYS)}=`; break;
-      case 4: pattern = `/*/${r.pick(SECTIONS)}/${v.segment()}`; break;
-      case 5: pattern = `/${r.pick(SECTIONS)}/*-${v.word()}-*${r.pick(EXTENSIONS)}`; break;
-      default: pattern = `/${r.pick(SECTIONS)}/${v.segment()}/*&${r.pick(QUERY_KEYS)}=*`; break;
+      case 0:
+        pattern = `/*?${r.pick(QUERY_KEYS)}=`;
+        break;
+      case 1:
+        pattern = `/${r.pick(SECTIONS)}/*/${v.slug()}`;
+        break;
+      case 2:
+        pattern = `/*${r.pick(EXTENSIONS)}`;
+        break;
+      case 3:
+        pattern = `${v.path(r.int(1, 3)).replace(/\/$/, '')}/*?${r.pick(QUERY_KEYS)}=`;
+        break;
+      case 4:
+        pattern = `/*/${r.pick(SECTIONS)}/${v.segment()}`;
+        break;
+      case 5:
+        pattern = `/${r.pick(SECTIONS)}/*-${v.word()}-*${r.pick(EXTENSIONS)}`;
+        break;
+      default:
+        pattern = `/${r.pick(SECTIONS)}/${v.segment()}/*&${r.pick(QUERY_KEYS)}=*`;
+        break;
     }
   }
   if (anchored && !pattern.endsWith('*')) pattern += '$';
@@ -132,7 +350,7 @@ function bigFile(r, v) {
   const sizes = [];
   let left = ruleCount;
   for (let g = 0; g < groupCount; g++) {
-    const size = g === 0 ? 2_400 : g === 15 ? 600 : Math.max(20, Math.round((ruleCount - 3_000) / (groupCount - 2) * (0.5 + r.next())));
+    const size = g === 0 ? 2_400 : g === 15 ? 600 : Math.max(20, Math.round(((ruleCount - 3_000) / (groupCount - 2)) * (0.5 + r.next())));
     sizes.push(Math.min(size, left));
     left -= sizes[g];
   }
@@ -148,7 +366,8 @@ function bigFile(r, v) {
       // One or two named agents per group, never none (a group without agents would merge into the
       // previous one).
       const spare = agents.length - (groupCount - 1 - g);
-      for (let n = spare > 0 && r.chance(0.4) ? 2 : 1; n > 0; n--) lines.push(`User-agent: ${agents.splice(r.int(0, agents.length - 1), 1)[0]}`);
+      for (let n = spare > 0 && r.chance(0.4) ? 2 : 1; n > 0; n--)
+        lines.push(`User-agent: ${agents.splice(r.int(0, agents.length - 1), 1)[0]}`);
     }
     if (r.chance(0.2)) lines.push(`Crawl-delay: ${r.int(1, 20)}`);
     for (let i = 0; i < sizes[g]; i++, rule++) {
@@ -193,16 +412,36 @@ function typicalFile(r, v, index) {
     // Drupal: comment header, assets allowed, core files and paths disallowed.
     head.push(DRUPAL_HEADER, 'User-agent: *');
     if (r.chance(0.5)) head.push(`Crawl-delay: ${r.int(1, 10)}`);
-    for (const dir of ['misc', 'modules', 'profiles', 'themes']) for (const ext of ['css$', 'css?', 'js$', 'js?']) star.push(`Allow: /${dir}/*.${ext}`);
+    for (const dir of ['misc', 'modules', 'profiles', 'themes'])
+      for (const ext of ['css$', 'css?', 'js$', 'js?']) star.push(`Allow: /${dir}/*.${ext}`);
     for (const dir of ['includes', 'misc', 'modules', 'profiles', 'scripts', 'themes']) star.push(`Disallow: /${dir}/`);
-    for (const file of ['CHANGELOG.txt', 'cron.php', 'INSTALL.txt', 'install.php', 'update.php', 'xmlrpc.php']) star.push(`Disallow: /${file}`);
-    for (const p of ['admin/', 'comment/reply/', 'filter/tips/', 'node/add/', 'search/', 'user/register/', 'user/password/', 'user/login/']) {
+    for (const file of ['CHANGELOG.txt', 'cron.php', 'INSTALL.txt', 'install.php', 'update.php', 'xmlrpc.php'])
+      star.push(`Disallow: /${file}`);
+    for (const p of [
+      'admin/',
+      'comment/reply/',
+      'filter/tips/',
+      'node/add/',
+      'search/',
+      'user/register/',
+      'user/password/',
+      'user/login/',
+    ]) {
       star.push(`Disallow: /${p}`, `Disallow: /?q=${p}`);
     }
   } else if (kind === 1) {
     // WordPress: wp-admin blocked except admin-ajax, AI crawlers blocked.
     head.push(`# ${v.slug().replace(/-/g, ' ')} — robots.txt`, 'User-agent: *');
-    star.push('Disallow: /wp-admin/', 'Allow: /wp-admin/admin-ajax.php', 'Disallow: /wp-login.php', 'Disallow: /?s=', 'Disallow: /search/', 'Disallow: /*?replytocom=', 'Disallow: /trackback/', 'Disallow: /feed/$');
+    star.push(
+      'Disallow: /wp-admin/',
+      'Allow: /wp-admin/admin-ajax.php',
+      'Disallow: /wp-login.php',
+      'Disallow: /?s=',
+      'Disallow: /search/',
+      'Disallow: /*?replytocom=',
+      'Disallow: /trackback/',
+      'Disallow: /feed/$',
+    );
     for (const bot of ['GPTBot', 'CCBot', 'ChatGPT-User', 'Google-Extended', 'anthropic-ai', 'ClaudeBot', 'Bytespider']) {
       if (r.chance(0.7)) tail.push('', `User-agent: ${bot}`, 'Disallow: /');
     }
@@ -210,16 +449,65 @@ function typicalFile(r, v, index) {
   } else if (kind === 2) {
     // A shop: carts, checkouts and faceted navigation blocked.
     head.push('# we use Shopify as our ecommerce platform', '', 'User-agent: *');
-    star.push('Disallow: /admin', 'Disallow: /cart', 'Disallow: /orders', 'Disallow: /checkouts/', 'Disallow: /checkout', 'Disallow: /account');
-    star.push('Disallow: /collections/*sort_by*', 'Disallow: /*/collections/*sort_by*', 'Disallow: /collections/*+*', 'Disallow: /collections/*%2B*', 'Disallow: /collections/*%2b*');
-    star.push('Disallow: /*/collections/*filter*&*filter*', 'Disallow: /blogs/*+*', 'Disallow: /blogs/*%2B*', 'Disallow: /*/blogs/*+*', 'Disallow: /*design_theme_id*', 'Disallow: /*preview_theme_id*', 'Disallow: /*preview_script_id*', 'Disallow: /search', 'Disallow: /apple-app-site-association', 'Disallow: /.well-known/shopify/monorail');
+    star.push(
+      'Disallow: /admin',
+      'Disallow: /cart',
+      'Disallow: /orders',
+      'Disallow: /checkouts/',
+      'Disallow: /checkout',
+      'Disallow: /account',
+    );
+    star.push(
+      'Disallow: /collections/*sort_by*',
+      'Disallow: /*/collections/*sort_by*',
+      'Disallow: /collections/*+*',
+      'Disallow: /collections/*%2B*',
+      'Disallow: /collections/*%2b*',
+    );
+    star.push(
+      'Disallow: /*/collections/*filter*&*filter*',
+      'Disallow: /blogs/*+*',
+      'Disallow: /blogs/*%2B*',
+      'Disallow: /*/blogs/*+*',
+      'Disallow: /*design_theme_id*',
+      'Disallow: /*preview_theme_id*',
+      'Disallow: /*preview_script_id*',
+      'Disallow: /search',
+      'Disallow: /apple-app-site-association',
+      'Disallow: /.well-known/shopify/monorail',
+    );
     tail.push('', 'User-agent: adsbot-google', 'Disallow: /checkouts/', 'Disallow: /checkout', 'Disallow: /carts', 'Disallow: /orders');
-    tail.push('', 'User-agent: Nutch', 'Disallow: /', '', 'User-agent: AhrefsBot', 'Crawl-delay: 10', 'Disallow: /admin', 'Disallow: /cart', '', 'User-agent: MJ12bot', 'Crawl-Delay: 10', '', 'User-agent: Pinterest', 'Crawl-delay: 1');
+    tail.push(
+      '',
+      'User-agent: Nutch',
+      'Disallow: /',
+      '',
+      'User-agent: AhrefsBot',
+      'Crawl-delay: 10',
+      'Disallow: /admin',
+      'Disallow: /cart',
+      '',
+      'User-agent: MJ12bot',
+      'Crawl-Delay: 10',
+      '',
+      'User-agent: Pinterest',
+      'Crawl-delay: 1',
+    );
     sitemaps.push(`Sitemap: ${ORIGIN}/sitemap.xml`);
   } else {
     // A news site: search, APIs and paging blocked, a news group, several sitemaps.
     head.push('User-agent: *');
-    star.push('Disallow: /search', 'Disallow: /api/', 'Disallow: /*?page=', 'Disallow: /*&page=', 'Disallow: /preview/', 'Disallow: /amp/*?', 'Disallow: /*/print$', 'Allow: /api/oembed', 'Disallow: /newsletters/manage');
+    star.push(
+      'Disallow: /search',
+      'Disallow: /api/',
+      'Disallow: /*?page=',
+      'Disallow: /*&page=',
+      'Disallow: /preview/',
+      'Disallow: /amp/*?',
+      'Disallow: /*/print$',
+      'Allow: /api/oembed',
+      'Disallow: /newsletters/manage',
+    );
     tail.push('', 'User-agent: Googlebot-News', 'Disallow: /sponsored/', 'Disallow: /partner-content/', 'Allow: /news/');
     for (const name of ['news', 'sections', 'articles', 'video']) sitemaps.push(`Sitemap: ${ORIGIN}/sitemaps/${name}.xml`);
   }
@@ -369,7 +657,11 @@ export function generate({ force = false, log = console.log } = {}) {
       starRules: starPatterns.length,
     },
     typical: { files: 100, bytes: typicalBytes, meanBytes: Math.round(typicalBytes / 100) },
-    urls: { count: urls.length, meanLength: Math.round(urls.reduce((sum, url) => sum + url.length, 0) / urls.length), maxLength: Math.max(...urls.map((url) => url.length)) },
+    urls: {
+      count: urls.length,
+      meanLength: Math.round(urls.reduce((sum, url) => sum + url.length, 0) / urls.length),
+      maxLength: Math.max(...urls.map((url) => url.length)),
+    },
     hostile: { bytes: Buffer.byteLength(hostile), rules: count(hostile, /^(dis)?allow:/i) },
   };
   writeFileSync(manifestPath, JSON.stringify(manifest, null, 2) + '\n');

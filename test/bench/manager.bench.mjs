@@ -70,7 +70,23 @@ let sink = 0;
 /** A record as the manager would have stored it after fetching `body` with a 200. */
 function okRecord(origin, body, now = Date.now()) {
   const url = `${origin}/robots.txt`;
-  return decideRecord(origin, { kind: 'response', status: 200, headers: {}, finalUrl: url, body, bodyCapped: false, url, redirects: [], startedAt: now, durationMs: 1 }, undefined, now);
+  return decideRecord(
+    origin,
+    {
+      kind: 'response',
+      status: 200,
+      headers: {},
+      finalUrl: url,
+      body,
+      bodyCapped: false,
+      url,
+      redirects: [],
+      startedAt: now,
+      durationMs: 1,
+    },
+    undefined,
+    now,
+  );
 }
 
 // --- 1. warm checks --------------------------------------------------------------------------
@@ -97,7 +113,9 @@ async function warmChecks() {
   };
   // The peer: Crawlee's check before each request, its robots cache (keyed by origin) already filled.
   const crawler = new BasicCrawler({ requestHandler() {}, respectRobotsTxtFile: { userAgent: TOKEN } });
-  origins.forEach((origin, i) => crawler.robotsTxtFileCache.add(origin, RobotsTxtFile.from(`${origin}/robots.txt`, typical[i].toString('utf8'))));
+  origins.forEach((origin, i) =>
+    crawler.robotsTxtFileCache.add(origin, RobotsTxtFile.from(`${origin}/robots.txt`, typical[i].toString('utf8'))),
+  );
   const runCrawlee = async () => {
     let allowed = 0;
     for (let k = 0; k < urls.length; k++) if (await crawler.isAllowedBasedOnRobotsTxtFile(urls[k])) allowed++;
@@ -111,7 +129,11 @@ async function warmChecks() {
   if (Math.abs(c - a) > urls.length * 0.01) throw new Error(`Crawlee's check allows ${c} of ${urls.length}, Heed ${a}: not the same work`);
 
   const rates = { manager: [], parser: [], crawlee: [] };
-  const runs = [['manager', runManager], ['parser', runParser], ['crawlee', runCrawlee]];
+  const runs = [
+    ['manager', runManager],
+    ['parser', runParser],
+    ['crawlee', runCrawlee],
+  ];
   for (let round = 0; round < ROUNDS; round++) {
     // Each round starts with a different one of the three, so none is always first after a pause.
     const order = [...runs.slice(round % 3), ...runs.slice(0, round % 3)];
@@ -132,10 +154,19 @@ async function warmChecks() {
   }
   const stats = manager.stats();
   await manager.close();
-  const result = { manager: median(rates.manager), parser: median(rates.parser), crawlee: median(rates.crawlee), rounds: rates.manager, hits: stats.cache.hits, fetches: stats.fetches.total };
+  const result = {
+    manager: median(rates.manager),
+    parser: median(rates.parser),
+    crawlee: median(rates.crawlee),
+    rounds: rates.manager,
+    hits: stats.cache.hits,
+    fetches: stats.fetches.total,
+  };
   result.ratio = result.parser / result.manager;
   result.overCrawlee = median(rates.manager.map((rate, round) => rate / rates.crawlee[round]));
-  console.log(`warm checks/s: manager ${fmt(result.manager)} [${rates.manager.map(fmt).join(', ')}], parser ${fmt(result.parser)} [${rates.parser.map(fmt).join(', ')}], Crawlee ${fmt(result.crawlee)} [${rates.crawlee.map(fmt).join(', ')}]; parser/manager ${result.ratio.toFixed(2)}x, manager/Crawlee ${result.overCrawlee.toFixed(1)}x`);
+  console.log(
+    `warm checks/s: manager ${fmt(result.manager)} [${rates.manager.map(fmt).join(', ')}], parser ${fmt(result.parser)} [${rates.parser.map(fmt).join(', ')}], Crawlee ${fmt(result.crawlee)} [${rates.crawlee.map(fmt).join(', ')}]; parser/manager ${result.ratio.toFixed(2)}x, manager/Crawlee ${result.overCrawlee.toFixed(1)}x`,
+  );
   return result;
 }
 
@@ -147,7 +178,13 @@ async function startServers(count) {
   let requests = 0;
   const handler = (req, res) => {
     requests++;
-    const i = Number(req.socket.localAddress.replace(/^::ffff:/, '').split('.').reduce((acc, octet) => acc * 256 + Number(octet), 0)) % typical.length;
+    const i =
+      Number(
+        req.socket.localAddress
+          .replace(/^::ffff:/, '')
+          .split('.')
+          .reduce((acc, octet) => acc * 256 + Number(octet), 0),
+      ) % typical.length;
     res.setHeader('content-type', 'text/plain');
     res.end(typical[i]);
   };
@@ -166,7 +203,16 @@ async function startServers(count) {
   return {
     port,
     requests: () => requests,
-    close: () => Promise.all(servers.map((s) => new Promise((resolve) => { s.closeAllConnections(); s.close(() => resolve()); }))),
+    close: () =>
+      Promise.all(
+        servers.map(
+          (s) =>
+            new Promise((resolve) => {
+              s.closeAllConnections();
+              s.close(() => resolve());
+            }),
+        ),
+      ),
   };
 }
 
@@ -191,8 +237,19 @@ async function coldStart(count) {
   for (const url of urls) if (await manager.isAllowed(url)) allowed++;
   await manager.close();
   await servers.close();
-  const result = { origins: count, ms, perSecond: (count / ms) * 1000, requests: servers.requests(), ok: stats.fetches.ok, failed: stats.fetches.total - stats.fetches.ok, allowed, setupMs };
-  console.log(`cold start: ${count} origins in ${(ms / 1000).toFixed(2)} s (${fmt(result.perSecond)} origins/s, concurrency ${CONCURRENCY}); server saw ${result.requests} requests; ${result.ok} ok, ${result.failed} failed; servers up in ${(setupMs / 1000).toFixed(1)} s`);
+  const result = {
+    origins: count,
+    ms,
+    perSecond: (count / ms) * 1000,
+    requests: servers.requests(),
+    ok: stats.fetches.ok,
+    failed: stats.fetches.total - stats.fetches.ok,
+    allowed,
+    setupMs,
+  };
+  console.log(
+    `cold start: ${count} origins in ${(ms / 1000).toFixed(2)} s (${fmt(result.perSecond)} origins/s, concurrency ${CONCURRENCY}); server saw ${result.requests} requests; ${result.ok} ok, ${result.failed} failed; servers up in ${(setupMs / 1000).toFixed(1)} s`,
+  );
   return result;
 }
 
@@ -216,7 +273,8 @@ async function memoryPerOrigin(count, checks) {
     const store = new MemoryStore({ maxEntries: count });
     const origins = Array.from({ length: count }, (_, i) => `https://origin-${round}-${i}.example`);
     const now = Date.now();
-    for (const [i, origin] of origins.entries()) await store.set(origin, okRecord(origin, Buffer.from(typical[i % typical.length]), now), 86_400_000);
+    for (const [i, origin] of origins.entries())
+      await store.set(origin, okRecord(origin, Buffer.from(typical[i % typical.length]), now), 86_400_000);
     // Every origin must stay cached to be measured: a byte bound well above what they take.
     const manager = new RobotsManager({ userAgent: UA, store, log: quiet, cacheSize: count, maxCacheBytes: 2 ** 30 });
     await manager.prefetch(origins);
@@ -249,7 +307,9 @@ async function memoryPerOrigin(count, checks) {
     kept.length = 0; // nothing of this round may survive into the next one's baseline
   }
   const result = { bytes: median(samples), samples, parserBytes: median(parserSamples) };
-  console.log(`memory per cached origin after ${checks} check(s) (raw record + parsed + compiled, ~${fmt(typicalBytes)} B file): ${fmt(result.bytes)} B [${samples.map(fmt).join(', ')}], of which the parsed file ${fmt(result.parserBytes)} B [${parserSamples.map(fmt).join(', ')}]`);
+  console.log(
+    `memory per cached origin after ${checks} check(s) (raw record + parsed + compiled, ~${fmt(typicalBytes)} B file): ${fmt(result.bytes)} B [${samples.map(fmt).join(', ')}], of which the parsed file ${fmt(result.parserBytes)} B [${parserSamples.map(fmt).join(', ')}]`,
+  );
   return result;
 }
 
@@ -315,25 +375,25 @@ if (WRITE) {
     'Warm checks go through `originOf()` and the in-process LRU (lru-cache, keyed by origin; expiry by its TTL against a time refreshed',
     'every 250 ms, not `Date.now()`, which costs ~60 ns on this VM) and the parser; a warm `isAllowed` is `decide()`,',
     'the plugin\'s check (see "What users run" for its own ratios), as one of two settled promises. The peer row is what a',
-    'crawler without Heed runs before each request (Crawlee\'s `new URL(url).origin`, its LRU, robots-parser),',
+    "crawler without Heed runs before each request (Crawlee's `new URL(url).origin`, its LRU, robots-parser),",
     'timed in the same rounds on the same (file, URL) pairs. The rules of an origin',
     'checked 64 times switch to their hot form (see the parser section), which is why memory is shown for both.',
     'Cold start counts every fetch (got-scraping, one TCP connection per origin, parse, store) from `prefetch()`',
     'to the last record; the servers are node `http` servers in the same process, so the figure is the',
-    'manager\'s own cost, not a network\'s. Memory counts `heapUsed + arrayBuffers` (typed arrays keep their',
+    "manager's own cost, not a network's. Memory counts `heapUsed + arrayBuffers` (typed arrays keep their",
     'bytes outside the JS heap). The machine (2 vCPU) is shared with other jobs: absolute figures move by up',
     'to 2× between runs, so read the ratio; run it when `uptime` shows a load below 1. Every timed run starts',
-    'on a collected heap, so one contender\'s garbage is not swept on another\'s time (Crawlee\'s check allocates',
+    "on a collected heap, so one contender's garbage is not swept on another's time (Crawlee's check allocates",
     'a `URL` per call; without the collection, two runs minutes apart at the same machine speed gave the',
     'manager 591k checks/s, with it 919k).',
     '',
     'Tried for the warm path and measured without gain (A/B of two builds in one process, so nobody tries them',
     'again): a direct-mapped table of recent origins in front of the LRU, hashed in JavaScript over all of the',
-    'origin\'s characters (10% slower: V8 hashes the key in C++ faster than a JS loop runs here) or over a',
+    "origin's characters (10% slower: V8 hashes the key in C++ faster than a JS loop runs here) or over a",
     'sample of them (16% slower: hosts like `site-12` and `site-13` collide); a parser entry point that skips',
     're-reading the origin the manager has just matched (`isAllowedAt(url, pathStart)`: 2–4%, not worth a public',
     'method); generating a JavaScript function per rule set (`new Function`, rules unrolled into a switch on',
-    'the byte after `/`): 1.7× slower than the hot form\'s loop.',
+    "the byte after `/`): 1.7× slower than the hot form's loop.",
     '',
   ].join('\n');
   const current = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';

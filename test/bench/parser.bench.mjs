@@ -46,13 +46,21 @@ const typicalBuffers = readdirSync(DATA_DIR + 'typical')
   .map((n) => readFileSync(DATA_DIR + 'typical/' + n));
 const typical = typicalBuffers.map((b) => b.toString('utf8'));
 const typicalBytes = typicalBuffers.reduce((sum, b) => sum + b.length, 0);
-const urls = readFileSync(DATA_DIR + 'urls.txt', 'utf8').split('\n').filter(Boolean);
+const urls = readFileSync(DATA_DIR + 'urls.txt', 'utf8')
+  .split('\n')
+  .filter(Boolean);
 const hostile = readFileSync(DATA_DIR + 'hostile.robots.txt', 'utf8');
-const hostileUrls = readFileSync(DATA_DIR + 'hostile-urls.txt', 'utf8').split('\n').filter(Boolean);
+const hostileUrls = readFileSync(DATA_DIR + 'hostile-urls.txt', 'utf8')
+  .split('\n')
+  .filter(Boolean);
 
 /** The two libraries behind one interface: parse a body, check a URL. */
 const heed = { name: '@heed/parser', parse: (body) => parseRobotsTxt(body), check: (robots, url) => robots.isAllowed(url, UA) };
-const rp = { name: 'robots-parser', parse: (body) => robotsParser(ROBOTS_URL, body), check: (robots, url) => robots.isAllowed(url, UA) === true };
+const rp = {
+  name: 'robots-parser',
+  parse: (body) => robotsParser(ROBOTS_URL, body),
+  check: (robots, url) => robots.isAllowed(url, UA) === true,
+};
 const lib = option('lib');
 const libraries = lib === 'heed' ? [heed] : lib === 'rp' ? [rp] : [heed, rp];
 const both = libraries.length === 2;
@@ -106,7 +114,9 @@ function describeUrl(url) {
 }
 
 console.log(`# @heed/parser vs robots-parser — ${new Date().toISOString()}`);
-console.log(`node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB; ${ROUNDS} rounds, medians`);
+console.log(
+  `node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB; ${ROUNDS} rounds, medians`,
+);
 console.log(`data: ${JSON.stringify(manifest)}`);
 console.log('');
 const results = {};
@@ -114,8 +124,20 @@ const results = {};
 // --- parse ---------------------------------------------------------------------------------------
 if (section('parse')) {
   console.log('parse');
-  results.parseBig = throughput('500 KiB file, MB/s', (l) => { sink += l.parse(big) ? 1 : 0; }, bigBytes / 1e6);
-  results.parseTypical = throughput('100 × 2 KB files, MB/s', (l) => { for (const body of typical) sink += l.parse(body) ? 1 : 0; }, typicalBytes / 1e6);
+  results.parseBig = throughput(
+    '500 KiB file, MB/s',
+    (l) => {
+      sink += l.parse(big) ? 1 : 0;
+    },
+    bigBytes / 1e6,
+  );
+  results.parseTypical = throughput(
+    '100 × 2 KB files, MB/s',
+    (l) => {
+      for (const body of typical) sink += l.parse(body) ? 1 : 0;
+    },
+    typicalBytes / 1e6,
+  );
   // Parse plus the first check: Heed compiles an agent's rules lazily, robots-parser while parsing.
   const times = new Map(libraries.map((l) => [l.name, []]));
   for (let round = 0; round < ROUNDS; round++) {
@@ -126,7 +148,9 @@ if (section('parse')) {
     }
   }
   results.firstCheck = Object.fromEntries(libraries.map((l) => [l.name, median(times.get(l.name))]));
-  console.log(`  500 KiB file, parse + first isAllowed, ms: ${libraries.map((l) => `${l.name} ${results.firstCheck[l.name].toFixed(1)}`).join(', ')}`);
+  console.log(
+    `  500 KiB file, parse + first isAllowed, ms: ${libraries.map((l) => `${l.name} ${results.firstCheck[l.name].toFixed(1)}`).join(', ')}`,
+  );
 }
 
 // --- isAllowed -----------------------------------------------------------------------------------
@@ -137,14 +161,22 @@ if (section('check')) {
   // robots-parser checks about a thousand URLs a second on this file: both libraries get the same
   // evenly spaced sample of 2,000 URLs (all 100k are used on the 2 KB files).
   const sample = urls.filter((_, i) => i % 50 === 0);
-  results.checkBig = throughput(`500 KiB file, checks/s (${sample.length} URLs)`, (l) => {
-    const robots = bigParsed.get(l.name);
-    for (const url of sample) sink += l.check(robots, url) ? 1 : 0;
-  }, sample.length);
-  results.checkTypical = throughput(`2 KB files, checks/s (${urls.length} URLs, URL i against file i mod 100)`, (l) => {
-    const files = typicalParsed.get(l.name);
-    for (let i = 0; i < urls.length; i++) sink += l.check(files[i % files.length], urls[i]) ? 1 : 0;
-  }, urls.length);
+  results.checkBig = throughput(
+    `500 KiB file, checks/s (${sample.length} URLs)`,
+    (l) => {
+      const robots = bigParsed.get(l.name);
+      for (const url of sample) sink += l.check(robots, url) ? 1 : 0;
+    },
+    sample.length,
+  );
+  results.checkTypical = throughput(
+    `2 KB files, checks/s (${urls.length} URLs, URL i against file i mod 100)`,
+    (l) => {
+      const files = typicalParsed.get(l.name);
+      for (let i = 0; i < urls.length; i++) sink += l.check(files[i % files.length], urls[i]) ? 1 : 0;
+    },
+    urls.length,
+  );
 }
 
 // --- retained heap -------------------------------------------------------------------------------
@@ -177,10 +209,12 @@ if (section('heap')) {
     return memory.heapUsed + memory.arrayBuffers;
   };
   const retainedPerFile = (l, checks = 1) => {
-    gc(); gc();
+    gc();
+    gc();
     const before = used();
     let kept = parseAndKeep(l, checks);
-    gc(); gc();
+    gc();
+    gc();
     const perFile = (used() - before) / kept.length;
     kept = undefined;
     return perFile;
@@ -189,12 +223,33 @@ if (section('heap')) {
   const samples = new Map(libraries.map((l) => [l.name, []]));
   for (let round = 0; round < ROUNDS; round++) for (const l of inRoundOrder(round)) samples.get(l.name).push(retainedPerFile(l));
   results.heap = Object.fromEntries(libraries.map((l) => [l.name, median(samples.get(l.name))]));
-  console.log(`  bytes per parsed 2 KB file: ${libraries.map((l) => `${l.name} ${results.heap[l.name].toFixed(0)} [${samples.get(l.name).map((v) => v.toFixed(0)).join(', ')}]`).join('; ')}`);
+  console.log(
+    `  bytes per parsed 2 KB file: ${libraries
+      .map(
+        (l) =>
+          `${l.name} ${results.heap[l.name].toFixed(0)} [${samples
+            .get(l.name)
+            .map((v) => v.toFixed(0))
+            .join(', ')}]`,
+      )
+      .join('; ')}`,
+  );
   // A file a crawler keeps checking switches to its hot form after HOT_CHECKS checks: what it costs.
   const hotSamples = new Map(libraries.map((l) => [l.name, []]));
-  for (let round = 0; round < ROUNDS; round++) for (const l of inRoundOrder(round)) hotSamples.get(l.name).push(retainedPerFile(l, HOT_CHECKS));
+  for (let round = 0; round < ROUNDS; round++)
+    for (const l of inRoundOrder(round)) hotSamples.get(l.name).push(retainedPerFile(l, HOT_CHECKS));
   results.heapHot = Object.fromEntries(libraries.map((l) => [l.name, median(hotSamples.get(l.name))]));
-  console.log(`  bytes per parsed 2 KB file after ${HOT_CHECKS} checks: ${libraries.map((l) => `${l.name} ${results.heapHot[l.name].toFixed(0)} [${hotSamples.get(l.name).map((v) => v.toFixed(0)).join(', ')}]`).join('; ')}`);
+  console.log(
+    `  bytes per parsed 2 KB file after ${HOT_CHECKS} checks: ${libraries
+      .map(
+        (l) =>
+          `${l.name} ${results.heapHot[l.name].toFixed(0)} [${hotSamples
+            .get(l.name)
+            .map((v) => v.toFixed(0))
+            .join(', ')}]`,
+      )
+      .join('; ')}`,
+  );
 }
 
 // --- hostile file ----------------------------------------------------------------------------------
@@ -217,7 +272,9 @@ if (section('hostile')) {
     });
     const worst = perUrl.reduce((a, b) => (b.ms > a.ms ? b : a));
     results.hostile.heed = { compileMs, worstMs: worst.ms, worstUrl: describeUrl(worst.url) };
-    console.log(`  @heed/parser: first check (compiles the rules) ${compileMs.toFixed(1)} ms; worst per-check median ${worst.ms.toFixed(3)} ms for ${describeUrl(worst.url)}`);
+    console.log(
+      `  @heed/parser: first check (compiles the rules) ${compileMs.toFixed(1)} ms; worst per-check median ${worst.ms.toFixed(3)} ms for ${describeUrl(worst.url)}`,
+    );
     for (const entry of perUrl) console.log(`    ${entry.ms.toFixed(3)} ms  ${describeUrl(entry.url)}`);
   }
   if (libraries.includes(rp)) {
@@ -232,7 +289,7 @@ if (section('hostile')) {
 
 // --- agreement -------------------------------------------------------------------------------------
 if (section('agreement') && both) {
-  console.log('agreement (informative: where the verdicts differ, Heed follows Google\'s reference parser)');
+  console.log("agreement (informative: where the verdicts differ, Heed follows Google's reference parser)");
   const disagreements = (heedFiles, rpFiles, list) => {
     let count = 0;
     const examples = [];
@@ -244,15 +301,26 @@ if (section('agreement') && both) {
       count++;
       if (examples.length < 5) {
         const why = heedFiles[index].explain(list[i], UA);
-        examples.push(`${list[i]} — Heed ${a ? 'allows' : 'disallows'} (line ${why.line}${why.rule ? `, ${why.rule.directive}: ${why.rule.pattern}` : ''}), robots-parser ${b ? 'allows' : 'disallows'}`);
+        examples.push(
+          `${list[i]} — Heed ${a ? 'allows' : 'disallows'} (line ${why.line}${why.rule ? `, ${why.rule.directive}: ${why.rule.pattern}` : ''}), robots-parser ${b ? 'allows' : 'disallows'}`,
+        );
       }
     }
     return { count, checked: list.length, examples };
   };
   results.agreeTypical = disagreements(typicalParsed.get(heed.name), typicalParsed.get(rp.name), urls);
-  results.agreeBig = disagreements([bigParsed.get(heed.name)], [bigParsed.get(rp.name)], FULL_AGREEMENT ? urls : urls.filter((_, i) => i % 10 === 0));
-  for (const [label, result] of [['2 KB files', results.agreeTypical], ['500 KiB file', results.agreeBig]]) {
-    console.log(`  ${label}: ${result.count} of ${result.checked} verdicts differ (${((100 * result.count) / result.checked).toFixed(2)}%)`);
+  results.agreeBig = disagreements(
+    [bigParsed.get(heed.name)],
+    [bigParsed.get(rp.name)],
+    FULL_AGREEMENT ? urls : urls.filter((_, i) => i % 10 === 0),
+  );
+  for (const [label, result] of [
+    ['2 KB files', results.agreeTypical],
+    ['500 KiB file', results.agreeBig],
+  ]) {
+    console.log(
+      `  ${label}: ${result.count} of ${result.checked} verdicts differ (${((100 * result.count) / result.checked).toFixed(2)}%)`,
+    );
     for (const example of result.examples) console.log(`    e.g. ${example}`);
   }
 }
@@ -273,7 +341,13 @@ if (section('agreement') && both) {
       const expected = (c.canonical_expected ?? c.expected) === 'ALLOWED';
       let verdict;
       try {
-        verdict = l === heed ? parseRobotsTxt(c.robots_b64 !== undefined ? new Uint8Array(Buffer.from(c.robots_b64, 'base64')) : c.robots).isAllowed(url, c.ua) : robotsParser(new URL('/robots.txt', url).href, body).isAllowed(url, c.ua) !== false;
+        verdict =
+          l === heed
+            ? parseRobotsTxt(c.robots_b64 !== undefined ? new Uint8Array(Buffer.from(c.robots_b64, 'base64')) : c.robots).isAllowed(
+                url,
+                c.ua,
+              )
+            : robotsParser(new URL('/robots.txt', url).href, body).isAllowed(url, c.ua) !== false;
       } catch {
         verdict = undefined;
       }
@@ -281,7 +355,9 @@ if (section('agreement') && both) {
     }
     results.conformance[l.name] = { agree, total: suite.length };
   }
-  console.log(`  Google's conformance suite: ${libraries.map((l) => `${l.name} ${results.conformance[l.name].agree}/${results.conformance[l.name].total}`).join(', ')}`);
+  console.log(
+    `  Google's conformance suite: ${libraries.map((l) => `${l.name} ${results.conformance[l.name].agree}/${results.conformance[l.name].total}`).join(', ')}`,
+  );
 }
 
 // --- table -----------------------------------------------------------------------------------------
@@ -305,15 +381,21 @@ if (both) {
       lines.push(`| ${metric} | ${format(values[heed.name])} | ${format(values[rp.name])} | ${shown} | — | info |`);
       continue;
     }
-    lines.push(`| ${metric} | ${format(values[heed.name])} | ${format(values[rp.name])} | ${shown} | ${better === 'higher' ? `≥ ${target}×` : '≤ 1/3'} | ${met ? 'met' : '**not met**'} |`);
+    lines.push(
+      `| ${metric} | ${format(values[heed.name])} | ${format(values[rp.name])} | ${shown} | ${better === 'higher' ? `≥ ${target}×` : '≤ 1/3'} | ${met ? 'met' : '**not met**'} |`,
+    );
   }
   if (results.firstCheck) {
     const f = results.firstCheck;
-    lines.push(`| parse + first isAllowed, 500 KiB file (ms) | ${f[heed.name].toFixed(1)} | ${f[rp.name].toFixed(1)} | ${(f[heed.name] / f[rp.name]).toFixed(2)}× the time | — | info |`);
+    lines.push(
+      `| parse + first isAllowed, 500 KiB file (ms) | ${f[heed.name].toFixed(1)} | ${f[rp.name].toFixed(1)} | ${(f[heed.name] / f[rp.name]).toFixed(2)}× the time | — | info |`,
+    );
   }
   if (results.hostile) {
     const h = results.hostile;
-    lines.push(`| hostile file: worst isAllowed of ${hostileUrls.length} 2,000-char URLs (ms) | ${h.heed.worstMs.toFixed(3)} | ${h.rp.oneCheckMs.toFixed(0)} (one check) | — | < 1 ms | ${h.heed.worstMs < 1 ? 'met' : '**not met**'} |`);
+    lines.push(
+      `| hostile file: worst isAllowed of ${hostileUrls.length} 2,000-char URLs (ms) | ${h.heed.worstMs.toFixed(3)} | ${h.rp.oneCheckMs.toFixed(0)} (one check) | — | < 1 ms | ${h.heed.worstMs < 1 ? 'met' : '**not met**'} |`,
+    );
   }
   if (results.conformance) {
     const c = results.conformance;
@@ -321,11 +403,20 @@ if (both) {
     lines.push(`| Google's conformance suite: verdicts as Google's | ${share(c[heed.name])} | ${share(c[rp.name])} | | — | info |`);
   }
   if (results.agreeTypical) {
-    lines.push(`| verdicts that differ, 2 KB files (${results.agreeTypical.checked} URLs) | ${percent(results.agreeTypical)} | | | — | info |`);
+    lines.push(
+      `| verdicts that differ, 2 KB files (${results.agreeTypical.checked} URLs) | ${percent(results.agreeTypical)} | | | — | info |`,
+    );
     lines.push(`| verdicts that differ, 500 KiB file (${results.agreeBig.checked} URLs) | ${percent(results.agreeBig)} | | | — | info |`);
   }
   console.log('');
   console.log(lines.join('\n'));
   results.table = lines.join('\n');
 }
-writeFileSync(DATA_DIR + 'parser-results.json', JSON.stringify({ date: new Date().toISOString(), node: process.version, cpus: cpus().length, rounds: ROUNDS, ...results, sink }, null, 2) + '\n');
+writeFileSync(
+  DATA_DIR + 'parser-results.json',
+  JSON.stringify(
+    { date: new Date().toISOString(), node: process.version, cpus: cpus().length, rounds: ROUNDS, ...results, sink },
+    null,
+    2,
+  ) + '\n',
+);

@@ -50,12 +50,17 @@ const median = (values) => {
 const spread = (values) => `${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)}`;
 
 function loadData() {
-  const typicalBuffers = readdirSync(DATA_DIR + 'typical').filter((n) => n.endsWith('.txt')).sort().map((n) => readFileSync(DATA_DIR + 'typical/' + n));
+  const typicalBuffers = readdirSync(DATA_DIR + 'typical')
+    .filter((n) => n.endsWith('.txt'))
+    .sort()
+    .map((n) => readFileSync(DATA_DIR + 'typical/' + n));
   return {
     typicalBuffers,
     typical: typicalBuffers.map((b) => b.toString('utf8')),
     big: readFileSync(DATA_DIR + 'big.robots.txt', 'utf8'),
-    urls: readFileSync(DATA_DIR + 'urls.txt', 'utf8').split('\n').filter(Boolean),
+    urls: readFileSync(DATA_DIR + 'urls.txt', 'utf8')
+      .split('\n')
+      .filter(Boolean),
   };
 }
 
@@ -86,7 +91,9 @@ if (coldChild !== undefined) {
   start = performance.now();
   for (let i = 0; i < typicalUrls.length; i++) sink += lib.check(files[i % files.length], typicalUrls[i]) ? 1 : 0;
   const typicalAgainMs = performance.now() - start;
-  process.stdout.write(JSON.stringify({ bigMs, bigChecks: bigUrls.length, typicalMs, typicalAgainMs, typicalChecks: typicalUrls.length, sink }));
+  process.stdout.write(
+    JSON.stringify({ bigMs, bigChecks: bigUrls.length, typicalMs, typicalAgainMs, typicalChecks: typicalUrls.length, sink }),
+  );
   process.exit(0);
 }
 
@@ -112,7 +119,9 @@ const rows = [];
 function row(measure, ratios, target, met, note = '') {
   const value = `${median(ratios).toFixed(2)}× (rounds ${spread(ratios)})`;
   rows.push({ measure, value, target, met, note });
-  console.log(`  ${measure}: ${value}${met === undefined ? '' : `; target ${target}: ${met ? 'met' : 'NOT MET'}`}${note ? ` — ${note}` : ''}`);
+  console.log(
+    `  ${measure}: ${value}${met === undefined ? '' : `; target ${target}: ${met ? 'met' : 'NOT MET'}`}${note ? ` — ${note}` : ''}`,
+  );
 }
 
 /**
@@ -149,7 +158,23 @@ async function interleaved(contenders, rounds, perRun) {
 /** A record as the manager would have stored it after fetching `body` with a 200. */
 function okRecord(origin, body, now = Date.now()) {
   const url = `${origin}/robots.txt`;
-  return decideRecord(origin, { kind: 'response', status: 200, headers: {}, finalUrl: url, body, bodyCapped: false, url, redirects: [], startedAt: now, durationMs: 1 }, undefined, now);
+  return decideRecord(
+    origin,
+    {
+      kind: 'response',
+      status: 200,
+      headers: {},
+      finalUrl: url,
+      body,
+      bodyCapped: false,
+      url,
+      redirects: [],
+      startedAt: now,
+      durationMs: 1,
+    },
+    undefined,
+    now,
+  );
 }
 
 async function warmManager(Manager, Store, origins) {
@@ -161,7 +186,11 @@ async function warmManager(Manager, Store, origins) {
 }
 
 console.log(`# What users run — ${new Date().toISOString()}`);
-console.log(`node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, load ${loadavg().map((l) => l.toFixed(1)).join(' ')}; ${ROUNDS} rounds`);
+console.log(
+  `node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, load ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}; ${ROUNDS} rounds`,
+);
 
 // --- 1. the plugin path, warm --------------------------------------------------------------------
 if (section('warm')) {
@@ -215,8 +244,15 @@ if (section('warm')) {
     const viaCheck = process.env.HEED_AB_METHOD === 'check';
     contenders.ab = async () => {
       let allowed = 0;
-      if (viaCheck) for (let k = 0; k < pairUrls.length; k++) { if ((await other.check(pairUrls[k], TOKEN)).allowed) allowed++; }
-      else if (hasDecide) for (let k = 0; k < pairUrls.length; k++) { const pending = other.decide(pairUrls[k], TOKEN); if ((pending instanceof Promise ? await pending : pending).allowed) allowed++; }
+      if (viaCheck)
+        for (let k = 0; k < pairUrls.length; k++) {
+          if ((await other.check(pairUrls[k], TOKEN)).allowed) allowed++;
+        }
+      else if (hasDecide)
+        for (let k = 0; k < pairUrls.length; k++) {
+          const pending = other.decide(pairUrls[k], TOKEN);
+          if ((pending instanceof Promise ? await pending : pending).allowed) allowed++;
+        }
       else for (let k = 0; k < pairUrls.length; k++) if (await other.isAllowed(pairUrls[k], TOKEN)) allowed++;
       return allowed;
     };
@@ -227,14 +263,31 @@ if (section('warm')) {
   const b = await contenders.parser();
   const c = await contenders.crawlee();
   if (a !== b) throw new Error(`plugin path and parser disagree: ${a} vs ${b} allowed`);
-  if (Math.abs(c - a) > pairUrls.length * 0.01) throw new Error(`Crawlee's check allows ${c} of ${pairUrls.length}, Heed ${a}: not the same work`);
+  if (Math.abs(c - a) > pairUrls.length * 0.01)
+    throw new Error(`Crawlee's check allows ${c} of ${pairUrls.length}, Heed ${a}: not the same work`);
   // A long warm-up: a crawl checks millions of URLs.
   for (let i = 0; i < 20; i++) for (const run of Object.values(contenders)) sink += await run();
   const rates = await interleaved(contenders, ROUNDS, pairUrls.length);
   const perRound = (f) => rates.plugin.map((rate, round) => f(rate, round));
-  row('Plugin path (`manager.decide(url, token)`, awaited only when it is a promise) over Crawlee 3.18\'s warm check (`await crawler.isAllowedBasedOnRobotsTxtFile(url)`), speed', perRound((rate, r) => rate / rates.crawlee[r]), '≥ 15×', median(perRound((rate, r) => rate / rates.crawlee[r])) >= 15);
-  row('Plugin path\'s cost over the bare parser\'s `robots.isAllowed(url, token)`, same (file, URL) pairs', perRound((rate, r) => rates.parser[r] / rate), '≤ 1.3×', median(perRound((rate, r) => rates.parser[r] / rate)) <= 1.3);
-  row('Bound: the least a per-origin cache adds, `byOrigin.get(originOf(url)).isAllowed(url, token)` (a `Map`, no recency, no expiry, no verdict object), cost over the bare parser', rates.floor.map((rate, r) => rates.parser[r] / rate), '—', undefined, 'the floor of the row above');
+  row(
+    "Plugin path (`manager.decide(url, token)`, awaited only when it is a promise) over Crawlee 3.18's warm check (`await crawler.isAllowedBasedOnRobotsTxtFile(url)`), speed",
+    perRound((rate, r) => rate / rates.crawlee[r]),
+    '≥ 15×',
+    median(perRound((rate, r) => rate / rates.crawlee[r])) >= 15,
+  );
+  row(
+    "Plugin path's cost over the bare parser's `robots.isAllowed(url, token)`, same (file, URL) pairs",
+    perRound((rate, r) => rates.parser[r] / rate),
+    '≤ 1.3×',
+    median(perRound((rate, r) => rates.parser[r] / rate)) <= 1.3,
+  );
+  row(
+    'Bound: the least a per-origin cache adds, `byOrigin.get(originOf(url)).isAllowed(url, token)` (a `Map`, no recency, no expiry, no verdict object), cost over the bare parser',
+    rates.floor.map((rate, r) => rates.parser[r] / rate),
+    '—',
+    undefined,
+    'the floor of the row above',
+  );
   if (other) {
     const ab = perRound((rate, r) => rate / rates.ab[r]);
     console.log(`  A/B: this build's plugin path over ${abPath}: ${median(ab).toFixed(3)}× as fast (rounds ${spread(ab)})`);
@@ -254,30 +307,63 @@ if (section('parser')) {
   const sample = urls.filter((_, i) => i % 100 === 0).slice(0, 300);
   const emptyFiles = typical.map(() => parseRobotsTxt(''));
   const typicalPass = {
-    heed: () => { let n = 0; for (let i = 0; i < many.length; i++) if (heedFiles[i % 100].isAllowed(many[i], TOKEN)) n++; return n; },
-    rp: () => { let n = 0; for (let i = 0; i < many.length; i++) if (rpFiles[i % 100].isAllowed(many[i], TOKEN) === true) n++; return n; },
+    heed: () => {
+      let n = 0;
+      for (let i = 0; i < many.length; i++) if (heedFiles[i % 100].isAllowed(many[i], TOKEN)) n++;
+      return n;
+    },
+    rp: () => {
+      let n = 0;
+      for (let i = 0; i < many.length; i++) if (rpFiles[i % 100].isAllowed(many[i], TOKEN) === true) n++;
+      return n;
+    },
     // No rules: what a check costs before any matching (reading the URL, finding the agent's rules).
-    empty: () => { let n = 0; for (let i = 0; i < many.length; i++) if (emptyFiles[i % 100].isAllowed(many[i], TOKEN)) n++; return n; },
+    empty: () => {
+      let n = 0;
+      for (let i = 0; i < many.length; i++) if (emptyFiles[i % 100].isAllowed(many[i], TOKEN)) n++;
+      return n;
+    },
   };
   const bigPass = {
-    heed: () => { let n = 0; for (const url of sample) if (heedBig.isAllowed(url, TOKEN)) n++; return n; },
-    rp: () => { let n = 0; for (const url of sample) if (rpBig.isAllowed(url, TOKEN) === true) n++; return n; },
+    heed: () => {
+      let n = 0;
+      for (const url of sample) if (heedBig.isAllowed(url, TOKEN)) n++;
+      return n;
+    },
+    rp: () => {
+      let n = 0;
+      for (const url of sample) if (rpBig.isAllowed(url, TOKEN) === true) n++;
+      return n;
+    },
   };
   const warmUpUntil = performance.now() + 3_000;
   while (performance.now() < warmUpUntil) for (const pass of [typicalPass, bigPass]) for (const run of Object.values(pass)) sink += run();
   const typicalRates = await interleaved(typicalPass, ROUNDS, many.length);
   const bigRates = await interleaved(bigPass, ROUNDS, sample.length);
   const overRp = (rates) => rates.heed.map((rate, r) => rate / rates.rp[r]);
-  row('Parser over robots-parser, warm, 2 KB files (30,000 URLs, URL i against file i mod 100)', overRp(typicalRates), '≥ 20×', median(overRp(typicalRates)) >= 20);
+  row(
+    'Parser over robots-parser, warm, 2 KB files (30,000 URLs, URL i against file i mod 100)',
+    overRp(typicalRates),
+    '≥ 20×',
+    median(overRp(typicalRates)) >= 20,
+  );
   const matcherShare = typicalRates.heed.map((rate, r) => 1 - rate / typicalRates.empty[r]);
-  row('Bound: the parser with no rules (URL read and call only) over robots-parser on the 2 KB files, warm: the ratio a matcher costing nothing would reach', typicalRates.empty.map((rate, r) => rate / typicalRates.rp[r]), '—', undefined, `matching is ${(100 * median(matcherShare)).toFixed(0)}% of a 2 KB check`);
+  row(
+    'Bound: the parser with no rules (URL read and call only) over robots-parser on the 2 KB files, warm: the ratio a matcher costing nothing would reach',
+    typicalRates.empty.map((rate, r) => rate / typicalRates.rp[r]),
+    '—',
+    undefined,
+    `matching is ${(100 * median(matcherShare)).toFixed(0)}% of a 2 KB check`,
+  );
   row('Parser over robots-parser, warm, 500 KiB file (300 URLs)', overRp(bigRates), '≥ 100×', median(overRp(bigRates)) >= 100);
 }
 
 // --- 3. the parser against robots-parser, cold ------------------------------------------------------
 function coldRun(lib) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), `--cold-child=${lib}`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), `--cold-child=${lib}`], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.on('data', (chunk) => (out += chunk));
     child.on('error', reject);
@@ -303,28 +389,46 @@ if (section('cold')) {
   }
   row('Parser over robots-parser, cold single pass, 2 KB files (30,000 unseen URLs)', typicalRatios, '≥ 5×', median(typicalRatios) >= 5);
   row('Parser over robots-parser, cold single pass, 500 KiB file (300 unseen URLs)', bigRatios, '≥ 100×', median(bigRatios) >= 100);
-  row('Bound: the cold 2 KB pass with each file\'s rules compiled before it (Heed compiles them on a file\'s first check, robots-parser while parsing)', compiledRatios, '—', undefined);
-  row('Bound: Heed\'s cold 2 KB pass over the same pass run again in its process (time of V8\'s warm-up: interpreter, then compiled code)', heedWarmUp, '—', undefined, `robots-parser's: ${median(rpWarmUp).toFixed(2)}× (rounds ${spread(rpWarmUp)})`);
+  row(
+    "Bound: the cold 2 KB pass with each file's rules compiled before it (Heed compiles them on a file's first check, robots-parser while parsing)",
+    compiledRatios,
+    '—',
+    undefined,
+  );
+  row(
+    "Bound: Heed's cold 2 KB pass over the same pass run again in its process (time of V8's warm-up: interpreter, then compiled code)",
+    heedWarmUp,
+    '—',
+    undefined,
+    `robots-parser's: ${median(rpWarmUp).toFixed(2)}× (rounds ${spread(rpWarmUp)})`,
+  );
 }
 
 // --- 4. memory per cached origin on the plugin path ---------------------------------------------------
 if (section('memory')) {
   console.log('\nmemory per cached origin on the plugin path');
-  const used = () => { const m = process.memoryUsage(); return m.heapUsed + m.arrayBuffers; };
+  const used = () => {
+    const m = process.memoryUsage();
+    return m.heapUsed + m.arrayBuffers;
+  };
   const COUNT = 2_000;
   const CHECKS = 100;
   const samples = [];
   for (let round = 0; round < 3; round++) {
-    gc(); gc();
+    gc();
+    gc();
     const before = used();
     const store = new MemoryStore({ maxEntries: COUNT });
     const origins = Array.from({ length: COUNT }, (_, i) => `https://origin-${round}-${i}.example`);
     const now = Date.now();
-    for (const [i, origin] of origins.entries()) await store.set(origin, okRecord(origin, typicalBuffers[i % typicalBuffers.length], now), 86_400_000);
+    for (const [i, origin] of origins.entries())
+      await store.set(origin, okRecord(origin, typicalBuffers[i % typicalBuffers.length], now), 86_400_000);
     const manager = new RobotsManager({ userAgent: UA, store, log: quiet, cacheSize: COUNT, maxCacheBytes: 2 ** 30 });
     await manager.prefetch(origins);
-    for (const origin of origins) for (let k = 0; k < CHECKS; k++) sink += (await manager.decide(`${origin}${paths[k]}`, TOKEN)).allowed ? 1 : 0;  
-    gc(); gc();
+    for (const origin of origins)
+      for (let k = 0; k < CHECKS; k++) sink += (await manager.decide(`${origin}${paths[k]}`, TOKEN)).allowed ? 1 : 0;
+    gc();
+    gc();
     samples.push((used() - before) / COUNT);
     if (manager.stats().cache.entries !== COUNT) throw new Error('not every origin stayed cached');
     await manager.close();
@@ -332,7 +436,13 @@ if (section('memory')) {
   }
   const bytes = median(samples);
   const line = `${Math.round(bytes).toLocaleString('en-US')} B (rounds ${samples.map((s) => Math.round(s).toLocaleString('en-US')).join(', ')})`;
-  rows.push({ measure: `Memory per cached origin after ${CHECKS} plugin-path checks (record kept for the store + parsed file + compiled agent + decisions handed out), typical ~2 KB file`, value: line, target: '—', met: undefined, note: '' });
+  rows.push({
+    measure: `Memory per cached origin after ${CHECKS} plugin-path checks (record kept for the store + parsed file + compiled agent + decisions handed out), typical ~2 KB file`,
+    value: line,
+    target: '—',
+    met: undefined,
+    note: '',
+  });
   console.log(`  ${line}`);
 }
 
@@ -340,18 +450,37 @@ if (section('memory')) {
 if (section('crawl')) {
   console.log(`\ncrawl CPU time, robots.txt cached: ${CRAWL_PAGES} pages, ${CRAWL_ROUNDS} rounds (no robots handling / Heed, alternating)`);
   const { warm } = await import('./crawl/scenarios.mjs');
-  const result = await warm({ minConcurrency: 50, maxConcurrency: 200, rounds: CRAWL_ROUNDS, pages: CRAWL_PAGES, origins: 10, timeoutMs: 300_000, variants: ['none', 'heed'] });
+  const result = await warm({
+    minConcurrency: 50,
+    maxConcurrency: 200,
+    rounds: CRAWL_ROUNDS,
+    pages: CRAWL_PAGES,
+    origins: 10,
+    timeoutMs: 300_000,
+    variants: ['none', 'heed'],
+  });
   const cpu = (variant) => result.runs[variant].map((r) => (r.outcome === 'finished' ? r.result.cpuMs : NaN));
   const none = cpu('none');
-  const ratios = cpu('heed').map((ms, round) => ms / none[round]).filter(Number.isFinite);
-  row(`Crawl CPU time with the plugin over the same crawl without it (CheerioCrawler, ${result.expectedPages} pages over 10 origins, every link allowed, robots.txt cached; each crawl a fresh process)`, ratios, '≤ 1.03×', median(ratios) <= 1.03, `median CPU ${(median(none) / 1000).toFixed(2)} s without`);
+  const ratios = cpu('heed')
+    .map((ms, round) => ms / none[round])
+    .filter(Number.isFinite);
+  row(
+    `Crawl CPU time with the plugin over the same crawl without it (CheerioCrawler, ${result.expectedPages} pages over 10 origins, every link allowed, robots.txt cached; each crawl a fresh process)`,
+    ratios,
+    '≤ 1.03×',
+    median(ratios) <= 1.03,
+    `median CPU ${(median(none) / 1000).toFixed(2)} s without`,
+  );
 }
 
 // --- report -------------------------------------------------------------------------------------
 const table = [
   '| Measure | Ratio (median, spread over rounds) | Target | Met |',
   '|---|---|---|---|',
-  ...rows.map((r) => `| ${r.measure} | ${r.value}${r.note ? `; ${r.note}` : ''} | ${r.target} | ${r.met === undefined ? '—' : r.met ? 'met' : '**not met**'} |`),
+  ...rows.map(
+    (r) =>
+      `| ${r.measure} | ${r.value}${r.note ? `; ${r.note}` : ''} | ${r.target} | ${r.met === undefined ? '—' : r.met ? 'met' : '**not met**'} |`,
+  ),
 ].join('\n');
 console.log(`\n${table}\n`);
 
@@ -361,13 +490,17 @@ if (WRITE) {
   const text = [
     '## What users run',
     '',
-    `Command: \`npm run bench -- plugin-path\` (= \`npm run build && node --expose-gc test/bench/run.mjs plugin-path\`). ${ROUNDS} rounds; ${machine}; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} at the end; ${new Date().toISOString().slice(0, 10)}. Data: \`test/bench/generate.mjs\` (seeded), ${JSON.stringify(manifest)}.`,
+    `Command: \`npm run bench -- plugin-path\` (= \`npm run build && node --expose-gc test/bench/run.mjs plugin-path\`). ${ROUNDS} rounds; ${machine}; load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(
+        ' ',
+      )} at the end; ${new Date().toISOString().slice(0, 10)}. Data: \`test/bench/generate.mjs\` (seeded), ${JSON.stringify(manifest)}.`,
     '',
     table,
     '',
     'Every ratio is the median of per-round ratios, with the lowest and highest round; the contenders of a round run',
-    'back to back, in a rotating order, each on a collected heap, each timed by the process\'s CPU time (not the wall clock: the machine is shared). The plugin path is `RobotsManager#decide()`, which the',
-    'plugin\'s guard calls for every URL (the full explanation, `check()`, only for a URL it skips). The cold rows run',
+    "back to back, in a rotating order, each on a collected heap, each timed by the process's CPU time (not the wall clock: the machine is shared). The plugin path is `RobotsManager#decide()`, which the",
+    "plugin's guard calls for every URL (the full explanation, `check()`, only for a URL it skips). The cold rows run",
     'each library in a fresh process (a pair per round, order alternating) that parses the 100 files and the 500 KiB',
     'file and checks it, then times one pass over URLs it has not seen. The crawl row is the `warm` crawl of',
     '`crawl.bench.mjs` scaled down (the full one: `npm run bench -- crawl`); the machine is shared (load average 5–10',
@@ -380,7 +513,10 @@ if (WRITE) {
   if (start === -1) {
     // First section after the title: this is what a reader should see first.
     const firstSection = current.indexOf('\n## ');
-    next = firstSection === -1 ? `${current.trimEnd()}\n\n${text}` : `${current.slice(0, firstSection + 1)}${text}\n${current.slice(firstSection + 1)}`;
+    next =
+      firstSection === -1
+        ? `${current.trimEnd()}\n\n${text}`
+        : `${current.slice(0, firstSection + 1)}${text}\n${current.slice(firstSection + 1)}`;
   } else {
     const after = current.indexOf('\n## ', start + 1);
     next = current.slice(0, start) + text + (after === -1 ? '' : `\n${current.slice(after + 1)}`);

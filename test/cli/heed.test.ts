@@ -14,7 +14,10 @@ import { root, run, type Run } from './run-heed.js';
 const cases = root + 'test/parser/lint-cases/';
 
 /** Node's --import of a module that prints the process's peak resident memory (KiB) to stderr at exit. */
-const REPORT_MAX_RSS = ['--import', 'data:text/javascript,process.on("exit",()=>process.stderr.write("maxRSS="+process.resourceUsage().maxRSS+"\\n"))'];
+const REPORT_MAX_RSS = [
+  '--import',
+  'data:text/javascript,process.on("exit",()=>process.stderr.write("maxRSS="+process.resourceUsage().maxRSS+"\\n"))',
+];
 
 interface Site {
   server: Server;
@@ -37,7 +40,16 @@ async function serve(status: number, body: string): Promise<Site> {
   return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests };
 }
 
-const ROBOTS = ['User-agent: *', 'Disallow: /private/', 'Allow: /private/press/', 'Disallow: scooter', '', 'User-agent: HeedBot', 'Disallow: /heed-only/', ''].join('\n');
+const ROBOTS = [
+  'User-agent: *',
+  'Disallow: /private/',
+  'Allow: /private/press/',
+  'Disallow: scooter',
+  '',
+  'User-agent: HeedBot',
+  'Disallow: /heed-only/',
+  '',
+].join('\n');
 
 let ok: Site;
 let missing: Site;
@@ -45,7 +57,11 @@ let down: Site;
 
 beforeAll(async () => {
   // The CLI is tested as shipped: compiled JavaScript (built by test/support/global-setup.ts).
-  [ok, missing, down] = await Promise.all([serve(200, ROBOTS), serve(404, '<html><body>Not found</body></html>'), serve(503, 'Service Unavailable')]);
+  [ok, missing, down] = await Promise.all([
+    serve(200, ROBOTS),
+    serve(404, '<html><body>Not found</body></html>'),
+    serve(503, 'Service Unavailable'),
+  ]);
 }, 120_000);
 
 afterAll(async () => {
@@ -75,20 +91,47 @@ describe('heed (usage)', () => {
     [['lint', 'x.txt', '--bogus'], "Unknown option '--bogus'"],
     [['lint', cases + 'clean.txt', '--ignore', 'no-such-code'], 'unknown diagnostic code "no-such-code"'],
     [['check', 'not-a-url', '-A', 'HeedBot'], '"not-a-url" is not an absolute http(s) URL'],
-    [['explain', cases + 'clean.txt', 'not a url', '-A', 'HeedBot'], '"not a url" is neither an absolute http(s) URL nor a path starting with "/"'],
+    [
+      ['explain', cases + 'clean.txt', 'not a url', '-A', 'HeedBot'],
+      '"not a url" is neither an absolute http(s) URL nor a path starting with "/"',
+    ],
     [['explain', cases + 'clean.txt', '/ok', 'example.com/page', '-A', 'HeedBot'], '"example.com/page" is neither an absolute http(s) URL'],
-    [['check', 'https://example.com/', '-A', 'HeedBot', '--timeout', '3000000000'], '--timeout 3000000000: expected a number of milliseconds from 1 to 2,147,483,647'],
-    [['lint', cases + 'clean.txt', '--timeout', 'soon'], '--timeout soon: expected a number of milliseconds from 1 to 2,147,483,647 (the longest a Node.js timer waits, about 24.8 days), got "soon"'],
+    [
+      ['check', 'https://example.com/', '-A', 'HeedBot', '--timeout', '3000000000'],
+      '--timeout 3000000000: expected a number of milliseconds from 1 to 2,147,483,647',
+    ],
+    [
+      ['lint', cases + 'clean.txt', '--timeout', 'soon'],
+      '--timeout soon: expected a number of milliseconds from 1 to 2,147,483,647 (the longest a Node.js timer waits, about 24.8 days), got "soon"',
+    ],
     [['lint', cases + 'clean.txt', '--timeout=-5'], '--timeout -5: expected a number of milliseconds from 1'],
-    [['check', 'https://example.com/', '-A', 'Bot/1.0\r\nX-Evil: 1'], '--user-agent: contains a line break or NUL, which cannot be sent in an HTTP header'],
+    [
+      ['check', 'https://example.com/', '-A', 'Bot/1.0\r\nX-Evil: 1'],
+      '--user-agent: contains a line break or NUL, which cannot be sent in an HTTP header',
+    ],
     [['explain', cases + 'clean.txt', '/x', '-A', 'Bot/1.0\nX: y'], '--user-agent: contains a line break'],
     [['lint', 'https://example.com/', '-A', 'Bot\r\n'], '--user-agent: contains a line break'],
-    [['check', 'https://example.com/', '-A', `Big/1.0 ${'x'.repeat(20_000)}`], '--user-agent: is 20,008 bytes long, over the 512-byte limit'],
-    [['check', 'https://example.com/', '-A', 'Mozilla/5.0 (compatible; MyBot/1.0)'], '--user-agent: "Mozilla/5.0 (compatible; MyBot/1.0)" starts with the browser token "Mozilla"'],
-    [['check', 'https://example.com/', '-A', 'Mozilla/5.0 (compatible; MyBot/1.0)'], 'Name your bot\'s token: --product-token MyBot'],
-    [['check', 'https://example.com/', '-A', 'HeedBot', '--product-token', 'Heed Bot'], '--product-token: expected your bot\'s product token: letters, "-" and "_" only'],
-    [['check', 'https://example.com/', '-A', 'HeedBot', '--product-token', 'HeedBot,'], '--product-token: item 1: expected your bot\'s product token'],
-    [['check', 'https://example.com/', '-A', 'HeedBot', '--product-token', 'HeedBot,OtherBot'], '--product-token: "OtherBot" does not appear in userAgent "HeedBot"'],
+    [
+      ['check', 'https://example.com/', '-A', `Big/1.0 ${'x'.repeat(20_000)}`],
+      '--user-agent: is 20,008 bytes long, over the 512-byte limit',
+    ],
+    [
+      ['check', 'https://example.com/', '-A', 'Mozilla/5.0 (compatible; MyBot/1.0)'],
+      '--user-agent: "Mozilla/5.0 (compatible; MyBot/1.0)" starts with the browser token "Mozilla"',
+    ],
+    [['check', 'https://example.com/', '-A', 'Mozilla/5.0 (compatible; MyBot/1.0)'], "Name your bot's token: --product-token MyBot"],
+    [
+      ['check', 'https://example.com/', '-A', 'HeedBot', '--product-token', 'Heed Bot'],
+      '--product-token: expected your bot\'s product token: letters, "-" and "_" only',
+    ],
+    [
+      ['check', 'https://example.com/', '-A', 'HeedBot', '--product-token', 'HeedBot,'],
+      "--product-token: item 1: expected your bot's product token",
+    ],
+    [
+      ['check', 'https://example.com/', '-A', 'HeedBot', '--product-token', 'HeedBot,OtherBot'],
+      '--product-token: "OtherBot" does not appear in userAgent "HeedBot"',
+    ],
   ])('heed %j → exit 2 with a usage message', async (args, message) => {
     const result = await run(args);
     expect(result.code).toBe(2);
@@ -103,7 +146,10 @@ describe('heed (inputs it cannot read)', () => {
     [['lint', 'no-such-file.txt'], 'heed: cannot read the robots.txt file "no-such-file.txt": no such file.\n'],
     [['lint', cases], `heed: cannot read the robots.txt file "${cases}": it is a directory.\n`],
     [['explain', 'no-such-file.txt', '/x', '-A', 'HeedBot'], 'heed: cannot read the robots.txt file "no-such-file.txt": no such file.\n'],
-    [['lint', '--summary', 'no-such-dir'], 'heed: cannot read "no-such-dir" for lint --summary (a directory of robots.txt files, or one file): no such file.\n'],
+    [
+      ['lint', '--summary', 'no-such-dir'],
+      'heed: cannot read "no-such-dir" for lint --summary (a directory of robots.txt files, or one file): no such file.\n',
+    ],
   ])('heed %j → exit 2 with one line, no usage text', async (args, line) => {
     const result = await run(args);
     expect(result.code).toBe(2);
@@ -111,7 +157,7 @@ describe('heed (inputs it cannot read)', () => {
     expect(result.stderr).toBe(line);
   });
 
-  it('a site that cannot be reached is the site\'s answer (exit 1), not a usage error', async () => {
+  it("a site that cannot be reached is the site's answer (exit 1), not a usage error", async () => {
     const spare = await serve(200, '');
     await new Promise((resolve) => spare.server.close(resolve));
     const refused = await run(['lint', spare.origin, '--timeout', '2000']);
@@ -149,7 +195,7 @@ describe('heed reads at most 500 KiB of any file or device', () => {
     }
   });
 
-  it('a file over 500 KiB: the line the limit cuts is reported as the cut, not as the author\'s mistake; verdicts read what Google reads', async () => {
+  it("a file over 500 KiB: the line the limit cuts is reported as the cut, not as the author's mistake; verdicts read what Google reads", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'heed-cli-cut-'));
     try {
       // Rules up to byte 511,993, then a line the 512,000-byte limit cuts after "Disallo".
@@ -168,13 +214,17 @@ describe('heed reads at most 500 KiB of any file or device', () => {
       const onFragment = json.diagnostics.filter((d) => d.line === fragmentLine);
       expect(onFragment.map((d) => d.code)).toEqual(['content-past-limit']);
       expect(onFragment[0]?.text).toBe('Disallo');
-      expect(onFragment[0]?.message).toContain(`The file is ${body.length.toLocaleString('en-US')} bytes; crawlers read only the first 500 KiB (512,000 bytes), and the limit falls inside line ${fragmentLine}: crawlers read only its start, "Disallo", and nothing after it.`);
+      expect(onFragment[0]?.message).toContain(
+        `The file is ${body.length.toLocaleString('en-US')} bytes; crawlers read only the first 500 KiB (512,000 bytes), and the limit falls inside line ${fragmentLine}: crawlers read only its start, "Disallo", and nothing after it.`,
+      );
       expect(json.diagnostics.filter((d) => d.code === 'invalid-line' || d.code === 'unknown-directive')).toEqual([]);
 
       // Verdicts: the rule past the limit does not count, as for Google; explain says the file was cut.
       const explained = await run(['explain', file, '/secret/x', '/archive/000001/x', '-A', 'HeedBot']);
       expect(explained.code).toBe(1);
-      expect(explained.stdout).toContain(`note The robots.txt is ${body.length.toLocaleString('en-US')} bytes; crawlers read only its first 512,000 bytes, and so do these verdicts.`);
+      expect(explained.stdout).toContain(
+        `note The robots.txt is ${body.length.toLocaleString('en-US')} bytes; crawlers read only its first 512,000 bytes, and so do these verdicts.`,
+      );
       expect(explained.stdout).toContain('ALLOWED    /secret/x');
       expect(explained.stdout).toContain('DISALLOWED /archive/000001/x');
     } finally {
@@ -212,10 +262,17 @@ describe('heed lint', () => {
   it('fetches a URL and reports as JSON', async () => {
     const result = await run(['lint', `${ok.origin}/robots.txt`, '--json']);
     expect(result.code).toBe(1);
-    const json = JSON.parse(result.stdout) as { source: string; httpStatus: number; diagnostics: { code: string; line: number; column: number; text: string }[]; counts: Record<string, number> };
+    const json = JSON.parse(result.stdout) as {
+      source: string;
+      httpStatus: number;
+      diagnostics: { code: string; line: number; column: number; text: string }[];
+      counts: Record<string, number>;
+    };
     expect(json.source).toBe(`${ok.origin}/robots.txt`);
     expect(json.httpStatus).toBe(200);
-    expect(json.diagnostics).toEqual([expect.objectContaining({ code: 'reversed-syntax', line: 4, column: 11, severity: 'error', text: 'Disallow: scooter' })]);
+    expect(json.diagnostics).toEqual([
+      expect.objectContaining({ code: 'reversed-syntax', line: 4, column: 11, severity: 'error', text: 'Disallow: scooter' }),
+    ]);
     expect(json.counts).toEqual({ error: 1, warning: 0, info: 0 });
   });
 
@@ -230,7 +287,9 @@ describe('heed lint', () => {
       expect(cut).toHaveLength(1);
       const read = body.slice(0, 512_000).split('\n');
       expect(cut[0]?.line).toBe(read.length);
-      expect(cut[0]?.message).toContain(`The body is larger than 512,000 bytes; crawlers read only the first 500 KiB (512,000 bytes), and the limit falls inside line ${read.length}: crawlers read only its start, "${read.at(-1)}", and nothing after it.`);
+      expect(cut[0]?.message).toContain(
+        `The body is larger than 512,000 bytes; crawlers read only the first 500 KiB (512,000 bytes), and the limit falls inside line ${read.length}: crawlers read only its start, "${read.at(-1)}", and nothing after it.`,
+      );
       // Nothing else is said about the fragment.
       expect(json.diagnostics.filter((d) => d.line === read.length)).toEqual(cut);
       expect(result.code).toBe(1);
@@ -261,7 +320,10 @@ describe('heed lint', () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toContain('| Diagnostic | Severity | Files | % of files | What it means |');
     expect(result.stdout).toMatch(/\| `shadowed-rule` \| warning \| 1 \| \d+\.\d \| a rule that never decides/);
-    const json = JSON.parse((await run(['lint', '--summary', cases, '--json'])).stdout) as { files: number; codes: { code: string; files: number }[] };
+    const json = JSON.parse((await run(['lint', '--summary', cases, '--json'])).stdout) as {
+      files: number;
+      codes: { code: string; files: number }[];
+    };
     expect(json.codes.find((row) => row.code === 'missing-colon')?.files).toBe(1);
     expect(json.files).toBeGreaterThan(25);
   });
@@ -314,13 +376,31 @@ describe('heed explain', () => {
   it('reports as JSON', async () => {
     const result = await run(['explain', `${ok.origin}/robots.txt`, '/heed-only/a', '/private/x', '--user-agent', 'HeedBot', '--json']);
     expect(result.code).toBe(1);
-    const json = JSON.parse(result.stdout) as { userAgent: string; productToken: string; httpStatus: number; results: Record<string, unknown>[] };
+    const json = JSON.parse(result.stdout) as {
+      userAgent: string;
+      productToken: string;
+      httpStatus: number;
+      results: Record<string, unknown>[];
+    };
     expect(json.userAgent).toBe('HeedBot');
     expect(json.productToken).toBe('HeedBot');
     expect(json.httpStatus).toBe(200);
     expect(json.results).toEqual([
-      expect.objectContaining({ url: '/heed-only/a', allowed: false, reason: 'rules', ruleReason: 'rule', line: 7, rule: { directive: 'disallow', pattern: '/heed-only/', line: 7 }, matchedBy: 'product-token' }),
-      expect.objectContaining({ url: '/private/x', allowed: true, ruleReason: 'no-matching-rule', groups: [{ line: 6, agents: ['HeedBot'] }] }),
+      expect.objectContaining({
+        url: '/heed-only/a',
+        allowed: false,
+        reason: 'rules',
+        ruleReason: 'rule',
+        line: 7,
+        rule: { directive: 'disallow', pattern: '/heed-only/', line: 7 },
+        matchedBy: 'product-token',
+      }),
+      expect.objectContaining({
+        url: '/private/x',
+        allowed: true,
+        ruleReason: 'no-matching-rule',
+        groups: [{ line: 6, agents: ['HeedBot'] }],
+      }),
     ]);
   });
 
@@ -342,7 +422,15 @@ describe('heed explain', () => {
   });
 
   it('matches the --product-token of a browser-style user-agent', async () => {
-    const result = await run(['explain', cases + 'clean.txt', '/anything', '-A', 'Mozilla/5.0 (compatible; BadBot/1.0)', '--product-token', 'BadBot']);
+    const result = await run([
+      'explain',
+      cases + 'clean.txt',
+      '/anything',
+      '-A',
+      'Mozilla/5.0 (compatible; BadBot/1.0)',
+      '--product-token',
+      'BadBot',
+    ]);
     expect(result.code).toBe(1);
     expect(result.stdout).toContain('Line 6 decided, in the group naming BadBot (line 5):');
   });
@@ -352,10 +440,27 @@ describe('heed explain', () => {
     const both = await run(['explain', ok.origin, '/heed-only/a', '/private/x', '-A', agent, '--product-token', 'HeedBot-News,HeedBot']);
     expect(both.code).toBe(1);
     expect(both.stdout).toContain('is matched by the product tokens HeedBot-News, HeedBot');
-    expect(both.stdout).toContain('DISALLOWED /heed-only/a  for HeedBot-News, HeedBot\n  Line 7 decided, in the group naming HeedBot-News, HeedBot (line 6):');
+    expect(both.stdout).toContain(
+      'DISALLOWED /heed-only/a  for HeedBot-News, HeedBot\n  Line 7 decided, in the group naming HeedBot-News, HeedBot (line 6):',
+    );
     expect(both.stdout).toContain('ALLOWED    /private/x  for HeedBot-News, HeedBot');
     const other = 'HeedBot-News/1.0 (NoSuchBot)';
-    const json = JSON.parse((await run(['explain', ok.origin, '/private/x', '-A', other, '--product-token', 'HeedBot-News', '--product-token', 'NoSuchBot', '--json'])).stdout) as { userAgent: string; productToken: unknown; results: Record<string, unknown>[] };
+    const json = JSON.parse(
+      (
+        await run([
+          'explain',
+          ok.origin,
+          '/private/x',
+          '-A',
+          other,
+          '--product-token',
+          'HeedBot-News',
+          '--product-token',
+          'NoSuchBot',
+          '--json',
+        ])
+      ).stdout,
+    ) as { userAgent: string; productToken: unknown; results: Record<string, unknown>[] };
     expect(json).toMatchObject({ userAgent: other, productToken: ['HeedBot-News', 'NoSuchBot'] });
     expect(json.results[0]).toMatchObject({ allowed: false, matchedBy: 'wildcard', productToken: ['HeedBot-News', 'NoSuchBot'] });
   });
@@ -385,7 +490,13 @@ describe('heed check', () => {
 
   it('fetches robots.txt once per origin with the given user-agent and prints each verdict', async () => {
     ok.requests.length = 0;
-    const result = await run(['check', `${ok.origin}/private/x`, `${ok.origin}/heed-only/x`, '--user-agent', 'HeedBot/1.0 (+https://heed.example/bot)']);
+    const result = await run([
+      'check',
+      `${ok.origin}/private/x`,
+      `${ok.origin}/heed-only/x`,
+      '--user-agent',
+      'HeedBot/1.0 (+https://heed.example/bot)',
+    ]);
     expect(result.code).toBe(1); // one of them is disallowed
     expect(ok.requests.map((request) => request.url)).toEqual(['/robots.txt']);
     expect(ok.requests[0]?.headers['user-agent']).toBe('HeedBot/1.0 (+https://heed.example/bot)');
@@ -405,12 +516,24 @@ describe('heed check', () => {
   it('checks with several --product-token values: one fetch, the groups of each token', async () => {
     ok.requests.length = 0;
     const agent = 'HeedBot-News/1.0 (+https://heed.example; HeedBot)';
-    const result = await run(['check', `${ok.origin}/heed-only/x`, `${ok.origin}/private/x`, '-A', agent, '--product-token', 'HeedBot-News,HeedBot', '--json']);
+    const result = await run([
+      'check',
+      `${ok.origin}/heed-only/x`,
+      `${ok.origin}/private/x`,
+      '-A',
+      agent,
+      '--product-token',
+      'HeedBot-News,HeedBot',
+      '--json',
+    ]);
     expect(result.code).toBe(1);
     expect(ok.requests.map((request) => request.url)).toEqual(['/robots.txt']);
     const json = JSON.parse(result.stdout) as { userAgent: string; productToken: unknown; results: Record<string, unknown>[] };
     expect(json).toMatchObject({ userAgent: agent, productToken: ['HeedBot-News', 'HeedBot'] });
-    expect(json.results.map((r) => [r['allowed'], r['matchedBy']])).toEqual([[false, 'product-token'], [true, 'product-token']]);
+    expect(json.results.map((r) => [r['allowed'], r['matchedBy']])).toEqual([
+      [false, 'product-token'],
+      [true, 'product-token'],
+    ]);
   });
 
   it('exits 0 when allowed', async () => {
@@ -422,11 +545,19 @@ describe('heed check', () => {
   it('explains a 404 (allow all), a 503 (disallow all) and an unreachable origin', async () => {
     const gone = await run(['check', `${missing.origin}/page`, '-A', 'HeedBot', '--json']);
     expect(gone.code).toBe(0);
-    expect(JSON.parse(gone.stdout).results[0]).toEqual(expect.objectContaining({ allowed: true, reason: 'unavailable', record: expect.objectContaining({ status: 'unavailable', httpStatus: 404 }) }));
+    expect(JSON.parse(gone.stdout).results[0]).toEqual(
+      expect.objectContaining({
+        allowed: true,
+        reason: 'unavailable',
+        record: expect.objectContaining({ status: 'unavailable', httpStatus: 404 }),
+      }),
+    );
     const broken = await run(['check', `${down.origin}/page`, '-A', 'HeedBot']);
     expect(broken.code).toBe(1);
     expect(broken.stdout).toContain(`DISALLOWED ${down.origin}/page  for HeedBot`);
-    expect(broken.stdout).toContain('robots.txt answered HTTP 503: it is unreachable, so crawlers must fetch nothing until it answers again');
+    expect(broken.stdout).toContain(
+      'robots.txt answered HTTP 503: it is unreachable, so crawlers must fetch nothing until it answers again',
+    );
     // A port nothing listens on: closed right after it was found free.
     const spare = await serve(200, '');
     await new Promise((resolve) => spare.server.close(resolve));

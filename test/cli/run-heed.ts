@@ -17,7 +17,10 @@ export interface Run {
  */
 export function run(args: string[], env: Record<string, string> = {}, nodeArgs: string[] = [], killAfterMs = 60_000): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...nodeArgs, heed, ...args], { cwd: root, env: { ...process.env, NO_COLOR: '', FORCE_COLOR: '', ...env } });
+    const child = spawn(process.execPath, [...nodeArgs, heed, ...args], {
+      cwd: root,
+      env: { ...process.env, NO_COLOR: '', FORCE_COLOR: '', ...env },
+    });
     let stdout = '';
     let stderr = '';
     const timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);

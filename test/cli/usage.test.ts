@@ -11,8 +11,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from './run-heed.js';
 
-
-const ROBOTS = ['User-agent: *', 'Disallow: /private/', 'Content-Usage: train-ai=n', 'Content-Usage: /open/ train-ai=y', 'Content-Signal: search=yes, ai-input=no'].join('\n');
+const ROBOTS = [
+  'User-agent: *',
+  'Disallow: /private/',
+  'Content-Usage: train-ai=n',
+  'Content-Usage: /open/ train-ai=y',
+  'Content-Signal: search=yes, ai-input=no',
+].join('\n');
 const TDMREP = JSON.stringify([{ location: '/open/reserved/*', 'tdm-reservation': 1 }]);
 
 /** heed with colour off, as a pipe reads it. */
@@ -60,7 +65,9 @@ describe('heed check --purpose', () => {
     requested.length = 0;
     const r = await runHeed(['check', `${origin}/page`, '--purpose', 'search', '-A', 'HeedBot/1.0', '--json']);
     expect(r.code).toBe(0);
-    const json = JSON.parse(r.stdout) as { results: { usageAllowed: boolean; usage: Record<string, { preference: string; decidedBy?: { signal: string; line: number } }> }[] };
+    const json = JSON.parse(r.stdout) as {
+      results: { usageAllowed: boolean; usage: Record<string, { preference: string; decidedBy?: { signal: string; line: number } }> }[];
+    };
     expect(json.results[0]?.usageAllowed).toBe(true);
     expect(json.results[0]?.usage['search']).toMatchObject({ preference: 'allow', decidedBy: { signal: 'content-signal', line: 5 } });
     expect(requested).not.toContain('/.well-known/tdmrep.json');

@@ -11,7 +11,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { page, redirect, startSite, text, type Site, type SiteOrigin } from '../crawlee/site.js';
-import { heedWarnings, installedVersions, packAll, PACKAGES, project, releasesToTest, sh, UNSUPPORTED_RELEASE, type Project } from './consumer.js';
+import {
+  heedWarnings,
+  installedVersions,
+  packAll,
+  PACKAGES,
+  project,
+  releasesToTest,
+  sh,
+  UNSUPPORTED_RELEASE,
+  type Project,
+} from './consumer.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SLOW = 600_000;
@@ -58,14 +68,22 @@ afterAll(async () => {
 });
 
 describe('the packages as published', () => {
-  it.each(PACKAGES)('pnpm publish --dry-run @heed/%s', async (name) => {
-    // Built and packed by packAll(); the dry run checks what would be published.
-    const { stdout, stderr } = await sh('pnpm', ['publish', '--dry-run', '--no-git-checks', '--ignore-scripts'], join(ROOT, 'packages', name));
-    const listing = `${stdout}\n${stderr}`;
-    expect(listing).toMatch(/LICENSE/);
-    expect(listing).toMatch(/dist\/index\.js/);
-    expect(listing).toMatch(/README\.md/);
-  }, SLOW);
+  it.each(PACKAGES)(
+    'pnpm publish --dry-run @heed/%s',
+    async (name) => {
+      // Built and packed by packAll(); the dry run checks what would be published.
+      const { stdout, stderr } = await sh(
+        'pnpm',
+        ['publish', '--dry-run', '--no-git-checks', '--ignore-scripts'],
+        join(ROOT, 'packages', name),
+      );
+      const listing = `${stdout}\n${stderr}`;
+      expect(listing).toMatch(/LICENSE/);
+      expect(listing).toMatch(/dist\/index\.js/);
+      expect(listing).toMatch(/README\.md/);
+    },
+    SLOW,
+  );
 });
 
 describe.each(releasesToTest())('a user project with @crawlee/cheerio@%s', (release) => {
@@ -85,7 +103,13 @@ describe.each(releasesToTest())('a user project with @crawlee/cheerio@%s', (rele
   async function crawl(script: string): Promise<CrawlResult> {
     for (const origin of [a, b, c]) origin.hits.length = 0;
     const input = { start: [a.url('/'), a.url('/private/start')], withOnSkippedRequest: hasOnSkippedRequest(release) };
-    const { stdout } = await sh('node', [script], proj.dir, { HEED_COMPAT: JSON.stringify(input), CRAWLEE_STORAGE_DIR: join(proj.dir, 'storage') }, 120_000);
+    const { stdout } = await sh(
+      'node',
+      [script],
+      proj.dir,
+      { HEED_COMPAT: JSON.stringify(input), CRAWLEE_STORAGE_DIR: join(proj.dir, 'storage') },
+      120_000,
+    );
     const last = stdout.trim().split('\n').pop() ?? '';
     return JSON.parse(last) as CrawlResult;
   }
@@ -111,47 +135,70 @@ describe.each(releasesToTest())('a user project with @crawlee/cheerio@%s', (rele
     }
   }
 
-  it('installs with plain npm install: no warnings about Heed\'s packages, one copy of @crawlee/core', async () => {
-    expect(heedWarnings(proj.installLog)).toEqual([]);
-    expect(await installedVersions(proj.dir, '@crawlee/core')).toEqual([release]);
-  }, SLOW);
+  it(
+    "installs with plain npm install: no warnings about Heed's packages, one copy of @crawlee/core",
+    async () => {
+      expect(heedWarnings(proj.installLog)).toEqual([]);
+      expect(await installedVersions(proj.dir, '@crawlee/core')).toEqual([release]);
+    },
+    SLOW,
+  );
 
-  it('ESM JavaScript: import, attach, crawl', async () => {
-    const result = await crawl('crawl.mjs');
-    expectProtected(result);
-  }, SLOW);
+  it(
+    'ESM JavaScript: import, attach, crawl',
+    async () => {
+      const result = await crawl('crawl.mjs');
+      expectProtected(result);
+    },
+    SLOW,
+  );
 
-  it('CommonJS: require(), attach, crawl', async () => {
-    const result = await crawl('crawl.cjs');
-    expect(result.flavour).toBe('cjs');
-    expectProtected(result);
-  }, SLOW);
+  it(
+    'CommonJS: require(), attach, crawl',
+    async () => {
+      const result = await crawl('crawl.cjs');
+      expect(result.flavour).toBe('cjs');
+      expectProtected(result);
+    },
+    SLOW,
+  );
 
-  it('TypeScript (NodeNext, strict): typechecks, ESM and CommonJS files, then crawls', async () => {
-    await sh('npx', ['tsc', '-p', 'tsconfig.json'], proj.dir);
-    const check = await sh('node', ['dist/check.cjs'], proj.dir);
-    expect(JSON.parse(check.stdout.trim())).toEqual(['function', 'function', 'function', 'function']);
-    const result = await crawl('dist/crawl.mjs');
-    expect(result.flavour).toBe('ts');
-    expectProtected(result);
-  }, SLOW);
+  it(
+    'TypeScript (NodeNext, strict): typechecks, ESM and CommonJS files, then crawls',
+    async () => {
+      await sh('npx', ['tsc', '-p', 'tsconfig.json'], proj.dir);
+      const check = await sh('node', ['dist/check.cjs'], proj.dir);
+      expect(JSON.parse(check.stdout.trim())).toEqual(['function', 'function', 'function', 'function']);
+      const result = await crawl('dist/crawl.mjs');
+      expect(result.flavour).toBe('ts');
+      expectProtected(result);
+    },
+    SLOW,
+  );
 });
 
-describe.runIf(process.env['HEED_COMPAT_RELEASES'] === 'all')(`a user project with @crawlee/cheerio@${UNSUPPORTED_RELEASE} (below the supported range)`, () => {
-  it.each([
-    ['plain npm install', false],
-    ['npm install --legacy-peer-deps', true],
-  ])('%s: attach() throws naming the release found and the range supported; nothing is crawled', async (_how, legacy) => {
-    const proj = await project(UNSUPPORTED_RELEASE, tarballs, legacy);
-    for (const origin of [a, b, c]) origin.hits.length = 0;
-    const input = { start: [a.url('/')], withOnSkippedRequest: false };
-    const failure = await sh('node', ['crawl.mjs'], proj.dir, { HEED_COMPAT: JSON.stringify(input) }, 120_000).then(
-      () => 'ran',
-      (error: Error) => error.message,
+describe.runIf(process.env['HEED_COMPAT_RELEASES'] === 'all')(
+  `a user project with @crawlee/cheerio@${UNSUPPORTED_RELEASE} (below the supported range)`,
+  () => {
+    it.each([
+      ['plain npm install', false],
+      ['npm install --legacy-peer-deps', true],
+    ])(
+      '%s: attach() throws naming the release found and the range supported; nothing is crawled',
+      async (_how, legacy) => {
+        const proj = await project(UNSUPPORTED_RELEASE, tarballs, legacy);
+        for (const origin of [a, b, c]) origin.hits.length = 0;
+        const input = { start: [a.url('/')], withOnSkippedRequest: false };
+        const failure = await sh('node', ['crawl.mjs'], proj.dir, { HEED_COMPAT: JSON.stringify(input) }, 120_000).then(
+          () => 'ran',
+          (error: Error) => error.message,
+        );
+        expect(failure).toContain('UnsupportedCrawleeVersionError');
+        expect(failure).toContain(`found Crawlee ${UNSUPPORTED_RELEASE}`);
+        expect(failure).toContain('>=3.13.0 <4.0.0');
+        expect(a.paths()).toEqual([]);
+      },
+      SLOW,
     );
-    expect(failure).toContain('UnsupportedCrawleeVersionError');
-    expect(failure).toContain(`found Crawlee ${UNSUPPORTED_RELEASE}`);
-    expect(failure).toContain('>=3.13.0 <4.0.0');
-    expect(a.paths()).toEqual([]);
-  }, SLOW);
-});
+  },
+);

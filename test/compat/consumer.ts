@@ -17,7 +17,8 @@ const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
 export const PACKAGES = ['parser', 'manager', 'crawlee'] as const;
-const WORK = join(tmpdir(), 'heed-compat');
+// One folder per checkout: two clones testing at once never pack into, or clear, each other's projects.
+const WORK = join(tmpdir(), 'heed-compat', createHash('sha256').update(ROOT).digest('hex').slice(0, 12));
 
 /** The releases `pnpm test:compat` runs (HEED_COMPAT_RELEASES=all); `npm test` runs the newest only. */
 export const ALL_RELEASES = ['3.13.0', '3.15.3', '3.16.0', '3.17.0', '3.18.1'] as const;
@@ -26,7 +27,10 @@ export function releasesToTest(): string[] {
   const chosen = process.env['HEED_COMPAT_RELEASES'];
   if (!chosen) return ['3.18.1'];
   if (chosen === 'all') return [...ALL_RELEASES];
-  return chosen.split(',').map((v) => v.trim()).filter(Boolean);
+  return chosen
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
 }
 
 export interface Output {
@@ -43,9 +47,20 @@ function userShellEnv(): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_(package|lifecycle)_/i.test(key)));
 }
 
-export async function sh(command: string, args: string[], cwd: string, env: Record<string, string> = {}, timeoutMs = 300_000): Promise<Output> {
+export async function sh(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: Record<string, string> = {},
+  timeoutMs = 300_000,
+): Promise<Output> {
   try {
-    const { stdout, stderr } = await run(command, args, { cwd, env: { ...userShellEnv(), ...env }, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 });
+    const { stdout, stderr } = await run(command, args, {
+      cwd,
+      env: { ...userShellEnv(), ...env },
+      timeout: timeoutMs,
+      maxBuffer: 64 * 1024 * 1024,
+    });
     return { stdout, stderr };
   } catch (error) {
     const e = error as Error & { stdout?: string; stderr?: string };
@@ -122,17 +137,22 @@ export async function project(release: string, tarballs: Record<string, string>,
 
 /** The `npm warn`/`npm error` lines of an install log that concern Heed's packages or peer resolution. */
 export function heedWarnings(log: string): string[] {
-  return log
-    .split('\n')
-    .filter((line) => /^npm (warn|error|ERR)/i.test(line))
-    // npm's notes on its own configuration (e.g. a key set in ~/.npmrc) are not about packages.
-    .filter((line) => !/Unknown (env|user|project|global|builtin|cli) config/i.test(line))
-    .filter((line) => /@heed\/|ERESOLVE|peer|EBADENGINE/i.test(line));
+  return (
+    log
+      .split('\n')
+      .filter((line) => /^npm (warn|error|ERR)/i.test(line))
+      // npm's notes on its own configuration (e.g. a key set in ~/.npmrc) are not about packages.
+      .filter((line) => !/Unknown (env|user|project|global|builtin|cli) config/i.test(line))
+      .filter((line) => /@heed\/|ERESOLVE|peer|EBADENGINE/i.test(line))
+  );
 }
 
 /** Every version of `name` installed in the project (two means two copies). */
 export async function installedVersions(dir: string, name: string): Promise<string[]> {
-  const { stdout } = await sh('npm', ['ls', name, '--all', '--json'], dir).catch((error: Error) => ({ stdout: /\{[\s\S]*\}/.exec(error.message)?.[0] ?? '{}', stderr: '' }));
+  const { stdout } = await sh('npm', ['ls', name, '--all', '--json'], dir).catch((error: Error) => ({
+    stdout: /\{[\s\S]*\}/.exec(error.message)?.[0] ?? '{}',
+    stderr: '',
+  }));
   const versions = new Set<string>();
   const walk = (node: { dependencies?: Record<string, { version?: string; dependencies?: unknown }> }) => {
     for (const [dep, child] of Object.entries(node.dependencies ?? {})) {

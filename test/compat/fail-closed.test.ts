@@ -82,8 +82,19 @@ describe('a hook the protection rests on is removed', () => {
     const run = await crawl(['addRequest', 'addRequests', 'addRequestsBatched']);
     expectNothingDisallowed();
     expect(run.skips.map((s) => s.stage)).toContain('before-fetch');
-    expect(run.skips.filter((s) => s.stage === 'before-fetch').map((s) => s.url).sort()).toEqual(
-      [a.url('/private/start'), a.url('/private/linked'), a.url('/private/from-ok'), b.url('/blocked/cross'), b.url('/blocked/linked')].sort(),
+    expect(
+      run.skips
+        .filter((s) => s.stage === 'before-fetch')
+        .map((s) => s.url)
+        .sort(),
+    ).toEqual(
+      [
+        a.url('/private/start'),
+        a.url('/private/linked'),
+        a.url('/private/from-ok'),
+        b.url('/blocked/cross'),
+        b.url('/blocked/linked'),
+      ].sort(),
     );
     expect(run.errors.filter((e) => e.includes("without passing Heed's enqueue check"))).toHaveLength(1);
     expect(run.failed).toBe(0);
@@ -105,7 +116,9 @@ describe('an unsupported crawler', () => {
     Object.defineProperty(crawler, '_runRequestHandler', { value: undefined });
     const error = await RobotsPlugin.attach(crawler, { userAgent: UA, sitemaps: false }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnsupportedCrawleeVersionError);
-    const { version } = createRequire(new URL('../../packages/crawlee/package.json', import.meta.url))('@crawlee/core/package.json') as { version: string };
+    const { version } = createRequire(new URL('../../packages/crawlee/package.json', import.meta.url))('@crawlee/core/package.json') as {
+      version: string;
+    };
     expect((error as UnsupportedCrawleeVersionError).found).toBe(version);
     expect((error as Error).message).toContain(`found Crawlee ${version}`);
     expect((error as Error).message).toContain('>=3.13.0 <4.0.0');

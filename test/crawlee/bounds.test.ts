@@ -84,7 +84,12 @@ describe('20,000 origins and 100,000 URLs through the plugin', () => {
     const manager = await preloadedManager(ORIGINS);
     const options = resolveOptions({ userAgent: UA, manager: manager as unknown as RobotsManagerLike, crawlDelay: true });
     const stats = new PluginStats();
-    const reporter = new SkipReporter(stats, undefined, async () => {}, () => {});
+    const reporter = new SkipReporter(
+      stats,
+      undefined,
+      async () => {},
+      () => {},
+    );
     const scheduler = new CrawlDelayScheduler(options.maxCrawlDelaySecs * 1000);
     const guard = new RobotsGuard(options, manager as unknown as RobotsManagerLike, stats, reporter, scheduler, undefined, () => {});
     const log = silentLog();
@@ -130,7 +135,9 @@ describe('20,000 origins and 100,000 URLs through the plugin', () => {
     expect(log.errors).toEqual([]);
     // What grew, measured: the URLs released (80,000 strings held by this test), the manager's cache
     // (1,000 parsed origins), the deferral timers, and the bounded structures.
-    console.log(`bounds: 100,000 URLs of 20,000 origins: heap grew ${grown.toFixed(1)} MB (admitted ${admitted.size}, scheduler ${scheduler.size} origins)`);
+    console.log(
+      `bounds: 100,000 URLs of 20,000 origins: heap grew ${grown.toFixed(1)} MB (admitted ${admitted.size}, scheduler ${scheduler.size} origins)`,
+    );
     await manager.close();
   }, 120_000);
 
@@ -138,7 +145,12 @@ describe('20,000 origins and 100,000 URLs through the plugin', () => {
     const manager = await preloadedManager(3);
     const options = resolveOptions({ userAgent: UA, manager: manager as unknown as RobotsManagerLike, crawlDelay: false });
     const stats = new PluginStats();
-    const reporter = new SkipReporter(stats, undefined, async () => {}, () => {});
+    const reporter = new SkipReporter(
+      stats,
+      undefined,
+      async () => {},
+      () => {},
+    );
     const guard = new RobotsGuard(options, manager as unknown as RobotsManagerLike, stats, reporter, undefined, undefined, () => {});
     const hooks = new QueueHooks(guard, silentLog());
     const { queue, handled, inject } = fifoQueue();
@@ -182,7 +194,12 @@ describe('a crawl-delay forgotten while requests of its origin are being release
     });
     const options = resolveOptions({ userAgent: UA, manager: manager as unknown as RobotsManagerLike, crawlDelay: true });
     const stats = new PluginStats();
-    const reporter = new SkipReporter(stats, undefined, async () => {}, () => {});
+    const reporter = new SkipReporter(
+      stats,
+      undefined,
+      async () => {},
+      () => {},
+    );
     // Two idle origins at most: every other origin's delay, learnt in between, pushes o0 out.
     const scheduler = new CrawlDelayScheduler(60_000, 2);
     const guard = new RobotsGuard(options, manager as unknown as RobotsManagerLike, stats, reporter, scheduler, undefined, () => {});

@@ -64,14 +64,14 @@ describe('CheerioCrawler with RobotsPlugin', () => {
     expect(new Set(handled)).toEqual(new Set([...s.heedbotMustHandle, s.a.url('/early-js-redirect')]));
   });
 
-  it('fetches each robots.txt once, with the crawler\'s user-agent', () => {
+  it("fetches each robots.txt once, with the crawler's user-agent", () => {
     for (const origin of [s.a, s.b, s.c]) {
       expect(origin.count('/robots.txt')).toBe(1);
       expect(origin.hits.find((h) => h.path === '/robots.txt')?.userAgent).toBe(HEEDBOT);
     }
   });
 
-  it('reads sitemaps with the crawler\'s user-agent: XML index, gzipped urlset and text', () => {
+  it("reads sitemaps with the crawler's user-agent: XML index, gzipped urlset and text", () => {
     for (const path of ['/sitemap-index.xml', '/sitemap-pages.xml.gz', '/sitemap.txt']) {
       expect(s.a.hits.filter((h) => h.path === path).map((h) => h.userAgent)).toEqual([HEEDBOT]);
     }
@@ -108,7 +108,7 @@ describe('CheerioCrawler with RobotsPlugin', () => {
     expect(linked?.message).toBe(`disallowed for HeedBot by "disallow: /private" at ${s.a.origin}/robots.txt line 5`);
   });
 
-  it('reports skips to Crawlee\'s onSkippedRequest as robotsTxt and never as failed requests', () => {
+  it("reports skips to Crawlee's onSkippedRequest as robotsTxt and never as failed requests", () => {
     const robotsSkips = new Set(crawleeSkips.filter((x) => x.reason === 'robotsTxt').map((x) => x.url));
     for (const event of heedSkips) expect(robotsSkips.has(event.url)).toBe(true);
     expect(failed).toBe(0);
@@ -124,7 +124,7 @@ describe('CheerioCrawler with RobotsPlugin', () => {
     expect(plugin.summary()).toMatch(/allowed, \d+ skipped \(rules \d+, unreachable 1, nofollow 4\)/);
   });
 
-  it('gives the request handler the page\'s robots directives; the more specific token wins', () => {
+  it("gives the request handler the page's robots directives; the more specific token wins", () => {
     expect(directives.get(s.a.url('/noindex-page'))).toMatchObject({ noindex: true, nofollow: false, maxSnippet: 20 });
     expect(directives.get(s.a.url('/heed-nofollow-page'))).toMatchObject({ nofollow: true, noarchive: true, noindex: false });
     expect(directives.get(s.a.url('/xrt-page'))).toMatchObject({ nofollow: true, sources: ['header'] });

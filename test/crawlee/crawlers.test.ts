@@ -6,7 +6,18 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { RobotsManager } from '@heed/manager';
 import { RobotsPlugin, type SkipEvent } from '@heed/crawlee';
-import { crawleeBasic, crawleeCore, crawleeHttp, freshConfig, page, redirect, startSite, text, type Site, type SiteOrigin } from './site.js';
+import {
+  crawleeBasic,
+  crawleeCore,
+  crawleeHttp,
+  freshConfig,
+  page,
+  redirect,
+  startSite,
+  text,
+  type Site,
+  type SiteOrigin,
+} from './site.js';
 
 const UA = 'HeedBot/1.0 (+https://heed.example/bot)';
 
@@ -52,10 +63,17 @@ describe('BasicCrawler and HttpCrawler with RobotsPlugin', () => {
     await crawler.run([a.url('/p0'), a.url('/no/start'), 'not a url at all but a string']);
     // One summary line at the end of the run.
     const summaries = info.mock.calls.map(([message]) => message).filter((m) => m.startsWith('robots.txt:'));
-    expect(summaries).toEqual(['robots.txt: 2 allowed, 4 skipped (rules 3, invalid-url 1); robots.txt of 2 origins: 200×2; 0 sitemap URLs enqueued from 0 sitemaps']);
+    expect(summaries).toEqual([
+      'robots.txt: 2 allowed, 4 skipped (rules 3, invalid-url 1); robots.txt of 2 origins: 200×2; 0 sitemap URLs enqueued from 0 sitemaps',
+    ]);
     expect(new Set(handled)).toEqual(new Set([a.url('/p0'), a.url('/p1')]));
     expect(new Set(skips.map((s) => `${s.reason} ${s.url}`))).toEqual(
-      new Set([`rules ${a.url('/no/added')}`, `rules ${a.url('/no/start')}`, `rules ${b.url('/no/added')}`, 'invalid-url not a url at all but a string']),
+      new Set([
+        `rules ${a.url('/no/added')}`,
+        `rules ${a.url('/no/start')}`,
+        `rules ${b.url('/no/added')}`,
+        'invalid-url not a url at all but a string',
+      ]),
     );
     expect(crawler.stats.state.requestsFailed).toBe(0);
   });
@@ -123,7 +141,13 @@ describe('BasicCrawler and HttpCrawler with RobotsPlugin', () => {
       { requestHandler: async ({ request }) => void handled.push(request.loadedUrl ?? request.url) },
       freshConfig(),
     );
-    const robots = await RobotsPlugin.attach(crawler, { userAgent: UA, manager, sitemaps: false, crawlDelay: false, onSkip: (e) => void skips.push(e) });
+    const robots = await RobotsPlugin.attach(crawler, {
+      userAgent: UA,
+      manager,
+      sitemaps: false,
+      crawlDelay: false,
+      onSkip: (e) => void skips.push(e),
+    });
     await crawler.run([b.url('/to-no'), b.url('/to-other-no'), b.url('/to-p0')]);
     expect(handled).toEqual([b.url('/p0')]);
     expect(b.paths().filter((p) => p.startsWith('/no'))).toEqual([]);
@@ -177,7 +201,10 @@ describe('Crawl-delay keys', () => {
     await RobotsPlugin.attach(crawler, { userAgent: UA, manager, sitemaps: false });
     const shouted = a.origin.replace(/^http:/, 'HTTP:');
     await crawler.run([`${a.origin}/p0`, `${shouted}/p1`, `${a.origin}/p2`, `${shouted}/p3`]);
-    const times = a.hits.filter((h) => h.at >= start && pages.includes(h.path)).map((h) => h.at).sort((x, y) => x - y);
+    const times = a.hits
+      .filter((h) => h.at >= start && pages.includes(h.path))
+      .map((h) => h.at)
+      .sort((x, y) => x - y);
     expect(times).toHaveLength(4);
     for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(390);
     expect(crawler.stats.state.requestsFailed).toBe(0);

@@ -19,7 +19,11 @@ interface Outcome {
   failed: number;
 }
 
-async function crawlWith(make: (handled: string[]) => { run(urls: string[]): Promise<unknown>; stats: { state: { requestsFailed: number } } }, s: Scenario, extra: Record<string, unknown> = {}): Promise<Outcome> {
+async function crawlWith(
+  make: (handled: string[]) => { run(urls: string[]): Promise<unknown>; stats: { state: { requestsFailed: number } } },
+  s: Scenario,
+  extra: Record<string, unknown> = {},
+): Promise<Outcome> {
   const handled: string[] = [];
   const skips: SkipEvent[] = [];
   const manager = new RobotsManager({ userAgent: HEEDBOT });

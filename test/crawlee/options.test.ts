@@ -7,7 +7,6 @@ import { AlreadyAttachedError, InvalidOptionsError, RobotsPlugin, UnsupportedCra
 import { crawleeBasic, freshConfig } from './site.js';
 import { idleManager } from '../support/idle-manager.js';
 
-
 const crawler = () => new crawleeBasic.BasicCrawler({ requestHandler: async () => {} }, freshConfig());
 
 const cases: [string, Record<string, unknown>, string, RegExp][] = [
@@ -59,12 +58,26 @@ describe('RobotsPlugin.attach() options', () => {
       honorRelNofollow: false,
       logSummary: true,
       prefetchBatchSize: 100,
-      sitemaps: { enqueueStrategy: 'same-hostname', maxUrlsPerOrigin: 10_000, maxBytes: 52_428_800, maxDepth: 2, maxFilesPerOrigin: 100, maxPendingRequests: 1_000, timeoutMs: 30_000 },
+      sitemaps: {
+        enqueueStrategy: 'same-hostname',
+        maxUrlsPerOrigin: 10_000,
+        maxBytes: 52_428_800,
+        maxDepth: 2,
+        maxFilesPerOrigin: 100,
+        maxPendingRequests: 1_000,
+        timeoutMs: 30_000,
+      },
     });
   });
 
   it('takes productToken as given, and the longest bounds', async () => {
-    const plugin = await RobotsPlugin.attach(crawler(), { userAgent: 'Mozilla/5.0 (compatible; MyBot/1.0)', productToken: 'MyBot', manager: idleManager, maxCrawlDelaySecs: 86_400, prefetchBatchSize: 10_000 });
+    const plugin = await RobotsPlugin.attach(crawler(), {
+      userAgent: 'Mozilla/5.0 (compatible; MyBot/1.0)',
+      productToken: 'MyBot',
+      manager: idleManager,
+      maxCrawlDelaySecs: 86_400,
+      prefetchBatchSize: 10_000,
+    });
     expect(plugin.options).toMatchObject({ productToken: 'MyBot', maxCrawlDelaySecs: 86_400, prefetchBatchSize: 10_000 });
   });
 

@@ -93,26 +93,44 @@ describe('reading a hostile raw body', () => {
 
   it('grows linearly: 200 KB of `<a <a <a …` costs at most 2.5x 100 KB', async () => {
     const [small, large] = ['<a '.repeat(100_000 / 3), '<a '.repeat(200_000 / 3)];
-    expect(await growth(() => signalsFromHtml(small, PAGE, true), () => signalsFromHtml(large, PAGE, true))).toBeLessThan(2.5);
+    expect(
+      await growth(
+        () => signalsFromHtml(small, PAGE, true),
+        () => signalsFromHtml(large, PAGE, true),
+      ),
+    ).toBeLessThan(2.5);
   });
 
-  it.each(hostile)('grows linearly on %s (1 MB costs at most 2.5x 500 KB)', async (_name, make) => {
-    const [small, large] = [make(500_000), make(1_000_000)];
-    expect(await growth(() => signalsFromHtml(small, PAGE, true), () => signalsFromHtml(large, PAGE, true))).toBeLessThan(2.5);
-  }, 60_000);
+  it.each(hostile)(
+    'grows linearly on %s (1 MB costs at most 2.5x 500 KB)',
+    async (_name, make) => {
+      const [small, large] = [make(500_000), make(1_000_000)];
+      expect(
+        await growth(
+          () => signalsFromHtml(small, PAGE, true),
+          () => signalsFromHtml(large, PAGE, true),
+        ),
+      ).toBeLessThan(2.5);
+    },
+    60_000,
+  );
 
-  it.each(hostile)('reads %s at the 5,000,000-character cap in bounded time, the event loop turning all along', async (_name, make) => {
-    const html = make(MAX_HTML_CHARS + 1_000_000);
-    const started = performance.now();
-    const loop = await eventLoopDuring(() => signalsFromHtml(html, PAGE, true));
-    // 0.1–2.5 s on a 2-core machine shared with other work; the regex scanner would take hours.
-    expect(performance.now() - started).toBeLessThan(10_000);
-    // A turn after every slice of 64 Ki characters and every 1,000 links resolved: a few
-    // milliseconds of work each. The longest gap (a garbage collection, or the machine busy
-    // elsewhere) measured 15–90 ms unloaded, up to 340 ms with a load average of 10 on 2 cores.
-    expect(loop.turns).toBeGreaterThanOrEqual(70);
-    expect(loop.longestMs).toBeLessThan(1_000);
-  }, 60_000);
+  it.each(hostile)(
+    'reads %s at the 5,000,000-character cap in bounded time, the event loop turning all along',
+    async (_name, make) => {
+      const html = make(MAX_HTML_CHARS + 1_000_000);
+      const started = performance.now();
+      const loop = await eventLoopDuring(() => signalsFromHtml(html, PAGE, true));
+      // 0.1–2.5 s on a 2-core machine shared with other work; the regex scanner would take hours.
+      expect(performance.now() - started).toBeLessThan(10_000);
+      // A turn after every slice of 64 Ki characters and every 1,000 links resolved: a few
+      // milliseconds of work each. The longest gap (a garbage collection, or the machine busy
+      // elsewhere) measured 15–90 ms unloaded, up to 340 ms with a load average of 10 on 2 cores.
+      expect(loop.turns).toBeGreaterThanOrEqual(70);
+      expect(loop.longestMs).toBeLessThan(1_000);
+    },
+    60_000,
+  );
 });
 
 describe("reading Cheerio's document", () => {

@@ -10,7 +10,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RobotsManager } from '@heed/manager';
 import { RobotsPlugin, type RobotsDirectives } from '@heed/crawlee';
 import { PLAYWRIGHT_LAUNCH_OPTIONS } from '../support/chromium.js';
-import { crawleeCheerio, crawleeHttp, crawleeJsdom, crawleePlaywright, freshConfig, page, playwright, startSite, text, type Site, type SiteOrigin } from './site.js';
+import {
+  crawleeCheerio,
+  crawleeHttp,
+  crawleeJsdom,
+  crawleePlaywright,
+  freshConfig,
+  page,
+  playwright,
+  startSite,
+  text,
+  type Site,
+  type SiteOrigin,
+} from './site.js';
 
 const HEEDBOT = 'HeedBot/1.0 (+https://heed.example/bot)';
 const NOFOLLOW = '<meta name="robots" content="nofollow">';
@@ -21,9 +33,15 @@ const traps: [string, (link: string) => string][] = [
   ['script-string', (link) => `<!doctype html><html><head><script>var tag = '${NOFOLLOW}';</script></head><body>${link}</body></html>`],
   ['template', (link) => `<!doctype html><html><head><template>${NOFOLLOW}</template></head><body>${link}</body></html>`],
   ['noscript-head', (link) => `<!doctype html><html><head><noscript>${NOFOLLOW}</noscript></head><body>${link}</body></html>`],
-  ['noscript-body', (link) => `<!doctype html><html><head><title>t</title></head><body><noscript>${NOFOLLOW}</noscript>${link}</body></html>`],
+  [
+    'noscript-body',
+    (link) => `<!doctype html><html><head><title>t</title></head><body><noscript>${NOFOLLOW}</noscript>${link}</body></html>`,
+  ],
   ['body', (link) => `<!doctype html><html><head><title>t</title></head><body>${link}<p>x</p>${NOFOLLOW}</body></html>`],
-  ['head-ended-by-img', (link) => `<!doctype html><html><head><title>t</title><img src="/pixel.png">${NOFOLLOW}</head><body>${link}</body></html>`],
+  [
+    'head-ended-by-img',
+    (link) => `<!doctype html><html><head><title>t</title><img src="/pixel.png">${NOFOLLOW}</head><body>${link}</body></html>`,
+  ],
 ];
 
 /** Pages whose `nofollow` is real: their link must not be followed. */
@@ -58,9 +76,22 @@ const withLinksExtracted =
   };
 
 const kinds: [string, CrawlerFactory, boolean][] = [
-  ['HttpCrawler', (requestHandler) => new crawleeHttp.HttpCrawler({ maxConcurrency: 4, requestHandler: withLinksExtracted(requestHandler) as never }, freshConfig()), false],
-  ['CheerioCrawler', (requestHandler) => new crawleeCheerio.CheerioCrawler({ maxConcurrency: 4, requestHandler: requestHandler as never }, freshConfig()), false],
-  ['JSDOMCrawler', (requestHandler) => new crawleeJsdom.JSDOMCrawler({ maxConcurrency: 4, requestHandler: requestHandler as never }, freshConfig()), false],
+  [
+    'HttpCrawler',
+    (requestHandler) =>
+      new crawleeHttp.HttpCrawler({ maxConcurrency: 4, requestHandler: withLinksExtracted(requestHandler) as never }, freshConfig()),
+    false,
+  ],
+  [
+    'CheerioCrawler',
+    (requestHandler) => new crawleeCheerio.CheerioCrawler({ maxConcurrency: 4, requestHandler: requestHandler as never }, freshConfig()),
+    false,
+  ],
+  [
+    'JSDOMCrawler',
+    (requestHandler) => new crawleeJsdom.JSDOMCrawler({ maxConcurrency: 4, requestHandler: requestHandler as never }, freshConfig()),
+    false,
+  ],
   [
     'PlaywrightCrawler',
     (requestHandler) =>
@@ -91,7 +122,13 @@ describe.each(kinds)('%s with robots meta tag traps', (_kind, makeCrawler, needs
     origin = site.origins[0]!;
     origin.routes.set('/robots.txt', text('User-agent: *\nAllow: /\n'));
     const pages = [...traps, ...honoured];
-    origin.routes.set('/', page('home', pages.map(([name]) => `/${name}`)));
+    origin.routes.set(
+      '/',
+      page(
+        'home',
+        pages.map(([name]) => `/${name}`),
+      ),
+    );
     for (const [name, html] of pages) {
       origin.routes.set(`/${name}`, { body: html(`<a href="/from-${name}">next</a>`) });
       origin.routes.set(`/from-${name}`, page(`from ${name}`, []));
@@ -112,14 +149,20 @@ describe.each(kinds)('%s with robots meta tag traps', (_kind, makeCrawler, needs
     await site?.close();
   });
 
-  it.skipIf(needsChromium && !chromiumHere).each(traps.map(([name]) => name))('a nofollow meta tag in the %s trap is not obeyed: the link is followed', (name) => {
-    expect(crawl.directives.get(origin.url(`/${name}`))).toMatchObject({ nofollow: false });
-    expect(origin.paths()).toContain(`/from-${name}`);
-  });
+  it.skipIf(needsChromium && !chromiumHere).each(traps.map(([name]) => name))(
+    'a nofollow meta tag in the %s trap is not obeyed: the link is followed',
+    (name) => {
+      expect(crawl.directives.get(origin.url(`/${name}`))).toMatchObject({ nofollow: false });
+      expect(origin.paths()).toContain(`/from-${name}`);
+    },
+  );
 
-  it.skipIf(needsChromium && !chromiumHere).each(honoured.map(([name]) => name))('a nofollow meta tag in the %s page is obeyed: the link is not followed', (name) => {
-    expect(crawl.directives.get(origin.url(`/${name}`))).toMatchObject({ nofollow: true, sources: ['meta'] });
-    expect(crawl.handled).toContain(origin.url(`/${name}`));
-    expect(origin.paths()).not.toContain(`/from-${name}`);
-  });
+  it.skipIf(needsChromium && !chromiumHere).each(honoured.map(([name]) => name))(
+    'a nofollow meta tag in the %s page is obeyed: the link is not followed',
+    (name) => {
+      expect(crawl.directives.get(origin.url(`/${name}`))).toMatchObject({ nofollow: true, sources: ['meta'] });
+      expect(crawl.handled).toContain(origin.url(`/${name}`));
+      expect(origin.paths()).not.toContain(`/from-${name}`);
+    },
+  );
 });

@@ -22,7 +22,10 @@ type Reader = (html: string, wantLinks: boolean) => Promise<PageSignals>;
 const readers: [string, Reader][] = [
   ['raw body (htmlparser2 tokenizer)', (html, wantLinks) => signalsFromHtml(html, PAGE, wantLinks)],
   // As CheerioCrawler 3.18 loads it (`_parseHTML`): htmlparser2 behind Cheerio.
-  ['Cheerio $', (html, wantLinks) => signalsFromCheerio(cheerio.load(html, { xmlMode: false, _useHtmlParser2: true } as never), PAGE, wantLinks)],
+  [
+    'Cheerio $',
+    (html, wantLinks) => signalsFromCheerio(cheerio.load(html, { xmlMode: false, _useHtmlParser2: true } as never), PAGE, wantLinks),
+  ],
   ['JSDOM document', (html, wantLinks) => signalsFromDocument(new JSDOM(html, { url: PAGE }).window.document, PAGE, wantLinks)],
 ];
 
@@ -41,21 +44,36 @@ const traps: [string, string][] = [
   ['in <noscript> in <head>', `<!doctype html><html><head><noscript>${NOFOLLOW}</noscript></head><body>x</body></html>`],
   ['in <noscript> in <body>', `<!doctype html><html><head></head><body><noscript>${NOFOLLOW}</noscript>x</body></html>`],
   ['in <body>', `<!doctype html><html><head><title>t</title></head><body><p>x</p>${NOFOLLOW}</body></html>`],
-  ['after an element that ends <head> (Google stops reading there)', `<!doctype html><html><head><title>t</title><img src="/i.png">${NOFOLLOW}</head><body>x</body></html>`],
+  [
+    'after an element that ends <head> (Google stops reading there)',
+    `<!doctype html><html><head><title>t</title><img src="/i.png">${NOFOLLOW}</head><body>x</body></html>`,
+  ],
   ['after text that ends <head>', `<!doctype html><html><head><title>t</title>hello ${NOFOLLOW}</head><body>x</body></html>`],
   ['at the end of a page without <head>', `<!doctype html><p>x</p>${NOFOLLOW}`],
 ];
 
 const honoured: [string, string][] = [
   ['in <head>', `<!doctype html><html><head><title>t</title>${NOFOLLOW}</head><body>x</body></html>`],
-  ['upper case, attributes in any order, entities', `<!DOCTYPE HTML><HTML><HEAD><META CONTENT="no&#102;ollow" NAME="ROBOTS"></HEAD><BODY>x</BODY></HTML>`],
+  [
+    'upper case, attributes in any order, entities',
+    `<!DOCTYPE HTML><HTML><HEAD><META CONTENT="no&#102;ollow" NAME="ROBOTS"></HEAD><BODY>x</BODY></HTML>`,
+  ],
   ['in the implied <head> of a page without one', `<!doctype html>${NOFOLLOW}<p>x</p>`],
-  ['after comments, whitespace, a script, a style, a template and a valid <noscript>', `<!doctype html><html><head>
+  [
+    'after comments, whitespace, a script, a style, a template and a valid <noscript>',
+    `<!doctype html><html><head>
       <!-- c --> <script>if (a < b) {}</script><style>p{}</style><template><div>t</div></template>
       <noscript><link rel="stylesheet" href="/no-js.css"></noscript>
-      ${NOFOLLOW}</head><body>x</body></html>`],
-  ['between </head> and <body> (browsers move it into <head>)', `<!doctype html><html><head><title>t</title></head>\n${NOFOLLOW}<body>x</body></html>`],
-  ['for this crawler only', `<!doctype html><head><meta name="robots" content="follow"><meta name="HeedBot" content="nofollow"></head><body>x</body>`],
+      ${NOFOLLOW}</head><body>x</body></html>`,
+  ],
+  [
+    'between </head> and <body> (browsers move it into <head>)',
+    `<!doctype html><html><head><title>t</title></head>\n${NOFOLLOW}<body>x</body></html>`,
+  ],
+  [
+    'for this crawler only',
+    `<!doctype html><head><meta name="robots" content="follow"><meta name="HeedBot" content="nofollow"></head><body>x</body>`,
+  ],
 ];
 
 describe.each(readers)('robots meta tags read from the %s', (_reader, read) => {
@@ -102,7 +120,14 @@ describe.each(readers)('robots meta tags read from the %s', (_reader, read) => {
   });
 
   it('never throws on broken HTML', async () => {
-    for (const html of ['<meta name="robots" content="nofollow', '<a href="http://[bad" rel=nofollow>', '<!--', '<html><head><template>', '</head></head><meta', '<plaintext><meta name=robots content=nofollow>']) {
+    for (const html of [
+      '<meta name="robots" content="nofollow',
+      '<a href="http://[bad" rel=nofollow>',
+      '<!--',
+      '<html><head><template>',
+      '</head></head><meta',
+      '<plaintext><meta name=robots content=nofollow>',
+    ]) {
       await expect(read(html, true)).resolves.toBeDefined();
     }
   });

@@ -46,18 +46,42 @@ beforeAll(async () => {
     headers: { 'content-type': 'text/plain' },
     body: ['User-agent: otherbot', 'Disallow: /other-private/', '', 'User-agent: *', 'Disallow: /star-private/'].join('\n'),
   });
-  a.routes.set('/', page('home', [
-    '/news-private/x', '/bot-private/x', '/star-private/x', '/news-ai/x', '/star-ai/x',
-    '/meta-news', '/meta-bot', '/meta-other', '/header-news', '/meta-news-noai', '/meta-other-noai',
-    b.url('/'),
-  ]));
-  for (const path of ['/news-private/x', '/bot-private/x', '/star-private/x', '/news-ai/x', '/star-ai/x', '/from-meta-news', '/from-meta-other', '/from-header-news']) {
+  a.routes.set(
+    '/',
+    page('home', [
+      '/news-private/x',
+      '/bot-private/x',
+      '/star-private/x',
+      '/news-ai/x',
+      '/star-ai/x',
+      '/meta-news',
+      '/meta-bot',
+      '/meta-other',
+      '/header-news',
+      '/meta-news-noai',
+      '/meta-other-noai',
+      b.url('/'),
+    ]),
+  );
+  for (const path of [
+    '/news-private/x',
+    '/bot-private/x',
+    '/star-private/x',
+    '/news-ai/x',
+    '/star-ai/x',
+    '/from-meta-news',
+    '/from-meta-other',
+    '/from-header-news',
+  ]) {
     a.routes.set(path, page(path, []));
   }
   a.routes.set('/meta-news', page('meta-news', ['/from-meta-news'], '<meta name="mybot-news" content="nofollow">'));
   a.routes.set('/meta-bot', page('meta-bot', [], '<meta name="MyBot" content="noindex">'));
   a.routes.set('/meta-other', page('meta-other', ['/from-meta-other'], '<meta name="otherbot" content="nofollow, noindex">'));
-  a.routes.set('/header-news', { headers: { 'x-robots-tag': 'mybot-news: nofollow' }, body: page('header-news', ['/from-header-news']).body });
+  a.routes.set('/header-news', {
+    headers: { 'x-robots-tag': 'mybot-news: nofollow' },
+    body: page('header-news', ['/from-header-news']).body,
+  });
   a.routes.set('/meta-news-noai', page('meta-news-noai', [], '<meta name="mybot-news" content="noai">'));
   a.routes.set('/meta-other-noai', page('meta-other-noai', [], '<meta name="otherbot" content="noai">'));
   b.routes.set('/', page('b-home', ['/other-private/x', '/star-private/x']));
@@ -115,7 +139,9 @@ describe("CheerioCrawler with productToken ['mybot-news', 'mybot']", () => {
     expect(run.handled).toContain(a.url('/star-private/x'));
     expect(skipOf(a.url('/news-private/x'))).toMatchObject({ reason: 'rules', line: 2, productToken: TOKENS });
     expect(skipOf(a.url('/bot-private/x'))).toMatchObject({ reason: 'rules', line: 6 });
-    expect(skipOf(a.url('/bot-private/x'))?.message).toBe(`disallowed for mybot-news, mybot by "disallow: /bot-private/" at ${a.origin}/robots.txt line 6`);
+    expect(skipOf(a.url('/bot-private/x'))?.message).toBe(
+      `disallowed for mybot-news, mybot by "disallow: /bot-private/" at ${a.origin}/robots.txt line 6`,
+    );
   });
 
   it("applies the Content-Usage lines of the tokens' groups, not those of *", () => {

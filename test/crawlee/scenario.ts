@@ -87,7 +87,11 @@ export async function startScenario(): Promise<Scenario> {
   // The more specific token wins: robots says follow, heedbot says nofollow.
   a.routes.set(
     '/heed-nofollow-page',
-    page('heed nofollow', ['/only-from-heed-nofollow'], '<meta name="robots" content="follow"><meta name="HeedBot" content="nofollow, noarchive">'),
+    page(
+      'heed nofollow',
+      ['/only-from-heed-nofollow'],
+      '<meta name="robots" content="follow"><meta name="HeedBot" content="nofollow, noarchive">',
+    ),
   );
   a.routes.set('/xrt-page', { ...page('xrt', ['/only-from-xrt']), headers: { 'x-robots-tag': 'heedbot: nofollow' } });
   a.routes.set('/noindex-page', page('noindex', [], '<meta name="robots" content="noindex, max-snippet:20">'));
@@ -96,7 +100,12 @@ export async function startScenario(): Promise<Scenario> {
   a.routes.set('/ok-pixel.png', { headers: { 'content-type': 'image/png' }, body: Buffer.alloc(0) });
   a.routes.set(
     '/js-redirect',
-    page('js redirect', [], '', "<script>addEventListener('load', () => setTimeout(() => { location.href = '/private/js-target'; }, 50))</script>"),
+    page(
+      'js redirect',
+      [],
+      '',
+      "<script>addEventListener('load', () => setTimeout(() => { location.href = '/private/js-target'; }, 50))</script>",
+    ),
   );
   a.routes.set('/early-js-redirect', page('early js redirect', [], "<script>location.replace('/private/early-js-target')</script>"));
   a.routes.set('/rel-followed', page('rel followed', []));
@@ -104,15 +113,12 @@ export async function startScenario(): Promise<Scenario> {
   a.routes.set('/only-from-nofollow', page('x', []));
   a.routes.set('/only-from-heed-nofollow', page('x', []));
   a.routes.set('/only-from-xrt', page('x', []));
-  a.routes.set(
-    '/sitemap-index.xml',
-    {
-      headers: { 'content-type': 'application/xml' },
-      body:
-        '<?xml version="1.0" encoding="UTF-8"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">' +
-        `<sitemap><loc>${a.url('/sitemap-pages.xml.gz')}</loc></sitemap></sitemapindex>`,
-    },
-  );
+  a.routes.set('/sitemap-index.xml', {
+    headers: { 'content-type': 'application/xml' },
+    body:
+      '<?xml version="1.0" encoding="UTF-8"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">' +
+      `<sitemap><loc>${a.url('/sitemap-pages.xml.gz')}</loc></sitemap></sitemapindex>`,
+  });
   a.routes.set('/sitemap-pages.xml.gz', {
     headers: { 'content-type': 'application/gzip' },
     body: gzipSync(

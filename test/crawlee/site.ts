@@ -78,14 +78,14 @@ export async function startSiteOn(addresses: readonly string[]): Promise<Site> {
       const path = req.url ?? '/';
       hits.push({ path, userAgent: String(req.headers['user-agent'] ?? ''), at: Date.now() });
       const route = routes.get(path);
-      void Promise.resolve(route === undefined ? { status: 404, body: 'not found' } : typeof route === 'function' ? route(req) : route).then(
-        (response) => {
-          // A route that answered late (a slow sitemap) may find the client gone.
-          if (res.writableEnded || res.destroyed) return;
-          res.writeHead(response.status ?? 200, { 'content-type': 'text/html; charset=utf-8', ...response.headers });
-          res.end(response.body ?? '');
-        },
-      );
+      void Promise.resolve(
+        route === undefined ? { status: 404, body: 'not found' } : typeof route === 'function' ? route(req) : route,
+      ).then((response) => {
+        // A route that answered late (a slow sitemap) may find the client gone.
+        if (res.writableEnded || res.destroyed) return;
+        res.writeHead(response.status ?? 200, { 'content-type': 'text/html; charset=utf-8', ...response.headers });
+        res.end(response.body ?? '');
+      });
     });
     await new Promise<void>((resolve) => server.listen(0, address, resolve));
     servers.push(server);

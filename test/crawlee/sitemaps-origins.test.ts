@@ -13,7 +13,8 @@ import type { RobotsManagerLike } from '../../packages/crawlee/src/manager-contr
 
 const origin = (i: number) => `https://host-${i}.example.com`;
 /** 164-character origins (labels under 63 characters): about 21,000 fit in the 8 MiB bound. */
-const longOrigin = (i: number) => `https://host-${i}.${'a-long-label-'.repeat(4)}x.${'another-long-label-'.repeat(3)}y.${'b'.repeat(20)}.example.com`;
+const longOrigin = (i: number) =>
+  `https://host-${i}.${'a-long-label-'.repeat(4)}x.${'another-long-label-'.repeat(3)}y.${'b'.repeat(20)}.example.com`;
 
 describe('RecentOrigins', () => {
   it('200,000 origins: holds at most its byte bound, forgetting the least recently seen', () => {
@@ -50,7 +51,14 @@ describe('the sitemap feeder over more origins than it remembers', () => {
     } as unknown as RobotsManagerLike;
     const feeder = new SitemapFeeder(
       { ...SITEMAP_DEFAULTS, filter: undefined, label: undefined, proxyUrl: undefined },
-      { manager, userAgent: 'HeedBot/1.0', stats: new PluginStats(), enqueue: async (urls) => urls.length, pending: () => 0, warn: () => {} },
+      {
+        manager,
+        userAgent: 'HeedBot/1.0',
+        stats: new PluginStats(),
+        enqueue: async (urls) => urls.length,
+        pending: () => 0,
+        warn: () => {},
+      },
     );
     const seen = (o: string) => feeder.originSeen(o, `${o}/page`);
     return { feeder, reads, held, seen };

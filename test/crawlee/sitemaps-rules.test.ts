@@ -20,8 +20,10 @@ import { startHosts } from './sitemaps-hosts.js';
 
 const UA = 'HeedBot/1.0 (+https://heed.example/bot)';
 const NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"';
-const urlset = (urls: readonly string[]) => `<?xml version="1.0" encoding="UTF-8"?><urlset ${NS}>${urls.map((u) => `<url><loc>${u}</loc></url>`).join('\n')}</urlset>`;
-const index = (urls: readonly string[]) => `<?xml version="1.0" encoding="UTF-8"?><sitemapindex ${NS}>${urls.map((u) => `<sitemap><loc>${u}</loc></sitemap>`).join('')}</sitemapindex>`;
+const urlset = (urls: readonly string[]) =>
+  `<?xml version="1.0" encoding="UTF-8"?><urlset ${NS}>${urls.map((u) => `<url><loc>${u}</loc></url>`).join('\n')}</urlset>`;
+const index = (urls: readonly string[]) =>
+  `<?xml version="1.0" encoding="UTF-8"?><sitemapindex ${NS}>${urls.map((u) => `<sitemap><loc>${u}</loc></sitemap>`).join('')}</sitemapindex>`;
 const xml = (body: string) => ({ headers: { 'content-type': 'application/xml' }, body });
 
 async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
@@ -51,7 +53,10 @@ describe('cross-host sitemaps follow one rule', () => {
   beforeAll(async () => {
     site = await startHosts(['127.0.0.2', '127.0.0.3', '127.0.0.4', '127.0.0.5']);
     [a, c, d, e] = site.origins as [SiteOrigin, SiteOrigin, SiteOrigin, SiteOrigin];
-    a.routes.set('/robots.txt', text(`User-agent: *\nAllow: /\nSitemap: ${a.url('/index.xml')}\nSitemap: ${c.url('/for-a.xml')}\nSitemap: ${e.url('/for-e.xml')}\n`));
+    a.routes.set(
+      '/robots.txt',
+      text(`User-agent: *\nAllow: /\nSitemap: ${a.url('/index.xml')}\nSitemap: ${c.url('/for-a.xml')}\nSitemap: ${e.url('/for-e.xml')}\n`),
+    );
     a.routes.set('/index.xml', xml(index([a.url('/pages.xml'), d.url('/nested.xml')])));
     a.routes.set('/pages.xml', xml(urlset([a.url('/a1')])));
     // D: named by A's index only.
@@ -64,7 +69,17 @@ describe('cross-host sitemaps follow one rule', () => {
     e.routes.set('/robots.txt', text(`User-agent: *\nAllow: /\nSitemap: ${e.url('/for-e.xml')}\n`));
     // It also lists a page on C: a third host, dropped without asking C.
     e.routes.set('/for-e.xml', xml(urlset([e.url('/e1'), c.url('/c-from-e')])));
-    for (const [o, path] of [[a, '/'], [a, '/a1'], [a, '/a-from-d'], [a, '/a-from-c'], [c, '/c1'], [c, '/c-from-e'], [d, '/d1'], [e, '/e1']] as const) o.routes.set(path, page(path, []));
+    for (const [o, path] of [
+      [a, '/'],
+      [a, '/a1'],
+      [a, '/a-from-d'],
+      [a, '/a-from-c'],
+      [c, '/c1'],
+      [c, '/c-from-e'],
+      [d, '/d1'],
+      [e, '/e1'],
+    ] as const)
+      o.routes.set(path, page(path, []));
   });
 
   afterAll(async () => {
@@ -89,7 +104,7 @@ describe('cross-host sitemaps follow one rule', () => {
     expect(c.count('/c-from-e')).toBe(0);
   });
 
-  it('follows the enqueue strategy: with \'all\', every host is in the site', async () => {
+  it("follows the enqueue strategy: with 'all', every host is in the site", async () => {
     for (const o of site.origins) o.hits.length = 0;
     await crawl(a.url('/'), { enqueueStrategy: 'all' });
     expect(d.count('/nested.xml')).toBe(1);
@@ -132,7 +147,13 @@ describe('<loc> as the protocol defines it', () => {
 
   it('keeps every entry of a 1,000-URL sitemap with one unescaped &', async () => {
     const problems: string[] = [];
-    const urls = await collect(readSitemaps([a.url('/amp.xml')], { userAgent: UA, maxBytes: 1_000_000, timeoutMs: 10_000, maxDepth: 0 }, { onProblem: (m) => problems.push(m) }));
+    const urls = await collect(
+      readSitemaps(
+        [a.url('/amp.xml')],
+        { userAgent: UA, maxBytes: 1_000_000, timeoutMs: 10_000, maxDepth: 0 },
+        { onProblem: (m) => problems.push(m) },
+      ),
+    );
     expect(urls).toHaveLength(1_000);
     expect(urls[500]!.url).toBe(a.url('/item/500?a=1&b=2'));
     expect(problems.join()).toMatch(/malformed XML, 1 error\(s\), parsing went on/);
@@ -153,7 +174,7 @@ describe('<loc> as the protocol defines it', () => {
     expect(warnings).toMatch(/not an absolute http\(s\) URL/);
 
     const problems: string[] = [];
-    const entries = await collect(parseSitemapStream([(await (await fetch(a.url('/tricky.xml'))).text())], (m) => problems.push(m)));
+    const entries = await collect(parseSitemapStream([await (await fetch(a.url('/tricky.xml'))).text()], (m) => problems.push(m)));
     expect(entries).toEqual([
       { kind: 'url', loc: a.url('/pagesecret-tail') },
       { kind: 'url', loc: a.url('/cdata?x=1&y=2') },
@@ -182,7 +203,10 @@ describe('<loc> as the protocol defines it', () => {
   });
 
   it('abandons hostile shapes that would grow the parser: deep nesting, endless attributes', async () => {
-    for (const body of [`<urlset><url><loc>${a.url('/ok')}</loc></url>${'<a>'.repeat(100_000)}`, `<urlset><url><loc>${a.url('/ok')}</loc></url><a ${Array.from({ length: 10_000 }, (_, i) => `x${i}="1"`).join(' ')}>`]) {
+    for (const body of [
+      `<urlset><url><loc>${a.url('/ok')}</loc></url>${'<a>'.repeat(100_000)}`,
+      `<urlset><url><loc>${a.url('/ok')}</loc></url><a ${Array.from({ length: 10_000 }, (_, i) => `x${i}="1"`).join(' ')}>`,
+    ]) {
       const problems: string[] = [];
       const entries = await collect(parseSitemapStream([body], (m) => problems.push(m)));
       expect(entries.map((e) => e.loc)).toEqual([a.url('/ok')]);
@@ -218,7 +242,9 @@ describe('numeric sitemap options are bounded', () => {
   it('accepts the bounds themselves, and documents the defaults', async () => {
     const plugin = await attach({ timeoutMs: 2 ** 31 - 1, maxTimePerOriginMs: 1, maxConcurrentFetches: 64, maxBytes: 1 });
     const sitemaps = plugin.options.sitemaps;
-    expect(sitemaps && [sitemaps.timeoutMs, sitemaps.maxTimePerOriginMs, sitemaps.maxConcurrentFetches, sitemaps.maxBufferedBytes]).toEqual([2 ** 31 - 1, 1, 64, 16 * 1024 * 1024]);
+    expect(sitemaps && [sitemaps.timeoutMs, sitemaps.maxTimePerOriginMs, sitemaps.maxConcurrentFetches, sitemaps.maxBufferedBytes]).toEqual(
+      [2 ** 31 - 1, 1, 64, 16 * 1024 * 1024],
+    );
     await plugin.close();
     const defaults = (await attach({})).options.sitemaps;
     expect(defaults && [defaults.maxTimePerOriginMs, defaults.maxConcurrentFetches, defaults.maxFilesPerOrigin]).toEqual([120_000, 4, 100]);

@@ -24,7 +24,8 @@ const UA = 'HeedBot/1.0 (+https://heed.example/bot)';
 
 function urlset(count: number, url: (i: number) => string): string {
   const parts = ['<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'];
-  for (let i = 0; i < count; i++) parts.push(`<url><loc>${url(i)}</loc><lastmod>2024-05-01</lastmod><changefreq>weekly</changefreq></url>\n`);
+  for (let i = 0; i < count; i++)
+    parts.push(`<url><loc>${url(i)}</loc><lastmod>2024-05-01</lastmod><changefreq>weekly</changefreq></url>\n`);
   parts.push('</urlset>\n');
   return parts.join('');
 }
@@ -72,7 +73,7 @@ describe('a 50,000-URL sitemap', () => {
     expect(took).toBeLessThan(15_000);
   }, 60_000);
 
-  it('feeds all 50,000 URLs into a real crawler\'s queue, and the crawl goes on', async () => {
+  it("feeds all 50,000 URLs into a real crawler's queue, and the crawl goes on", async () => {
     const manager = new RobotsManager({ userAgent: UA });
     let plugin: RobotsPlugin | undefined;
     let fedAfterMs = Infinity;
@@ -111,9 +112,13 @@ describe('a 50,000-URL sitemap', () => {
   it('costs linear time: twice the entries, at most 2.5 times the time', async () => {
     // Best of five, alternating sizes, in the main thread's CPU time (the server's sending
     // included, the process being descheduled not), to keep a loaded machine's noise out of the ratio.
-    const times = new Map<number, number[]>([[20_000, []], [40_000, []]]);
+    const times = new Map<number, number[]>([
+      [20_000, []],
+      [40_000, []],
+    ]);
     const best = async () => {
-      for (let round = 0; round < 5; round++) for (const [n, list] of times) list.push(await timeToRead([a.url(`/sitemap-${n}.xml`)], n, mainThreadCpuMs));
+      for (let round = 0; round < 5; round++)
+        for (const [n, list] of times) list.push(await timeToRead([a.url(`/sitemap-${n}.xml`)], n, mainThreadCpuMs));
     };
     await timeToRead([a.url('/sitemap-20000.xml')], 20_000); // warm-up
     await best();
@@ -161,7 +166,9 @@ describe('sitemap bombs on many origins', () => {
     } finally {
       const grew = memory.stop();
       await manager.close();
-      console.log(`${ORIGINS} bomb origins: RSS grew ${(grew / 1024 / 1024).toFixed(0)} MB, crawl took ${((performance.now() - started) / 1000).toFixed(1)} s`);
+      console.log(
+        `${ORIGINS} bomb origins: RSS grew ${(grew / 1024 / 1024).toFixed(0)} MB, crawl took ${((performance.now() - started) / 1000).toFixed(1)} s`,
+      );
       // Before: ~380 MB per origin (8 origins 1.16 GB). Now: a few open files' chunks and parsers,
       // shared by all origins (sitemaps.maxConcurrentFetches), plus the crawler's own.
       expect(grew).toBeLessThan(250 * 1024 * 1024);
@@ -179,7 +186,10 @@ describe('sitemaps that never end', () => {
     site = await startSite(1);
     a = site.origins[0]!;
     const sitemaps = Array.from({ length: 100 }, (_, i) => a.url(`/hang-${i}.xml`));
-    a.routes.set('/robots.txt', text(`User-agent: *\nAllow: /\n${sitemaps.map((s) => `Sitemap: ${s}`).join('\n')}\nSitemap: ${a.url('/drip.xml')}\n`));
+    a.routes.set(
+      '/robots.txt',
+      text(`User-agent: *\nAllow: /\n${sitemaps.map((s) => `Sitemap: ${s}`).join('\n')}\nSitemap: ${a.url('/drip.xml')}\n`),
+    );
     a.routes.set('/', page('home', ['/two']));
     a.routes.set('/two', page('two', []));
     // Never answers.
@@ -190,12 +200,20 @@ describe('sitemaps that never end', () => {
     await site?.close();
   });
 
-  it('a 2-page crawl ends within the origin\'s time budget, whatever the file timeout', async () => {
+  it("a 2-page crawl ends within the origin's time budget, whatever the file timeout", async () => {
     const manager = new RobotsManager({ userAgent: UA });
-    const crawler = new crawleeCheerio.CheerioCrawler({ maxConcurrency: 2, requestHandler: async (ctx) => void (await ctx.enqueueLinks()) }, freshConfig());
+    const crawler = new crawleeCheerio.CheerioCrawler(
+      { maxConcurrency: 2, requestHandler: async (ctx) => void (await ctx.enqueueLinks()) },
+      freshConfig(),
+    );
     const warnings: string[] = [];
     crawler.log.warning = (message: string) => void warnings.push(message);
-    await RobotsPlugin.attach(crawler, { userAgent: UA, manager, logSummary: false, sitemaps: { timeoutMs: 1_000, maxTimePerOriginMs: 3_000 } });
+    await RobotsPlugin.attach(crawler, {
+      userAgent: UA,
+      manager,
+      logSummary: false,
+      sitemaps: { timeoutMs: 1_000, maxTimePerOriginMs: 3_000 },
+    });
     const started = performance.now();
     await crawler.run([a.url('/')]);
     const took = performance.now() - started;
@@ -224,7 +242,9 @@ describe('sitemaps that never end', () => {
     const { createServer } = await import('node:http');
     const drip = createServer((req, res) => {
       res.writeHead(200, { 'content-type': 'application/xml' });
-      res.write(`<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${entries.map((u) => `<url><loc>${u}</loc></url>`).join('')}`);
+      res.write(
+        `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${entries.map((u) => `<url><loc>${u}</loc></url>`).join('')}`,
+      );
       const timer = setInterval(() => res.write(`<url><loc>${entries[0]}</loc></url>\n`), 100);
       res.on('close', () => clearInterval(timer));
     });

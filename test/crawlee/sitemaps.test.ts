@@ -52,8 +52,10 @@ describe('reading sitemaps', () => {
     await site?.close();
   });
 
-  it('parses XML urlsets, gzipped files and text sitemaps, with the crawler\'s user-agent', async () => {
-    const urls = await collect(readSitemaps([o.url('/plain.xml'), o.url('/gz.xml.gz'), o.url('/list.txt')], { ...fetchOptions, maxDepth: 0 }));
+  it("parses XML urlsets, gzipped files and text sitemaps, with the crawler's user-agent", async () => {
+    const urls = await collect(
+      readSitemaps([o.url('/plain.xml'), o.url('/gz.xml.gz'), o.url('/list.txt')], { ...fetchOptions, maxDepth: 0 }),
+    );
     expect(urls.map((u) => u.url)).toEqual([o.url('/p1'), o.url('/p2'), o.url('/g1'), o.url('/t1'), o.url('/t2')]);
     expect(urls[2]).toEqual({ url: o.url('/g1'), sitemapUrl: o.url('/gz.xml.gz') });
     expect(new Set(o.hits.map((h) => h.userAgent))).toEqual(new Set([UA]));
@@ -61,7 +63,9 @@ describe('reading sitemaps', () => {
 
   it('follows indexes to maxDepth, each file once (a self-reference is no loop)', async () => {
     const read: string[] = [];
-    const deep = await collect(readSitemaps([o.url('/index.xml')], { ...fetchOptions, maxDepth: 2 }, { onSitemapRead: (u) => read.push(u) }));
+    const deep = await collect(
+      readSitemaps([o.url('/index.xml')], { ...fetchOptions, maxDepth: 2 }, { onSitemapRead: (u) => read.push(u) }),
+    );
     expect(deep.map((u) => u.url).sort()).toEqual([o.url('/deep'), o.url('/p1'), o.url('/p2')].sort());
     expect(read.filter((u) => u === o.url('/index.xml'))).toHaveLength(1);
     const shallow = await collect(readSitemaps([o.url('/index.xml')], { ...fetchOptions, maxDepth: 1 }));
@@ -72,7 +76,11 @@ describe('reading sitemaps', () => {
     const read: string[] = [];
     const problems: string[] = [];
     const urls = await collect(
-      readSitemaps([o.url('/index.xml')], { ...fetchOptions, maxDepth: 5, maxFiles: 2 }, { onSitemapRead: (u) => read.push(u), onProblem: (m) => problems.push(m) }),
+      readSitemaps(
+        [o.url('/index.xml')],
+        { ...fetchOptions, maxDepth: 5, maxFiles: 2 },
+        { onSitemapRead: (u) => read.push(u), onProblem: (m) => problems.push(m) },
+      ),
     );
     expect(read).toEqual([o.url('/index.xml'), o.url('/level1.xml')]);
     expect(urls).toEqual([]);
@@ -81,7 +89,9 @@ describe('reading sitemaps', () => {
 
   it('reads at most maxBytes and keeps the entries before the cut', async () => {
     const problems: string[] = [];
-    const urls = await collect(readSitemaps([o.url('/big.xml')], { ...fetchOptions, maxDepth: 0, maxBytes: 10_000 }, { onProblem: (m) => problems.push(m) }));
+    const urls = await collect(
+      readSitemaps([o.url('/big.xml')], { ...fetchOptions, maxDepth: 0, maxBytes: 10_000 }, { onProblem: (m) => problems.push(m) }),
+    );
     expect(urls.length).toBeGreaterThan(50);
     expect(urls.length).toBeLessThan(2_000);
     expect(urls[0]!.url).toBe(o.url('/big/0'));
@@ -93,7 +103,9 @@ describe('reading sitemaps', () => {
     const lines = Array.from({ length: 100_000 }, (_, i) => o.url(`/z/${i}`)).join('\n');
     o.routes.set('/bomb.txt.gz', { headers: { 'content-type': 'application/gzip' }, body: gzipSync(lines) });
     const problems: string[] = [];
-    const urls = await collect(readSitemaps([o.url('/bomb.txt.gz')], { ...fetchOptions, maxDepth: 0, maxBytes: 100_000 }, { onProblem: (m) => problems.push(m) }));
+    const urls = await collect(
+      readSitemaps([o.url('/bomb.txt.gz')], { ...fetchOptions, maxDepth: 0, maxBytes: 100_000 }, { onProblem: (m) => problems.push(m) }),
+    );
     const perLine = o.url('/z/00000').length + 1;
     expect(urls.length).toBeGreaterThan(100_000 / perLine - 2);
     expect(urls.length).toBeLessThanOrEqual(100_000 / (perLine - 4));
@@ -127,7 +139,11 @@ describe('reading sitemaps', () => {
   it('never throws on broken or unreachable sitemaps', async () => {
     const problems: string[] = [];
     const urls = await collect(
-      readSitemaps([o.url('/broken.xml'), o.url('/down.xml'), 'http://127.0.0.1:1/nothing.xml', o.url('/plain.xml')], { ...fetchOptions, maxDepth: 0 }, { onProblem: (m) => problems.push(m) }),
+      readSitemaps(
+        [o.url('/broken.xml'), o.url('/down.xml'), 'http://127.0.0.1:1/nothing.xml', o.url('/plain.xml')],
+        { ...fetchOptions, maxDepth: 0 },
+        { onProblem: (m) => problems.push(m) },
+      ),
     );
     expect(urls.map((u) => u.url)).toContain(o.url('/p1'));
     expect(problems.some((p) => p.includes('HTTP 503'))).toBe(true);
@@ -145,10 +161,7 @@ describe('sitemap URLs into the queue', () => {
     a = site.origins[0]!;
     const pages = Array.from({ length: 60 }, (_, i) => a.url(`/item/${i}`));
     a.routes.set('/robots.txt', text(`User-agent: *\nDisallow: /item/1\nSitemap: ${a.url('/sitemap.xml')}\n`));
-    a.routes.set(
-      '/sitemap.xml',
-      xml(urlset([...pages, a.url('/blog/post'), 'http://localhost:1/elsewhere', 'ftp://example.com/file'])),
-    );
+    a.routes.set('/sitemap.xml', xml(urlset([...pages, a.url('/blog/post'), 'http://localhost:1/elsewhere', 'ftp://example.com/file'])));
     a.routes.set('/', page('home', []));
     a.routes.set('/blog/post', page('post', []));
     for (const url of pages) a.routes.set(new URL(url).pathname, page('item', []));
@@ -227,7 +240,10 @@ describe('sitemap URLs and the enqueue check', () => {
     o.routes.set('/', page('home', []));
     for (const url of listed) o.routes.set(new URL(url).pathname, page('listed', []));
     const handled: string[] = [];
-    const crawler = new crawleeCheerio.CheerioCrawler({ requestHandler: async ({ request }) => void handled.push(request.url) }, freshConfig());
+    const crawler = new crawleeCheerio.CheerioCrawler(
+      { requestHandler: async ({ request }) => void handled.push(request.url) },
+      freshConfig(),
+    );
     const errors: string[] = [];
     const original = crawler.log.error.bind(crawler.log);
     crawler.log.error = (message: string, data?: Record<string, unknown>) => {

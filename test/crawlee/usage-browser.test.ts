@@ -21,7 +21,10 @@ describe.skipIf(!has('chromium', 'test/crawlee/usage-browser.test.ts'))("Playwri
   beforeAll(async () => {
     site = await startSite(1);
     a = site.origins[0] as SiteOrigin;
-    a.routes.set('/robots.txt', { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nAllow: /\nContent-Signal: ai-input=yes\n' });
+    a.routes.set('/robots.txt', {
+      headers: { 'content-type': 'text/plain' },
+      body: 'User-agent: *\nAllow: /\nContent-Signal: ai-input=yes\n',
+    });
     a.routes.set('/', page('home', ['/header-cs', '/meta-tdm', '/fine']));
     a.routes.set('/header-cs', { headers: { 'content-signal': 'ai-input=no' }, body: page('cs', []).body });
     a.routes.set('/meta-tdm', page('tdm', [], '<meta name="tdm-reservation" content="1">'));
@@ -41,7 +44,13 @@ describe.skipIf(!has('chromium', 'test/crawlee/usage-browser.test.ts'))("Playwri
       },
       freshConfig(),
     );
-    await RobotsPlugin.attach(crawler, { userAgent: HEEDBOT, manager, logSummary: false, purposes: ['ai-input'], onSkip: (e) => void skips.push(e) });
+    await RobotsPlugin.attach(crawler, {
+      userAgent: HEEDBOT,
+      manager,
+      logSummary: false,
+      purposes: ['ai-input'],
+      onSkip: (e) => void skips.push(e),
+    });
     await crawler.run([a.url('/')]);
     await manager.close();
   }, 120_000);
@@ -52,8 +61,16 @@ describe.skipIf(!has('chromium', 'test/crawlee/usage-browser.test.ts'))("Playwri
 
   it('keeps pages whose headers or meta tags say no from the handler, each skip explained', () => {
     expect(new Set(handled)).toEqual(new Set([a.url('/'), a.url('/fine')]));
-    expect(skips.find((s) => s.url === a.url('/header-cs'))).toMatchObject({ reason: 'usage', stage: 'response', usage: { evidence: { signal: 'content-signal', source: 'header' } } });
-    expect(skips.find((s) => s.url === a.url('/meta-tdm'))).toMatchObject({ reason: 'usage', stage: 'response', usage: { evidence: { signal: 'tdm-reservation', source: 'meta' } } });
+    expect(skips.find((s) => s.url === a.url('/header-cs'))).toMatchObject({
+      reason: 'usage',
+      stage: 'response',
+      usage: { evidence: { signal: 'content-signal', source: 'header' } },
+    });
+    expect(skips.find((s) => s.url === a.url('/meta-tdm'))).toMatchObject({
+      reason: 'usage',
+      stage: 'response',
+      usage: { evidence: { signal: 'tdm-reservation', source: 'meta' } },
+    });
     // The page-level no wins over robots.txt's ai-input=yes.
     expect(skips.find((s) => s.url === a.url('/header-cs'))?.message).toContain('the Content-Signal response header "ai-input=no"');
     expect(a.count('/.well-known/tdmrep.json')).toBe(1);

@@ -36,17 +36,34 @@ beforeAll(async () => {
     headers: { 'content-type': 'text/plain' },
     body: ['User-agent: *', 'Disallow: /private/', 'Content-Usage: /cu-no/ train-ai=n', 'Content-Usage: /cu-no/yes/ train-ai=y'].join('\n'),
   });
-  b.routes.set('/robots.txt', { headers: { 'content-type': 'text/plain' }, body: ['User-agent: *', 'Allow: /', 'Content-Signal: search=yes, ai-train=no'].join('\n') });
+  b.routes.set('/robots.txt', {
+    headers: { 'content-type': 'text/plain' },
+    body: ['User-agent: *', 'Allow: /', 'Content-Signal: search=yes, ai-train=no'].join('\n'),
+  });
   c.routes.set('/robots.txt', { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nAllow: /\n' });
   c.routes.set(TDMREP, {
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify([{ location: '/tdm-no/*', 'tdm-reservation': 1 }, { location: '/*', 'tdm-reservation': 0 }]),
+    body: JSON.stringify([
+      { location: '/tdm-no/*', 'tdm-reservation': 1 },
+      { location: '/*', 'tdm-reservation': 0 },
+    ]),
   });
 
-  a.routes.set('/', page('home', [
-    '/cu-no/page', '/cu-no/yes/page', '/private/x', '/ok', '/header-search-only', '/meta-otherbot-noai', ...RESPONSE_NO,
-    b.url('/page'), c.url('/tdm-no/page'), c.url('/fine'),
-  ]));
+  a.routes.set(
+    '/',
+    page('home', [
+      '/cu-no/page',
+      '/cu-no/yes/page',
+      '/private/x',
+      '/ok',
+      '/header-search-only',
+      '/meta-otherbot-noai',
+      ...RESPONSE_NO,
+      b.url('/page'),
+      c.url('/tdm-no/page'),
+      c.url('/fine'),
+    ]),
+  );
   for (const path of ['/cu-no/page', '/cu-no/yes/page', '/private/x', '/ok']) a.routes.set(path, page(path, []));
   a.routes.set('/header-cu', { headers: { 'content-usage': 'train-ai=n' }, body: page('cu', []).body });
   a.routes.set('/header-cs', { headers: { 'content-signal': 'search=yes, ai-train=no' }, body: page('cs', []).body });
@@ -122,18 +139,34 @@ describe("CheerioCrawler with purposes: ['train-ai']", () => {
   it('explains each skip at enqueue with its signal and line', () => {
     const at = (url: string) => run.skips.find((s) => s.url === url);
     expect(at(a.url('/cu-no/page'))).toMatchObject({
-      reason: 'usage', stage: 'enqueue', line: 3, referrer: a.url('/'),
+      reason: 'usage',
+      stage: 'enqueue',
+      line: 3,
+      referrer: a.url('/'),
       usage: { purpose: 'train-ai', evidence: { signal: 'content-usage', source: 'robots.txt', line: 3, value: '/cu-no/ train-ai=n' } },
     });
-    expect(at(b.url('/page'))).toMatchObject({ reason: 'usage', stage: 'enqueue', usage: { evidence: { signal: 'content-signal', line: 3, where: b.url('/robots.txt') } } });
-    expect(at(c.url('/tdm-no/page'))).toMatchObject({ reason: 'usage', stage: 'enqueue', usage: { evidence: { signal: 'tdmrep', source: 'tdmrep.json', line: 0, where: c.url(TDMREP) } } });
+    expect(at(b.url('/page'))).toMatchObject({
+      reason: 'usage',
+      stage: 'enqueue',
+      usage: { evidence: { signal: 'content-signal', line: 3, where: b.url('/robots.txt') } },
+    });
+    expect(at(c.url('/tdm-no/page'))).toMatchObject({
+      reason: 'usage',
+      stage: 'enqueue',
+      usage: { evidence: { signal: 'tdmrep', source: 'tdmrep.json', line: 0, where: c.url(TDMREP) } },
+    });
     expect(at(c.url('/tdm-no/page'))?.message).toContain('train-ai is disallowed for HeedBot by tdm-reservation 1 for "/tdm-no/*"');
   });
 
   it('never hands the handler a page whose headers or meta tags say no, each reported as a skip at stage response', () => {
     const expected: Record<string, string> = {
-      '/header-cu': 'content-usage', '/header-cs': 'content-signal', '/header-tdm': 'tdm-reservation', '/header-noai': 'noai',
-      '/meta-noai': 'noai', '/meta-token-noai': 'noai', '/meta-tdm': 'tdm-reservation',
+      '/header-cu': 'content-usage',
+      '/header-cs': 'content-signal',
+      '/header-tdm': 'tdm-reservation',
+      '/header-noai': 'noai',
+      '/meta-noai': 'noai',
+      '/meta-token-noai': 'noai',
+      '/meta-tdm': 'tdm-reservation',
     };
     for (const [path, signal] of Object.entries(expected)) {
       expect(hits, path).toContain(a.url(path));
@@ -149,7 +182,16 @@ describe("CheerioCrawler with purposes: ['train-ai']", () => {
   });
 
   it('hands over pages that say nothing against the purpose, with their usage verdict', () => {
-    expect(new Set(run.handled)).toEqual(new Set([a.url('/'), a.url('/cu-no/yes/page'), a.url('/ok'), a.url('/header-search-only'), a.url('/meta-otherbot-noai'), c.url('/fine')]));
+    expect(new Set(run.handled)).toEqual(
+      new Set([
+        a.url('/'),
+        a.url('/cu-no/yes/page'),
+        a.url('/ok'),
+        a.url('/header-search-only'),
+        a.url('/meta-otherbot-noai'),
+        c.url('/fine'),
+      ]),
+    );
     const yes = run.reports.get(a.url('/cu-no/yes/page'));
     expect(yes?.preference('train-ai')).toBe('allow');
     expect(yes?.decision('train-ai')).toMatchObject({ signal: 'content-usage', line: 4 });
@@ -175,9 +217,9 @@ describe('the same crawl without purposes', () => {
     const all = site.allUrls();
     expect(all.some((url) => url.endsWith(TDMREP))).toBe(false);
     expect(all).not.toContain(a.url('/private/x'));
-    const pages = [
-      '/', '/cu-no/page', '/cu-no/yes/page', '/ok', '/header-search-only', '/meta-otherbot-noai', ...RESPONSE_NO,
-    ].map((p) => a.url(p)).concat([b.url('/page'), c.url('/tdm-no/page'), c.url('/fine')]);
+    const pages = ['/', '/cu-no/page', '/cu-no/yes/page', '/ok', '/header-search-only', '/meta-otherbot-noai', ...RESPONSE_NO]
+      .map((p) => a.url(p))
+      .concat([b.url('/page'), c.url('/tdm-no/page'), c.url('/fine')]);
     expect(new Set(run.handled)).toEqual(new Set(pages));
     expect(run.skips.map((s) => s.reason)).toEqual(['rules']);
     expect(run.plugin.stats.skippedByReason.usage).toBe(0);
@@ -195,16 +237,24 @@ describe('the check before the fetch', () => {
     // Queued straight into the queue, before the plugin is there: only the check before the fetch sees it.
     const queue = await crawler.getRequestQueue();
     await queue.addRequests([{ url: b.url('/page') }, { url: c.url('/tdm-no/page') }, { url: c.url('/fine') }]);
-    await RobotsPlugin.attach(crawler, { userAgent: HEEDBOT, manager, logSummary: false, purposes: ['train-ai'], onSkip: (e) => void skips.push(e) });
+    await RobotsPlugin.attach(crawler, {
+      userAgent: HEEDBOT,
+      manager,
+      logSummary: false,
+      purposes: ['train-ai'],
+      onSkip: (e) => void skips.push(e),
+    });
     await crawler.run();
     await manager.close();
     expect(b.paths()).not.toContain('/page');
     expect(c.paths()).not.toContain('/tdm-no/page');
     expect(handled).toEqual([c.url('/fine')]);
-    expect(skips.map((s) => [s.url, s.reason, s.stage, s.usage?.evidence?.signal])).toEqual(expect.arrayContaining([
-      [b.url('/page'), 'usage', 'before-fetch', 'content-signal'],
-      [c.url('/tdm-no/page'), 'usage', 'before-fetch', 'tdmrep'],
-    ]));
+    expect(skips.map((s) => [s.url, s.reason, s.stage, s.usage?.evidence?.signal])).toEqual(
+      expect.arrayContaining([
+        [b.url('/page'), 'usage', 'before-fetch', 'content-signal'],
+        [c.url('/tdm-no/page'), 'usage', 'before-fetch', 'tdmrep'],
+      ]),
+    );
   });
 });
 
@@ -215,7 +265,14 @@ describe("unknownUsage: 'disallow'", () => {
     const handled: string[] = [];
     const skips: SkipEvent[] = [];
     const crawler = new crawleeCheerio.CheerioCrawler({ requestHandler: async (ctx) => void handled.push(ctx.request.url) }, freshConfig());
-    await RobotsPlugin.attach(crawler, { userAgent: HEEDBOT, manager, logSummary: false, purposes: ['train-ai'], unknownUsage: 'disallow', onSkip: (e) => void skips.push(e) });
+    await RobotsPlugin.attach(crawler, {
+      userAgent: HEEDBOT,
+      manager,
+      logSummary: false,
+      purposes: ['train-ai'],
+      unknownUsage: 'disallow',
+      onSkip: (e) => void skips.push(e),
+    });
     // /ok: nothing stated anywhere; /cu-no/yes/page: robots.txt says y; c /fine: tdmrep.json says not reserved.
     await crawler.run([a.url('/ok'), a.url('/cu-no/yes/page'), c.url('/fine'), a.url('/cu-no/page')]);
     await manager.close();

@@ -23,7 +23,9 @@ describe('options: purposes, unknownUsage', () => {
 
   it('needs a manager with usage() only when purposes are declared', async () => {
     const { usage: _usage, ...withoutUsage } = idleManager as typeof idleManager & { usage?: unknown };
-    await expect(RobotsPlugin.attach(crawler(), { userAgent: UA, manager: withoutUsage, purposes: ['search'] })).rejects.toThrow(/has no usage\(\) method/);
+    await expect(RobotsPlugin.attach(crawler(), { userAgent: UA, manager: withoutUsage, purposes: ['search'] })).rejects.toThrow(
+      /has no usage\(\) method/,
+    );
     const plugin = await RobotsPlugin.attach(crawler(), { userAgent: UA, manager: withoutUsage });
     expect(plugin.options.purposes).toEqual([]);
     expect(plugin.options.unknownUsage).toBe('allow');
@@ -35,26 +37,43 @@ describe('pageUsageEvidence', () => {
 
   it('reads Content-Usage and Content-Signal headers as dictionaries, several values as one field', () => {
     expect(categories(pageUsageEvidence('HeedBot', { 'content-usage': ['train-ai=n', 'search=y'] }, []))).toEqual([
-      'train-ai:disallow:content-usage:header', 'search:allow:content-usage:header',
+      'train-ai:disallow:content-usage:header',
+      'search:allow:content-usage:header',
     ]);
     expect(categories(pageUsageEvidence('HeedBot', { 'content-signal': 'ai-train=no, ai-input=yes' }, []))).toEqual([
-      'train-ai:disallow:content-signal:header', 'ai-input:allow:content-signal:header',
+      'train-ai:disallow:content-signal:header',
+      'ai-input:allow:content-signal:header',
     ]);
     // An upper-case key fails the whole dictionary: nothing stated.
     expect(pageUsageEvidence('HeedBot', { 'content-usage': 'Train-AI=n' }, [])).toEqual([]);
   });
 
   it('reads tdm-reservation (header and meta) and noai (X-Robots-Tag and meta, generic or for the token only)', () => {
-    expect(categories(pageUsageEvidence('HeedBot', { 'tdm-reservation': '1' }, []))).toEqual(['train-ai:disallow:tdm-reservation:header', 'ai-input:disallow:tdm-reservation:header']);
-    expect(categories(pageUsageEvidence('HeedBot', {}, [{ name: 'tdm-reservation', content: '0' }]))).toEqual(['train-ai:allow:tdm-reservation:meta', 'ai-input:allow:tdm-reservation:meta']);
-    expect(categories(pageUsageEvidence('HeedBot', { 'x-robots-tag': 'heedbot: noai' }, []))).toEqual(['train-ai:disallow:noai:header', 'ai-input:disallow:noai:header']);
+    expect(categories(pageUsageEvidence('HeedBot', { 'tdm-reservation': '1' }, []))).toEqual([
+      'train-ai:disallow:tdm-reservation:header',
+      'ai-input:disallow:tdm-reservation:header',
+    ]);
+    expect(categories(pageUsageEvidence('HeedBot', {}, [{ name: 'tdm-reservation', content: '0' }]))).toEqual([
+      'train-ai:allow:tdm-reservation:meta',
+      'ai-input:allow:tdm-reservation:meta',
+    ]);
+    expect(categories(pageUsageEvidence('HeedBot', { 'x-robots-tag': 'heedbot: noai' }, []))).toEqual([
+      'train-ai:disallow:noai:header',
+      'ai-input:disallow:noai:header',
+    ]);
     expect(pageUsageEvidence('HeedBot', { 'x-robots-tag': 'otherbot: noai' }, [])).toEqual([]);
-    expect(categories(pageUsageEvidence('HeedBot', {}, [{ name: 'robots', content: 'noindex, noai' }]))).toEqual(['train-ai:disallow:noai:meta', 'ai-input:disallow:noai:meta']);
+    expect(categories(pageUsageEvidence('HeedBot', {}, [{ name: 'robots', content: 'noindex, noai' }]))).toEqual([
+      'train-ai:disallow:noai:meta',
+      'ai-input:disallow:noai:meta',
+    ]);
     expect(pageUsageEvidence('HeedBot', {}, [{ name: 'OtherBot', content: 'noai' }])).toEqual([]);
   });
 
   it('applies noimageai to image responses only', () => {
     expect(pageUsageEvidence('HeedBot', { 'x-robots-tag': 'noimageai', 'content-type': 'text/html' }, [])).toEqual([]);
-    expect(categories(pageUsageEvidence('HeedBot', { 'x-robots-tag': 'noimageai', 'content-type': 'image/png' }, []))).toEqual(['train-ai:disallow:noimageai:header', 'ai-input:disallow:noimageai:header']);
+    expect(categories(pageUsageEvidence('HeedBot', { 'x-robots-tag': 'noimageai', 'content-type': 'image/png' }, []))).toEqual([
+      'train-ai:disallow:noimageai:header',
+      'ai-input:disallow:noimageai:header',
+    ]);
   });
 });

@@ -17,7 +17,10 @@ let site: Site;
 beforeAll(async () => {
   site = await startSite(1);
   const origin = site.origins[0]!;
-  origin.routes.set('/robots.txt', { headers: { 'content-type': 'text/plain' }, body: 'User-agent: MyBot\nDisallow: /\n\nUser-agent: *\nAllow: /\n' });
+  origin.routes.set('/robots.txt', {
+    headers: { 'content-type': 'text/plain' },
+    body: 'User-agent: MyBot\nDisallow: /\n\nUser-agent: *\nAllow: /\n',
+  });
   origin.routes.set('/', { body: '<a href="/secret">secret</a>' });
   origin.routes.set('/secret', { body: 'secret' });
 });
@@ -63,13 +66,27 @@ describe('a browser-style user-agent', () => {
     const crawler = new crawleeCheerio.CheerioCrawler({ requestHandler: async () => {} }, freshConfig());
     const attempt = RobotsPlugin.attach(crawler, { userAgent: BROWSER_STYLE });
     await expect(attempt).rejects.toBeInstanceOf(InvalidOptionsError);
-    await expect(attempt).rejects.toMatchObject({ option: 'userAgent', message: expect.stringMatching(/browser token "Mozilla".*productToken: "MyBot"/) });
+    await expect(attempt).rejects.toMatchObject({
+      option: 'userAgent',
+      message: expect.stringMatching(/browser token "Mozilla".*productToken: "MyBot"/),
+    });
   });
 
   it('is refused by new RobotsManager() without productToken, and accepted with it', async () => {
     expect(() => new RobotsManager({ userAgent: BROWSER_STYLE })).toThrow(ManagerOptionsError);
-    expect(() => new RobotsManager({ userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36' })).toThrow(/browser token "Mozilla".*productToken: "MyBot"/);
-    for (const header of ['Opera/9.80 (Windows NT 6.0) Presto/2.12', 'Safari/605.1', 'AppleWebKit/537.36', 'Gecko/20100101', 'Chrome/120.0']) {
+    expect(
+      () =>
+        new RobotsManager({
+          userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36',
+        }),
+    ).toThrow(/browser token "Mozilla".*productToken: "MyBot"/);
+    for (const header of [
+      'Opera/9.80 (Windows NT 6.0) Presto/2.12',
+      'Safari/605.1',
+      'AppleWebKit/537.36',
+      'Gecko/20100101',
+      'Chrome/120.0',
+    ]) {
       expect(() => new RobotsManager({ userAgent: header }), header).toThrow(/browser token/);
     }
     const manager = new RobotsManager({ userAgent: BROWSER_STYLE, productToken: 'MyBot' });
@@ -92,12 +109,23 @@ describe('productToken', () => {
     ['a number', { userAgent: BROWSER_STYLE, productToken: 7 }, /letters, "-" and "_" only/],
     ['absent from the header', { userAgent: BROWSER_STYLE, productToken: 'OtherBot' }, /"OtherBot" does not appear in userAgent/],
     ['an empty list', { userAgent: BROWSER_STYLE, productToken: [] }, /empty list, which names no token/],
-    ['a list with a header in it', { userAgent: BROWSER_STYLE, productToken: ['MyBot', 'MyBot/1.0'] }, /item 1: .*letters, "-" and "_" only/],
-    ['a list with a token absent from the header', { userAgent: BROWSER_STYLE, productToken: ['MyBot', 'OtherBot'] }, /"OtherBot" does not appear in userAgent/],
+    [
+      'a list with a header in it',
+      { userAgent: BROWSER_STYLE, productToken: ['MyBot', 'MyBot/1.0'] },
+      /item 1: .*letters, "-" and "_" only/,
+    ],
+    [
+      'a list with a token absent from the header',
+      { userAgent: BROWSER_STYLE, productToken: ['MyBot', 'OtherBot'] },
+      /"OtherBot" does not appear in userAgent/,
+    ],
   ])('is refused when %s, by the manager and by the plugin', async (_name, options, message) => {
     expect(() => new RobotsManager(options as never)).toThrow(message);
     const crawler = new crawleeCheerio.CheerioCrawler({ requestHandler: async () => {} }, freshConfig());
-    await expect(RobotsPlugin.attach(crawler, options as never)).rejects.toMatchObject({ option: 'productToken', message: expect.stringMatching(message) });
+    await expect(RobotsPlugin.attach(crawler, options as never)).rejects.toMatchObject({
+      option: 'productToken',
+      message: expect.stringMatching(message),
+    });
   });
 });
 
@@ -107,7 +135,10 @@ describe('an oversized user-agent', () => {
   it('is refused (20 KB) by the manager and by the plugin, before any request', async () => {
     expect(() => new RobotsManager({ userAgent: huge })).toThrow(/20,494 bytes long, over the 512-byte limit.*HTTP 431/);
     const crawler = new crawleeCheerio.CheerioCrawler({ requestHandler: async () => {} }, freshConfig());
-    await expect(RobotsPlugin.attach(crawler, { userAgent: huge })).rejects.toMatchObject({ option: 'userAgent', message: expect.stringMatching(/over the 512-byte limit/) });
+    await expect(RobotsPlugin.attach(crawler, { userAgent: huge })).rejects.toMatchObject({
+      option: 'userAgent',
+      message: expect.stringMatching(/over the 512-byte limit/),
+    });
   });
 
   it('is accepted up to 512 bytes', async () => {
@@ -123,7 +154,11 @@ describe('productToken as a list', () => {
   it('is kept as given (frozen) by the plugin and by the manager it creates', async () => {
     const crawler = new crawleeCheerio.CheerioCrawler({ requestHandler: async () => {} }, freshConfig());
     const tokens = ['MyBot-News', 'MyBot'];
-    const plugin = await RobotsPlugin.attach(crawler, { userAgent: 'Mozilla/5.0 (compatible; MyBot-News/1.0)', productToken: tokens, logSummary: false });
+    const plugin = await RobotsPlugin.attach(crawler, {
+      userAgent: 'Mozilla/5.0 (compatible; MyBot-News/1.0)',
+      productToken: tokens,
+      logSummary: false,
+    });
     tokens[1] = 'Changed';
     expect(plugin.options.productToken).toEqual(['MyBot-News', 'MyBot']);
     expect(Object.isFrozen(plugin.options.productToken)).toBe(true);

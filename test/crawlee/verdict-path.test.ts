@@ -21,7 +21,7 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-describe('the plugin\'s check of each URL', () => {
+describe("the plugin's check of each URL", () => {
   it('asks check() only for the URL it skips, whose skip event names the rule', async () => {
     const manager = new RobotsManager({ userAgent: UA });
     const calls = { decide: 0 };
@@ -40,7 +40,9 @@ describe('the plugin\'s check of each URL', () => {
       await manager.close();
     }
     expect(handled.sort()).toEqual([`${origin}/a`, `${origin}/b`, `${origin}/c`]);
-    expect(skips).toMatchObject([{ url: `${origin}/private/x`, reason: 'rules', line: 2, rule: { directive: 'disallow', pattern: '/private' } }]);
+    expect(skips).toMatchObject([
+      { url: `${origin}/private/x`, reason: 'rules', line: 2, rule: { directive: 'disallow', pattern: '/private' } },
+    ]);
     expect(calls.decide).toBeGreaterThanOrEqual(4);
     // Only skips need the explanation: however often Crawlee re-checks, never for the allowed URLs.
     expect(checked.length).toBeGreaterThanOrEqual(1);

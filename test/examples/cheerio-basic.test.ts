@@ -14,7 +14,10 @@ afterAll(async () => {
 });
 
 const shopUrls = (outcomes: readonly string[]): string[] =>
-  site.expected.urls.filter((url) => url.origin === 'shop' && url.kind !== 'subresource' && outcomes.includes(url.demoCrawl)).map((url) => url.url).sort();
+  site.expected.urls
+    .filter((url) => url.origin === 'shop' && url.kind !== 'subresource' && outcomes.includes(url.demoCrawl))
+    .map((url) => url.url)
+    .sort();
 
 it('crawls every allowed page of the shop, sitemap-only pages included, and fails none', () => {
   expect([...summary.pages].sort()).toEqual(shopUrls(['crawled']));
@@ -39,11 +42,17 @@ it('prints its skips as the other examples do: each URL once, under "N URLs skip
   const { execFile } = await import('node:child_process');
   const { promisify } = await import('node:util');
   const main = new URL('../../examples/cheerio-basic/dist/main.js', import.meta.url).pathname;
-  const { stdout } = await promisify(execFile)(process.execPath, [main, '--', site.url('shop', '/')], { encoding: 'utf8', timeout: 60_000 });
+  const { stdout } = await promisify(execFile)(process.execPath, [main, '--', site.url('shop', '/')], {
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   const lines = stdout.split('\n');
   const heading = lines.findIndex((line) => /^\d+ URLs? skipped( \(\d+ times\))?:$/.test(line));
   expect(heading, stdout).toBeGreaterThan(-1);
-  const listed = lines.slice(heading + 1).filter((line) => line.startsWith('  http')).map((line) => line.trim().split(/\s+/)[0]);
+  const listed = lines
+    .slice(heading + 1)
+    .filter((line) => line.startsWith('  http'))
+    .map((line) => line.trim().split(/\s+/)[0]);
   expect(listed.length).toBeGreaterThan(0);
   expect(new Set(listed).size).toBe(listed.length);
   expect(lines[heading]).toMatch(new RegExp(`^${listed.length} URLs skipped`));

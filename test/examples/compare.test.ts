@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { compareWithCrawlee, comparisonTable } from '../../examples/demo-crawl/src/index.js';
 
-it('measures Heed and Crawlee\'s respectRobotsTxtFile on the same demo site; Heed fetches nothing disallowed and misses nothing allowed', async () => {
+it("measures Heed and Crawlee's respectRobotsTxtFile on the same demo site; Heed fetches nothing disallowed and misses nothing allowed", async () => {
   const rows = await compareWithCrawlee();
   const heed = rows.find((row) => row.crawler === 'heed');
   const crawlee = rows.find((row) => row.crawler === 'crawlee-respectRobotsTxtFile');

@@ -135,7 +135,13 @@ describe('a crawl stopped at --max', () => {
     expect(formatSummary(stopped, (url) => url)).toContain(
       '  Sitemaps: 2 files read, 9 URLs found: 4 enqueued, 1 kept out by robots.txt, 4 not enqueued before the crawl stopped at its limit (--max 2)',
     );
-    const finished: DemoCrawlSummary = { ...stopped, stoppedAtMax: false, sitemaps: { filesRead: 4, urlsFound: 11, urlsEnqueued: 9, urlsSkipped: 2 } };
-    expect(formatSummary(finished, (url) => url)).toContain('  Sitemaps: 4 files read, 11 URLs found: 9 enqueued, 2 kept out by robots.txt');
+    const finished: DemoCrawlSummary = {
+      ...stopped,
+      stoppedAtMax: false,
+      sitemaps: { filesRead: 4, urlsFound: 11, urlsEnqueued: 9, urlsSkipped: 2 },
+    };
+    expect(formatSummary(finished, (url) => url)).toContain(
+      '  Sitemaps: 4 files read, 11 URLs found: 9 enqueued, 2 kept out by robots.txt',
+    );
   });
 });

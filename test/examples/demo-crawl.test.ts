@@ -28,7 +28,12 @@ describe('the demo crawl of the bundled demo site', () => {
 
   it('crawls exactly the pages the expected outcome lists, and fails none', () => {
     const origins = Object.fromEntries(summary.robots.map((robots) => [robots.name ?? '?', robots.origin]));
-    expect(byName(summary.pages.map((page) => page.url), { origins })).toEqual(byName(reference.expected.crawled, reference));
+    expect(
+      byName(
+        summary.pages.map((page) => page.url),
+        { origins },
+      ),
+    ).toEqual(byName(reference.expected.crawled, reference));
     expect(summary.failedRequests).toBe(0);
     expect(summary.violations).toEqual([]);
     expect(summary.mode).toBe('demo-site');
@@ -38,7 +43,9 @@ describe('the demo crawl of the bundled demo site', () => {
   it('skips every disallowed, unreachable and nofollow URL it comes across, with its reason and deciding line', () => {
     const origins = Object.fromEntries(summary.robots.map((robots) => [robots.name ?? '?', robots.origin]));
     const nameOf = (url: string): string => byName([url], { origins })[0] ?? '?';
-    const expectedSkips = reference.expected.urls.filter((url) => url.kind !== 'subresource' && ['skipped-robots', 'skipped-unreachable', 'not-followed'].includes(url.demoCrawl));
+    const expectedSkips = reference.expected.urls.filter(
+      (url) => url.kind !== 'subresource' && ['skipped-robots', 'skipped-unreachable', 'not-followed'].includes(url.demoCrawl),
+    );
     const skippedKeys = new Set(summary.skipped.map((skip) => nameOf(skip.url)));
     expect([...skippedKeys].sort()).toEqual(expectedSkips.map((url) => `${url.origin} ${url.path}`).sort());
     expect(summary.skippedUrls).toBe(expectedSkips.length);
@@ -57,10 +64,14 @@ describe('the demo crawl of the bundled demo site', () => {
     expect(summary.skippedByReason).toMatchObject({ unreachable: 1, nofollow: 2 });
   });
 
-  it('reports each origin\'s robots.txt fetches, status and policy', () => {
+  it("reports each origin's robots.txt fetches, status and policy", () => {
     const robots = Object.fromEntries(summary.robots.map((entry) => [entry.name, entry]));
     for (const [name, expected] of Object.entries(reference.expected.robots)) {
-      expect(robots[name], name).toMatchObject({ fetches: expected.fetchPaths.length, statuses: expected.statuses, policy: expected.policy });
+      expect(robots[name], name).toMatchObject({
+        fetches: expected.fetchPaths.length,
+        statuses: expected.statuses,
+        policy: expected.policy,
+      });
     }
     expect(robots.blog?.crawlDelaySeconds).toBe(1);
     expect(robots.shop?.sitemaps).toHaveLength(1);

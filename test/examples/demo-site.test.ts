@@ -44,7 +44,11 @@ describe('each origin has its robots.txt situation, over real HTTP', () => {
     const body = await response.text();
     expect(body).toContain('Crawl-delay: 1');
     expect(body).toContain(`Sitemap: ${site.origins.blog}/sitemap.txt`);
-    expect(site.expected.robots.blog).toMatchObject({ fetchPaths: ['/robots.txt', '/site/robots.txt'], statuses: [301, 200], crawlDelaySeconds: 1 });
+    expect(site.expected.robots.blog).toMatchObject({
+      fetchPaths: ['/robots.txt', '/site/robots.txt'],
+      statuses: [301, 200],
+      crawlDelaySeconds: 1,
+    });
   });
 
   it('docs: no robots.txt (404)', async () => {
@@ -133,7 +137,12 @@ describe('pages', () => {
 
   it('links across origins, including into a disallowed area of another origin', async () => {
     const html = await (await get(site.url('shop', '/'))).text();
-    for (const url of [`${site.origins.blog}/`, `${site.origins.blog}/drafts/upcoming`, `${site.origins.docs}/`, `${site.origins.mirror}/`]) {
+    for (const url of [
+      `${site.origins.blog}/`,
+      `${site.origins.blog}/drafts/upcoming`,
+      `${site.origins.docs}/`,
+      `${site.origins.mirror}/`,
+    ]) {
       expect(html).toContain(`href="${url}"`);
     }
   });
@@ -145,7 +154,10 @@ describe('the expected verdicts', () => {
       const robotsUrl = `${site.origins[name]}/robots.txt`;
       const parsed = robotsParser(robotsUrl, (site.expected.robots[name].lines ?? []).join('\n'));
       for (const url of site.expected.urls.filter((entry) => entry.origin === name)) {
-        for (const [bot, verdict] of [[DEMO_BOT, url.demoBot], [OTHER_BOT, url.otherBots]] as const) {
+        for (const [bot, verdict] of [
+          [DEMO_BOT, url.demoBot],
+          [OTHER_BOT, url.otherBots],
+        ] as const) {
           expect(parsed.isAllowed(url.url, bot), `${bot} ${url.url}`).toBe(verdict.allowed);
           expect(parsed.getMatchingLineNumber(url.url, bot), `${bot} ${url.url}`).toBe(verdict.decidingLine?.line ?? -1);
         }
@@ -157,7 +169,10 @@ describe('the expected verdicts', () => {
     for (const name of ['shop', 'blog'] as const) {
       const robots = parseRobotsTxt((site.expected.robots[name].lines ?? []).join('\n'));
       for (const url of site.expected.urls.filter((entry) => entry.origin === name)) {
-        for (const [bot, verdict] of [[DEMO_BOT, url.demoBot], [OTHER_BOT, url.otherBots]] as const) {
+        for (const [bot, verdict] of [
+          [DEMO_BOT, url.demoBot],
+          [OTHER_BOT, url.otherBots],
+        ] as const) {
           const explanation = robots.explain(url.url, bot);
           expect(explanation.allowed, `${bot} ${url.url}`).toBe(verdict.allowed);
           expect(explanation.line, `${bot} ${url.url}`).toBe(verdict.decidingLine?.line ?? 0);

@@ -16,7 +16,10 @@ describe.skipIf(!has('chromium', 'test/examples/playwright.test.ts'))('examples/
   });
 
   const shopUrls = (outcome: string): string[] =>
-    site.expected.urls.filter((url) => url.origin === 'shop' && url.kind !== 'subresource' && url.demoCrawl === outcome).map((url) => url.url).sort();
+    site.expected.urls
+      .filter((url) => url.origin === 'shop' && url.kind !== 'subresource' && url.demoCrawl === outcome)
+      .map((url) => url.url)
+      .sort();
 
   it('opens every allowed page of the shop in Chromium, sitemap-only pages included, and fails none', () => {
     expect(summary.pages.map((page) => page.url).sort()).toEqual(shopUrls('crawled'));

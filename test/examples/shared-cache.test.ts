@@ -27,7 +27,7 @@ afterAll(async () => {
 });
 
 describe('first run: two crawlers, one manager', () => {
-  it('fetches each origin\'s robots.txt once for both crawlers', () => {
+  it("fetches each origin's robots.txt once for both crawlers", () => {
     expect(first.robotsFetches).toBe(4);
     expect(robotsRequestsAfterFirst).toBe(4);
     for (const name of ['shop', 'blog', 'docs', 'mirror'] as const) {
@@ -49,7 +49,7 @@ describe('first run: two crawlers, one manager', () => {
     expect(first.crawlers.map((crawler) => crawler.failedRequests)).toEqual([0, 0]);
   });
 
-  it('sends each crawler\'s own User-Agent to the site, and never a disallowed URL', () => {
+  it("sends each crawler's own User-Agent to the site, and never a disallowed URL", () => {
     for (const request of site.requests) {
       const url = site.expected.urls.find((entry) => entry.url === site.url(request.origin, request.path));
       if (url === undefined) continue;

@@ -6,7 +6,15 @@ const skip = (url: string, stage = 'enqueue', reason = 'rules') => ({ url, reaso
 
 describe('formatSkips', () => {
   it('lists each URL once, with its count and every stage it was caught at, under "N URLs skipped (M times)"', () => {
-    const skips = [skip('https://a.example/cart'), skip('https://a.example/cart'), skip('https://a.example/x'), skip('https://a.example/cart', 'sitemap'), skip('https://a.example/cart'), skip('https://a.example/x'), skip('https://a.example/cart')];
+    const skips = [
+      skip('https://a.example/cart'),
+      skip('https://a.example/cart'),
+      skip('https://a.example/x'),
+      skip('https://a.example/cart', 'sitemap'),
+      skip('https://a.example/cart'),
+      skip('https://a.example/x'),
+      skip('https://a.example/cart'),
+    ];
     const lines = formatSkips(skips.slice(0, 6));
     expect(lines).toEqual([
       '2 URLs skipped (6 times):',
@@ -18,7 +26,9 @@ describe('formatSkips', () => {
   it('gives one number when every URL was skipped once, and none listed when nothing was', () => {
     expect(formatSkips([skip('https://a.example/a')])[0]).toBe('1 URL skipped:');
     expect(formatSkips([])).toEqual(['0 URLs skipped']);
-    expect(formatSkips([skip('https://a.example/a'), skip('https://a.example/a')], { verb: 'kept out' })[0]).toBe('1 URL kept out (2 times):');
+    expect(formatSkips([skip('https://a.example/a'), skip('https://a.example/a')], { verb: 'kept out' })[0]).toBe(
+      '1 URL kept out (2 times):',
+    );
   });
 
   it('keeps a URL skipped for two reasons as two entries (a rule, then an unreachable robots.txt)', () => {

@@ -30,7 +30,12 @@ const managerRows = async (): Promise<Row[]> => [
   ['user-agent with CR LF', { userAgent: 'Bot/1.0\r\nX-Evil: 1' }, 'userAgent', /line break.*remove it/],
   ['user-agent with an emoji', { userAgent: 'Bot/1.0 🤖' }, 'userAgent', /cannot be sent in an HTTP header.*use printable ASCII/],
   ['user-agent with a control character', { userAgent: 'Bot/1.0\u0001' }, 'userAgent', /cannot be sent in an HTTP header/],
-  ['browser-style user-agent', { userAgent: 'Mozilla/5.0 (compatible; MyBot/1.0)' }, 'userAgent', /browser token "Mozilla".*productToken: "MyBot"/],
+  [
+    'browser-style user-agent',
+    { userAgent: 'Mozilla/5.0 (compatible; MyBot/1.0)' },
+    'userAgent',
+    /browser token "Mozilla".*productToken: "MyBot"/,
+  ],
   ['productToken that is not a token', { userAgent: UA, productToken: 'Heed Bot' }, 'productToken', /letters, "-" and "_" only/],
   ['negative concurrency', { userAgent: UA, concurrency: -1 }, 'concurrency', /whole number from 1 to 10,000, got -1; the default is 20/],
   ['zero concurrency', { userAgent: UA, concurrency: 0 }, 'concurrency', /whole number from 1 to 10,000/],
@@ -45,9 +50,19 @@ const managerRows = async (): Promise<Row[]> => [
   ['infinite maxTtlMs', { userAgent: UA, maxTtlMs: Infinity }, 'maxTtlMs', /milliseconds from 1 to 31,536,000,000, got Infinity/],
   ['defaultTtlMs past any date', { userAgent: UA, defaultTtlMs: 1e300 }, 'defaultTtlMs', /from 1 to 31,536,000,000/],
   ['negative unreachableAllowAfterMs', { userAgent: UA, unreachableAllowAfterMs: -1 }, 'unreachableAllowAfterMs', /, or Infinity, got -1/],
-  ['timeoutMs beyond a timer', { userAgent: UA, timeoutMs: 3e9 }, 'timeoutMs', /from 1 to 2,147,483,647 \(the longest a Node\.js timer waits, about 24\.8 days\), got 3000000000/],
+  [
+    'timeoutMs beyond a timer',
+    { userAgent: UA, timeoutMs: 3e9 },
+    'timeoutMs',
+    /from 1 to 2,147,483,647 \(the longest a Node\.js timer waits, about 24\.8 days\), got 3000000000/,
+  ],
   ['lockTtlMs beyond a timer', { userAgent: UA, lockTtlMs: 2 ** 31 }, 'lockTtlMs', /from 1 to 2,147,483,647/],
-  ['infinite connectTimeoutMs', { userAgent: UA, connectTimeoutMs: Infinity }, 'connectTimeoutMs', /milliseconds from 1 to 2,147,483,647.*got Infinity/],
+  [
+    'infinite connectTimeoutMs',
+    { userAgent: UA, connectTimeoutMs: Infinity },
+    'connectTimeoutMs',
+    /milliseconds from 1 to 2,147,483,647.*got Infinity/,
+  ],
   ['timeoutMs as a string', { userAgent: UA, timeoutMs: '30s' }, 'timeoutMs', /number of milliseconds from 1 .*got "30s"/],
   ['concurrency as a string', { userAgent: UA, concurrency: '20' }, 'concurrency', /whole number/],
   ['minTtlMs above maxTtlMs', { userAgent: UA, minTtlMs: 7_200_000, maxTtlMs: 3_600_000 }, 'minTtlMs', /make minTtlMs <= maxTtlMs/],
@@ -56,16 +71,51 @@ const managerRows = async (): Promise<Row[]> => [
   ['console as log', { userAgent: UA, log: console }, 'log', /debug, info, warning and error.*Crawlee's log fits/],
   ['now not a function', { userAgent: UA, now: 5 }, 'now', /function returning milliseconds/],
   ['parseOptions not an object', { userAgent: UA, parseOptions: 'google' }, 'parseOptions', /parser options object/],
-  ['parseOptions with a typo', { userAgent: UA, parseOptions: { implicitRobotsTxtAlow: true } }, 'parseOptions', /its "implicitRobotsTxtAlow": unknown option\. The options are maxBytes, /],
-  ['parseOptions of the wrong type', { userAgent: UA, parseOptions: { acceptTypos: 'yes' } }, 'parseOptions', /its "acceptTypos": expected true or false/],
-  ['unknown option (typo)', { userAgent: UA, userAgnet: 'x' }, 'userAgnet', /unknown option; did you mean "userAgent"\? The options are userAgent, /],
+  [
+    'parseOptions with a typo',
+    { userAgent: UA, parseOptions: { implicitRobotsTxtAlow: true } },
+    'parseOptions',
+    /its "implicitRobotsTxtAlow": unknown option\. The options are maxBytes, /,
+  ],
+  [
+    'parseOptions of the wrong type',
+    { userAgent: UA, parseOptions: { acceptTypos: 'yes' } },
+    'parseOptions',
+    /its "acceptTypos": expected true or false/,
+  ],
+  [
+    'unknown option (typo)',
+    { userAgent: UA, userAgnet: 'x' },
+    'userAgnet',
+    /unknown option; did you mean "userAgent"\? The options are userAgent, /,
+  ],
   ['unknown option (Crawlee name)', { userAgent: UA, respectRobotsTxtFile: true }, 'respectRobotsTxtFile', /unknown option/],
   ['an empty object as store', { userAgent: UA, store: {} }, 'store', /RobotsStore.*no get\/set\/delete method/],
   ['a string as store', { userAgent: UA, store: 'memory' }, 'store', /expected a RobotsStore.*got string/],
-  ['the store class, not an instance', { userAgent: UA, store: MemoryStore }, 'store', /pass an instance, e\.g\. store: new MemoryStore\(\)/],
-  ['a Crawlee KeyValueStore as store', { userAgent: UA, store: await crawleeCore.KeyValueStore.open('heed-bad-config', { config: freshConfig() }) }, 'store', /wrap it: store: new KeyValueStoreStore/],
-  ['an ioredis client as store', { userAgent: UA, store: new Redis({ lazyConnect: true }) }, 'store', /wrap it: store: new RedisStore\(\{ client/],
-  ['a Map-like store with a lock that is not a method', { userAgent: UA, store: { get() {}, set() {}, delete() {}, lock: true } }, 'store', /lock must be a method/],
+  [
+    'the store class, not an instance',
+    { userAgent: UA, store: MemoryStore },
+    'store',
+    /pass an instance, e\.g\. store: new MemoryStore\(\)/,
+  ],
+  [
+    'a Crawlee KeyValueStore as store',
+    { userAgent: UA, store: await crawleeCore.KeyValueStore.open('heed-bad-config', { config: freshConfig() }) },
+    'store',
+    /wrap it: store: new KeyValueStoreStore/,
+  ],
+  [
+    'an ioredis client as store',
+    { userAgent: UA, store: new Redis({ lazyConnect: true }) },
+    'store',
+    /wrap it: store: new RedisStore\(\{ client/,
+  ],
+  [
+    'a Map-like store with a lock that is not a method',
+    { userAgent: UA, store: { get() {}, set() {}, delete() {}, lock: true } },
+    'store',
+    /lock must be a method/,
+  ],
 ];
 
 describe('new RobotsManager(bad options)', async () => {
@@ -93,7 +143,14 @@ describe('new RobotsManager(bad options)', async () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const manager = new RobotsManager({ userAgent: 'HeedBot/1.0 (caf\u00e9)', unreachableAllowAfterMs: Infinity, maxRedirects: 0, parseOptions: { implicitRobotsTxtAllow: true }, timeoutMs: 2 ** 31 - 1, lockTtlMs: 2 ** 31 - 1 });
+    const manager = new RobotsManager({
+      userAgent: 'HeedBot/1.0 (caf\u00e9)',
+      unreachableAllowAfterMs: Infinity,
+      maxRedirects: 0,
+      parseOptions: { implicitRobotsTxtAllow: true },
+      timeoutMs: 2 ** 31 - 1,
+      lockTtlMs: 2 ** 31 - 1,
+    });
     try {
       const verdict = await manager.check(`${origin}/page`);
       expect(verdict).toMatchObject({ allowed: true, reason: 'unavailable' });
@@ -105,36 +162,115 @@ describe('new RobotsManager(bad options)', async () => {
   });
 });
 
-
 const pluginRows: Row[] = [
   ['no options at all', undefined, 'options', /expected an object like \{ userAgent/],
   ['missing user-agent', { manager: idleManager }, 'userAgent', /required: your crawler's User-Agent header, e\.g\./],
   ['user-agent of the wrong type', { userAgent: ['Bot'], manager: idleManager }, 'userAgent', /User-Agent header, e\.g\..*got an array/],
   ['user-agent with a line break', { userAgent: 'Bot/1.0\nX: y', manager: idleManager }, 'userAgent', /line break.*remove it/],
-  ['user-agent with an emoji (shared manager)', { userAgent: 'Bot/1.0 🤖', manager: idleManager }, 'userAgent', /cannot be sent in an HTTP header.*use printable ASCII/],
+  [
+    'user-agent with an emoji (shared manager)',
+    { userAgent: 'Bot/1.0 🤖', manager: idleManager },
+    'userAgent',
+    /cannot be sent in an HTTP header.*use printable ASCII/,
+  ],
   ['user-agent with an emoji (own manager)', { userAgent: 'Bot/1.0 🤖' }, 'userAgent', /cannot be sent in an HTTP header/],
   ['user-agent without a product token', { userAgent: '(compatible)', manager: idleManager }, 'userAgent', /product token/],
-  ['browser-style user-agent', { userAgent: 'Mozilla/5.0 (compatible; MyBot/1.0)', manager: idleManager }, 'userAgent', /browser token "Mozilla".*productToken: "MyBot"/],
-  ['productToken not in the user-agent', { userAgent: UA, productToken: 'OtherBot', manager: idleManager }, 'productToken', /does not appear in userAgent/],
-  ['negative maxCrawlDelaySecs', { userAgent: UA, manager: idleManager, maxCrawlDelaySecs: -1 }, 'maxCrawlDelaySecs', /number of seconds from 0 to 86,400 \(one day\), got -1; the default is 60/],
-  ['infinite maxCrawlDelaySecs', { userAgent: UA, manager: idleManager, maxCrawlDelaySecs: Infinity }, 'maxCrawlDelaySecs', /from 0 to 86,400 .*got Infinity/],
-  ['negative prefetchBatchSize', { userAgent: UA, manager: idleManager, prefetchBatchSize: -1 }, 'prefetchBatchSize', /whole number from 1 to 10,000/],
-  ['infinite prefetchBatchSize', { userAgent: UA, manager: idleManager, prefetchBatchSize: Infinity }, 'prefetchBatchSize', /whole number from 1 to 10,000, got Infinity/],
-  ['negative sitemaps.maxUrlsPerOrigin', { userAgent: UA, manager: idleManager, sitemaps: { maxUrlsPerOrigin: -1 } }, 'sitemaps.maxUrlsPerOrigin', /whole number from 0 to 100,000,000, got -1/],
-  ['negative sitemaps.maxBytes', { userAgent: UA, manager: idleManager, sitemaps: { maxBytes: -1 } }, 'sitemaps.maxBytes', /whole number of bytes from 0 to 1,073,741,824/],
-  ['zero sitemaps.timeoutMs', { userAgent: UA, manager: idleManager, sitemaps: { timeoutMs: 0 } }, 'sitemaps.timeoutMs', /from 1 to 2,147,483,647/],
-  ['infinite sitemaps.timeoutMs', { userAgent: UA, manager: idleManager, sitemaps: { timeoutMs: Infinity } }, 'sitemaps.timeoutMs', /the longest a Node\.js timer waits/],
-  ['unknown option (a store)', { userAgent: UA, manager: idleManager, store: new MemoryStore() }, 'store', /unknown option.*The options are userAgent, productToken, manager/],
-  ['unknown option (Crawlee name)', { userAgent: UA, manager: idleManager, respectRobotsTxtFile: true }, 'respectRobotsTxtFile', /unknown option/],
+  [
+    'browser-style user-agent',
+    { userAgent: 'Mozilla/5.0 (compatible; MyBot/1.0)', manager: idleManager },
+    'userAgent',
+    /browser token "Mozilla".*productToken: "MyBot"/,
+  ],
+  [
+    'productToken not in the user-agent',
+    { userAgent: UA, productToken: 'OtherBot', manager: idleManager },
+    'productToken',
+    /does not appear in userAgent/,
+  ],
+  [
+    'negative maxCrawlDelaySecs',
+    { userAgent: UA, manager: idleManager, maxCrawlDelaySecs: -1 },
+    'maxCrawlDelaySecs',
+    /number of seconds from 0 to 86,400 \(one day\), got -1; the default is 60/,
+  ],
+  [
+    'infinite maxCrawlDelaySecs',
+    { userAgent: UA, manager: idleManager, maxCrawlDelaySecs: Infinity },
+    'maxCrawlDelaySecs',
+    /from 0 to 86,400 .*got Infinity/,
+  ],
+  [
+    'negative prefetchBatchSize',
+    { userAgent: UA, manager: idleManager, prefetchBatchSize: -1 },
+    'prefetchBatchSize',
+    /whole number from 1 to 10,000/,
+  ],
+  [
+    'infinite prefetchBatchSize',
+    { userAgent: UA, manager: idleManager, prefetchBatchSize: Infinity },
+    'prefetchBatchSize',
+    /whole number from 1 to 10,000, got Infinity/,
+  ],
+  [
+    'negative sitemaps.maxUrlsPerOrigin',
+    { userAgent: UA, manager: idleManager, sitemaps: { maxUrlsPerOrigin: -1 } },
+    'sitemaps.maxUrlsPerOrigin',
+    /whole number from 0 to 100,000,000, got -1/,
+  ],
+  [
+    'negative sitemaps.maxBytes',
+    { userAgent: UA, manager: idleManager, sitemaps: { maxBytes: -1 } },
+    'sitemaps.maxBytes',
+    /whole number of bytes from 0 to 1,073,741,824/,
+  ],
+  [
+    'zero sitemaps.timeoutMs',
+    { userAgent: UA, manager: idleManager, sitemaps: { timeoutMs: 0 } },
+    'sitemaps.timeoutMs',
+    /from 1 to 2,147,483,647/,
+  ],
+  [
+    'infinite sitemaps.timeoutMs',
+    { userAgent: UA, manager: idleManager, sitemaps: { timeoutMs: Infinity } },
+    'sitemaps.timeoutMs',
+    /the longest a Node\.js timer waits/,
+  ],
+  [
+    'unknown option (a store)',
+    { userAgent: UA, manager: idleManager, store: new MemoryStore() },
+    'store',
+    /unknown option.*The options are userAgent, productToken, manager/,
+  ],
+  [
+    'unknown option (Crawlee name)',
+    { userAgent: UA, manager: idleManager, respectRobotsTxtFile: true },
+    'respectRobotsTxtFile',
+    /unknown option/,
+  ],
   ['unknown option (typo)', { userAgent: UA, manager: idleManager, crawlDelays: false }, 'crawlDelays', /did you mean "crawlDelay"/],
-  ['boolean as a string', { userAgent: UA, manager: idleManager, checkRedirects: 'yes' }, 'checkRedirects', /expected true or false, got "yes"/],
+  [
+    'boolean as a string',
+    { userAgent: UA, manager: idleManager, checkRedirects: 'yes' },
+    'checkRedirects',
+    /expected true or false, got "yes"/,
+  ],
   ['boolean as a number', { userAgent: UA, manager: idleManager, logSummary: 1 }, 'logSummary', /expected true or false/],
-  ['number as a string', { userAgent: UA, manager: idleManager, prefetchBatchSize: '100' }, 'prefetchBatchSize', /whole number from 1 to 10,000, got "100"/],
+  [
+    'number as a string',
+    { userAgent: UA, manager: idleManager, prefetchBatchSize: '100' },
+    'prefetchBatchSize',
+    /whole number from 1 to 10,000, got "100"/,
+  ],
   ['onSkip not a function', { userAgent: UA, manager: idleManager, onSkip: 'log' }, 'onSkip', /expected a function \(event\) => void/],
   ['sitemaps as a string', { userAgent: UA, manager: idleManager, sitemaps: 'on' }, 'sitemaps', /false \(off\) or an object/],
   ['an empty object as manager', { userAgent: UA, manager: {} }, 'manager', /expected a RobotsManager from @heed\/manager/],
   ['a store as manager', { userAgent: UA, manager: new MemoryStore() }, 'manager', /expected a RobotsManager/],
-  ['the manager class, not an instance', { userAgent: UA, manager: RobotsManager }, 'manager', /pass an instance, e\.g\. manager: new RobotsManager/],
+  [
+    'the manager class, not an instance',
+    { userAgent: UA, manager: RobotsManager },
+    'manager',
+    /pass an instance, e\.g\. manager: new RobotsManager/,
+  ],
 ];
 
 const crawler = () => new crawleeBasic.BasicCrawler({ requestHandler: async () => {} }, freshConfig());
@@ -142,7 +278,10 @@ const crawler = () => new crawleeBasic.BasicCrawler({ requestHandler: async () =
 describe('RobotsPlugin.attach(crawler, bad options)', () => {
   it.each(pluginRows)('%s → InvalidOptionsError naming %2$s', async (_name, options, option, hint) => {
     const target = crawler();
-    const error = await RobotsPlugin.attach(target, options as never).then(() => undefined, (e: unknown) => e);
+    const error = await RobotsPlugin.attach(target, options as never).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(PluginOptionsError);
     const { message } = error as PluginOptionsError;
     expect((error as PluginOptionsError).option).toBe(option);

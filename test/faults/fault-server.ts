@@ -165,13 +165,33 @@ export const hasOpenssl = spawnSync('sh', ['-c', 'command -v openssl']).status =
 export async function startTlsServer(text: string): Promise<TlsServer> {
   const dir = mkdtempSync(join(tmpdir(), 'heed-faults-tls-'));
   try {
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=127.0.0.1', '-days', '1',
-      '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-days',
+        '1',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
     let robots = 0;
-    const server = https.createServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (req, res) => {
-      if (req.url === '/robots.txt') robots++;
-      res.end(text);
-    });
+    const server = https.createServer(
+      { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) },
+      (req, res) => {
+        if (req.url === '/robots.txt') robots++;
+        res.end(text);
+      },
+    );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     return {
       origin: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,

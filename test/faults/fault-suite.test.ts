@@ -11,11 +11,29 @@ import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RobotsManager, type RobotsManagerOptions, type RobotsRecord, type RobotsRecordStatus, type Verdict, type VerdictReason } from '@heed/manager';
+import {
+  RobotsManager,
+  type RobotsManagerOptions,
+  type RobotsRecord,
+  type RobotsRecordStatus,
+  type Verdict,
+  type VerdictReason,
+} from '@heed/manager';
 import { deadPort, recordingLog, startServer, UA, type Handler } from '../manager/helpers.js';
 import {
-  body, bomb, encodedBody, hasOpenssl, pseudoRandomBytes, redirect, resetMidBody, RULES, slowBody, startRawServer,
-  startTlsServer, status, streamedBody,
+  body,
+  bomb,
+  encodedBody,
+  hasOpenssl,
+  pseudoRandomBytes,
+  redirect,
+  resetMidBody,
+  RULES,
+  slowBody,
+  startRawServer,
+  startTlsServer,
+  status,
+  streamedBody,
 } from './fault-server.js';
 import { formatInterval, renderTable, tableRows, writeSection, type FaultRow } from './fault-table.js';
 
@@ -101,19 +119,30 @@ const cases: FaultCase[] = [
   },
   {
     name: 'redirect loop (robots.txt → /a → robots.txt)',
-    arrange: () => serve(redirect((req) => (req.url === '/robots.txt' ? '/a' : '/robots.txt')), '/private/x'),
+    arrange: () =>
+      serve(
+        redirect((req) => (req.url === '/robots.txt' ? '/a' : '/robots.txt')),
+        '/private/x',
+      ),
     expected: { allowed: true, reason: 'unavailable', status: 'unavailable', problem: 'redirect-loop', retryMs: DAY },
   },
   {
     name: '6-hop redirect chain',
-    arrange: () => serve(redirect((req) => `/hop${Number(/\d+/.exec(req.url ?? '')?.[0] ?? 0) + 1}`), '/private/x'),
+    arrange: () =>
+      serve(
+        redirect((req) => `/hop${Number(/\d+/.exec(req.url ?? '')?.[0] ?? 0) + 1}`),
+        '/private/x',
+      ),
     expected: { allowed: true, reason: 'unavailable', status: 'unavailable', problem: 'too-many-redirects', retryMs: DAY },
   },
   {
     name: 'redirect to another port',
     arrange: async () => {
       const target = await startServer(body('text/plain', RULES));
-      const first = await serve(redirect(() => `${target.origin}/robots.txt`, 301), '/private/x');
+      const first = await serve(
+        redirect(() => `${target.origin}/robots.txt`, 301),
+        '/private/x',
+      );
       return { ...first, close: async () => void (await Promise.all([first.close?.(), target.close()])) };
     },
     expected: { allowed: false, reason: 'rules', status: 'ok', retryMs: DAY },
@@ -123,14 +152,21 @@ const cases: FaultCase[] = [
     skip: hasOpenssl ? undefined : 'openssl is not installed',
     arrange: async () => {
       const target = await startTlsServer(RULES);
-      const first = await serve(redirect(() => `${target.origin}/robots.txt`, 301), '/private/x');
+      const first = await serve(
+        redirect(() => `${target.origin}/robots.txt`, 301),
+        '/private/x',
+      );
       return { ...first, close: async () => void (await Promise.all([first.close?.(), target.close()])) };
     },
     expected: { allowed: false, reason: 'rules', status: 'ok', retryMs: DAY },
   },
   {
     name: 'redirect to ftp://',
-    arrange: () => serve(redirect(() => 'ftp://127.0.0.1/robots.txt'), '/private/x'),
+    arrange: () =>
+      serve(
+        redirect(() => 'ftp://127.0.0.1/robots.txt'),
+        '/private/x',
+      ),
     expected: { allowed: true, reason: 'unavailable', status: 'unavailable', problem: 'bad-location', retryMs: DAY },
   },
   {
@@ -205,7 +241,8 @@ const cases: FaultCase[] = [
   },
   {
     name: 'HTML page as robots.txt',
-    arrange: () => serve(body('text/html', '<!doctype html><html><body><h1>Welcome</h1><p>Disallow nothing</p></body></html>'), '/private/x'),
+    arrange: () =>
+      serve(body('text/html', '<!doctype html><html><body><h1>Welcome</h1><p>Disallow nothing</p></body></html>'), '/private/x'),
     expected: { allowed: true, reason: 'rules', status: 'ok', retryMs: DAY },
   },
   {
@@ -215,12 +252,14 @@ const cases: FaultCase[] = [
   },
   {
     name: 'Latin-1 body (`Disallow: /caf\\xE9`, URL `/caf%E9`)',
-    arrange: () => serve(body('text/plain; charset=iso-8859-1', Buffer.from(`# caf\xe9 cr\xe8me\n${RULES}Disallow: /caf\xe9\n`, 'latin1')), '/caf%E9'),
+    arrange: () =>
+      serve(body('text/plain; charset=iso-8859-1', Buffer.from(`# caf\xe9 cr\xe8me\n${RULES}Disallow: /caf\xe9\n`, 'latin1')), '/caf%E9'),
     expected: { allowed: false, reason: 'rules', status: 'ok', retryMs: DAY },
   },
   {
     name: 'UTF-16LE body with BOM (decoded to UTF-8: its rules apply)',
-    arrange: () => serve(body('text/plain; charset=utf-16', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(RULES, 'utf16le')])), '/private/x'),
+    arrange: () =>
+      serve(body('text/plain; charset=utf-16', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(RULES, 'utf16le')])), '/private/x'),
     expected: { allowed: false, reason: 'rules', status: 'ok', retryMs: DAY },
   },
 ];
@@ -263,8 +302,12 @@ function reasonText(record: RobotsRecord): string {
     `${record.status}${record.httpStatus === undefined ? '' : ` (HTTP ${record.httpStatus})`}`,
     record.problem?.code,
     record.bodyCapped === true ? 'body cut at maxBytes' : undefined,
-    record.redirects === undefined || record.redirects === 0 ? undefined : `${record.redirects} redirect${record.redirects === 1 ? '' : 's'}`,
-  ].filter((part) => part !== undefined).join(', ');
+    record.redirects === undefined || record.redirects === 0
+      ? undefined
+      : `${record.redirects} redirect${record.redirects === 1 ? '' : 's'}`,
+  ]
+    .filter((part) => part !== undefined)
+    .join(', ');
 }
 
 const rows = new Map<string, FaultRow>();
@@ -279,7 +322,12 @@ beforeAll(async () => {
     const done = (typeof options === 'function' ? options : callback) as (error: Error) => void;
     dnsCalls.push(hostname);
     if (!hostname.endsWith('.invalid')) throw new Error(`the fault suite does not resolve ${hostname}`);
-    const error = Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND', errno: -3008, syscall: 'getaddrinfo', hostname });
+    const error = Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), {
+      code: 'ENOTFOUND',
+      errno: -3008,
+      syscall: 'getaddrinfo',
+      hostname,
+    });
     process.nextTick(done, error);
   };
   (dns as { lookup: unknown }).lookup = stub;
@@ -309,41 +357,50 @@ function measuredTable(): string | undefined {
 
 describe('fault suite: hostile robots.txt servers', () => {
   for (const c of cases) {
-    it.skipIf(c.skip !== undefined)(`${c.name} → ${c.expected.allowed ? 'allowed' : 'disallowed'} (${c.expected.reason}${c.expected.problem ? `, ${c.expected.problem}` : ''})`, async () => {
-      clock.now = Date.now();
-      const arranged = await c.arrange();
-      const manager = new RobotsManager({ userAgent: UA, log: recordingLog().log, now: () => clock.now, ...MANAGER_OPTIONS } satisfies RobotsManagerOptions);
-      try {
-        const { value: verdict, ms, peakBytes } = await measure(() => (c.act ? c.act(manager, arranged) : manager.check(arranged.url)));
-        const record = await manager.get(arranged.url); // from the cache: no new fetch
-        expect({ allowed: verdict.allowed, reason: verdict.reason }).toEqual({ allowed: c.expected.allowed, reason: c.expected.reason });
-        expect(record.status).toBe(c.expected.status);
-        expect(record.problem?.code).toBe(c.expected.problem);
-        expect(record.bodyCapped === true).toBe(c.expected.bodyCapped === true);
-        expect(record.expiresAt - record.fetchedAt).toBe(c.expected.retryMs);
-        expect(ms).toBeLessThan(c.maxMs ?? 3_000);
-        expect(peakBytes).toBeLessThan(c.maxPeakBytes ?? 16 * MB);
+    it.skipIf(c.skip !== undefined)(
+      `${c.name} → ${c.expected.allowed ? 'allowed' : 'disallowed'} (${c.expected.reason}${c.expected.problem ? `, ${c.expected.problem}` : ''})`,
+      async () => {
+        clock.now = Date.now();
+        const arranged = await c.arrange();
+        const manager = new RobotsManager({
+          userAgent: UA,
+          log: recordingLog().log,
+          now: () => clock.now,
+          ...MANAGER_OPTIONS,
+        } satisfies RobotsManagerOptions);
+        try {
+          const { value: verdict, ms, peakBytes } = await measure(() => (c.act ? c.act(manager, arranged) : manager.check(arranged.url)));
+          const record = await manager.get(arranged.url); // from the cache: no new fetch
+          expect({ allowed: verdict.allowed, reason: verdict.reason }).toEqual({ allowed: c.expected.allowed, reason: c.expected.reason });
+          expect(record.status).toBe(c.expected.status);
+          expect(record.problem?.code).toBe(c.expected.problem);
+          expect(record.bodyCapped === true).toBe(c.expected.bodyCapped === true);
+          expect(record.expiresAt - record.fetchedAt).toBe(c.expected.retryMs);
+          expect(ms).toBeLessThan(c.maxMs ?? 3_000);
+          expect(peakBytes).toBeLessThan(c.maxPeakBytes ?? 16 * MB);
 
-        // Retry behaviour: until expiresAt the verdict comes from the record; the server sees nothing.
-        const requestsBefore = arranged.robotsRequests?.();
-        clock.now = record.expiresAt - 1;
-        expect((await manager.check(arranged.url)).allowed).toBe(c.expected.allowed);
-        expect(arranged.robotsRequests?.()).toBe(requestsBefore);
-        if (c.name.includes('.invalid')) expect(dnsCalls).toContain('heed-fault-suite.invalid');
+          // Retry behaviour: until expiresAt the verdict comes from the record; the server sees nothing.
+          const requestsBefore = arranged.robotsRequests?.();
+          clock.now = record.expiresAt - 1;
+          expect((await manager.check(arranged.url)).allowed).toBe(c.expected.allowed);
+          expect(arranged.robotsRequests?.()).toBe(requestsBefore);
+          if (c.name.includes('.invalid')) expect(dnsCalls).toContain('heed-fault-suite.invalid');
 
-        rows.set(c.name, {
-          name: c.name,
-          verdict: `${verdict.allowed ? 'allowed' : 'disallowed'} (${verdict.reason})`,
-          reason: reasonText(record),
-          retry: retryText(c, record),
-          timeMs: ms,
-          peakBytes,
-        });
-      } finally {
-        await manager.close();
-        await arranged.close?.();
-      }
-    }, 20_000);
+          rows.set(c.name, {
+            name: c.name,
+            verdict: `${verdict.allowed ? 'allowed' : 'disallowed'} (${verdict.reason})`,
+            reason: reasonText(record),
+            retry: retryText(c, record),
+            timeMs: ms,
+            peakBytes,
+          });
+        } finally {
+          await manager.close();
+          await arranged.close?.();
+        }
+      },
+      20_000,
+    );
   }
   // Runs after every case above (tests of a file run in order). The table is documentation that
   // the suite generates: `npm run docs` rewrites it; an ordinary run only checks it, so no test

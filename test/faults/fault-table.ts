@@ -20,7 +20,11 @@ export const END = '<!-- fault-table:end -->';
 
 /** `1 min`, `2 min`, `24 h`, `90 s`: how long until the next fetch of the origin. */
 export function formatInterval(ms: number): string {
-  const units: [number, string][] = [[3_600_000, 'h'], [60_000, 'min'], [1_000, 's']];
+  const units: [number, string][] = [
+    [3_600_000, 'h'],
+    [60_000, 'min'],
+    [1_000, 's'],
+  ];
   for (const [size, unit] of units) {
     if (ms >= size && ms % size === 0) return `${ms / size} ${unit}`;
   }
@@ -46,7 +50,9 @@ export function renderTable(rows: readonly FaultRow[], settings: string): string
     '',
     '| case | verdict | reason | retry | time | memory |',
     '|---|---|---|---|---|---|',
-    ...rows.map((r) => `| ${[r.name, r.verdict, r.reason, r.retry, formatTime(r.timeMs), formatMemory(r.peakBytes)].map(cell).join(' | ')} |`),
+    ...rows.map(
+      (r) => `| ${[r.name, r.verdict, r.reason, r.retry, formatTime(r.timeMs), formatMemory(r.peakBytes)].map(cell).join(' | ')} |`,
+    ),
   ].join('\n');
 }
 

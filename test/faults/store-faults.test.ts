@@ -65,7 +65,13 @@ describe.skipIf(!redisAvailable)('Redis stopped mid-crawl', () => {
       {
         maxConcurrency: 1,
         maxRequestRetries: 0,
-        requestHandler: async ({ request, enqueueLinks }: { request: { url: string }; enqueueLinks: (options: object) => Promise<unknown> }) => {
+        requestHandler: async ({
+          request,
+          enqueueLinks,
+        }: {
+          request: { url: string };
+          enqueueLinks: (options: object) => Promise<unknown>;
+        }) => {
           handled.push(request.url);
           if (request.url === origins[1]?.url('/')) await redis.stop();
           if (request.url === origins[3]?.url('/')) {
@@ -117,7 +123,14 @@ describe.skipIf(!redisAvailable)('Redis stopped mid-crawl', () => {
 function faults(origin: string): [string, unknown][] {
   const now = Date.now();
   // Fresh and readable but for its version: if it were used, "Disallow: /" would block /public.
-  const foreign = { version: RECORD_VERSION + 1, origin, status: 'ok', fetchedAt: now, expiresAt: now + DAY, body: Buffer.from('User-agent: *\nDisallow: /\n').toString('base64') };
+  const foreign = {
+    version: RECORD_VERSION + 1,
+    origin,
+    status: 'ok',
+    fetchedAt: now,
+    expiresAt: now + DAY,
+    body: Buffer.from('User-agent: *\nDisallow: /\n').toString('base64'),
+  };
   return [
     ['a record of another version', foreign],
     ['a record of another origin', { ...foreign, version: RECORD_VERSION, origin: 'http://other.example' }],
@@ -135,18 +148,25 @@ interface StoreUnderTest {
 }
 
 const stores: [string, () => Promise<StoreUnderTest>][] = [
-  ['MemoryStore', async () => {
-    const store = new MemoryStore();
-    return { store, plant: (origin, value) => store.set(origin, value as RobotsRecord, DAY), close: () => store.close() };
-  }],
-  ['KeyValueStoreStore', async () => {
-    const kvs = await crawleeCore.KeyValueStore.open(`heed-faults-${Math.random().toString(36).slice(2)}`, { config: freshConfig() });
-    return {
-      store: new KeyValueStoreStore({ store: kvs }),
-      plant: (origin, value) => kvs.setValue(KeyValueStoreStore.keyOf(origin), value, typeof value === 'string' ? { contentType: 'text/plain' } : undefined),
-      close: () => kvs.drop(),
-    };
-  }],
+  [
+    'MemoryStore',
+    async () => {
+      const store = new MemoryStore();
+      return { store, plant: (origin, value) => store.set(origin, value as RobotsRecord, DAY), close: () => store.close() };
+    },
+  ],
+  [
+    'KeyValueStoreStore',
+    async () => {
+      const kvs = await crawleeCore.KeyValueStore.open(`heed-faults-${Math.random().toString(36).slice(2)}`, { config: freshConfig() });
+      return {
+        store: new KeyValueStoreStore({ store: kvs }),
+        plant: (origin, value) =>
+          kvs.setValue(KeyValueStoreStore.keyOf(origin), value, typeof value === 'string' ? { contentType: 'text/plain' } : undefined),
+        close: () => kvs.drop(),
+      };
+    },
+  ],
 ];
 
 describe('a corrupt or foreign record in a store is ignored and refetched', () => {
@@ -155,15 +175,24 @@ describe('a corrupt or foreign record in a store is ignored and refetched', () =
     if (!redisAvailable) return;
     redis = await startRedis();
     const server = redis;
-    stores.push(['RedisStore', async () => {
-      const prefix = `faults-corrupt-${Math.random().toString(36).slice(2)}:`;
-      const store = new RedisStore({ url: server.url, keyPrefix: prefix, log: recordingLog().log });
-      return {
-        store,
-        plant: async (origin, value) => void (await redisCommand(server.port, 'SET', `${prefix}record:${origin}`, typeof value === 'string' ? value : JSON.stringify(value))),
-        close: () => store.close(),
-      };
-    }]);
+    stores.push([
+      'RedisStore',
+      async () => {
+        const prefix = `faults-corrupt-${Math.random().toString(36).slice(2)}:`;
+        const store = new RedisStore({ url: server.url, keyPrefix: prefix, log: recordingLog().log });
+        return {
+          store,
+          plant: async (origin, value) =>
+            void (await redisCommand(
+              server.port,
+              'SET',
+              `${prefix}record:${origin}`,
+              typeof value === 'string' ? value : JSON.stringify(value),
+            )),
+          close: () => store.close(),
+        };
+      },
+    ]);
   });
   afterAll(async () => {
     await redis?.stop();
@@ -176,7 +205,10 @@ describe('a corrupt or foreign record in a store is ignored and refetched', () =
         const server = await startServer((_req, res) => res.end(ROBOTS));
         const subject = await make();
         const manager = new RobotsManager({ userAgent: UA, store: subject.store, log: recordingLog().log });
-        const planted = typeof value === 'object' && value !== null ? { ...value, ...('origin' in value && value.origin === 'http://placeholder' ? { origin: server.origin } : {}) } : value;
+        const planted =
+          typeof value === 'object' && value !== null
+            ? { ...value, ...('origin' in value && value.origin === 'http://placeholder' ? { origin: server.origin } : {}) }
+            : value;
         try {
           await subject.plant(server.origin, planted);
           const where = `${storeName}, ${faultName}`;
@@ -184,7 +216,11 @@ describe('a corrupt or foreign record in a store is ignored and refetched', () =
           expect(await manager.isAllowed(`${server.origin}/private/x`), where).toBe(false);
           expect(server.robotsRequests(), where).toBe(1);
           // The refetched record replaced the bad one.
-          expect(await subject.store.get(server.origin), where).toMatchObject({ version: RECORD_VERSION, origin: server.origin, status: 'ok' });
+          expect(await subject.store.get(server.origin), where).toMatchObject({
+            version: RECORD_VERSION,
+            origin: server.origin,
+            status: 'ok',
+          });
         } finally {
           await manager.close();
           await subject.close();
@@ -211,18 +247,24 @@ describe('kill -9 of a crawler process, and a restart over the same key-value st
   });
 
   function startCrawler(startUrls: string[]): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
-    const child = spawn(process.execPath, [fileURLToPath(new URL('./crawler-process.mjs', import.meta.url)), join(work, 'storage'), ...startUrls], {
-      cwd: work,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [fileURLToPath(new URL('./crawler-process.mjs', import.meta.url)), join(work, 'storage'), ...startUrls],
+      {
+        cwd: work,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     children.add(child);
     let output = '';
     child.stdout?.on('data', (chunk: Buffer) => void (output += chunk.toString('utf8')));
     child.stderr?.on('data', (chunk: Buffer) => void (output += chunk.toString('utf8')));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => {
-      children.delete(child);
-      resolve(code);
-    }));
+    const exited = new Promise<number | null>((resolve) =>
+      child.once('exit', (code) => {
+        children.delete(child);
+        resolve(code);
+      }),
+    );
     return { child, output: () => output, exited };
   }
 
@@ -240,7 +282,8 @@ describe('kill -9 of a crawler process, and a restart over the same key-value st
     hanging.routes.set('/robots.txt', () => new Promise(() => {}));
     hanging.routes.set('/page', page('hanging origin', [hanging.url('/private/secret')]));
     const startUrls = fresh.map((o) => o.url('/'));
-    const recordFile = (origin: SiteOrigin) => join(work, 'storage', 'key_value_stores', 'heed-robots', `${KeyValueStoreStore.keyOf(origin.origin)}.json`);
+    const recordFile = (origin: SiteOrigin) =>
+      join(work, 'storage', 'key_value_stores', 'heed-robots', `${KeyValueStoreStore.keyOf(origin.origin)}.json`);
     const persisted = (origin: SiteOrigin) => {
       if (!existsSync(recordFile(origin))) return false;
       try {

@@ -27,9 +27,23 @@ afterAll(() => server.close());
 
 function okRecord(origin: string, fetchedAt: number, expiresAt: number, body = ROBOTS): RobotsRecord {
   const url = `${origin}/robots.txt`;
-  const record = decideRecord(origin, {
-    kind: 'response', status: 200, headers: {}, finalUrl: url, body: Buffer.from(body), bodyCapped: false, url, redirects: [], startedAt: fetchedAt, durationMs: 1,
-  }, undefined, fetchedAt);
+  const record = decideRecord(
+    origin,
+    {
+      kind: 'response',
+      status: 200,
+      headers: {},
+      finalUrl: url,
+      body: Buffer.from(body),
+      bodyCapped: false,
+      url,
+      redirects: [],
+      startedAt: fetchedAt,
+      durationMs: 1,
+    },
+    undefined,
+    fetchedAt,
+  );
   return { ...record, expiresAt };
 }
 
@@ -40,7 +54,13 @@ describe('a stored expiresAt is capped by maxTtlMs when read', () => {
     ['fetched "in the future" (a clock ahead): maxTtlMs from now', okRecord('https://a.example', NOW + YEAR, NOW + 2 * YEAR), NOW + DAY],
     [
       'unreachable, retry ten years away: retryMaxMs after the fetch',
-      { ...okRecord('https://a.example', NOW, NOW), status: 'unreachable', body: undefined, failures: 1, expiresAt: NOW + 10 * YEAR } as RobotsRecord,
+      {
+        ...okRecord('https://a.example', NOW, NOW),
+        status: 'unreachable',
+        body: undefined,
+        failures: 1,
+        expiresAt: NOW + 10 * YEAR,
+      } as RobotsRecord,
       NOW + POLICY_DEFAULTS.retryMaxMs,
     ],
   ])('%s', (_name, record, expiresAt) => {
@@ -97,7 +117,9 @@ describe('a UTF-16 robots.txt with a byte-order mark', () => {
       expect(await manager.isAllowed(`${site.origin}/caf%C3%A9`)).toBe(false);
       expect(await manager.isAllowed(`${site.origin}/public`)).toBe(true);
       const record = await manager.get(site.origin);
-      expect(Buffer.from(record.body ?? '', 'base64').toString('utf8')).toBe('User-agent: *\r\nDisallow: /private\r\nDisallow: /caf\u00e9\r\n');
+      expect(Buffer.from(record.body ?? '', 'base64').toString('utf8')).toBe(
+        'User-agent: *\r\nDisallow: /private\r\nDisallow: /caf\u00e9\r\n',
+      );
       await manager.close();
     } finally {
       await site.close();

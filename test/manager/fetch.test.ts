@@ -48,15 +48,39 @@ describe('status classes', () => {
   const cases: { name: string; status: number; body?: string; open: boolean; priv: boolean; reason: string; recordStatus: string }[] = [
     { name: '200 with rules', status: 200, body: RULES, open: true, priv: false, reason: 'rules', recordStatus: 'ok' },
     { name: '204 no content', status: 204, open: true, priv: true, reason: 'rules', recordStatus: 'ok' },
-    { name: '200 HTML page', status: 200, body: '<html><body>Disallow: /private</body></html>', open: true, priv: true, reason: 'rules', recordStatus: 'ok' },
+    {
+      name: '200 HTML page',
+      status: 200,
+      body: '<html><body>Disallow: /private</body></html>',
+      open: true,
+      priv: true,
+      reason: 'rules',
+      recordStatus: 'ok',
+    },
     { name: '304 without Location', status: 304, open: true, priv: true, reason: 'unavailable', recordStatus: 'unavailable' },
     { name: '401', status: 401, body: RULES, open: true, priv: true, reason: 'unavailable', recordStatus: 'unavailable' },
     { name: '403', status: 403, body: RULES, open: true, priv: true, reason: 'unavailable', recordStatus: 'unavailable' },
-    { name: '404 whose page holds rules', status: 404, body: RULES, open: true, priv: true, reason: 'unavailable', recordStatus: 'unavailable' },
+    {
+      name: '404 whose page holds rules',
+      status: 404,
+      body: RULES,
+      open: true,
+      priv: true,
+      reason: 'unavailable',
+      recordStatus: 'unavailable',
+    },
     { name: '410', status: 410, open: true, priv: true, reason: 'unavailable', recordStatus: 'unavailable' },
     { name: '429', status: 429, body: RULES, open: false, priv: false, reason: 'unreachable', recordStatus: 'unreachable' },
     { name: '500', status: 500, body: RULES, open: false, priv: false, reason: 'unreachable', recordStatus: 'unreachable' },
-    { name: '503 error page', status: 503, body: 'User-agent: *\nAllow: /', open: false, priv: false, reason: 'unreachable', recordStatus: 'unreachable' },
+    {
+      name: '503 error page',
+      status: 503,
+      body: 'User-agent: *\nAllow: /',
+      open: false,
+      priv: false,
+      reason: 'unreachable',
+      recordStatus: 'unreachable',
+    },
   ];
   for (const c of cases) {
     it(`${c.name} → ${c.reason}`, async () => {
@@ -192,7 +216,10 @@ describe('bodies', () => {
   });
 
   it('decodes gzip and brotli', async () => {
-    for (const [encoding, encode] of [['gzip', gzipSync], ['br', brotliCompressSync]] as const) {
+    for (const [encoding, encode] of [
+      ['gzip', gzipSync],
+      ['br', brotliCompressSync],
+    ] as const) {
       server.handle((_req, res) => {
         res.setHeader('content-encoding', encoding);
         res.end(encode(Buffer.from(RULES)));
@@ -263,7 +290,11 @@ describe('network failures are unreachable: all disallowed', () => {
       // '/stalled': headers never come
     });
     const outcome = await fetchRobotsTxt(`${server.origin}/robots.txt`, { userAgent: UA, timeoutMs: 300 });
-    expect(outcome).toMatchObject({ kind: 'network', error: { code: 'timeout', url: `${server.origin}/stalled` }, redirects: [`${server.origin}/stalled`] });
+    expect(outcome).toMatchObject({
+      kind: 'network',
+      error: { code: 'timeout', url: `${server.origin}/stalled` },
+      redirects: [`${server.origin}/stalled`],
+    });
     expect(outcome.durationMs).toBeLessThan(5_000);
   });
 
@@ -302,9 +333,28 @@ describe.skipIf(!hasOpenssl)('https', () => {
   let dir: string;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'heed-tls-'));
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=127.0.0.1', '-days', '1',
-      '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
-    tlsServer = https.createServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (_req, res) => res.end(RULES));
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-days',
+        '1',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
+    tlsServer = https.createServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (_req, res) =>
+      res.end(RULES),
+    );
     await new Promise<void>((resolve) => tlsServer.listen(0, '127.0.0.1', resolve));
     tlsOrigin = `https://127.0.0.1:${(tlsServer.address() as AddressInfo).port}`;
   });

@@ -74,4 +74,3 @@ export function recordingLog() {
 }
 
 export const UA = 'HeedBot/1.0 (+https://example.com/bot)';
-

@@ -1,6 +1,15 @@
 /** RobotsManager against a real server: single flight, caching, expiry, fallback, API surface. */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { InvalidOptionsError, InvalidUrlError, ManagerClosedError, MemoryStore, RobotsManager, type RobotsManagerOptions, type RobotsRecord, type RobotsStore } from '@heed/manager';
+import {
+  InvalidOptionsError,
+  InvalidUrlError,
+  ManagerClosedError,
+  MemoryStore,
+  RobotsManager,
+  type RobotsManagerOptions,
+  type RobotsRecord,
+  type RobotsStore,
+} from '@heed/manager';
 import { RECORD_VERSION } from '@heed/manager/internal';
 import { recordingLog, startServer, UA, type TestServer } from './helpers.js';
 
@@ -219,7 +228,12 @@ describe('API', () => {
       expect(server.robotsRequests()).toBe(1);
       expect(second.robotsRequests()).toBe(1);
       expect(await m.isAllowed(`${second.origin}/x`)).toBe(false);
-      expect(m.stats().origins.map((o) => o.origin).sort()).toEqual([server.origin, second.origin].sort());
+      expect(
+        m
+          .stats()
+          .origins.map((o) => o.origin)
+          .sort(),
+      ).toEqual([server.origin, second.origin].sort());
       await m.close();
     } finally {
       await second.close();
@@ -251,7 +265,13 @@ describe('API', () => {
       expect(stats.fetches.byStatusClass).toMatchObject({ '2xx': 1, '4xx': 1, '5xx': 0, network: 0 });
       expect(stats.cache).toMatchObject({ hits: 1, misses: 2, entries: 2 });
       const summary = stats.origins.find((o) => o.origin === bad.origin);
-      expect(summary).toMatchObject({ status: 'unavailable', httpStatus: 404, policy: 'allow-all', reason: 'unavailable', problem: 'http-404' });
+      expect(summary).toMatchObject({
+        status: 'unavailable',
+        httpStatus: 404,
+        policy: 'allow-all',
+        reason: 'unavailable',
+        problem: 'http-404',
+      });
       expect(typeof summary?.fetchedAt).toBe('number');
       await m.close();
     } finally {

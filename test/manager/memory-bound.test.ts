@@ -32,9 +32,23 @@ async function settledMemory(): Promise<number> {
 
 function okRecord(origin: string, body: Buffer, now = Date.now()): RobotsRecord {
   const url = `${origin}/robots.txt`;
-  return decideRecord(origin, {
-    kind: 'response', status: 200, headers: {}, finalUrl: url, body, bodyCapped: false, url, redirects: [], startedAt: now, durationMs: 1,
-  }, undefined, now);
+  return decideRecord(
+    origin,
+    {
+      kind: 'response',
+      status: 200,
+      headers: {},
+      finalUrl: url,
+      body,
+      bodyCapped: false,
+      url,
+      redirects: [],
+      startedAt: now,
+      durationMs: 1,
+    },
+    undefined,
+    now,
+  );
 }
 
 /** A store that builds each origin's record when asked and keeps nothing; counts its reads. */
@@ -71,7 +85,9 @@ const word = (i: number) => `${WORDS[i % WORDS.length]}${Math.floor(i / WORDS.le
 /** A real site's shape: groups for several bots, rules with `*` and `$`, a few sitemaps. */
 const typical = [
   'User-agent: *',
-  ...Array.from({ length: 50 }, (_, i) => (i % 5 === 0 ? `Allow: /${word(i)}/public$` : i % 3 === 0 ? `Disallow: /*?${word(i)}=` : `Disallow: /${word(i)}/`)),
+  ...Array.from({ length: 50 }, (_, i) =>
+    i % 5 === 0 ? `Allow: /${word(i)}/public$` : i % 3 === 0 ? `Disallow: /*?${word(i)}=` : `Disallow: /${word(i)}/`,
+  ),
   '',
   'User-agent: AdsBot-Google',
   'Disallow: /checkout',
@@ -82,36 +98,55 @@ const typical = [
 const SHAPES: Record<string, { body: string; origins: number }> = {
   'typical ~1 KB files': { body: typical, origins: 2_000 },
   '500 KiB of real-looking rules in 30 groups': {
-    body: file('', (i) => (i % 400 === 0 ? `\nUser-agent: ${i % 800 === 0 ? '*' : `bot${i}`}\n` : i % 3 === 0 ? `Disallow: /*/${word(i)}*?q=\n` : `Disallow: /${word(i)}/${word(i + 7)}$\n`)),
+    body: file('', (i) =>
+      i % 400 === 0
+        ? `\nUser-agent: ${i % 800 === 0 ? '*' : `bot${i}`}\n`
+        : i % 3 === 0
+          ? `Disallow: /*/${word(i)}*?q=\n`
+          : `Disallow: /${word(i)}/${word(i + 7)}$\n`,
+    ),
     origins: 12,
   },
-  '500 KiB of /*a*a*…*b patterns': { body: file('User-agent: *\n', (i) => `Disallow: /*${'a*'.repeat(20)}${i.toString(36)}\n`), origins: 12 },
-  '500 KiB of non-ASCII patterns': { body: file('User-agent: *\n', (i) => `Disallow: /*${'caf\u00e9*'.repeat(200)}${i.toString(36)}\n`), origins: 8 },
+  '500 KiB of /*a*a*…*b patterns': {
+    body: file('User-agent: *\n', (i) => `Disallow: /*${'a*'.repeat(20)}${i.toString(36)}\n`),
+    origins: 12,
+  },
+  '500 KiB of non-ASCII patterns': {
+    body: file('User-agent: *\n', (i) => `Disallow: /*${'caf\u00e9*'.repeat(200)}${i.toString(36)}\n`),
+    origins: 8,
+  },
   '500 KiB of tiny rules': { body: file('User-agent: *\n', (i) => `Disallow:/${i % 10}\n`), origins: 12 },
-  '500 KiB of one-rule groups naming the agent': { body: file('', (i) => `User-agent: HeedBot\nDisallow: /${i.toString(36)}\n`), origins: 8 },
+  '500 KiB of one-rule groups naming the agent': {
+    body: file('', (i) => `User-agent: HeedBot\nDisallow: /${i.toString(36)}\n`),
+    origins: 8,
+  },
 };
 
 describe('what the in-process cache counts', () => {
   // Each origin is checked as a crawl would: many allowed checks (its rules switch to their hot
   // form) and one explained verdict (groups and rule objects built). Nothing is evicted.
-  it.each(Object.entries(SHAPES))('is an upper bound on the heap it holds: %s', async (_name, { body, origins }) => {
-    const store = madeUpStore(ownCopy(body));
-    const urls = Array.from({ length: origins }, (_, i) => `https://origin-${i}.example`);
-    const before = await settledMemory();
-    const manager = new RobotsManager({ userAgent: UA, store, log: quiet, maxCacheBytes: 1024 * MiB });
-    for (const origin of urls) {
-      for (let k = 0; k < 70; k++) await manager.isAllowed(`${origin}/page/${k}?q=${k}`);
-      await manager.check(`${origin}/cart0/tag1`);
-    }
-    const grown = (await settledMemory()) - before;
-    const { cache } = manager.stats();
-    expect(cache.entries).toBe(origins);
-    // The count is honest: never below what the heap really grew by.
-    expect(grown).toBeLessThanOrEqual(cache.bytes);
-    // ...and not so loose that the bound means nothing (measured: 1.2 to 3.6 times the heap).
-    expect(cache.bytes).toBeLessThan(5 * grown);
-    await manager.close();
-  }, 120_000);
+  it.each(Object.entries(SHAPES))(
+    'is an upper bound on the heap it holds: %s',
+    async (_name, { body, origins }) => {
+      const store = madeUpStore(ownCopy(body));
+      const urls = Array.from({ length: origins }, (_, i) => `https://origin-${i}.example`);
+      const before = await settledMemory();
+      const manager = new RobotsManager({ userAgent: UA, store, log: quiet, maxCacheBytes: 1024 * MiB });
+      for (const origin of urls) {
+        for (let k = 0; k < 70; k++) await manager.isAllowed(`${origin}/page/${k}?q=${k}`);
+        await manager.check(`${origin}/cart0/tag1`);
+      }
+      const grown = (await settledMemory()) - before;
+      const { cache } = manager.stats();
+      expect(cache.entries).toBe(origins);
+      // The count is honest: never below what the heap really grew by.
+      expect(grown).toBeLessThanOrEqual(cache.bytes);
+      // ...and not so loose that the bound means nothing (measured: 1.2 to 3.6 times the heap).
+      expect(cache.bytes).toBeLessThan(5 * grown);
+      await manager.close();
+    },
+    120_000,
+  );
 });
 
 describe('the byte bound', () => {
@@ -150,7 +185,12 @@ describe('the byte bound', () => {
     expect(manager.stats().cache.entries).toBe(3);
     await manager.isAllowed(`${a}/again`); // a is used again, so b is now the least recently used
     await manager.isAllowed(`${d}/`);
-    expect(manager.stats().origins.map((o) => o.origin).sort()).toEqual([a, c, d]);
+    expect(
+      manager
+        .stats()
+        .origins.map((o) => o.origin)
+        .sort(),
+    ).toEqual([a, c, d]);
     expect(manager.stats().cache.bytes).toBeLessThanOrEqual(MiB);
     // b comes back from the store (a second read), a never left (one read).
     expect(await manager.isAllowed(`${b}/private/x`)).toBe(false);

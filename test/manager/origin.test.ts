@@ -52,21 +52,25 @@ describe('originOf', () => {
   });
 
   it('equals URL.origin for any http(s) URL (property)', () => {
-    const anyCase = (url: string, mask: number) =>
-      [...url].map((ch, i) => ((mask >> (i % 31)) & 1 ? ch.toUpperCase() : ch)).join('');
+    const anyCase = (url: string, mask: number) => [...url].map((ch, i) => ((mask >> (i % 31)) & 1 ? ch.toUpperCase() : ch)).join('');
     fc.assert(
-      fc.property(fc.webUrl({ validSchemes: ['http', 'https'], withQueryParameters: true, withFragments: true }), fc.integer(), fc.option(fc.integer({ min: 1, max: 65535 })), (url, mask, port) => {
-        const withPort = port === null ? url : url.replace(/^(https?:\/\/[^/?#]+)/, `$1:${port}`);
-        for (const candidate of [withPort, anyCase(withPort, mask)]) {
-          let expected: string | undefined;
-          try {
-            expected = new URL(candidate).origin;
-          } catch {
-            expected = undefined;
+      fc.property(
+        fc.webUrl({ validSchemes: ['http', 'https'], withQueryParameters: true, withFragments: true }),
+        fc.integer(),
+        fc.option(fc.integer({ min: 1, max: 65535 })),
+        (url, mask, port) => {
+          const withPort = port === null ? url : url.replace(/^(https?:\/\/[^/?#]+)/, `$1:${port}`);
+          for (const candidate of [withPort, anyCase(withPort, mask)]) {
+            let expected: string | undefined;
+            try {
+              expected = new URL(candidate).origin;
+            } catch {
+              expected = undefined;
+            }
+            expect(originOf(candidate)).toBe(expected);
           }
-          expect(originOf(candidate)).toBe(expected);
-        }
-      }),
+        },
+      ),
       { numRuns: 2_000 },
     );
   });
@@ -74,17 +78,22 @@ describe('originOf', () => {
   it('equals URL.origin for hosts made of the pieces the fast path has to judge (property)', () => {
     const piece = fc.constantFrom('a', 'z', '1', '0', '-', '.', 'xn--', 'xn--bcher-kva', '255', ':', ':80', ':443', ':0', '');
     fc.assert(
-      fc.property(fc.constantFrom('http://', 'https://'), fc.array(piece, { maxLength: 8 }), fc.constantFrom('', '/', '/x', '?q', '#f'), (scheme, pieces, rest) => {
-        const url = `${scheme}${pieces.join('')}${rest}`;
-        let expected: string | undefined;
-        try {
-          const parsed = new URL(url);
-          expected = parsed.hostname === '' ? undefined : parsed.origin;
-        } catch {
-          expected = undefined;
-        }
-        expect(originOf(url)).toBe(expected);
-      }),
+      fc.property(
+        fc.constantFrom('http://', 'https://'),
+        fc.array(piece, { maxLength: 8 }),
+        fc.constantFrom('', '/', '/x', '?q', '#f'),
+        (scheme, pieces, rest) => {
+          const url = `${scheme}${pieces.join('')}${rest}`;
+          let expected: string | undefined;
+          try {
+            const parsed = new URL(url);
+            expected = parsed.hostname === '' ? undefined : parsed.origin;
+          } catch {
+            expected = undefined;
+          }
+          expect(originOf(url)).toBe(expected);
+        },
+      ),
       { numRuns: 5_000 },
     );
   });
@@ -99,16 +108,27 @@ describe('originOf', () => {
       }
     };
     const prefix = fc.constantFrom('http://', 'https://', 'HTTP://', 'ftp://', 'mailto:', 'data:', '//', '', ' https://', '\u00a0https://');
-    fc.assert(fc.property(fc.oneof(fc.string(), fc.tuple(prefix, fc.string()).map(([p, rest]) => p + rest)), (input) => {
-      expect(originOf(input)).toBe(whatwg(input));
-    }), { numRuns: 5_000 });
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.tuple(prefix, fc.string()).map(([p, rest]) => p + rest),
+        ),
+        (input) => {
+          expect(originOf(input)).toBe(whatwg(input));
+        },
+      ),
+      { numRuns: 5_000 },
+    );
   });
 
   it('never throws, whatever it is given', () => {
-    fc.assert(fc.property(fc.string(), (input) => {
-      originOf(input);
-      originOf(`http://${input}`);
-    }));
+    fc.assert(
+      fc.property(fc.string(), (input) => {
+        originOf(input);
+        originOf(`http://${input}`);
+      }),
+    );
     for (const input of [null, undefined, 42, {}, 'http://[', 'http://%zz/', 'https://a..b/', '\u0000']) {
       expect(() => originOf(input as unknown as string)).not.toThrow();
     }

@@ -4,7 +4,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import { RobotsFetchError, type RobotsRecord } from '@heed/manager';
-import { cacheTtl, decideRecord, effectivePolicy, parseRetryAfter, POLICY_DEFAULTS, retryDelay, type FetchOutcome } from '@heed/manager/internal';
+import {
+  cacheTtl,
+  decideRecord,
+  effectivePolicy,
+  parseRetryAfter,
+  POLICY_DEFAULTS,
+  retryDelay,
+  type FetchOutcome,
+} from '@heed/manager/internal';
 
 const ORIGIN = 'https://example.com';
 const NOW = Date.UTC(2026, 0, 1);

@@ -40,7 +40,7 @@ function create(extra: Partial<RobotsManagerOptions> = {}): RobotsManager {
 }
 
 describe('a list of product tokens per call', () => {
-  it("merges the groups of every named token and ignores *; * applies when none is named", async () => {
+  it('merges the groups of every named token and ignores *; * applies when none is named', async () => {
     const m = create();
     const both = ['mybot-news', 'mybot'];
     expect(await m.isAllowed(url('/news-private/x'), both)).toBe(false);
@@ -74,7 +74,9 @@ describe('a list of product tokens per call', () => {
   it('fetches each origin once, whatever tokens ask, concurrently or not', async () => {
     const m = create();
     const asks = [undefined, 'mybot', ['mybot-news', 'mybot'], ['nobody', 'nothing'], 'OtherBot'] as const;
-    const answers = await Promise.all(asks.flatMap((tokens) => [m.isAllowed(url('/bot-private/x'), tokens), m.check(url('/news-private/x'), tokens)]));
+    const answers = await Promise.all(
+      asks.flatMap((tokens) => [m.isAllowed(url('/bot-private/x'), tokens), m.check(url('/news-private/x'), tokens)]),
+    );
     expect(answers).toHaveLength(10);
     await m.crawlDelay(url('/'), ['a', 'b']);
     await m.usage(url('/'), { productToken: ['a', 'b'] });
@@ -130,7 +132,8 @@ describe('a malformed per-call token', () => {
   it('rejects with InvalidOptionsError naming productToken, and says what the header token is', async () => {
     const m = create();
     await expect(m.isAllowed(url('/'), 'OtherBot/2.0 (+https://other.example)')).rejects.toMatchObject({
-      option: 'productToken', message: expect.stringMatching(/product token is "OtherBot"/),
+      option: 'productToken',
+      message: expect.stringMatching(/product token is "OtherBot"/),
     });
     await expect(m.check(url('/'), [])).rejects.toBeInstanceOf(InvalidOptionsError);
     await expect(m.crawlDelay(url('/'), ['ok', 'not ok'])).rejects.toThrow(/item 1/);

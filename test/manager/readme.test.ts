@@ -35,7 +35,11 @@ async function runExample(code: string, env: Record<string, string> = {}): Promi
   writeFileSync(file, code.replaceAll('https://crawlee.dev', server.origin));
   try {
     // Asynchronously: the server answering the example lives in this process.
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [file], { cwd: work, env: { ...process.env, ...env }, timeout: 30_000 });
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [file], {
+      cwd: work,
+      env: { ...process.env, ...env },
+      timeout: 30_000,
+    });
     expect(stderr).not.toMatch(/Error/);
     return stdout;
   } finally {

@@ -4,8 +4,16 @@ import { decideRecord } from '@heed/manager/internal';
 
 export function goodRecord(origin: string, body: string, now = Date.now()): RobotsRecord {
   const outcome = {
-    kind: 'response', status: 200, headers: {}, finalUrl: `${origin}/robots.txt`, body: Buffer.from(body),
-    bodyCapped: false, url: `${origin}/robots.txt`, redirects: [], startedAt: now, durationMs: 1,
+    kind: 'response',
+    status: 200,
+    headers: {},
+    finalUrl: `${origin}/robots.txt`,
+    body: Buffer.from(body),
+    bodyCapped: false,
+    url: `${origin}/robots.txt`,
+    redirects: [],
+    startedAt: now,
+    durationMs: 1,
   } as const;
   return decideRecord(origin, outcome, undefined, now);
 }

@@ -9,9 +9,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  KeyValueStoreStore, MemoryStore, RedisStore, RobotsManager, type RobotsRecord,
-} from '@heed/manager';
+import { KeyValueStoreStore, MemoryStore, RedisStore, RobotsManager, type RobotsRecord } from '@heed/manager';
 import { goodRecord } from './records.js';
 import { deadPort, recordingLog, startServer, UA, type TestServer } from './helpers.js';
 import { has } from '../support/requirements.js';
@@ -142,7 +140,10 @@ describe.skipIf(!redisAvailable)('RedisStore (real redis-server)', () => {
       await Promise.all(exits);
       expect(fleetServer.robotsRequests()).toBe(1);
       for (const result of results) {
-        expect(result.verdicts).toEqual([{ allowed: false, reason: 'rules' }, { allowed: true, reason: 'rules' }]);
+        expect(result.verdicts).toEqual([
+          { allowed: false, reason: 'rules' },
+          { allowed: true, reason: 'rules' },
+        ]);
       }
       // One process fetched, the other waited for its record.
       expect(results.map((r) => r.stats.total).sort()).toEqual([0, 1]);

@@ -10,7 +10,9 @@ const verdict = (body: string, url: string) => new TdmRepMatcher(parseTdmRep(bod
 
 describe('parseTdmRep()', () => {
   it('reads the rules of the report, in order, with reservation and policy', () => {
-    const file = parseTdmRep('[{"location": "/", "tdm-reservation": 1, "tdm-policy": "https://example.com/policy.json"}, {"location": "/free/*", "tdm-reservation": 0}]');
+    const file = parseTdmRep(
+      '[{"location": "/", "tdm-reservation": 1, "tdm-policy": "https://example.com/policy.json"}, {"location": "/free/*", "tdm-reservation": 0}]',
+    );
     expect(file).toEqual({
       rules: [
         { index: 0, location: '/', reservation: 1, policy: 'https://example.com/policy.json' },
@@ -26,7 +28,9 @@ describe('parseTdmRep()', () => {
   });
 
   it('skips rules it cannot read and says why, keeping the others', () => {
-    const file = parseTdmRep('[42, {"tdm-reservation": 1}, {"location": "no-slash", "tdm-reservation": 1}, {"location": "/a", "tdm-reservation": "1"}, {"location": "/b", "tdm-reservation": 2, "tdm-policy": 7}]');
+    const file = parseTdmRep(
+      '[42, {"tdm-reservation": 1}, {"location": "no-slash", "tdm-reservation": 1}, {"location": "/a", "tdm-reservation": "1"}, {"location": "/b", "tdm-reservation": 2, "tdm-policy": 7}]',
+    );
     expect(file.rules).toEqual([
       { index: 3, location: '/a', reservation: undefined },
       { index: 4, location: '/b', reservation: undefined },
@@ -89,8 +93,14 @@ describe('TdmRepMatcher', () => {
   ]);
 
   it('takes the first matching rule in array order, not the longest', () => {
-    expect(verdict(body, 'https://example.com/open/report.pdf')).toMatchObject({ rule: { index: 0 }, preferences: { 'train-ai': 'allow', 'ai-input': 'allow' } });
-    expect(verdict(body, 'https://example.com/docs/report.pdf')).toMatchObject({ rule: { index: 1, policy: 'https://example.com/policy' }, preferences: { 'train-ai': 'disallow', 'ai-input': 'disallow' } });
+    expect(verdict(body, 'https://example.com/open/report.pdf')).toMatchObject({
+      rule: { index: 0 },
+      preferences: { 'train-ai': 'allow', 'ai-input': 'allow' },
+    });
+    expect(verdict(body, 'https://example.com/docs/report.pdf')).toMatchObject({
+      rule: { index: 1, policy: 'https://example.com/policy' },
+      preferences: { 'train-ai': 'disallow', 'ai-input': 'disallow' },
+    });
     expect(verdict(body, 'https://example.com/news/today')).toMatchObject({ rule: { index: 2 }, preferences: { 'train-ai': 'disallow' } });
     expect(verdict(body, 'https://example.com/about')).toMatchObject({ rule: { index: 3 }, preferences: { 'train-ai': 'allow' } });
   });
@@ -109,8 +119,12 @@ describe('TdmRepMatcher', () => {
   });
 
   it('says unknown where no rule matches, or the matching rule has no valid reservation', () => {
-    expect(verdict('[{"location": "/x/", "tdm-reservation": 1}]', 'https://example.com/y')).toEqual({ preferences: { 'train-ai': 'unknown', 'ai-input': 'unknown' } });
-    expect(verdict('[{"location": "/", "tdm-reservation": "yes"}, {"location": "/", "tdm-reservation": 1}]', 'https://example.com/y')).toMatchObject({ rule: { index: 0 }, preferences: { 'train-ai': 'unknown' } });
+    expect(verdict('[{"location": "/x/", "tdm-reservation": 1}]', 'https://example.com/y')).toEqual({
+      preferences: { 'train-ai': 'unknown', 'ai-input': 'unknown' },
+    });
+    expect(
+      verdict('[{"location": "/", "tdm-reservation": "yes"}, {"location": "/", "tdm-reservation": 1}]', 'https://example.com/y'),
+    ).toMatchObject({ rule: { index: 0 }, preferences: { 'train-ai': 'unknown' } });
     expect(verdict('', 'https://example.com/y').preferences['train-ai']).toBe('unknown');
   });
 });

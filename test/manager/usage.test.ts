@@ -30,7 +30,8 @@ afterEach(() => {
 });
 
 const tdmRequests = () => server.seen.filter((r) => r.url === '/.well-known/tdmrep.json').length;
-const create = (extra: { store?: MemoryStore } = {}) => new RobotsManager({ userAgent: UA, log: recordingLog().log, timeoutMs: 2_000, ...extra });
+const create = (extra: { store?: MemoryStore } = {}) =>
+  new RobotsManager({ userAgent: UA, log: recordingLog().log, timeoutMs: 2_000, ...extra });
 
 describe('RobotsManager#usage', () => {
   it('reads robots.txt preferences with their lines, and never fetches tdmrep.json without a TDM purpose', async () => {
@@ -39,7 +40,12 @@ describe('RobotsManager#usage', () => {
     const report = await m.usage(`${server.origin}/reserved/a`, { purposes: ['search'] });
     expect(report.preference('search')).toBe('allow');
     expect(report.preference('train-ai')).toBe('disallow');
-    expect(report.decision('train-ai')).toMatchObject({ signal: 'content-usage', source: 'robots.txt', line: 3, where: `${server.origin}/robots.txt` });
+    expect(report.decision('train-ai')).toMatchObject({
+      signal: 'content-usage',
+      source: 'robots.txt',
+      line: 3,
+      where: `${server.origin}/robots.txt`,
+    });
     expect(report.decision('ai-input')).toMatchObject({ signal: 'content-signal', line: 5 });
     expect(report.check(['search'])).toEqual({ allowed: true });
     expect(tdmRequests()).toBe(0);

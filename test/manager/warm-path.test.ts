@@ -15,7 +15,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 describe('a warm check', () => {
-  it('gives every spelling of a URL its own origin\'s verdict', async () => {
+  it("gives every spelling of a URL its own origin's verdict", async () => {
     const m = new RobotsManager({ userAgent: UA, log: recordingLog().log });
     try {
       const { port } = new URL(server.origin);
@@ -38,7 +38,7 @@ describe('a warm check', () => {
     }
   });
 
-  it('never lends an origin\'s rules to a URL of another origin whose text starts alike', async () => {
+  it("never lends an origin's rules to a URL of another origin whose text starts alike", async () => {
     // Two servers on ports P and P·10+1: the second origin's text starts with the first's
     // (http://127.0.0.1:4321 and http://127.0.0.1:43211), the case a lookup by text prefix could confuse.
     const { short, long } = await portsThatStartAlike();
@@ -61,7 +61,7 @@ describe('a warm check', () => {
 });
 
 describe('decide(), the check a crawler makes', () => {
-  it('gives check()\'s verdict, reason and line, and the same answer object for the same deciding line', async () => {
+  it("gives check()'s verdict, reason and line, and the same answer object for the same deciding line", async () => {
     const m = new RobotsManager({ userAgent: UA, log: recordingLog().log });
     const before = server.robotsRequests();
     try {
@@ -69,7 +69,14 @@ describe('decide(), the check a crawler makes', () => {
       for (const url of urls) {
         const full = await m.check(url);
         const decision = await m.decide(url);
-        expect(decision, url).toMatchObject({ allowed: full.allowed, reason: full.reason, line: full.line ?? 0, origin: full.origin, status: full.record.status, httpStatus: full.record.httpStatus });
+        expect(decision, url).toMatchObject({
+          allowed: full.allowed,
+          reason: full.reason,
+          line: full.line ?? 0,
+          origin: full.origin,
+          status: full.record.status,
+          httpStatus: full.record.httpStatus,
+        });
       }
       // Both disallowed URLs are decided by line 2: one shared, frozen answer, nothing built per check.
       const a = await m.decide(urls[0]!);

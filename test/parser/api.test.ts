@@ -64,7 +64,11 @@ describe('RobotsTxt', () => {
 
     expect(robots.explain('https://example.com/private/open/x', 'HeedBot')).toMatchObject({ allowed: true, line: 6 });
     expect(robots.explain('https://example.com/public', 'HeedBot')).toMatchObject({ allowed: true, reason: 'no-matching-rule', line: 0 });
-    expect(parseRobotsTxt('User-agent: a\nDisallow: /').explain('https://x.com/', 'b')).toMatchObject({ allowed: true, reason: 'no-group', matchedBy: 'none' });
+    expect(parseRobotsTxt('User-agent: a\nDisallow: /').explain('https://x.com/', 'b')).toMatchObject({
+      allowed: true,
+      reason: 'no-group',
+      matchedBy: 'none',
+    });
   });
 
   it('reads bytes as bytes and text as UTF-8', () => {
@@ -82,7 +86,9 @@ describe('RobotsTxt', () => {
 
   it('rejects bad options with a message that says what to do', () => {
     expect(() => parseRobotsTxt('', { maxbytes: 5 } as never)).toThrow(InvalidOptionsError);
-    expect(() => parseRobotsTxt('', { maxbytes: 5 } as never)).toThrow(/Invalid option "maxbytes" of parseRobotsTxt\(\): unknown option\. The options are maxBytes,/);
+    expect(() => parseRobotsTxt('', { maxbytes: 5 } as never)).toThrow(
+      /Invalid option "maxbytes" of parseRobotsTxt\(\): unknown option\. The options are maxBytes,/,
+    );
     expect(() => parseRobotsTxt('', { maxBytes: -1 })).toThrow(/expected a number of bytes from 0 to 8,388,608/);
     expect(() => parseRobotsTxt('', { acceptTypos: 'yes' } as never)).toThrow(/true or false/);
   });

@@ -23,13 +23,22 @@ const files = readdirSync(dir)
   .sort();
 
 if (!useFull) {
-  const why = process.env.HEED_CORPUS_SAMPLE === '1' ? 'HEED_CORPUS_SAMPLE=1 is set' : `the full corpus was NOT found at ${shown(fullCorpus)}`;
+  const why =
+    process.env.HEED_CORPUS_SAMPLE === '1' ? 'HEED_CORPUS_SAMPLE=1 is set' : `the full corpus was NOT found at ${shown(fullCorpus)}`;
   console.warn(`corpus.test.ts: ${why}; running on the ${files.length}-file sample in ${shown(sample)} instead.`);
 }
 
 const ORIGIN = 'https://example.com';
 const AGENTS = ['HeedBot', 'Googlebot', 'bingbot', '*', ''];
-const FIXED_PATHS = ['/', '/robots.txt', '/index.html', '/search?q=robots', '/wp-admin/admin-ajax.php', '/caf%c3%a9/', '/' + 'a/'.repeat(999) + 'a'];
+const FIXED_PATHS = [
+  '/',
+  '/robots.txt',
+  '/index.html',
+  '/search?q=robots',
+  '/wp-admin/admin-ajax.php',
+  '/caf%c3%a9/',
+  '/' + 'a/'.repeat(999) + 'a',
+];
 
 /** The file's lines as Google splits them (LF, CRLF, CR), each decoded as UTF-8 like the parser does. */
 function linesOf(bytes: Uint8Array): string[] {
@@ -69,7 +78,8 @@ function check(name: string): string[] {
     return [`parse threw ${String(error)}`];
   }
   if (robots.byteLength !== bytes.length) problems.push(`byteLength ${robots.byteLength} ≠ ${bytes.length}`);
-  if (!robots.sitemaps.every((sitemap) => typeof sitemap === 'string' && sitemap.length > 0)) problems.push('a sitemap is not a non-empty string');
+  if (!robots.sitemaps.every((sitemap) => typeof sitemap === 'string' && sitemap.length > 0))
+    problems.push('a sitemap is not a non-empty string');
   const lines = robots.truncated ? undefined : linesOf(bytes);
   for (const path of [...FIXED_PATHS, ...pathsFromRules(robots)]) {
     for (const agent of AGENTS) {
@@ -101,10 +111,13 @@ describe(`real robots.txt files (${useFull ? 'full corpus' : 'sample'}: ${files.
 
   const batchSize = 250;
   const batches = Array.from({ length: Math.ceil(files.length / batchSize) }, (_, i) => files.slice(i * batchSize, (i + 1) * batchSize));
-  it.each(batches.map((batch) => [`${batch[0]} … ${batch[batch.length - 1]}`, batch] as const))('%s parse and answer consistently', (_label, batch) => {
-    const failures = batch.flatMap((name) => check(name).map((problem) => `${name}: ${problem}`));
-    expect(failures).toEqual([]);
-  });
+  it.each(batches.map((batch) => [`${batch[0]} … ${batch[batch.length - 1]}`, batch] as const))(
+    '%s parse and answer consistently',
+    (_label, batch) => {
+      const failures = batch.flatMap((name) => check(name).map((problem) => `${name}: ${problem}`));
+      expect(failures).toEqual([]);
+    },
+  );
 
   it('reads real files the way Google does (spot checks on the sample)', () => {
     // Files of the sample, with what Google's parser says about them.

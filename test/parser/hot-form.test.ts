@@ -41,11 +41,13 @@ function hotAnswers(body: string | Uint8Array, paths: readonly string[], options
 }
 
 const piece = fc.constantFrom('/', 'a', 'b', 'ab', '*', '.', '?', '=', '&', '_', '%2F', '%41', 'index.html', 'x-y', '~');
-const pattern = fc.array(piece, { maxLength: 7 }).chain((pieces) =>
-  fc.boolean().map((anchored) => `/${pieces.join('')}${anchored ? '$' : ''}`),
-);
+const pattern = fc
+  .array(piece, { maxLength: 7 })
+  .chain((pieces) => fc.boolean().map((anchored) => `/${pieces.join('')}${anchored ? '$' : ''}`));
 const rule = fc.tuple(fc.constantFrom('Allow', 'Disallow'), pattern).map(([key, value]) => `${key}: ${value}`);
-const path = fc.array(fc.constantFrom('/', 'a', 'b', 'ab', '.', '?', '=', '&', '_', '%2F', '%41', 'A', 'index.html', 'x-y', '~'), { maxLength: 12 }).map((pieces) => `/${pieces.join('')}`);
+const path = fc
+  .array(fc.constantFrom('/', 'a', 'b', 'ab', '.', '?', '=', '&', '_', '%2F', '%41', 'A', 'index.html', 'x-y', '~'), { maxLength: 12 })
+  .map((pieces) => `/${pieces.join('')}`);
 
 function file(rules: readonly string[]): string {
   return `User-agent: *\n${rules.join('\n')}\n`;
@@ -76,13 +78,22 @@ describe('the hot form of a rule set', () => {
   it('answers as the compact form did for large, bucketed rule sets with shared segment searches and long paths', () => {
     const longPath = path.map((p) => p + 'a/b_c?d=e&'.repeat(30));
     fc.assert(
-      fc.property(fc.array(rule, { minLength: 300, maxLength: 400 }), fc.array(fc.oneof(path, longPath), { minLength: 1, maxLength: 60 }), (rules, paths) => {
-        const body = file(rules);
-        // Paths that share the rules' literal prefixes, so the buckets are really visited.
-        const fromRules = rules.slice(0, 40).map((r) => r.slice(r.indexOf(':') + 2).replace(/\$$/, '').replace(/\*/g, 'zz'));
-        const all = [...paths, ...fromRules, ...fromRules.map((p) => p + '/tail?q=1')];
-        expect(hotAnswers(body, all)).toEqual(coldAnswers(body, all));
-      }),
+      fc.property(
+        fc.array(rule, { minLength: 300, maxLength: 400 }),
+        fc.array(fc.oneof(path, longPath), { minLength: 1, maxLength: 60 }),
+        (rules, paths) => {
+          const body = file(rules);
+          // Paths that share the rules' literal prefixes, so the buckets are really visited.
+          const fromRules = rules.slice(0, 40).map((r) =>
+            r
+              .slice(r.indexOf(':') + 2)
+              .replace(/\$$/, '')
+              .replace(/\*/g, 'zz'),
+          );
+          const all = [...paths, ...fromRules, ...fromRules.map((p) => p + '/tail?q=1')];
+          expect(hotAnswers(body, all)).toEqual(coldAnswers(body, all));
+        },
+      ),
       { numRuns: 40 },
     );
   });
@@ -104,7 +115,9 @@ describe('the hot form of a rule set', () => {
     const fullCorpus = fileURLToPath(new URL('../../../shared/corpus/real-robots/', import.meta.url));
     const sample = fileURLToPath(new URL('../fixtures/real-robots-sample/', import.meta.url));
     const dir = process.env.HEED_CORPUS_SAMPLE !== '1' && existsSync(fullCorpus) ? fullCorpus : sample;
-    const names = readdirSync(dir).filter((name) => name !== 'README.md').sort();
+    const names = readdirSync(dir)
+      .filter((name) => name !== 'README.md')
+      .sort();
     let compared = 0;
     for (const name of names) {
       const bytes = new Uint8Array(readFileSync(dir + name));

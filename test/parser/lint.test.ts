@@ -8,7 +8,15 @@ import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DIAGNOSTIC_CODES, InvalidOptionsError, lint, parseRobotsTxt, type Diagnostic, type DiagnosticCode, type LintOptions } from '@heed/parser';
+import {
+  DIAGNOSTIC_CODES,
+  InvalidOptionsError,
+  lint,
+  parseRobotsTxt,
+  type Diagnostic,
+  type DiagnosticCode,
+  type LintOptions,
+} from '@heed/parser';
 import { ALL_DIAGNOSTIC_CODES } from '@heed/parser/internal';
 
 interface Expected {
@@ -100,9 +108,25 @@ describe('lint()', () => {
 
   it('never throws, whatever the body', () => {
     const line = fc.oneof(
-      fc.constantFrom('User-agent: *', 'user-agent: bot', 'Disallow: /', 'Allow: /a*', 'Disallow: /a$', 'Sitemap: x', 'Crawl-delay: 1', '# c', ''),
+      fc.constantFrom(
+        'User-agent: *',
+        'user-agent: bot',
+        'Disallow: /',
+        'Allow: /a*',
+        'Disallow: /a$',
+        'Sitemap: x',
+        'Crawl-delay: 1',
+        '# c',
+        '',
+      ),
       fc.string({ maxLength: 40 }),
-      fc.tuple(fc.constantFrom('Allow', 'Disallow', 'Dissalow', 'User-agent', 'Sitemap', 'Noindex'), fc.constantFrom(':', ' ', ''), fc.string({ maxLength: 20 })).map((parts) => parts.join('')),
+      fc
+        .tuple(
+          fc.constantFrom('Allow', 'Disallow', 'Dissalow', 'User-agent', 'Sitemap', 'Noindex'),
+          fc.constantFrom(':', ' ', ''),
+          fc.string({ maxLength: 20 }),
+        )
+        .map((parts) => parts.join('')),
     );
     fc.assert(
       fc.property(fc.array(line, { maxLength: 30 }), fc.constantFrom('\n', '\r\n', '\r'), (lines, eol) => {
@@ -127,18 +151,22 @@ describe('lint()', () => {
       .chain((chars) => fc.constantFrom('', '$').map((end) => '/' + chars.join('') + end));
     const rule = fc.tuple(fc.constantFrom('Allow', 'Disallow'), pattern);
     fc.assert(
-      fc.property(fc.array(rule, { minLength: 2, maxLength: 8 }), fc.array(fc.constantFrom('', 'a', 'b', '/', 'ab'), { minLength: 3, maxLength: 3 }), (rules, fillers) => {
-        const body = ['User-agent: *', ...rules.map(([key, path]) => `${key}: ${path}`)].join('\n');
-        const robots = parseRobotsTxt(body);
-        for (const d of lint(body)) {
-          if (d.code !== 'shadowed-rule' && d.code !== 'redundant-rule' && d.code !== 'equal-length-conflict') continue;
-          const [, path] = rules[d.line - 2] as [string, string];
-          for (const filler of fillers) {
-            const url = 'https://example.com' + path.replace(/\$$/, '').replace(/\*/g, filler);
-            expect(robots.explain(url, 'bot').line).not.toBe(d.line);
+      fc.property(
+        fc.array(rule, { minLength: 2, maxLength: 8 }),
+        fc.array(fc.constantFrom('', 'a', 'b', '/', 'ab'), { minLength: 3, maxLength: 3 }),
+        (rules, fillers) => {
+          const body = ['User-agent: *', ...rules.map(([key, path]) => `${key}: ${path}`)].join('\n');
+          const robots = parseRobotsTxt(body);
+          for (const d of lint(body)) {
+            if (d.code !== 'shadowed-rule' && d.code !== 'redundant-rule' && d.code !== 'equal-length-conflict') continue;
+            const [, path] = rules[d.line - 2] as [string, string];
+            for (const filler of fillers) {
+              const url = 'https://example.com' + path.replace(/\$$/, '').replace(/\*/g, filler);
+              expect(robots.explain(url, 'bot').line).not.toBe(d.line);
+            }
           }
-        }
-      }),
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -153,7 +181,8 @@ const useFullCorpus = process.env.HEED_CORPUS_SAMPLE !== '1' && existsSync(fullC
 const corpus = useFullCorpus ? fullCorpus : sampleCorpus;
 const shown = (path: string): string => relative(fileURLToPath(new URL('../../', import.meta.url)), path);
 if (!useFullCorpus) {
-  const why = process.env.HEED_CORPUS_SAMPLE === '1' ? 'HEED_CORPUS_SAMPLE=1 is set' : `the full corpus was NOT found at ${shown(fullCorpus)}`;
+  const why =
+    process.env.HEED_CORPUS_SAMPLE === '1' ? 'HEED_CORPUS_SAMPLE=1 is set' : `the full corpus was NOT found at ${shown(fullCorpus)}`;
   console.warn(`lint.test.ts: ${why}; linting the sample in ${shown(sampleCorpus)} instead.`);
 }
 describe(`lint over real robots.txt files (${useFullCorpus ? 'full corpus' : 'sample'} in ${shown(corpus)})`, () => {
@@ -163,7 +192,7 @@ describe(`lint over real robots.txt files (${useFullCorpus ? 'full corpus' : 'sa
     for (const file of files) {
       const body = new Uint8Array(readFileSync(corpus + file));
       const found = lint(body);
-      const lastLine = Math.max(1, (body.length > 0 ? new TextDecoder('latin1').decode(body).split(/\r\n|\r|\n/).length : 1));
+      const lastLine = Math.max(1, body.length > 0 ? new TextDecoder('latin1').decode(body).split(/\r\n|\r|\n/).length : 1);
       for (const d of found) expect(d.line, `${file}: ${d.code}`).toBeLessThanOrEqual(lastLine);
     }
   });

@@ -20,22 +20,68 @@ const productTokens = fc.oneof(
 
 /** Pieces of paths and patterns: the characters that matter to matching, escapes, non-ASCII. */
 const pathPiece = fc.constantFrom(
-  '/', '/', 'a', 'b', 'x', 'ab', '-', '_', '.', '?', '=', '&', ';', '*', '$', '%', '%2F', '%2f', '%41', 'A',
-  'é', '日本', '#', ' ', 'index.html', '/index.htm', 'private', '.pdf', '%C3%A9',
+  '/',
+  '/',
+  'a',
+  'b',
+  'x',
+  'ab',
+  '-',
+  '_',
+  '.',
+  '?',
+  '=',
+  '&',
+  ';',
+  '*',
+  '$',
+  '%',
+  '%2F',
+  '%2f',
+  '%41',
+  'A',
+  'é',
+  '日本',
+  '#',
+  ' ',
+  'index.html',
+  '/index.htm',
+  'private',
+  '.pdf',
+  '%C3%A9',
 );
 const pieces = (maxLength: number) => fc.array(pathPiece, { maxLength }).map((parts) => parts.join(''));
 /** Patterns mostly start with `/` (as real ones do), so that they match the URLs below. */
 const pattern = fc.oneof({ weight: 3, arbitrary: pieces(4).map((rest) => '/' + rest) }, { weight: 1, arbitrary: pieces(8) });
 
 const agentValue = fc.oneof(
-  { weight: 4, arbitrary: fc.constantFrom('*', 'HeedBot', 'heedbot', 'HeedBot/1.0', 'Googlebot', 'Googlebot-News', 'OtherBot', 'a', '* ', '*bot', 'Heed Bot', '') },
+  {
+    weight: 4,
+    arbitrary: fc.constantFrom(
+      '*',
+      'HeedBot',
+      'heedbot',
+      'HeedBot/1.0',
+      'Googlebot',
+      'Googlebot-News',
+      'OtherBot',
+      'a',
+      '* ',
+      '*bot',
+      'Heed Bot',
+      '',
+    ),
+  },
   { weight: 1, arbitrary: fc.string({ maxLength: 12 }) },
 );
 const ruleKey = fc.constantFrom('Allow', 'allow', 'Disallow', 'disallow', 'DISALLOW', 'Dissallow', 'Disallowed', 'disalow');
 const agentKey = fc.constantFrom('User-agent', 'user-agent', 'USER-AGENT', 'useragent', 'User agent');
 const otherKey = fc.constantFrom('Sitemap', 'site-map', 'Crawl-delay', 'Host', 'Clean-param', 'Noindex', 'foo');
 const separator = fc.constantFrom(':', ': ', ' : ', ':\t', ' ', '\t');
-const comment = fc.oneof({ weight: 3, arbitrary: fc.constant('') }, { weight: 1, arbitrary: fc.string({ maxLength: 10 }).map((text) => ` # ${text}`) });
+const comment = fc.oneof(
+  { weight: 3, arbitrary: fc.constant('') },
+  { weight: 1, arbitrary: fc.string({ maxLength: 10 }).map((text) => ` # ${text}`) },
+);
 
 const agentLine = fc.tuple(agentKey, separator, agentValue, comment).map((parts) => parts.join(''));
 const ruleLine = fc.tuple(ruleKey, separator, pattern, comment).map((parts) => parts.join(''));
@@ -46,7 +92,10 @@ const noiseLine = fc.oneof(
 );
 /** A group as real files write it: user-agent lines, then rules, with the odd other line. */
 const groupLines = fc
-  .tuple(fc.array(agentLine, { minLength: 1, maxLength: 3 }), fc.array(fc.oneof({ weight: 5, arbitrary: ruleLine }, { weight: 1, arbitrary: noiseLine }), { maxLength: 6 }))
+  .tuple(
+    fc.array(agentLine, { minLength: 1, maxLength: 3 }),
+    fc.array(fc.oneof({ weight: 5, arbitrary: ruleLine }, { weight: 1, arbitrary: noiseLine }), { maxLength: 6 }),
+  )
   .map(([agents, rules]) => [...agents, ...rules]);
 const lineEnding = fc.constantFrom('\n', '\n', '\r\n', '\r');
 
@@ -55,7 +104,9 @@ const robotsText = fc
   .array(fc.oneof({ weight: 4, arbitrary: groupLines }, { weight: 1, arbitrary: noiseLine.map((line) => [line]) }), { maxLength: 8 })
   .chain((blocks) => {
     const lines = blocks.flat();
-    return fc.array(lineEnding, { minLength: lines.length, maxLength: lines.length }).map((endings) => lines.map((line, i) => line + endings[i]).join(''));
+    return fc
+      .array(lineEnding, { minLength: lines.length, maxLength: lines.length })
+      .map((endings) => lines.map((line, i) => line + endings[i]).join(''));
   });
 
 /** URLs a crawler might pass: well-formed ones that hit the patterns, random web URLs, garbage. */
@@ -172,29 +223,41 @@ describe('invariants', () => {
 
   it('a group for another agent, added in front, changes no verdict of the asking agent', () => {
     fc.assert(
-      fc.property(robotsText, agentPair, unrelatedRules, fc.array(url, { minLength: 1, maxLength: 5 }), (text, [asking, other], rules, targets) => {
-        const group = [`User-agent: ${other}`, ...rules.map(([key, value]) => `${key}: ${value}`)].join('\n') + '\n';
-        const before = parseRobotsTxt(text);
-        const after = parseRobotsTxt(group + text);
-        for (const target of targets) expect(after.isAllowed(target, asking)).toBe(before.isAllowed(target, asking));
-        expect(after.crawlDelay(asking)).toBe(before.crawlDelay(asking));
-      }),
+      fc.property(
+        robotsText,
+        agentPair,
+        unrelatedRules,
+        fc.array(url, { minLength: 1, maxLength: 5 }),
+        (text, [asking, other], rules, targets) => {
+          const group = [`User-agent: ${other}`, ...rules.map(([key, value]) => `${key}: ${value}`)].join('\n') + '\n';
+          const before = parseRobotsTxt(text);
+          const after = parseRobotsTxt(group + text);
+          for (const target of targets) expect(after.isAllowed(target, asking)).toBe(before.isAllowed(target, asking));
+          expect(after.crawlDelay(asking)).toBe(before.crawlDelay(asking));
+        },
+      ),
       { numRuns: 500 },
     );
   });
 
   it('a group for another agent, added at the end, changes no verdict of the asking agent', () => {
     fc.assert(
-      fc.property(robotsText, agentPair, unrelatedRules, fc.array(url, { minLength: 1, maxLength: 5 }), (text, [asking, other], rules, targets) => {
-        const before = parseRobotsTxt(text);
-        // A user-agent line right after another one joins its group (Google's grouping), so the
-        // new group is only unrelated when the file's last group already has its rules.
-        const last = before.groups[before.groups.length - 1];
-        fc.pre(last === undefined || last.rules.length > 0);
-        const group = [`User-agent: ${other}`, ...rules.map(([key, value]) => `${key}: ${value}`)].join('\n');
-        const after = parseRobotsTxt(`${text}\n${group}\n`);
-        for (const target of targets) expect(after.isAllowed(target, asking)).toBe(before.isAllowed(target, asking));
-      }),
+      fc.property(
+        robotsText,
+        agentPair,
+        unrelatedRules,
+        fc.array(url, { minLength: 1, maxLength: 5 }),
+        (text, [asking, other], rules, targets) => {
+          const before = parseRobotsTxt(text);
+          // A user-agent line right after another one joins its group (Google's grouping), so the
+          // new group is only unrelated when the file's last group already has its rules.
+          const last = before.groups[before.groups.length - 1];
+          fc.pre(last === undefined || last.rules.length > 0);
+          const group = [`User-agent: ${other}`, ...rules.map(([key, value]) => `${key}: ${value}`)].join('\n');
+          const after = parseRobotsTxt(`${text}\n${group}\n`);
+          for (const target of targets) expect(after.isAllowed(target, asking)).toBe(before.isAllowed(target, asking));
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -204,19 +267,27 @@ describe('invariants', () => {
 
   it('a longer matching allow beats a shorter matching disallow, in any order, with or without *', () => {
     fc.assert(
-      fc.property(plain, plain, fc.oneof(plain, fc.constant('')), fc.boolean(), fc.boolean(), fc.constantFrom('*', 'OtherBot', 'Googlebot', 'HeedBot'), (head, more, tail, allowFirst, starred, otherAgent) => {
-        const disallow = `/${head}`;
-        const allow = starred ? `/${head}*${more}` : `/${head}${more}`;
-        const rules = allowFirst ? [`Allow: ${allow}`, `Disallow: ${disallow}`] : [`Disallow: ${disallow}`, `Allow: ${allow}`];
-        const body = [`User-agent: ${otherAgent}`, 'Disallow: /', '', 'User-agent: HeedBot', ...rules].join('\n');
-        const robots = parseRobotsTxt(body);
-        fc.pre(robots.groupsFor('HeedBot').length === 1 && robots.groupsFor('HeedBot')[0]?.line === 4);
-        const target = `${ORIGIN}/${head}${more}${tail}`;
-        const verdict = robots.explain(target, 'HeedBot');
-        expect(verdict.allowed).toBe(true);
-        expect(verdict.line).toBe(allowFirst ? 5 : 6);
-        expect(verdict.rule?.pattern).toBe(allow);
-      }),
+      fc.property(
+        plain,
+        plain,
+        fc.oneof(plain, fc.constant('')),
+        fc.boolean(),
+        fc.boolean(),
+        fc.constantFrom('*', 'OtherBot', 'Googlebot', 'HeedBot'),
+        (head, more, tail, allowFirst, starred, otherAgent) => {
+          const disallow = `/${head}`;
+          const allow = starred ? `/${head}*${more}` : `/${head}${more}`;
+          const rules = allowFirst ? [`Allow: ${allow}`, `Disallow: ${disallow}`] : [`Disallow: ${disallow}`, `Allow: ${allow}`];
+          const body = [`User-agent: ${otherAgent}`, 'Disallow: /', '', 'User-agent: HeedBot', ...rules].join('\n');
+          const robots = parseRobotsTxt(body);
+          fc.pre(robots.groupsFor('HeedBot').length === 1 && robots.groupsFor('HeedBot')[0]?.line === 4);
+          const target = `${ORIGIN}/${head}${more}${tail}`;
+          const verdict = robots.explain(target, 'HeedBot');
+          expect(verdict.allowed).toBe(true);
+          expect(verdict.line).toBe(allowFirst ? 5 : 6);
+          expect(verdict.rule?.pattern).toBe(allow);
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -38,7 +38,16 @@ const cases = readdirSync(dir)
 describe('usage conformance (test/conformance/*.jsonl, cases with `usage`)', () => {
   it('has cases for every behaviour the data covers', () => {
     const ids = new Set(cases.map((c) => c.id.split('#')[0]));
-    for (const topic of ['longest-match', 'same-path', 'uppercase-key', 'duplicates', 'unknown-values', 'attach-example', 'content-signal-before-groups', 'several-tokens']) {
+    for (const topic of [
+      'longest-match',
+      'same-path',
+      'uppercase-key',
+      'duplicates',
+      'unknown-values',
+      'attach-example',
+      'content-signal-before-groups',
+      'several-tokens',
+    ]) {
       expect(ids).toContain(topic);
     }
   });
@@ -53,7 +62,11 @@ describe('usage conformance (test/conformance/*.jsonl, cases with `usage`)', () 
         expect(verdict.preference(category), `${round}: ${category}`).toBe(want.preference);
         const decision = verdict.decision(category);
         if (want.preference === 'unknown') expect(decision).toBeUndefined();
-        else expect({ line: decision?.line, signal: decision?.signal }, `${round}: ${category}`).toEqual({ line: want.line, signal: want.signal });
+        else
+          expect({ line: decision?.line, signal: decision?.signal }, `${round}: ${category}`).toEqual({
+            line: want.line,
+            signal: want.signal,
+          });
       }
       // explain() carries the same verdict.
       expect(robots.explain(c.url, c.ua).usage, round).toEqual(verdict);
@@ -103,21 +116,46 @@ describe('RobotsTxt#usage()', () => {
   it('honours the RFC 9309 options for Content-Usage paths as for Allow/Disallow', () => {
     const robots = parseRobotsTxt('User-agent: *\nAllow: /\nContent-Usage: /%41bc train-ai=n\n', { decodeUnreservedEscapes: true });
     expect(robots.usage('https://example.com/Abc', 'HeedBot').preference('train-ai')).toBe('disallow');
-    expect(parseRobotsTxt('User-agent: *\nAllow: /\nContent-Usage: /%41bc train-ai=n\n').usage('https://example.com/Abc', 'HeedBot').preference('train-ai')).toBe('unknown');
+    expect(
+      parseRobotsTxt('User-agent: *\nAllow: /\nContent-Usage: /%41bc train-ai=n\n')
+        .usage('https://example.com/Abc', 'HeedBot')
+        .preference('train-ai'),
+    ).toBe('unknown');
   });
 
   it('leaves the crawl verdicts alone: usage lines change no isAllowed() answer (Google reads them as unknown keys)', () => {
     const line = fc.constantFrom(
-      'User-agent: *', 'User-agent: HeedBot', 'User-agent: other', 'Disallow: /a', 'Allow: /a/b', 'Disallow: /', 'Allow: /*.html$', '',
+      'User-agent: *',
+      'User-agent: HeedBot',
+      'User-agent: other',
+      'Disallow: /a',
+      'Allow: /a/b',
+      'Disallow: /',
+      'Allow: /*.html$',
+      '',
     );
-    const usageLine = fc.constantFrom('Content-Usage: train-ai=n', 'Content-Usage: /a train-ai=y', 'Content-Signal: search=yes', 'content-usage: /', 'CONTENT-SIGNAL: x');
+    const usageLine = fc.constantFrom(
+      'Content-Usage: train-ai=n',
+      'Content-Usage: /a train-ai=y',
+      'Content-Signal: search=yes',
+      'content-usage: /',
+      'CONTENT-SIGNAL: x',
+    );
     fc.assert(
-      fc.property(fc.array(fc.oneof(line, usageLine), { maxLength: 14 }), fc.constantFrom('/', '/a', '/a/b', '/a/b.html', '/c'), fc.constantFrom('HeedBot', 'other', 'x'), (lines, path, ua) => {
-        const withUsage = parseRobotsTxt(lines.join('\n'));
-        // The same file with every usage line turned into an unknown key.
-        const without = parseRobotsTxt(lines.map((l) => l.replace(/^content-(usage|signal)/i, 'X-Other')).join('\n'));
-        expect(withUsage.explain(`https://example.com${path}`, ua)).toMatchObject({ allowed: without.isAllowed(`https://example.com${path}`, ua), line: without.explain(`https://example.com${path}`, ua).line });
-      }),
+      fc.property(
+        fc.array(fc.oneof(line, usageLine), { maxLength: 14 }),
+        fc.constantFrom('/', '/a', '/a/b', '/a/b.html', '/c'),
+        fc.constantFrom('HeedBot', 'other', 'x'),
+        (lines, path, ua) => {
+          const withUsage = parseRobotsTxt(lines.join('\n'));
+          // The same file with every usage line turned into an unknown key.
+          const without = parseRobotsTxt(lines.map((l) => l.replace(/^content-(usage|signal)/i, 'X-Other')).join('\n'));
+          expect(withUsage.explain(`https://example.com${path}`, ua)).toMatchObject({
+            allowed: without.isAllowed(`https://example.com${path}`, ua),
+            line: without.explain(`https://example.com${path}`, ua).line,
+          });
+        },
+      ),
       { numRuns: 400 },
     );
   });
@@ -128,7 +166,8 @@ describe('RobotsTxt#usage()', () => {
   });
 
   it('stays linear on a hostile file of 5,000 wildcard Content-Usage rules (growth ratio, not a time limit)', () => {
-    const file = (n: number) => `User-agent: *\nAllow: /\n${Array.from({ length: n }, (_, i) => `Content-Usage: /${'*a'.repeat(20)}*${i} train-ai=n\n`).join('')}`;
+    const file = (n: number) =>
+      `User-agent: *\nAllow: /\n${Array.from({ length: n }, (_, i) => `Content-Usage: /${'*a'.repeat(20)}*${i} train-ai=n\n`).join('')}`;
     const time = (n: number) => {
       const robots = parseRobotsTxt(file(n));
       robots.usage('https://example.com/warm', 'HeedBot');
@@ -144,7 +183,8 @@ describe('RobotsTxt#usage()', () => {
 });
 
 describe('hostile files of usage lines', () => {
-  const file = (n: number) => `User-agent: *\nUser-agent: a\nDisallow: /\n${Array.from({ length: n }, (_, i) => `Content-Usage: /x${i}/*a*a*a train-ai=n\n`).join('')}`;
+  const file = (n: number) =>
+    `User-agent: *\nUser-agent: a\nDisallow: /\n${Array.from({ length: n }, (_, i) => `Content-Usage: /x${i}/*a*a*a train-ai=n\n`).join('')}`;
   const time = (run: () => void) => {
     const start = performance.now();
     run();
@@ -153,7 +193,10 @@ describe('hostile files of usage lines', () => {
 
   it('lint stays linear (growth ratio, not a time limit)', () => {
     lint(file(1_000)); // JIT warm-up
-    const small = Math.max(time(() => lint(file(4_000))), 1);
+    const small = Math.max(
+      time(() => lint(file(4_000))),
+      1,
+    );
     const large = time(() => lint(file(8_000)));
     expect(large / small).toBeLessThan(4);
   });
@@ -161,7 +204,10 @@ describe('hostile files of usage lines', () => {
   it('the first usage() of a crawler compiles paths only: 2x the rules, at most about 2x the time', () => {
     const open = (n: number) => parseRobotsTxt(file(n).replace('Disallow: /', 'Allow: /'));
     time(() => open(1_000).usage('/x1/a', 'a'));
-    const small = Math.max(time(() => open(4_000).usage('/x1/a', 'a')), 1);
+    const small = Math.max(
+      time(() => open(4_000).usage('/x1/a', 'a')),
+      1,
+    );
     const large = time(() => open(8_000).usage('/x1/a', 'a'));
     expect(large / small).toBeLessThan(4);
     expect(open(8_000).usage('/x7999/aaa', 'a').decision('train-ai')?.line).toBe(8_003);
@@ -169,7 +215,8 @@ describe('hostile files of usage lines', () => {
 });
 
 describe('several product tokens (google/robotstxt AllowedByRobots with a vector of user agents)', () => {
-  const body = 'User-agent: mybot-news\nDisallow: /drafts/\nCrawl-delay: 2\n\nUser-agent: mybot\nDisallow: /private/\nCrawl-delay: 5\n\nUser-agent: *\nDisallow: /\n';
+  const body =
+    'User-agent: mybot-news\nDisallow: /drafts/\nCrawl-delay: 2\n\nUser-agent: mybot\nDisallow: /private/\nCrawl-delay: 5\n\nUser-agent: *\nDisallow: /\n';
   const robots = parseRobotsTxt(body);
 
   it('applies the groups of every named token, merged', () => {
@@ -181,11 +228,21 @@ describe('several product tokens (google/robotstxt AllowedByRobots with a vector
 
   it('uses the * groups only when no listed token is named', () => {
     expect(robots.isAllowed('https://example.com/drafts/x', ['otherbot', 'mybot'])).toBe(true);
-    expect(robots.explain('https://example.com/other', ['nobot', 'otherbot'])).toMatchObject({ allowed: false, line: 10, matchedBy: 'wildcard', productToken: ['nobot', 'otherbot'] });
+    expect(robots.explain('https://example.com/other', ['nobot', 'otherbot'])).toMatchObject({
+      allowed: false,
+      line: 10,
+      matchedBy: 'wildcard',
+      productToken: ['nobot', 'otherbot'],
+    });
   });
 
   it('explains with the listed tokens and the merged groups', () => {
-    expect(robots.explain('https://example.com/private/x', ['mybot-news', 'mybot'])).toMatchObject({ allowed: false, line: 6, matchedBy: 'product-token', productToken: ['mybot-news', 'mybot'] });
+    expect(robots.explain('https://example.com/private/x', ['mybot-news', 'mybot'])).toMatchObject({
+      allowed: false,
+      line: 6,
+      matchedBy: 'product-token',
+      productToken: ['mybot-news', 'mybot'],
+    });
   });
 
   it('takes the crawl-delay of the first merged group that sets one', () => {
@@ -240,13 +297,28 @@ describe('several product tokens (google/robotstxt AllowedByRobots with a vector
   });
 
   it('agrees, for any file, with the same file whose second token is renamed to the first (what merging means)', () => {
-    const line = fc.constantFrom('User-agent: a', 'User-agent: b', 'User-agent: *', 'User-agent: c', 'Disallow: /x', 'Allow: /x/y', 'Disallow: /', 'Allow: /*.html$', 'Disallow: /y$', '');
+    const line = fc.constantFrom(
+      'User-agent: a',
+      'User-agent: b',
+      'User-agent: *',
+      'User-agent: c',
+      'Disallow: /x',
+      'Allow: /x/y',
+      'Disallow: /',
+      'Allow: /*.html$',
+      'Disallow: /y$',
+      '',
+    );
     fc.assert(
       fc.property(fc.array(line, { maxLength: 16 }), fc.constantFrom('/', '/x', '/x/y', '/x/y.html', '/y', '/z'), (lines, path) => {
         const url = `https://example.com${path}`;
         const both = parseRobotsTxt(lines.join('\n')).explain(url, ['a', 'b']);
         const renamed = parseRobotsTxt(lines.map((l) => (l === 'User-agent: b' ? 'User-agent: a' : l)).join('\n')).explain(url, 'a');
-        expect({ allowed: both.allowed, line: both.line, matchedBy: both.matchedBy }).toEqual({ allowed: renamed.allowed, line: renamed.line, matchedBy: renamed.matchedBy });
+        expect({ allowed: both.allowed, line: both.line, matchedBy: both.matchedBy }).toEqual({
+          allowed: renamed.allowed,
+          line: renamed.line,
+          matchedBy: renamed.matchedBy,
+        });
       }),
       { numRuns: 500 },
     );
@@ -257,7 +329,12 @@ describe('RFC 9651 Dictionary parser (usage/structured-fields.ts)', () => {
   const ok = (input: string) => {
     const result = parseDictionary(input);
     if (!result.ok) throw new Error(`expected ${input} to parse: ${result.message}`);
-    return Object.fromEntries([...result.dictionary].map(([key, member]) => [key, member.kind === 'item' ? member.value.value : member.items.map((item) => item.value.value)]));
+    return Object.fromEntries(
+      [...result.dictionary].map(([key, member]) => [
+        key,
+        member.kind === 'item' ? member.value.value : member.items.map((item) => item.value.value),
+      ]),
+    );
   };
   const fails = (input: string) => {
     const result = parseDictionary(input);
@@ -287,7 +364,23 @@ describe('RFC 9651 Dictionary parser (usage/structured-fields.ts)', () => {
   });
 
   it('fails on what RFC 9651 rejects', () => {
-    for (const input of ['a=1,', 'a=1 b=2', 'a=', '1a=1', 'a="x', 'a="\\x"', 'a=(1 2', 'a=:%%:', 'a=?2', 'a=1234567890123456', 'a=1.2345', 'a=1.', 'a=@1.5', 'a=%"Caf%C3"', 'a=é']) {
+    for (const input of [
+      'a=1,',
+      'a=1 b=2',
+      'a=',
+      '1a=1',
+      'a="x',
+      'a="\\x"',
+      'a=(1 2',
+      'a=:%%:',
+      'a=?2',
+      'a=1234567890123456',
+      'a=1.2345',
+      'a=1.',
+      'a=@1.5',
+      'a=%"Caf%C3"',
+      'a=é',
+    ]) {
       expect(fails(input), input).not.toBe('parsed');
     }
   });

@@ -103,7 +103,13 @@ describe('16 KB lines', () => {
   });
 
   it('16 KB user-agent, comment and unknown lines are read without harm', () => {
-    const body = [`User-agent: ${'x'.repeat(16_000)}`, `# ${'c'.repeat(16_000)}`, `Unknown: ${'u'.repeat(16_000)}`, 'User-agent: *', 'Disallow: /d'].join('\n');
+    const body = [
+      `User-agent: ${'x'.repeat(16_000)}`,
+      `# ${'c'.repeat(16_000)}`,
+      `Unknown: ${'u'.repeat(16_000)}`,
+      'User-agent: *',
+      'Disallow: /d',
+    ].join('\n');
     const robots = parseRobotsTxt(body);
     expect(robots.explain(at('/d'), UA)).toMatchObject({ allowed: false, line: 5 });
     expect(robots.others.some((other) => other.value.length === 16_000)).toBe(true);
@@ -159,14 +165,20 @@ describe('500 KiB of backtracking bait', () => {
     expect(robots.groups[0]?.rules).toHaveLength(patterns.length);
   });
 
-  it('a 2,000-char path of a\'s matches none of them', () => {
+  it("a 2,000-char path of a's matches none of them", () => {
     expect(robots.explain(at('/' + 'a'.repeat(1_999)), UA)).toMatchObject({ allowed: true, line: 0 });
-    expect(robots.explain(at('/' + 'ab'.repeat(999) + 'a'), UA)).toMatchObject({ allowed: winner?.directive === 'Allow', line: winner?.line });
+    expect(robots.explain(at('/' + 'ab'.repeat(999) + 'a'), UA)).toMatchObject({
+      allowed: winner?.directive === 'Allow',
+      line: winner?.line,
+    });
     expect(robots.isAllowed(at('/' + 'a/'.repeat(999) + 'a'), UA)).toBe(true);
   });
 
   it('a path that matches all of them is decided by the longest (allow on a tie, then the first)', () => {
-    expect(robots.explain(at('/' + 'a'.repeat(1_998) + 'b'), UA)).toMatchObject({ allowed: winner?.directive === 'Allow', line: winner?.line });
+    expect(robots.explain(at('/' + 'a'.repeat(1_998) + 'b'), UA)).toMatchObject({
+      allowed: winner?.directive === 'Allow',
+      line: winner?.line,
+    });
   });
 });
 

@@ -74,8 +74,11 @@ describe('manager memory at scale', () => {
     const stats = manager.stats();
     const after = (await settled()) - before;
     const line = `${ORIGINS} origins × ${(big.length / 1024).toFixed(0)} KiB in ${seconds.toFixed(0)} s: peak +${(
-      (peak - before) / MiB
-    ).toFixed(0)} MiB, settled +${(after / MiB).toFixed(0)} MiB; cache ${stats.cache.entries} origins, ${(stats.cache.bytes / MiB).toFixed(1)} of ${(
+      (peak - before) /
+      MiB
+    ).toFixed(
+      0,
+    )} MiB, settled +${(after / MiB).toFixed(0)} MiB; cache ${stats.cache.entries} origins, ${(stats.cache.bytes / MiB).toFixed(1)} of ${(
       stats.cache.maxBytes / MiB
     ).toFixed(0)} MiB counted; ${stats.fetches.ok} fetches ok`;
     console.log(line);

@@ -22,7 +22,8 @@ const sites: Site[] = [];
 
 function urlset(count: number, url: (i: number) => string): string {
   const parts = ['<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'];
-  for (let i = 0; i < count; i++) parts.push(`<url><loc>${url(i)}</loc><lastmod>2024-05-01</lastmod><changefreq>weekly</changefreq></url>\n`);
+  for (let i = 0; i < count; i++)
+    parts.push(`<url><loc>${url(i)}</loc><lastmod>2024-05-01</lastmod><changefreq>weekly</changefreq></url>\n`);
   parts.push('</urlset>\n');
   return parts.join('');
 }
@@ -89,11 +90,19 @@ describe('sitemaps at scale', () => {
     for await (const _ of readSitemaps([a.url('/sitemap.xml')], { userAgent: UA, maxBytes: 50 * MB, timeoutMs: 60_000, maxDepth: 0 })) n++;
     const parseMs = performance.now() - started;
     const parseLoop = loop.stop();
-    report(`50,000-URL sitemap (${(body.length / MB).toFixed(1)} MB): read+parsed in ${(parseMs / 1000).toFixed(2)} s, event loop held at most ${parseLoop.toFixed(0)} ms`);
+    report(
+      `50,000-URL sitemap (${(body.length / MB).toFixed(1)} MB): read+parsed in ${(parseMs / 1000).toFixed(2)} s, event loop held at most ${parseLoop.toFixed(0)} ms`,
+    );
     expect(n).toBe(50_000);
     expect(parseLoop).toBeLessThan(100);
 
-    const run = await crawlWithPlugin([a.url('/')], { stopWhenFed: true, maxUrlsPerOrigin: 50_000, maxPendingRequests: 100_000, timeoutMs: 600_000, maxTimePerOriginMs: 600_000 });
+    const run = await crawlWithPlugin([a.url('/')], {
+      stopWhenFed: true,
+      maxUrlsPerOrigin: 50_000,
+      maxPendingRequests: 100_000,
+      timeoutMs: 600_000,
+      maxTimePerOriginMs: 600_000,
+    });
     report(
       `50,000-URL sitemap into a CheerioCrawler's queue: ${(run.fedMs / 1000).toFixed(1)} s, event loop held at most ${run.feedLoopMs.toFixed(0)} ms while feeding ` +
         `(${run.worstLoopMs.toFixed(0)} ms over the whole crawl, Crawlee's start-up included), RSS +${(run.rssGrowth / MB).toFixed(0)} MB`,
@@ -111,7 +120,10 @@ describe('sitemaps at scale', () => {
     const oneUrl = site.origins[0]!.url('/same');
     const repeat = gzipSync(Buffer.from(urlset(Math.floor((50 * MB) / 115), () => oneUrl)), { level: 1 });
     for (const o of site.origins) {
-      o.routes.set('/robots.txt', text(`User-agent: *\nAllow: /\nSitemap: ${o.url('/repeat.xml.gz')}\nSitemap: ${o.url('/zeros.xml.gz')}\n`));
+      o.routes.set(
+        '/robots.txt',
+        text(`User-agent: *\nAllow: /\nSitemap: ${o.url('/repeat.xml.gz')}\nSitemap: ${o.url('/zeros.xml.gz')}\n`),
+      );
       o.routes.set('/', page('home', []));
       o.routes.set('/same', page('same', []));
       o.routes.set('/repeat.xml.gz', gz(repeat));
@@ -119,7 +131,10 @@ describe('sitemaps at scale', () => {
     }
     // A 30 s budget per origin (default 120 s): the same bound on memory and on the crawl's wait,
     // reached in a quarter of the time, so CI can run it.
-    const run = await crawlWithPlugin(site.origins.map((o) => o.url('/')), { maxTimePerOriginMs: 30_000 });
+    const run = await crawlWithPlugin(
+      site.origins.map((o) => o.url('/')),
+      { maxTimePerOriginMs: 30_000 },
+    );
     report(
       `100 origins × 2 bombs of 50 MB (maxTimePerOriginMs 30 s): crawl ${(run.tookMs / 1000).toFixed(1)} s, ${run.plugin.stats.sitemapsRead} files read, RSS peak +${(run.rssGrowth / MB).toFixed(0)} MB, event loop held at most ${run.worstLoopMs.toFixed(0)} ms`,
     );
@@ -137,11 +152,16 @@ describe('sitemaps at scale', () => {
     const bomb = Buffer.concat(Array.from({ length: 16 }, () => member));
     const bombs = Array.from({ length: 200 }, (_, i) => a.url(`/bomb-${i}.xml.gz`));
     a.routes.set('/robots.txt', text(`User-agent: *\nAllow: /\nSitemap: ${a.url('/index.xml')}\n`));
-    a.routes.set('/index.xml', { headers: { 'content-type': 'application/xml' }, body: `<sitemapindex>${bombs.map((b) => `<sitemap><loc>${b}</loc></sitemap>`).join('')}</sitemapindex>` });
+    a.routes.set('/index.xml', {
+      headers: { 'content-type': 'application/xml' },
+      body: `<sitemapindex>${bombs.map((b) => `<sitemap><loc>${b}</loc></sitemap>`).join('')}</sitemapindex>`,
+    });
     a.routes.set('/', page('home', []));
     for (const b of bombs) a.routes.set(new URL(b).pathname, gz(bomb));
     const run = await crawlWithPlugin([a.url('/')]);
-    report(`index of 200 one-GB bombs: one-page crawl ${(run.tookMs / 1000).toFixed(1)} s, ${run.plugin.stats.sitemapsRead} files read, RSS peak +${(run.rssGrowth / MB).toFixed(0)} MB`);
+    report(
+      `index of 200 one-GB bombs: one-page crawl ${(run.tookMs / 1000).toFixed(1)} s, ${run.plugin.stats.sitemapsRead} files read, RSS peak +${(run.rssGrowth / MB).toFixed(0)} MB`,
+    );
     expect(run.tookMs).toBeLessThan(120_000);
   });
 });

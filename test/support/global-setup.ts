@@ -11,11 +11,15 @@ export default function setup(): void {
   const root = fileURLToPath(new URL('../../', import.meta.url));
   const started = Date.now();
   try {
-    execFileSync(process.execPath, [`${root}node_modules/typescript/bin/tsc`, '-b', 'packages/parser', 'packages/manager', 'packages/crawlee', 'examples'], {
-      cwd: root,
-      encoding: 'utf8',
-      stdio: 'pipe',
-    });
+    execFileSync(
+      process.execPath,
+      [`${root}node_modules/typescript/bin/tsc`, '-b', 'packages/parser', 'packages/manager', 'packages/crawlee', 'examples'],
+      {
+        cwd: root,
+        encoding: 'utf8',
+        stdio: 'pipe',
+      },
+    );
   } catch (error) {
     const output = (error as { stdout?: string }).stdout ?? String(error);
     throw new Error(`the build before the tests failed (tsc -b); fix these errors first:\n${output}`);

@@ -33,7 +33,9 @@ export async function crawlWithHeed(startUrls: readonly string[], options: Cheer
     {
       maxRequestsPerCrawl: options.maxRequestsPerCrawl ?? 50,
       // Fetch pages with the User-Agent robots.txt is read for (Crawlee sends a browser's by default).
-      preNavigationHooks: [(_context, gotOptions) => void (gotOptions.headers = { ...gotOptions.headers, 'user-agent': options.userAgent })],
+      preNavigationHooks: [
+        (_context, gotOptions) => void (gotOptions.headers = { ...gotOptions.headers, 'user-agent': options.userAgent }),
+      ],
       async requestHandler({ request, enqueueLinks, log }) {
         pages.push(request.loadedUrl ?? request.url);
         log.info(`crawled ${request.loadedUrl ?? request.url}`);

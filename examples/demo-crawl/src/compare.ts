@@ -49,7 +49,9 @@ async function crawleeRow(): Promise<ComparisonRow> {
         respectRobotsTxtFile: true,
         maxRequestsPerCrawl: 100,
         maxRequestRetries: 1,
-        preNavigationHooks: [(_context, gotOptions) => void (gotOptions.headers = { ...gotOptions.headers, 'user-agent': DEMO_USER_AGENT })],
+        preNavigationHooks: [
+          (_context, gotOptions) => void (gotOptions.headers = { ...gotOptions.headers, 'user-agent': DEMO_USER_AGENT }),
+        ],
         async requestHandler({ request, enqueueLinks }) {
           pages.push(request.loadedUrl ?? request.url);
           await enqueueLinks({ strategy: 'all' });
@@ -68,11 +70,15 @@ function row(crawler: ComparisonRow['crawler'], site: DemoSite, pages: readonly 
   const never = new Set(site.expected.neverFetched);
   const crawled = new Set(pages);
   const robots = site.requests.filter((request) => isRobotsRequest(site, request));
-  const sitemapOnly = site.expected.urls.filter((url) => url.discoveredBy.join() === 'sitemap' && url.demoCrawl === 'crawled').map((url) => url.url);
+  const sitemapOnly = site.expected.urls
+    .filter((url) => url.discoveredBy.join() === 'sitemap' && url.demoCrawl === 'crawled')
+    .map((url) => url.url);
   return {
     crawler,
     pagesCrawled: pages.length,
-    disallowedUrlsFetched: [...new Set(site.requests.map((request) => site.url(request.origin, request.path)).filter((url) => never.has(url)))].map((url) => label(site, url)),
+    disallowedUrlsFetched: [
+      ...new Set(site.requests.map((request) => site.url(request.origin, request.path)).filter((url) => never.has(url))),
+    ].map((url) => label(site, url)),
     allowedPagesMissed: site.expected.crawled.filter((url) => !crawled.has(url)).map((url) => label(site, url)),
     sitemapOnlyPagesCrawled: sitemapOnly.filter((url) => crawled.has(url)).length,
     sitemapOnlyPages: sitemapOnly.length,
@@ -88,7 +94,12 @@ async function heedRow(): Promise<ComparisonRow> {
   const site = await startDemoSite();
   try {
     const summary = await runDemoCrawl({ site, print: () => {} });
-    return row('heed', site, summary.pages.map((page) => page.url), summary.failedRequests);
+    return row(
+      'heed',
+      site,
+      summary.pages.map((page) => page.url),
+      summary.failedRequests,
+    );
   } finally {
     await site.close();
   }
@@ -109,7 +120,10 @@ export function comparisonTable(rows: readonly ComparisonRow[]): string[] {
     ['allowed pages missed', ...rows.map((entry) => `${entry.allowedPagesMissed.length}: ${cell(entry.allowedPagesMissed)}`)],
     [`sitemap-only pages crawled (of ${rows[0]?.sitemapOnlyPages})`, ...rows.map((entry) => String(entry.sitemapOnlyPagesCrawled))],
     ['robots.txt requests (4 origins, one redirect)', ...rows.map((entry) => String(entry.robotsTxtRequests))],
-    ['robots.txt fetched as', ...rows.map((entry) => cell([...new Set(entry.robotsTxtUserAgents.map((agent) => `\`${agent.split(' ')[0]}\``))]))],
+    [
+      'robots.txt fetched as',
+      ...rows.map((entry) => cell([...new Set(entry.robotsTxtUserAgents.map((agent) => `\`${agent.split(' ')[0]}\``))])),
+    ],
     ['failed requests', ...rows.map((entry) => String(entry.failedRequests))],
   ];
   return [header, header.map(() => '---'), ...lines].map((cells) => `| ${cells.join(' | ')} |`);

@@ -7,7 +7,15 @@ import { Configuration, log as crawleeLog } from '@crawlee/core';
 import { RobotsPlugin, type SkipEvent } from '@heed/crawlee';
 import { RobotsManager } from '@heed/manager';
 import { DEMO_USER_AGENT, startDemoSite, type DemoSite } from '@heed/demo-site';
-import { formatSummary, skipWhy, type CrawledPage, type DemoCrawlSummary, type OriginRobots, type SkipReasonName, type SkippedUrl } from './summary.js';
+import {
+  formatSummary,
+  skipWhy,
+  type CrawledPage,
+  type DemoCrawlSummary,
+  type OriginRobots,
+  type SkipReasonName,
+  type SkippedUrl,
+} from './summary.js';
 
 /** Options of {@link runDemoCrawl}. */
 export interface DemoCrawlOptions {
@@ -32,7 +40,13 @@ export async function runDemoCrawl(options: DemoCrawlOptions = {}): Promise<Demo
   const ownSite = options.startUrls === undefined && options.site === undefined ? await startDemoSite() : undefined;
   const site = options.startUrls === undefined ? (options.site ?? ownSite) : undefined;
   try {
-    return await crawl({ site, userAgent, print, startUrls: options.startUrls ?? site?.expected.startUrls ?? [], maxRequestsPerCrawl: options.maxRequestsPerCrawl ?? 100 });
+    return await crawl({
+      site,
+      userAgent,
+      print,
+      startUrls: options.startUrls ?? site?.expected.startUrls ?? [],
+      maxRequestsPerCrawl: options.maxRequestsPerCrawl ?? 100,
+    });
   } finally {
     await ownSite?.close();
   }
@@ -64,9 +78,10 @@ async function crawl({ site, userAgent, print, startUrls, maxRequestsPerCrawl }:
 
   if (site !== undefined) {
     print(`Heed demo: the demo site runs on ${Object.keys(site.origins).length} loopback origins:`);
-    for (const [name, robots] of Object.entries(site.expected.robots)) print(`  ${name.padEnd(6)}  ${site.origins[robots.origin]}  robots.txt ${robots.situation}`);
+    for (const [name, robots] of Object.entries(site.expected.robots))
+      print(`  ${name.padEnd(6)}  ${site.origins[robots.origin]}  robots.txt ${robots.situation}`);
   }
-  print(`Crawling ${startUrls.join(', ')} as "${userAgent}" (at most ${maxRequestsPerCrawl} pages)`, );
+  print(`Crawling ${startUrls.join(', ')} as "${userAgent}" (at most ${maxRequestsPerCrawl} pages)`);
   print('');
 
   // In-memory storage: every demo run starts from an empty queue and leaves nothing on disk.
@@ -93,7 +108,11 @@ async function crawl({ site, userAgent, print, startUrls, maxRequestsPerCrawl }:
           nofollow: directives?.nofollow ?? false,
         };
         pages.push(page);
-        const notes = [page.noindex ? 'noindex' : '', page.nofollow ? 'nofollow' : '', request.label === 'sitemap' ? 'from a sitemap' : ''].filter(Boolean);
+        const notes = [
+          page.noindex ? 'noindex' : '',
+          page.nofollow ? 'nofollow' : '',
+          request.label === 'sitemap' ? 'from a sitemap' : '',
+        ].filter(Boolean);
         print(`  crawled  ${label(page.url)}${notes.length > 0 ? `  (${notes.join(', ')})` : ''}`);
         // Heed checks every link, other origins included, and drops the links of nofollow pages.
         await enqueueLinks({ strategy });
@@ -134,7 +153,9 @@ async function crawl({ site, userAgent, print, startUrls, maxRequestsPerCrawl }:
       stoppedAtMax: requestsFinished + requestsFailed >= maxRequestsPerCrawl,
       skipped,
       skippedUrls: new Set(skipped.map((skip) => skip.url)).size,
-      skippedByReason: Object.fromEntries(SKIP_REASONS.map((reason) => [reason, skipped.filter((skip) => skip.reason === reason).length])) as Record<SkipReasonName, number>,
+      skippedByReason: Object.fromEntries(
+        SKIP_REASONS.map((reason) => [reason, skipped.filter((skip) => skip.reason === reason).length]),
+      ) as Record<SkipReasonName, number>,
       robots: await originRobots(manager, site),
       sitemaps: {
         filesRead: stats.sitemapsRead,

@@ -8,7 +8,8 @@ import { log, LogLevel } from '@crawlee/core';
 import { InvalidOptionsError } from '@heed/manager';
 import { runDemoCrawl, type DemoCrawlOptions } from './demo-crawl.js';
 
-const USAGE = 'usage: node examples/demo-crawl/dist/main.js [-- https://example.org ...] [--max 100] [--user-agent "MyBot/1.0 (+https://example.org/bot)"]';
+const USAGE =
+  'usage: node examples/demo-crawl/dist/main.js [-- https://example.org ...] [--max 100] [--user-agent "MyBot/1.0 (+https://example.org/bot)"]';
 
 function parseArgs(args: readonly string[]): DemoCrawlOptions {
   const startUrls: string[] = [];
@@ -29,7 +30,8 @@ function parseArgs(args: readonly string[]): DemoCrawlOptions {
     }
     if (arg === '--user-agent') {
       const value = args[++i];
-      if (value === undefined || value.trim() === '') fail('--user-agent needs the User-Agent header to crawl as, e.g. --user-agent "MyBot/1.0 (+https://example.org/bot)"');
+      if (value === undefined || value.trim() === '')
+        fail('--user-agent needs the User-Agent header to crawl as, e.g. --user-agent "MyBot/1.0 (+https://example.org/bot)"');
       userAgent = value;
       continue;
     }

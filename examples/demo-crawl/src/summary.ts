@@ -222,7 +222,9 @@ export function skipWhy(skip: SkippedUrl, label: UrlLabeler = (url) => url): str
     case 'unreachable':
       return `${skip.robotsStatus === undefined ? fetchProblemText(skip.origin, skip.robotsProblem) : `robots.txt answered ${skip.robotsStatus}`}${where}`;
     case 'nofollow':
-      return skip.referrer === undefined ? `${skip.message}${where}` : `linked from ${label(skip.referrer).replace(/ +/, ' ')}, which says nofollow${where}`;
+      return skip.referrer === undefined
+        ? `${skip.message}${where}`
+        : `linked from ${label(skip.referrer).replace(/ +/, ' ')}, which says nofollow${where}`;
     case 'invalid-url':
       return `not an http(s) URL${where}`;
     case 'usage':

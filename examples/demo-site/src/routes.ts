@@ -123,7 +123,10 @@ function shopRoutes(origins: DemoOrigins): Map<string, Route> {
     ['/products/gadget', shopPage({ title: 'Gadget', text: 'Only in the gzipped sitemap.', links: ['/products/'] })],
     ['/products/gizmo', shopPage({ title: 'Gizmo', text: 'Only in the XML sitemap.', links: ['/products/'] })],
     ['/files/catalog.pdf', { status: 200, headers: { 'content-type': 'application/pdf' }, body: '%PDF-1.4\n% demo\n' }],
-    ['/files/catalog.pdf.html', shopPage({ title: 'Catalog (HTML)', text: '"/*.pdf$" does not match: the URL goes on after ".pdf".', links: ['/'] })],
+    [
+      '/files/catalog.pdf.html',
+      shopPage({ title: 'Catalog (HTML)', text: '"/*.pdf$" does not match: the URL goes on after ".pdf".', links: ['/'] }),
+    ],
     ['/private/', shopPage({ title: 'Private', text: 'Disallowed for everyone.', links: ['/private/account'] })],
     ['/private/account', shopPage({ title: 'Account', text: 'Disallowed: reached only through the /go/account redirect.' })],
     ['/private/old-press-kit', shopPage({ title: 'Old press kit', text: 'Disallowed, but listed in the sitemap.' })],
@@ -168,7 +171,14 @@ function blogRoutes(origins: DemoOrigins): Map<string, Route> {
   return new Map<string, Route>([
     ['/robots.txt', redirect(301, '/site/robots.txt')],
     ['/site/robots.txt', text(blogRobotsLines(origins).join('\n') + '\n')],
-    ['/', page({ title: 'Demo blog', text: 'Its robots.txt asks for a crawl-delay.', links: ['/posts/1', '/posts/2', '/drafts/upcoming', `${origins.shop}/`] })],
+    [
+      '/',
+      page({
+        title: 'Demo blog',
+        text: 'Its robots.txt asks for a crawl-delay.',
+        links: ['/posts/1', '/posts/2', '/drafts/upcoming', `${origins.shop}/`],
+      }),
+    ],
     ['/posts/1', page({ title: 'Post 1', text: 'Linked and in the text sitemap.', links: ['/posts/2', '/'] })],
     ['/posts/2', page({ title: 'Post 2', text: 'Linked and in the text sitemap.', links: ['/'] })],
     ['/posts/3', page({ title: 'Post 3', text: 'Only in the text sitemap.', links: ['/'] })],
@@ -192,7 +202,10 @@ function docsRoutes(origins: DemoOrigins): Map<string, Route> {
       }),
     ],
     ['/reference/internals', page({ title: 'Internals', text: 'Linked only from a page that is nofollow for the demo bot.' })],
-    ['/print', page({ title: 'Print view', text: 'Its X-Robots-Tag header says noindex.', headers: { 'x-robots-tag': 'noindex' }, links: ['/'] })],
+    [
+      '/print',
+      page({ title: 'Print view', text: 'Its X-Robots-Tag header says noindex.', headers: { 'x-robots-tag': 'noindex' }, links: ['/'] }),
+    ],
   ]);
 }
 

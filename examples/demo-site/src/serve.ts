@@ -26,7 +26,10 @@ try {
     ports,
     onRequest: quiet
       ? undefined
-      : (request) => console.log(`${new Date(request.time).toISOString()}  ${request.status}  ${request.origin.padEnd(6)}  ${request.method} ${request.path}  "${request.userAgent}"`),
+      : (request) =>
+          console.log(
+            `${new Date(request.time).toISOString()}  ${request.status}  ${request.origin.padEnd(6)}  ${request.method} ${request.path}  "${request.userAgent}"`,
+          ),
   });
   console.log('Heed demo site is running:');
   for (const name of DEMO_ORIGIN_NAMES) {

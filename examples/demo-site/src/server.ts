@@ -92,7 +92,11 @@ function answer(routes: SiteRoutes[DemoOriginName] | undefined, request: Incomin
 function listen(server: Server, port: number, host: string, name: DemoOriginName): Promise<void> {
   return new Promise((resolve, reject) => {
     const onError = (error: Error): void =>
-      reject(new DemoSiteStartError(`demo site origin "${name}" cannot listen on ${host}:${port} (${error.message}); choose another port or pass 0 for a free one`));
+      reject(
+        new DemoSiteStartError(
+          `demo site origin "${name}" cannot listen on ${host}:${port} (${error.message}); choose another port or pass 0 for a free one`,
+        ),
+      );
     server.once('error', onError);
     server.listen(port, host, () => {
       server.off('error', onError);

@@ -50,7 +50,8 @@ function workerScript(): string {
   const beside = here.replace(/fleet\.[jt]s$/, 'worker.js');
   if (here.endsWith('.js') && existsSync(beside)) return beside;
   const built = fileURLToPath(new URL('../dist/worker.js', import.meta.url));
-  if (!existsSync(built)) throw new FleetWorkerError(`the worker script ${built} is missing: build the example first (tsc -b examples/fleet-redis).`);
+  if (!existsSync(built))
+    throw new FleetWorkerError(`the worker script ${built} is missing: build the example first (tsc -b examples/fleet-redis).`);
   return built;
 }
 
@@ -101,7 +102,12 @@ function runWorker(script: string, task: WorkerTask, timeoutMs: number): Promise
     child.once('exit', (code) => {
       clearTimeout(timer);
       if (code === 0 && report !== undefined) resolve(report);
-      else reject(new FleetWorkerError(`worker ${task.index} exited with code ${code}${report ? '' : ' without a report'}. Its output:\n${output.slice(-2000)}`));
+      else
+        reject(
+          new FleetWorkerError(
+            `worker ${task.index} exited with code ${code}${report ? '' : ' without a report'}. Its output:\n${output.slice(-2000)}`,
+          ),
+        );
     });
   });
 }

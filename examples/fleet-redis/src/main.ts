@@ -17,8 +17,10 @@ try {
   const fleet = await runFleet({ startUrls, userAgent: DEMO_USER_AGENT, workers });
   console.log(`Records shared through ${fleet.redisUrl}${fleet.startedRedis ? ' (a redis-server started for this run)' : ''}\n`);
   for (const worker of fleet.workers) {
-    console.log(`  worker ${worker.index} (pid ${worker.pid}): ${worker.pages.length} pages, ${skippedHeading(worker.skippedUrls.length, worker.skips)}, ` +
-      `${worker.robotsFetches} robots.txt fetches, ${worker.storeHits} records read from Redis`);
+    console.log(
+      `  worker ${worker.index} (pid ${worker.pid}): ${worker.pages.length} pages, ${skippedHeading(worker.skippedUrls.length, worker.skips)}, ` +
+        `${worker.robotsFetches} robots.txt fetches, ${worker.storeHits} records read from Redis`,
+    );
   }
   const origins = Object.keys(site.origins);
   console.log(`\nThe whole fleet fetched robots.txt ${fleet.robotsFetches} times for ${origins.length} origins. The demo site's log:`);

@@ -44,9 +44,13 @@ export async function startLocalRedis(command = 'redis-server', readyTimeoutMs =
       child.kill();
       reject(new RedisServerStartError(`${why}. Install Redis (Debian: apt-get install redis-server) or set REDIS_URL to a running one.`));
     };
-    const timer = setTimeout(() => fail(`redis-server did not report ready within ${readyTimeoutMs} ms (output: ${output.slice(-300)})`), readyTimeoutMs);
+    const timer = setTimeout(
+      () => fail(`redis-server did not report ready within ${readyTimeoutMs} ms (output: ${output.slice(-300)})`),
+      readyTimeoutMs,
+    );
     child.once('error', (error) => fail(`cannot start ${command}: ${error.message}`));
-    const onEarlyExit = (code: number | null): void => fail(`${command} exited with code ${code} before it was ready (output: ${output.slice(-300)})`);
+    const onEarlyExit = (code: number | null): void =>
+      fail(`${command} exited with code ${code} before it was ready (output: ${output.slice(-300)})`);
     child.once('exit', onEarlyExit);
     child.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString();

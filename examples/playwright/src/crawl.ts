@@ -57,7 +57,9 @@ function isLoopback(url: string): boolean {
 export function chromiumPath(options: Pick<PlaywrightExampleOptions, 'executablePath'> = {}): string {
   const path = options.executablePath ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
   if (!existsSync(path)) {
-    throw new Error(`no Chromium at ${path}: install Debian's (apt-get install chromium) or set CHROMIUM_PATH to a Chromium or Chrome binary.`);
+    throw new Error(
+      `no Chromium at ${path}: install Debian's (apt-get install chromium) or set CHROMIUM_PATH to a Chromium or Chrome binary.`,
+    );
   }
   return path;
 }

@@ -9,11 +9,14 @@ import { DEMO_USER_AGENT, distinctSkips, OTHER_USER_AGENT, skippedHeading, start
 import { runSharedCache, type SharedCacheRun } from './shared-cache.js';
 
 const storageFlag = process.argv.indexOf('--storage');
-const storageDir = storageFlag >= 0 ? process.argv[storageFlag + 1] ?? './storage' : './storage';
+const storageDir = storageFlag >= 0 ? (process.argv[storageFlag + 1] ?? './storage') : './storage';
 
 function report(title: string, run: SharedCacheRun, names: ReadonlyMap<string, string>): void {
   console.log(`\n${title}: ${run.robotsFetches} robots.txt fetches, ${run.storeHits} records read from the KeyValueStore`);
-  for (const origin of run.origins) console.log(`  ${(names.get(origin.origin) ?? '').padEnd(6)} ${origin.origin}  robots.txt HTTP ${origin.httpStatus ?? '-'} → ${origin.policy}`);
+  for (const origin of run.origins)
+    console.log(
+      `  ${(names.get(origin.origin) ?? '').padEnd(6)} ${origin.origin}  robots.txt HTTP ${origin.httpStatus ?? '-'} → ${origin.policy}`,
+    );
   for (const crawler of run.crawlers) {
     const skipped = skippedHeading(distinctSkips(crawler.skipped).length, crawler.skipped.length);
     console.log(`  ${crawler.userAgent.split(' ')[0]}: ${crawler.pages.length} pages crawled, ${skipped}`);
@@ -25,7 +28,9 @@ const site = await startDemoSite();
 try {
   const userAgents = [DEMO_USER_AGENT, OTHER_USER_AGENT];
   const names = new Map(Object.entries(site.origins).map(([name, origin]) => [origin, name]));
-  console.log(`Two crawlers (${userAgents.map((agent) => agent.split(' ')[0]).join(', ')}) share one RobotsManager; records persist in ${storageDir}`);
+  console.log(
+    `Two crawlers (${userAgents.map((agent) => agent.split(' ')[0]).join(', ')}) share one RobotsManager; records persist in ${storageDir}`,
+  );
   report('Run 1', await runSharedCache(site.expected.startUrls, { storageDir, userAgents }), names);
   report('Run 2 (same storage, new manager)', await runSharedCache(site.expected.startUrls, { storageDir, userAgents }), names);
   const robotsRequests = site.requests.filter((request) => request.path.endsWith('robots.txt')).length;

@@ -55,13 +55,19 @@ export async function runSharedCache(startUrls: readonly string[], options: Shar
   const manager = new RobotsManager({ userAgent: firstAgent, store: new KeyValueStoreStore({ store: keyValueStore }) });
 
   try {
-    const crawlers = await Promise.all(options.userAgents.map((userAgent) => crawl(startUrls, userAgent, manager, options.maxRequestsPerCrawl ?? 50)));
+    const crawlers = await Promise.all(
+      options.userAgents.map((userAgent) => crawl(startUrls, userAgent, manager, options.maxRequestsPerCrawl ?? 50)),
+    );
     const stats = manager.stats();
     return {
       crawlers,
       robotsFetches: stats.fetches.total,
       storeHits: stats.cache.storeHits,
-      origins: stats.origins.map((origin) => ({ origin: origin.origin, ...(origin.httpStatus === undefined ? {} : { httpStatus: origin.httpStatus }), policy: origin.policy })),
+      origins: stats.origins.map((origin) => ({
+        origin: origin.origin,
+        ...(origin.httpStatus === undefined ? {} : { httpStatus: origin.httpStatus }),
+        policy: origin.policy,
+      })),
     };
   } finally {
     await manager.close();
@@ -70,7 +76,12 @@ export async function runSharedCache(startUrls: readonly string[], options: Shar
   }
 }
 
-async function crawl(startUrls: readonly string[], userAgent: string, manager: RobotsManager, maxRequestsPerCrawl: number): Promise<CrawlerRun> {
+async function crawl(
+  startUrls: readonly string[],
+  userAgent: string,
+  manager: RobotsManager,
+  maxRequestsPerCrawl: number,
+): Promise<CrawlerRun> {
   const pages: string[] = [];
   const skipped: SkipEvent[] = [];
   const crawler = new CheerioCrawler(

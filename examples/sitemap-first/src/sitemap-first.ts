@@ -42,7 +42,9 @@ export async function crawlSitemapsFirst(sites: readonly string[], options: Site
   const crawler = new CheerioCrawler(
     {
       maxRequestsPerCrawl: options.maxRequestsPerCrawl ?? 100,
-      preNavigationHooks: [(_context, gotOptions) => void (gotOptions.headers = { ...gotOptions.headers, 'user-agent': options.userAgent })],
+      preNavigationHooks: [
+        (_context, gotOptions) => void (gotOptions.headers = { ...gotOptions.headers, 'user-agent': options.userAgent }),
+      ],
       // No enqueueLinks: every page beyond the start URLs comes from a sitemap.
       async requestHandler({ request, $ }) {
         const url = request.loadedUrl ?? request.url;

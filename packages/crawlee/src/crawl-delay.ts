@@ -146,7 +146,9 @@ export class CrawlDelayScheduler {
 /** Whether forgetting `clock` cannot let a fetch of its origin out earlier than its delay allows. */
 function idle(clock: OriginClock, now: number): boolean {
   const delay = clock.delayMs ?? 0;
-  return (clock.lastSlot === undefined || now >= clock.lastSlot + delay) && (clock.lastStart === undefined || now >= clock.lastStart + delay);
+  return (
+    (clock.lastSlot === undefined || now >= clock.lastSlot + delay) && (clock.lastStart === undefined || now >= clock.lastStart + delay)
+  );
 }
 
 /** Requests let go whose start is awaited, at most (the oldest is forgotten first). */

@@ -99,7 +99,9 @@ export class RobotsGuard {
     try {
       return await this.manager.usage(url, { productToken: this.options.productToken, purposes: this.options.purposes });
     } catch (error) {
-      this.warn(`RobotsPlugin: reading the usage preferences of ${url} failed (${error instanceof Error ? error.message : String(error)}); they count as unknown`);
+      this.warn(
+        `RobotsPlugin: reading the usage preferences of ${url} failed (${error instanceof Error ? error.message : String(error)}); they count as unknown`,
+      );
       return undefined;
     }
   }
@@ -116,15 +118,31 @@ export class RobotsGuard {
   }
 
   /** The skip event a usage verdict calls for, if any (`unknown` as given, default the `unknownUsage` option). */
-  skipOf(report: UsageReport | undefined, url: string, stage: SkipStage, origin: string, referrer?: string, unknown?: 'allow' | 'disallow'): SkipEvent | undefined {
+  skipOf(
+    report: UsageReport | undefined,
+    url: string,
+    stage: SkipStage,
+    origin: string,
+    referrer?: string,
+    unknown?: 'allow' | 'disallow',
+  ): SkipEvent | undefined {
     const { purposes } = this.options;
     const unknownUsage = unknown ?? this.options.unknownUsage;
     if (report === undefined) {
-      return unknownUsage === 'disallow' ? usageSkipEvent(url, origin, this.options.productToken, stage, { purpose: purposes[0] as string }, referrer) : undefined;
+      return unknownUsage === 'disallow'
+        ? usageSkipEvent(url, origin, this.options.productToken, stage, { purpose: purposes[0] as string }, referrer)
+        : undefined;
     }
     const check = report.check(purposes, unknownUsage);
     if (check.allowed) return undefined;
-    return usageSkipEvent(url, origin, this.options.productToken, stage, { purpose: check.purpose as string, ...(check.evidence ? { evidence: check.evidence } : {}) }, referrer);
+    return usageSkipEvent(
+      url,
+      origin,
+      this.options.productToken,
+      stage,
+      { purpose: check.purpose as string, ...(check.evidence ? { evidence: check.evidence } : {}) },
+      referrer,
+    );
   }
 
   /**
@@ -140,7 +158,12 @@ export class RobotsGuard {
     if (!decision.allowed) return this.manager.check(url, token);
     const { origin, reason, line, status, httpStatus, fetchedAt } = decision;
     return {
-      allowed: true, url, origin, productToken: token, reason, line,
+      allowed: true,
+      url,
+      origin,
+      productToken: token,
+      reason,
+      line,
       record: { status, ...(httpStatus === undefined ? {} : { httpStatus }), fetchedAt, ageMs: Math.max(0, Date.now() - fetchedAt) },
     };
   }

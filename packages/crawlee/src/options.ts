@@ -6,7 +6,18 @@
 import { checkUserAgent, didYouMean } from '@heed/manager/internal';
 import { USAGE_CATEGORIES, type ProductTokens } from '@heed/parser';
 import {
-  booleanOption, checkKnownKeys, choiceOption, describe, functionOption, isRecord, MAX_TIMER_MS, numberOption, optionError, proxyUrlOption, type NumberRange, type OptionScope,
+  booleanOption,
+  checkKnownKeys,
+  choiceOption,
+  describe,
+  functionOption,
+  isRecord,
+  MAX_TIMER_MS,
+  numberOption,
+  optionError,
+  proxyUrlOption,
+  type NumberRange,
+  type OptionScope,
 } from '@heed/parser/internal';
 import type { RobotsManagerLike } from './manager-contract.js';
 import type { SkipEvent } from './skips.js';
@@ -287,12 +298,38 @@ export const DEFAULTS = {
 } as const;
 
 const PLUGIN_KEYS: readonly string[] = [
-  'userAgent', 'productToken', 'manager', 'checkRedirects', 'blockSubresources', 'sitemaps', 'crawlDelay',
-  'maxCrawlDelaySecs', 'metaRobots', 'honorRelNofollow', 'onSkip', 'logSummary', 'prefetchBatchSize', 'purposes', 'unknownUsage',
+  'userAgent',
+  'productToken',
+  'manager',
+  'checkRedirects',
+  'blockSubresources',
+  'sitemaps',
+  'crawlDelay',
+  'maxCrawlDelaySecs',
+  'metaRobots',
+  'honorRelNofollow',
+  'onSkip',
+  'logSummary',
+  'prefetchBatchSize',
+  'purposes',
+  'unknownUsage',
 ];
 const SITEMAP_KEYS: readonly string[] = [
-  'enqueueStrategy', 'globs', 'regexps', 'filter', 'maxUrlsPerOrigin', 'maxBytes', 'maxDepth', 'maxFilesPerOrigin', 'label',
-  'maxPendingRequests', 'timeoutMs', 'proxyUrl', 'maxTimePerOriginMs', 'maxConcurrentFetches', 'maxBufferedBytes',
+  'enqueueStrategy',
+  'globs',
+  'regexps',
+  'filter',
+  'maxUrlsPerOrigin',
+  'maxBytes',
+  'maxDepth',
+  'maxFilesPerOrigin',
+  'label',
+  'maxPendingRequests',
+  'timeoutMs',
+  'proxyUrl',
+  'maxTimePerOriginMs',
+  'maxConcurrentFetches',
+  'maxBufferedBytes',
 ];
 const SCOPE: OptionScope = { where: 'RobotsPlugin.attach()', suggest: didYouMean };
 const SITEMAP_SCOPE: OptionScope = { ...SCOPE, prefix: 'sitemaps.' };
@@ -311,14 +348,26 @@ export function resolveOptions(input: unknown): ResolvedOptions {
   if (typeof userAgent !== 'string') throw optionError('userAgent', 'must be a string.', SCOPE);
   const manager = input['manager'];
   if (typeof manager === 'function') {
-    throw optionError('manager', `got the class ${manager.name || '(anonymous)'} itself; pass an instance, e.g. manager: new RobotsManager({ userAgent }).`, SCOPE);
+    throw optionError(
+      'manager',
+      `got the class ${manager.name || '(anonymous)'} itself; pass an instance, e.g. manager: new RobotsManager({ userAgent }).`,
+      SCOPE,
+    );
   }
   if (manager !== undefined && !isManager(manager)) {
-    throw optionError('manager', 'expected a RobotsManager from @heed/manager (an object with check(), sitemaps(), crawlDelay(), prefetch() and close()).', SCOPE);
+    throw optionError(
+      'manager',
+      'expected a RobotsManager from @heed/manager (an object with check(), sitemaps(), crawlDelay(), prefetch() and close()).',
+      SCOPE,
+    );
   }
   const purposes = resolvePurposes(input['purposes']);
   if (purposes.length > 0 && manager !== undefined && typeof (manager as { usage?: unknown }).usage !== 'function') {
-    throw optionError('manager', 'has no usage() method, which purposes needs; pass a RobotsManager from @heed/manager 0.2 or later.', SCOPE);
+    throw optionError(
+      'manager',
+      'has no usage() method, which purposes needs; pass a RobotsManager from @heed/manager 0.2 or later.',
+      SCOPE,
+    );
   }
   return {
     userAgent,
@@ -328,12 +377,24 @@ export function resolveOptions(input: unknown): ResolvedOptions {
     blockSubresources: booleanOption(input['blockSubresources'], 'blockSubresources', DEFAULTS.blockSubresources, SCOPE),
     sitemaps: resolveSitemaps(input['sitemaps']),
     crawlDelay: booleanOption(input['crawlDelay'], 'crawlDelay', DEFAULTS.crawlDelay, SCOPE),
-    maxCrawlDelaySecs: numberOption(input['maxCrawlDelaySecs'], 'maxCrawlDelaySecs', DEFAULTS.maxCrawlDelaySecs, { min: 0, max: MAX_CRAWL_DELAY_SECS, unit: 'seconds', why: 'one day' }, SCOPE),
+    maxCrawlDelaySecs: numberOption(
+      input['maxCrawlDelaySecs'],
+      'maxCrawlDelaySecs',
+      DEFAULTS.maxCrawlDelaySecs,
+      { min: 0, max: MAX_CRAWL_DELAY_SECS, unit: 'seconds', why: 'one day' },
+      SCOPE,
+    ),
     metaRobots: booleanOption(input['metaRobots'], 'metaRobots', DEFAULTS.metaRobots, SCOPE),
     honorRelNofollow: booleanOption(input['honorRelNofollow'], 'honorRelNofollow', DEFAULTS.honorRelNofollow, SCOPE),
     onSkip: functionOption<NonNullable<ResolvedOptions['onSkip']>>(input['onSkip'], 'onSkip', '(event) => void', SCOPE),
     logSummary: booleanOption(input['logSummary'], 'logSummary', DEFAULTS.logSummary, SCOPE),
-    prefetchBatchSize: numberOption(input['prefetchBatchSize'], 'prefetchBatchSize', DEFAULTS.prefetchBatchSize, { min: 1, max: 10_000, integer: true }, SCOPE),
+    prefetchBatchSize: numberOption(
+      input['prefetchBatchSize'],
+      'prefetchBatchSize',
+      DEFAULTS.prefetchBatchSize,
+      { min: 1, max: 10_000, integer: true },
+      SCOPE,
+    ),
     purposes,
     unknownUsage: choiceOption(input['unknownUsage'], 'unknownUsage', 'allow', ['allow', 'disallow'] as const, SCOPE),
   };
@@ -344,11 +405,16 @@ function resolvePurposes(value: unknown): readonly string[] {
   if (value === undefined) return [];
   const known = USAGE_CATEGORIES as readonly string[];
   const example = `e.g. purposes: ['train-ai'] (known: ${known.map((c) => `'${c}'`).join(', ')})`;
-  if (!Array.isArray(value)) throw optionError('purposes', `expected an array of usage categories, ${example}; got ${describe(value)}.`, SCOPE);
+  if (!Array.isArray(value))
+    throw optionError('purposes', `expected an array of usage categories, ${example}; got ${describe(value)}.`, SCOPE);
   for (const purpose of value) {
     if (typeof purpose !== 'string' || !known.includes(purpose)) {
       const hint = typeof purpose === 'string' ? didYouMean(purpose, known) : undefined;
-      throw optionError('purposes', `${describe(purpose)} is not a usage category${hint ? `; did you mean '${hint}'?` : ''} Use ${example}.`, SCOPE);
+      throw optionError(
+        'purposes',
+        `${describe(purpose)} is not a usage category${hint ? `; did you mean '${hint}'?` : ''} Use ${example}.`,
+        SCOPE,
+      );
     }
   }
   return Object.freeze([...new Set(value as string[])]);
@@ -363,7 +429,7 @@ function resolveSitemaps(value: unknown): ResolvedSitemapOptions | false {
   checkKnownKeys(value, SITEMAP_KEYS, SITEMAP_SCOPE);
   const globs = value['globs'] ?? [];
   if (!Array.isArray(globs) || !globs.every((g) => typeof g === 'string' && g !== '')) {
-    throw optionError('globs', 'expected an array of non-empty glob strings, e.g. [\'https://example.com/blog/**\'].', SITEMAP_SCOPE);
+    throw optionError('globs', "expected an array of non-empty glob strings, e.g. ['https://example.com/blog/**'].", SITEMAP_SCOPE);
   }
   const regexps = value['regexps'] ?? [];
   if (!Array.isArray(regexps) || !regexps.every((r) => r instanceof RegExp)) {
@@ -373,14 +439,20 @@ function resolveSitemaps(value: unknown): ResolvedSitemapOptions | false {
   if (label !== undefined && (typeof label !== 'string' || label === '')) {
     throw optionError('label', `expected a non-empty string your router handles, got ${describe(label)}.`, SITEMAP_SCOPE);
   }
-  const whole = (key: SitemapNumberKey, range: Omit<NumberRange, 'integer'>): number => numberOption(value[key], key, SITEMAP_DEFAULTS[key], { ...range, integer: true }, SITEMAP_SCOPE);
+  const whole = (key: SitemapNumberKey, range: Omit<NumberRange, 'integer'>): number =>
+    numberOption(value[key], key, SITEMAP_DEFAULTS[key], { ...range, integer: true }, SITEMAP_SCOPE);
   const timer = { min: 1, max: MAX_TIMER_MS, unit: 'milliseconds', why: 'the longest a Node.js timer waits, about 24.8 days' };
   return {
     enqueueStrategy: choiceOption(value['enqueueStrategy'], 'enqueueStrategy', SITEMAP_DEFAULTS.enqueueStrategy, STRATEGIES, SITEMAP_SCOPE),
     proxyUrl: proxyUrlOption(value['proxyUrl'], 'proxyUrl', SITEMAP_SCOPE),
     globs: globs as string[],
     regexps: regexps,
-    filter: functionOption<NonNullable<ResolvedSitemapOptions['filter']>>(value['filter'], 'filter', '(url, sitemapUrl) => boolean', SITEMAP_SCOPE),
+    filter: functionOption<NonNullable<ResolvedSitemapOptions['filter']>>(
+      value['filter'],
+      'filter',
+      '(url, sitemapUrl) => boolean',
+      SITEMAP_SCOPE,
+    ),
     label: label,
     maxUrlsPerOrigin: whole('maxUrlsPerOrigin', { min: 0, max: 100_000_000 }),
     maxBytes: whole('maxBytes', { min: 0, max: 1_073_741_824, unit: 'bytes' }),
@@ -394,7 +466,9 @@ function resolveSitemaps(value: unknown): ResolvedSitemapOptions | false {
   };
 }
 
-type SitemapNumberKey = { [K in keyof typeof SITEMAP_DEFAULTS]: (typeof SITEMAP_DEFAULTS)[K] extends number ? K : never }[keyof typeof SITEMAP_DEFAULTS];
+type SitemapNumberKey = {
+  [K in keyof typeof SITEMAP_DEFAULTS]: (typeof SITEMAP_DEFAULTS)[K] extends number ? K : never;
+}[keyof typeof SITEMAP_DEFAULTS];
 
 /**
  * The longest crawl-delay obeyed. Each deferred request waits in a Node.js timer, and requests of

@@ -71,7 +71,10 @@ export class RobotsPlugin {
    * @throws UnsupportedCrawlerError when `crawler` is not a Crawlee 3 crawler.
    * @throws UnsupportedCrawleeVersionError when Crawlee is outside `>=3.13.0 <4.0.0` (the message names the release found).
    */
-  static async attach<Context extends CrawlingContext>(crawler: BasicCrawler<Context>, options: RobotsPluginOptions): Promise<RobotsPlugin> {
+  static async attach<Context extends CrawlingContext>(
+    crawler: BasicCrawler<Context>,
+    options: RobotsPluginOptions,
+  ): Promise<RobotsPlugin> {
     const resolved = resolveOptions(options);
     if (typeof crawler !== 'object' || crawler === null) throw new UnsupportedCrawlerError(String(crawler));
     // The crawler's own release decides; the @crawlee/core this package resolves is the fallback.
@@ -80,7 +83,8 @@ export class RobotsPlugin {
     if (release !== undefined && !isSupportedRelease(release)) throw new UnsupportedCrawleeVersionError(release, SUPPORTED_CRAWLEE_RANGE);
     const missing = missingMember(crawler);
     if (missing) {
-      if (release !== undefined && 'run' in crawler) throw new UnsupportedCrawleeVersionError(release, SUPPORTED_CRAWLEE_RANGE, `its crawler has no ${missing}`);
+      if (release !== undefined && 'run' in crawler)
+        throw new UnsupportedCrawleeVersionError(release, SUPPORTED_CRAWLEE_RANGE, `its crawler has no ${missing}`);
       throw new UnsupportedCrawlerError(`an object without ${missing}`);
     }
     if (attached.has(crawler)) throw new AlreadyAttachedError();
@@ -165,13 +169,19 @@ export class RobotsPlugin {
 }
 
 /** Puts sitemap URLs into the queue: robots-checked (stage `sitemap`), labelled. Resolves to how many were added. */
-async function enqueueSitemapUrls(entries: readonly SitemapUrl[], guard: RobotsGuard, crawler: PublicCrawler, label: string | undefined): Promise<number> {
+async function enqueueSitemapUrls(
+  entries: readonly SitemapUrl[],
+  guard: RobotsGuard,
+  crawler: PublicCrawler,
+  label: string | undefined,
+): Promise<number> {
   const requests = entries.map((e) => ({ url: e.url, ...(label ? { label } : {}), userData: { sitemapUrl: e.sitemapUrl } }));
   const accepted: typeof requests = [];
   for await (const request of guard.filter(requests, { stage: 'sitemap' })) accepted.push(request);
   // Checked above: the queue admits them as they are. The crawler's own addRequests applies its
   // limits (maxRequestsPerCrawl).
-  if (accepted.length > 0) await enqueueScope.run({ prechecked: true }, () => crawler.addRequests(accepted, { waitForAllRequestsToBeAdded: true }));
+  if (accepted.length > 0)
+    await enqueueScope.run({ prechecked: true }, () => crawler.addRequests(accepted, { waitForAllRequestsToBeAdded: true }));
   return accepted.length;
 }
 

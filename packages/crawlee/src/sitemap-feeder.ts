@@ -162,13 +162,25 @@ export class SitemapFeeder {
     let kept = 0;
     const entries = readSitemaps(
       sitemapUrls,
-      { userAgent: this.deps.userAgent, maxBytes, maxDepth, maxFiles: maxFilesPerOrigin, timeoutMs, signal, clock, budget: this.budget, ...(proxyUrl ? { proxyUrl } : {}) },
+      {
+        userAgent: this.deps.userAgent,
+        maxBytes,
+        maxDepth,
+        maxFiles: maxFilesPerOrigin,
+        timeoutMs,
+        signal,
+        clock,
+        budget: this.budget,
+        ...(proxyUrl ? { proxyUrl } : {}),
+      },
       {
         onSitemapRead: () => this.deps.stats.sitemapsRead++,
         onProblem: warn,
         keepNested: (nested, parent) => {
           if (inScope(nested, url, enqueueStrategy)) return true;
-          warn(`sitemap ${parent} lists the sitemap ${nested}, outside the site (sitemaps.enqueueStrategy '${enqueueStrategy}'); not fetched`);
+          warn(
+            `sitemap ${parent} lists the sitemap ${nested}, outside the site (sitemaps.enqueueStrategy '${enqueueStrategy}'); not fetched`,
+          );
           return false;
         },
       },
@@ -176,7 +188,10 @@ export class SitemapFeeder {
     for await (const entry of entries) {
       if (seen.has(entry.url)) continue;
       // Outside the site: kept only from a sitemap on the URL's own host that this host's robots.txt names.
-      if (!inScope(entry.url, url, enqueueStrategy) && !(sameHost(entry.url, entry.sitemapUrl) && (await vouched(entry.url, entry.sitemapUrl)))) {
+      if (
+        !inScope(entry.url, url, enqueueStrategy) &&
+        !(sameHost(entry.url, entry.sitemapUrl) && (await vouched(entry.url, entry.sitemapUrl)))
+      ) {
         outOfScope++;
         continue;
       }

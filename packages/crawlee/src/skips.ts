@@ -104,9 +104,7 @@ export class SkipReporter {
 /** The skip event for a disallowing verdict. */
 export function skipFromVerdict(verdict: RobotsVerdict, stage: SkipStage, referrer?: string): SkipEvent {
   const reason: SkipReason =
-    verdict.reason === 'unreachable' || verdict.reason === 'stale-copy' || verdict.reason === 'invalid-url'
-      ? verdict.reason
-      : 'rules';
+    verdict.reason === 'unreachable' || verdict.reason === 'stale-copy' || verdict.reason === 'invalid-url' ? verdict.reason : 'rules';
   const httpStatus = verdict.record?.httpStatus;
   return {
     url: verdict.url,
@@ -137,7 +135,14 @@ export function nofollowSkip(url: string, origin: string, productToken: ProductT
 }
 
 /** The skip event for a URL a declared purpose may not be used for. */
-export function usageSkipEvent(url: string, origin: string, productToken: ProductTokens, stage: SkipStage, usage: UsageSkip, referrer?: string): SkipEvent {
+export function usageSkipEvent(
+  url: string,
+  origin: string,
+  productToken: ProductTokens,
+  stage: SkipStage,
+  usage: UsageSkip,
+  referrer?: string,
+): SkipEvent {
   const because = usage.evidence === undefined ? 'no preference is stated and unknownUsage is "disallow"' : usage.evidence.description;
   const what = stage === 'response' ? 'not handed to the request handler' : 'not fetched';
   return {

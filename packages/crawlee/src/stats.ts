@@ -102,7 +102,9 @@ export class PluginStats {
   summary(): string {
     const s = this.snapshot();
     const reasons = REASONS.filter((r) => s.skippedByReason[r] > 0).map((r) => `${r} ${s.skippedByReason[r]}`);
-    const statuses = Object.entries(s.robotsByStatus).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => `${k}×${v}`);
+    const statuses = Object.entries(s.robotsByStatus)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([k, v]) => `${k}×${v}`);
     const origins = Object.values(s.robotsByStatus).reduce((a, b) => a + b, 0);
     return (
       `robots.txt: ${s.allowed} allowed, ${s.skipped} skipped${reasons.length ? ` (${reasons.join(', ')})` : ''}; ` +

@@ -173,7 +173,13 @@ async function follow(url: string, options: BoundedGetOptions, deadline: Deadlin
       return Object.assign(hop, { finalUrl: current, redirects });
     }
     drop(); // this hop only: the deadline runs on over the next ones
-    const failure = (reason: BoundedRedirectFailure['reason']): BoundedRedirectFailure => ({ kind: 'redirect-failure', reason, status: hop.status, finalUrl: current, redirects });
+    const failure = (reason: BoundedRedirectFailure['reason']): BoundedRedirectFailure => ({
+      kind: 'redirect-failure',
+      reason,
+      status: hop.status,
+      finalUrl: current,
+      redirects,
+    });
     let next: URL;
     try {
       next = new URL(location, current);
@@ -248,7 +254,8 @@ async function openOnce(url: string, options: BoundedGetOptions, deadline: Deadl
       return state.capped;
     },
     close,
-    body: () => (status >= 200 && status < 300 ? decodedBody(url, request, headers['content-encoding'], options, deadline, state) : emptyBody(close)),
+    body: () =>
+      status >= 200 && status < 300 ? decodedBody(url, request, headers['content-encoding'], options, deadline, state) : emptyBody(close),
   };
   return { hop, drop: () => request.destroy() };
 }
@@ -260,7 +267,14 @@ async function* emptyBody(close: () => void): AsyncGenerator<Uint8Array> {
 }
 
 /** The body, decoded and cut at `maxBytes`, pulled from the request as the caller reads. */
-async function* decodedBody(url: string, request: GotStream, encoding: string | string[] | undefined, options: BoundedGetOptions, deadline: Deadline, state: { capped: boolean }): AsyncGenerator<Uint8Array> {
+async function* decodedBody(
+  url: string,
+  request: GotStream,
+  encoding: string | string[] | undefined,
+  options: BoundedGetOptions,
+  deadline: Deadline,
+  state: { capped: boolean },
+): AsyncGenerator<Uint8Array> {
   const { maxBytes } = options;
   const { signal } = deadline;
   const decoder = createDecoder(Array.isArray(encoding) ? encoding.join(',') : encoding);
@@ -350,7 +364,8 @@ function classifyError(url: string, error: Error & { code?: string; event?: stri
   // Node reports a server hanging up mid-handshake as ECONNRESET; for https it is the TLS that failed.
   else if (/before secure TLS connection was established/i.test(message)) kind = 'tls';
   else if (code === 'ECONNRESET' || code === 'EPIPE' || /socket hang up/i.test(message)) kind = 'reset';
-  else if (code === 'EPROTO' || /^(ERR_TLS|ERR_SSL|CERT_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO)/.test(code) || /SSL routines/.test(message)) kind = 'tls';
+  else if (code === 'EPROTO' || /^(ERR_TLS|ERR_SSL|CERT_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO)/.test(code) || /SSL routines/.test(message))
+    kind = 'tls';
   else if (error.name === 'ProxyError' || /proxy/i.test(message)) kind = 'proxy';
   else kind = 'network';
   return new RobotsFetchError(kind, url, message, { cause: error });

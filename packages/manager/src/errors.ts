@@ -64,7 +64,9 @@ export class InvalidUrlError extends HeedError {
   override readonly name: string = 'InvalidUrlError';
   readonly url: string;
   constructor(url: unknown) {
-    super(`${JSON.stringify(String(url)).slice(0, 200)} is not an absolute http(s) URL; pass e.g. "https://example.com/page" or "https://example.com".`);
+    super(
+      `${JSON.stringify(String(url)).slice(0, 200)} is not an absolute http(s) URL; pass e.g. "https://example.com/page" or "https://example.com".`,
+    );
     this.url = String(url);
   }
 }

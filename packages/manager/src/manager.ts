@@ -161,7 +161,14 @@ const NO_LOCK: StoreLock = { release: async () => {} };
 const ALLOWED = Promise.resolve(true);
 const DISALLOWED = Promise.resolve(false);
 const allowedOf = (decision: Decision): boolean => decision.allowed;
-const INVALID_URL: Decision = Object.freeze({ allowed: false, origin: '', reason: 'invalid-url', line: 0, status: 'unavailable', fetchedAt: 0 });
+const INVALID_URL: Decision = Object.freeze({
+  allowed: false,
+  origin: '',
+  reason: 'invalid-url',
+  line: 0,
+  status: 'unavailable',
+  fetchedAt: 0,
+});
 /**
  * How stale the time read by cache hits may be (lru-cache's `ttlResolution`). Entries live for
  * hours; their TTL is shortened by this much, so an entry is let go up to this early, never late.
@@ -189,7 +196,13 @@ function decisionOf(entry: Entry, url: string, token: ProductTokens): Decision {
 function makeAnswer(entry: Entry, line: number, allowed: boolean): Decision {
   const { status, httpStatus, fetchedAt } = entry.record;
   const decision: Decision = Object.freeze({
-    allowed, origin: entry.origin, reason: entry.policy.reason, line, status, ...(httpStatus === undefined ? {} : { httpStatus }), fetchedAt,
+    allowed,
+    origin: entry.origin,
+    reason: entry.policy.reason,
+    line,
+    status,
+    ...(httpStatus === undefined ? {} : { httpStatus }),
+    fetchedAt,
   });
   if (entry.answersKept < MAX_ANSWERS) {
     entry.answers[line] = decision;
@@ -225,9 +238,15 @@ export class RobotsManager {
   private readonly tdmrep: TdmRepCache;
   private closed = false;
   private readonly counters = {
-    fetches: 0, ok: 0, unavailable: 0, unreachable: 0,
+    fetches: 0,
+    ok: 0,
+    unavailable: 0,
+    unreachable: 0,
     classes: { '2xx': 0, '3xx': 0, '4xx': 0, '5xx': 0, other: 0, network: 0 },
-    hits: 0, misses: 0, storeHits: 0, storeMisses: 0,
+    hits: 0,
+    misses: 0,
+    storeHits: 0,
+    storeMisses: 0,
   };
 
   constructor(options: RobotsManagerOptions) {
@@ -249,7 +268,14 @@ export class RobotsManager {
     });
     // Every fetch in flight listens on the one close signal: up to `concurrency` listeners.
     setMaxListeners(0, this.abort.signal);
-    this.tdmrep = new TdmRepCache({ store: this.store, options: this.options, log: this.log, clock: this.clock, queue: this.queue, signal: this.abort.signal });
+    this.tdmrep = new TdmRepCache({
+      store: this.store,
+      options: this.options,
+      log: this.log,
+      clock: this.clock,
+      queue: this.queue,
+      signal: this.abort.signal,
+    });
   }
 
   /** The product token (or list of tokens) rules are matched against when a call names none. */
@@ -323,7 +349,12 @@ export class RobotsManager {
     if (origin === undefined) {
       if (this.closed) throw new ManagerClosedError('check');
       return {
-        allowed: false, url: String(url), origin: '', productToken: token, reason: 'invalid-url', line: 0,
+        allowed: false,
+        url: String(url),
+        origin: '',
+        productToken: token,
+        reason: 'invalid-url',
+        line: 0,
         record: { status: 'unavailable', fetchedAt: 0, ageMs: 0 },
       };
     }
@@ -441,7 +472,15 @@ export class RobotsManager {
     }
     return {
       fetches: { total: c.fetches, ok: c.ok, unavailable: c.unavailable, unreachable: c.unreachable, byStatusClass: { ...c.classes } },
-      cache: { hits: c.hits, misses: c.misses, storeHits: c.storeHits, storeMisses: c.storeMisses, entries: this.entries.size, bytes: this.entries.calculatedSize, maxBytes: this.options.maxCacheBytes },
+      cache: {
+        hits: c.hits,
+        misses: c.misses,
+        storeHits: c.storeHits,
+        storeMisses: c.storeMisses,
+        entries: this.entries.size,
+        bytes: this.entries.calculatedSize,
+        maxBytes: this.options.maxCacheBytes,
+      },
       inFlight: this.flights.size,
       queued: this.queue.size,
       origins,
@@ -577,7 +616,9 @@ export class RobotsManager {
       await this.storeSet(origin, record);
       return record;
     } finally {
-      await lock.release().catch((error: unknown) => this.log.debug('releasing a robots fetch lock failed', { origin, error: String(error) }));
+      await lock
+        .release()
+        .catch((error: unknown) => this.log.debug('releasing a robots fetch lock failed', { origin, error: String(error) }));
     }
   }
 
@@ -596,12 +637,19 @@ export class RobotsManager {
     const record = decideRecord(origin, outcome, previous, this.clock(), this.options);
     this.count(outcome, record);
     this.log.debug('robots.txt fetched', {
-      url, status: record.status, httpStatus: record.httpStatus, problem: record.problem?.code, durationMs: outcome.durationMs,
+      url,
+      status: record.status,
+      httpStatus: record.httpStatus,
+      problem: record.problem?.code,
+      durationMs: outcome.durationMs,
     });
     if (record.status === 'unreachable' && (record.failures ?? 1) === 1) {
-      this.log.warning(`robots.txt of ${origin} is unreachable (${record.problem?.code ?? 'unknown'}); ${
-        record.lastGood === undefined ? 'its URLs are disallowed' : 'using the last good copy'
-      } until a retry succeeds.`, { origin, retryAt: new Date(record.expiresAt).toISOString() });
+      this.log.warning(
+        `robots.txt of ${origin} is unreachable (${record.problem?.code ?? 'unknown'}); ${
+          record.lastGood === undefined ? 'its URLs are disallowed' : 'using the last good copy'
+        } until a retry succeeds.`,
+        { origin, retryAt: new Date(record.expiresAt).toISOString() },
+      );
     }
     return record;
   }

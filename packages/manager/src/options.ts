@@ -4,7 +4,17 @@
  * unknown option name (a typo) is an error too rather than silently ignored.
  */
 import { InvalidOptionsError, parseRobotsTxt, productToken as tokenOf, type ParseOptions, type ProductTokens } from '@heed/parser';
-import { checkKnownKeys, describe, MAX_TIMER_MS, numberOption, optionError, proxyUrlOption, timerOption, type NumberRange, type OptionScope } from '@heed/parser/internal';
+import {
+  checkKnownKeys,
+  describe,
+  MAX_TIMER_MS,
+  numberOption,
+  optionError,
+  proxyUrlOption,
+  timerOption,
+  type NumberRange,
+  type OptionScope,
+} from '@heed/parser/internal';
 import type { Log, RobotsStore } from './cache/store.js';
 import { memoryBound } from './cache/sizes.js';
 import { didYouMean } from './did-you-mean.js';
@@ -159,16 +169,38 @@ export interface ResolvedOptions extends StatusPolicyOptions {
 export const DEFAULT_MAX_CACHE_BYTES = 64 * 1024 * 1024;
 
 const KNOWN: readonly string[] = [
-  'userAgent', 'productToken', 'store', 'concurrency', 'connectTimeoutMs', 'timeoutMs', 'proxyUrl', 'maxBytes', 'maxRedirects',
-  'defaultTtlMs', 'minTtlMs', 'maxTtlMs', 'retryBaseMs', 'retryMaxMs', 'unreachableAllowAfterMs', 'cacheSize',
-  'maxCacheBytes', 'lockTtlMs', 'parseOptions', 'log', 'now',
+  'userAgent',
+  'productToken',
+  'store',
+  'concurrency',
+  'connectTimeoutMs',
+  'timeoutMs',
+  'proxyUrl',
+  'maxBytes',
+  'maxRedirects',
+  'defaultTtlMs',
+  'minTtlMs',
+  'maxTtlMs',
+  'retryBaseMs',
+  'retryMaxMs',
+  'unreachableAllowAfterMs',
+  'cacheSize',
+  'maxCacheBytes',
+  'lockTtlMs',
+  'parseOptions',
+  'log',
+  'now',
 ];
 const SCOPE: OptionScope = { where: 'new RobotsManager()', suggest: didYouMean };
 
 /** Checks `options` and fills in the defaults. Throws `InvalidOptionsError`. */
 export function resolveOptions(options: RobotsManagerOptions): ResolvedOptions {
   if (typeof options !== 'object' || options === null) {
-    throw optionError('options', `pass an options object, e.g. new RobotsManager({ userAgent: "MyBot/1.0" }); got ${describe(options)}.`, SCOPE);
+    throw optionError(
+      'options',
+      `pass an options object, e.g. new RobotsManager({ userAgent: "MyBot/1.0" }); got ${describe(options)}.`,
+      SCOPE,
+    );
   }
   checkKnownKeys(options, KNOWN, SCOPE);
   const { userAgent } = options;
@@ -181,8 +213,12 @@ export function resolveOptions(options: RobotsManagerOptions): ResolvedOptions {
   const proxyUrl = proxyUrlOption(options.proxyUrl, 'proxyUrl', SCOPE);
   if (options.log !== undefined) {
     const log = options.log as Partial<Log> | null;
-    if (typeof log !== 'object' || log === null || (['debug', 'info', 'warning', 'error'] as const).some((m) => typeof log[m] !== 'function')) {
-      throw optionError('log', 'expected a logger with debug, info, warning and error methods (Crawlee\'s log fits).', SCOPE);
+    if (
+      typeof log !== 'object' ||
+      log === null ||
+      (['debug', 'info', 'warning', 'error'] as const).some((m) => typeof log[m] !== 'function')
+    ) {
+      throw optionError('log', "expected a logger with debug, info, warning and error methods (Crawlee's log fits).", SCOPE);
     }
   }
   if (options.now !== undefined && typeof options.now !== 'function') {
@@ -211,14 +247,26 @@ export function resolveOptions(options: RobotsManagerOptions): ResolvedOptions {
     timeoutMs,
     proxyUrl,
     maxBytes: numberOption(options.maxBytes, 'maxBytes', FETCH_DEFAULTS.maxBytes, { min: 1, max: MAX_BODY_BYTES, integer: true }, SCOPE),
-    maxRedirects: numberOption(options.maxRedirects, 'maxRedirects', FETCH_DEFAULTS.maxRedirects, { min: 0, max: 100, integer: true }, SCOPE),
+    maxRedirects: numberOption(
+      options.maxRedirects,
+      'maxRedirects',
+      FETCH_DEFAULTS.maxRedirects,
+      { min: 0, max: 100, integer: true },
+      SCOPE,
+    ),
     defaultTtlMs: numberOption(options.defaultTtlMs, 'defaultTtlMs', POLICY_DEFAULTS.defaultTtlMs, UP_TO_A_YEAR, SCOPE),
     minTtlMs: numberOption(options.minTtlMs, 'minTtlMs', POLICY_DEFAULTS.minTtlMs, UP_TO_A_YEAR, SCOPE),
     maxTtlMs: numberOption(options.maxTtlMs, 'maxTtlMs', POLICY_DEFAULTS.maxTtlMs, UP_TO_A_YEAR, SCOPE),
     retryBaseMs: numberOption(options.retryBaseMs, 'retryBaseMs', POLICY_DEFAULTS.retryBaseMs, UP_TO_A_YEAR, SCOPE),
     retryMaxMs: numberOption(options.retryMaxMs, 'retryMaxMs', POLICY_DEFAULTS.retryMaxMs, UP_TO_A_YEAR, SCOPE),
     // The one option where Infinity means something ("never allow"), so it is accepted here only.
-    unreachableAllowAfterMs: numberOption(options.unreachableAllowAfterMs, 'unreachableAllowAfterMs', POLICY_DEFAULTS.unreachableAllowAfterMs, { ...UP_TO_A_YEAR, max: 10 * YEAR_MS, allowInfinity: true }, SCOPE),
+    unreachableAllowAfterMs: numberOption(
+      options.unreachableAllowAfterMs,
+      'unreachableAllowAfterMs',
+      POLICY_DEFAULTS.unreachableAllowAfterMs,
+      { ...UP_TO_A_YEAR, max: 10 * YEAR_MS, allowInfinity: true },
+      SCOPE,
+    ),
     cacheSize: numberOption(options.cacheSize, 'cacheSize', 10_000, { min: 1, max: Number.MAX_SAFE_INTEGER, integer: true }, SCOPE),
     maxCacheBytes: memoryBound(options.maxCacheBytes, 'maxCacheBytes', DEFAULT_MAX_CACHE_BYTES, SCOPE),
     lockTtlMs: timerOption(options.lockTtlMs, 'lockTtlMs', Math.min(timeoutMs + 10_000, MAX_TIMER_MS), SCOPE),
@@ -230,7 +278,11 @@ export function resolveOptions(options: RobotsManagerOptions): ResolvedOptions {
     throw optionError('minTtlMs', `is ${resolved.minTtlMs}, above maxTtlMs (${resolved.maxTtlMs}); make minTtlMs <= maxTtlMs.`, SCOPE);
   }
   if (resolved.retryBaseMs > resolved.retryMaxMs) {
-    throw optionError('retryBaseMs', `is ${resolved.retryBaseMs}, above retryMaxMs (${resolved.retryMaxMs}); make retryBaseMs <= retryMaxMs.`, SCOPE);
+    throw optionError(
+      'retryBaseMs',
+      `is ${resolved.retryBaseMs}, above retryMaxMs (${resolved.retryMaxMs}); make retryBaseMs <= retryMaxMs.`,
+      SCOPE,
+    );
   }
   return resolved;
 }
@@ -247,7 +299,25 @@ export const MAX_USER_AGENT_BYTES = 512;
  * against groups for `Mozilla` or `Chrome`, which no site writes for a bot: its own group (`User-agent:
  * MyBot`) would be ignored.
  */
-const BROWSER_TOKENS = new Set(['mozilla', 'opera', 'chrome', 'chromium', 'safari', 'applewebkit', 'webkit', 'gecko', 'khtml', 'firefox', 'edge', 'edg', 'msie', 'trident', 'presto', 'version', 'mobile']);
+const BROWSER_TOKENS = new Set([
+  'mozilla',
+  'opera',
+  'chrome',
+  'chromium',
+  'safari',
+  'applewebkit',
+  'webkit',
+  'gecko',
+  'khtml',
+  'firefox',
+  'edge',
+  'edg',
+  'msie',
+  'trident',
+  'presto',
+  'version',
+  'mobile',
+]);
 
 const TOKEN_ONLY = /^[A-Za-z_-]+$/;
 
@@ -271,8 +341,10 @@ export const MAX_PRODUCT_TOKENS = 16;
 export function productTokenProblem(productToken: unknown): string | undefined {
   const example = 'e.g. "MyBot", or a list such as ["MyBot-News", "MyBot"]';
   if (Array.isArray(productToken)) {
-    if (productToken.length === 0) return `got an empty list, which names no token; pass at least one, ${example}, or leave productToken out for the token of userAgent.`;
-    if (productToken.length > MAX_PRODUCT_TOKENS) return `got a list of ${productToken.length} tokens; at most ${MAX_PRODUCT_TOKENS} are read: keep the ones site owners write groups for.`;
+    if (productToken.length === 0)
+      return `got an empty list, which names no token; pass at least one, ${example}, or leave productToken out for the token of userAgent.`;
+    if (productToken.length > MAX_PRODUCT_TOKENS)
+      return `got a list of ${productToken.length} tokens; at most ${MAX_PRODUCT_TOKENS} are read: keep the ones site owners write groups for.`;
     for (const [i, token] of productToken.entries()) {
       const problem = singleTokenProblem(token, example);
       if (problem !== undefined) return `item ${i}: ${problem}`;
@@ -307,17 +379,33 @@ export function freezeTokens(productToken: ProductTokens): ProductTokens {
 export function checkUserAgent(userAgent: unknown, productToken?: unknown): UserAgentCheck {
   const fail = (option: 'userAgent' | 'productToken', problem: string): UserAgentCheck => ({ ok: false, option, problem });
   if (typeof userAgent !== 'string' || userAgent.trim() === '') {
-    const got = userAgent === undefined ? 'nothing' : Array.isArray(userAgent) ? 'an array' : typeof userAgent === 'string' ? 'only white space' : typeof userAgent === 'object' ? `an ${typeof userAgent}` : `${typeof userAgent} ${describe(userAgent)}`;
+    const got =
+      userAgent === undefined
+        ? 'nothing'
+        : Array.isArray(userAgent)
+          ? 'an array'
+          : typeof userAgent === 'string'
+            ? 'only white space'
+            : typeof userAgent === 'object'
+              ? `an ${typeof userAgent}`
+              : `${typeof userAgent} ${describe(userAgent)}`;
     return fail('userAgent', `required: your crawler's User-Agent header, e.g. "MyBot/1.0 (+https://example.com/bot)"; got ${got}.`);
   }
   // Node.js sends a header string as Latin-1, one byte per character (others are refused below).
   if (userAgent.length > MAX_USER_AGENT_BYTES) {
-    return fail('userAgent', `is ${userAgent.length.toLocaleString('en-US')} bytes long, over the ${MAX_USER_AGENT_BYTES}-byte limit: servers refuse long headers (HTTP 431), and a robots.txt refused with a 4xx counts as unavailable, so everything would be allowed. Send a short header, e.g. "MyBot/1.0 (+https://example.com/bot)".`);
+    return fail(
+      'userAgent',
+      `is ${userAgent.length.toLocaleString('en-US')} bytes long, over the ${MAX_USER_AGENT_BYTES}-byte limit: servers refuse long headers (HTTP 431), and a robots.txt refused with a 4xx counts as unavailable, so everything would be allowed. Send a short header, e.g. "MyBot/1.0 (+https://example.com/bot)".`,
+    );
   }
-  if (/[\r\n\0]/.test(userAgent)) return fail('userAgent', 'contains a line break or NUL, which cannot be sent in an HTTP header; remove it.');
+  if (/[\r\n\0]/.test(userAgent))
+    return fail('userAgent', 'contains a line break or NUL, which cannot be sent in an HTTP header; remove it.');
   const unsendable = /[^\t\x20-\x7e\x80-\xff]/u.exec(userAgent);
   if (unsendable !== null) {
-    return fail('userAgent', `contains ${JSON.stringify(unsendable[0])}, which cannot be sent in an HTTP header (control characters and characters beyond Latin-1 cannot); use printable ASCII, e.g. "MyBot/1.0 (+https://example.com/bot)".`);
+    return fail(
+      'userAgent',
+      `contains ${JSON.stringify(unsendable[0])}, which cannot be sent in an HTTP header (control characters and characters beyond Latin-1 cannot); use printable ASCII, e.g. "MyBot/1.0 (+https://example.com/bot)".`,
+    );
   }
   if (productToken !== undefined) {
     const problem = productTokenProblem(productToken);
@@ -325,18 +413,27 @@ export function checkUserAgent(userAgent: unknown, productToken?: unknown): User
     const tokens = productToken as ProductTokens;
     for (const token of typeof tokens === 'string' ? [tokens] : tokens) {
       if (!userAgent.toLowerCase().includes(token.toLowerCase())) {
-        return fail('productToken', `"${token}" does not appear in userAgent "${userAgent}": site owners write the token they see in their logs; put it in the header, e.g. "Mozilla/5.0 (compatible; ${token}/1.0; +https://example.com/bot)".`);
+        return fail(
+          'productToken',
+          `"${token}" does not appear in userAgent "${userAgent}": site owners write the token they see in their logs; put it in the header, e.g. "Mozilla/5.0 (compatible; ${token}/1.0; +https://example.com/bot)".`,
+        );
       }
     }
     return { ok: true, productToken: freezeTokens(tokens) };
   }
   const first = tokenOf(userAgent);
   if (first === '') {
-    return fail('userAgent', `"${userAgent}" does not start with a product token (letters, "-" and "_", e.g. "MyBot/1.0"), so no robots.txt group could name it; start the header with your bot's token, or name it with the productToken option.`);
+    return fail(
+      'userAgent',
+      `"${userAgent}" does not start with a product token (letters, "-" and "_", e.g. "MyBot/1.0"), so no robots.txt group could name it; start the header with your bot's token, or name it with the productToken option.`,
+    );
   }
   if (BROWSER_TOKENS.has(first.toLowerCase())) {
     const candidate = botTokenIn(userAgent) ?? 'MyBot';
-    return fail('userAgent', `"${userAgent.length > 80 ? `${userAgent.slice(0, 80)}…` : userAgent}" starts with the browser token "${first}", so robots.txt groups would be matched for "${first}" and a "User-agent: ${candidate}" group ignored. Name your bot's token: productToken: "${candidate}" (or start the header with it, e.g. "${candidate}/1.0 (+https://example.com/bot)").`);
+    return fail(
+      'userAgent',
+      `"${userAgent.length > 80 ? `${userAgent.slice(0, 80)}…` : userAgent}" starts with the browser token "${first}", so robots.txt groups would be matched for "${first}" and a "User-agent: ${candidate}" group ignored. Name your bot's token: productToken: "${candidate}" (or start the header with it, e.g. "${candidate}/1.0 (+https://example.com/bot)").`,
+    );
   }
   return { ok: true, productToken: first };
 }
@@ -362,10 +459,18 @@ const MAX_BODY_BYTES = 8 * 1024 * 1024;
 function checkStore(store: unknown): void {
   const candidate = store as Record<string, unknown> | null;
   if (typeof store === 'function') {
-    throw optionError('store', `got the class ${store.name || '(anonymous)'} itself; pass an instance, e.g. store: new ${store.name || 'MemoryStore'}().`, SCOPE);
+    throw optionError(
+      'store',
+      `got the class ${store.name || '(anonymous)'} itself; pass an instance, e.g. store: new ${store.name || 'MemoryStore'}().`,
+      SCOPE,
+    );
   }
   if (typeof candidate !== 'object' || candidate === null) {
-    throw optionError('store', `expected a RobotsStore (MemoryStore, KeyValueStoreStore, RedisStore, or an object with get/set/delete), got ${candidate === null ? 'null' : typeof candidate}.`, SCOPE);
+    throw optionError(
+      'store',
+      `expected a RobotsStore (MemoryStore, KeyValueStoreStore, RedisStore, or an object with get/set/delete), got ${candidate === null ? 'null' : typeof candidate}.`,
+      SCOPE,
+    );
   }
   if (typeof candidate.getValue === 'function' && typeof candidate.setValue === 'function') {
     throw optionError('store', 'got a Crawlee KeyValueStore; wrap it: store: new KeyValueStoreStore({ store: yourKeyValueStore }).', SCOPE);
@@ -375,10 +480,18 @@ function checkStore(store: unknown): void {
   }
   const missing = ['get', 'set', 'delete'].filter((method) => typeof candidate[method] !== 'function');
   if (missing.length > 0) {
-    throw optionError('store', `expected a RobotsStore (MemoryStore, KeyValueStoreStore, RedisStore, or an object with get/set/delete); this one has no ${missing.join('/')} method.`, SCOPE);
+    throw optionError(
+      'store',
+      `expected a RobotsStore (MemoryStore, KeyValueStoreStore, RedisStore, or an object with get/set/delete); this one has no ${missing.join('/')} method.`,
+      SCOPE,
+    );
   }
   const wrong = ['lock', 'close'].filter((method) => candidate[method] !== undefined && typeof candidate[method] !== 'function');
   if (wrong.length > 0) {
-    throw optionError('store', `its ${wrong.join(' and ')} must be ${wrong.length > 1 ? 'methods' : 'a method'} when present; remove ${wrong.length > 1 ? 'them' : 'it'} or make ${wrong.length > 1 ? 'them functions' : 'it a function'}.`, SCOPE);
+    throw optionError(
+      'store',
+      `its ${wrong.join(' and ')} must be ${wrong.length > 1 ? 'methods' : 'a method'} when present; remove ${wrong.length > 1 ? 'them' : 'it'} or make ${wrong.length > 1 ? 'them functions' : 'it a function'}.`,
+      SCOPE,
+    );
   }
 }

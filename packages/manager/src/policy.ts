@@ -96,7 +96,7 @@ export function decideRecord(
         ...(redirects > 0 ? { finalUrl: outcome.finalUrl, redirects } : {}),
       };
     }
-    if ((status >= 300 && status < 500 && status !== 429)) {
+    if (status >= 300 && status < 500 && status !== 429) {
       return {
         ...base,
         status: 'unavailable',
@@ -110,8 +110,7 @@ export function decideRecord(
 
   // 429, 5xx, any other status, or no response at all: unreachable.
   const failures = previous?.status === 'unreachable' ? (previous.failures ?? 0) + 1 : 1;
-  const unreachableSince =
-    previous?.status === 'unreachable' ? (previous.unreachableSince ?? previous.fetchedAt) : now;
+  const unreachableSince = previous?.status === 'unreachable' ? (previous.unreachableSince ?? previous.fetchedAt) : now;
   const lastGood = goodCopyOf(previous);
   const retryAfter = outcome.kind === 'response' ? parseRetryAfter(outcome.headers.retryAfter, now) : undefined;
   const retryMs = retryDelay(failures, retryAfter, policy);
@@ -165,7 +164,10 @@ export function capExpiry(
 export function cacheTtl(cacheControl: string | undefined, policy: StatusPolicyOptions = POLICY_DEFAULTS): number {
   const clamp = (ms: number) => Math.min(policy.maxTtlMs, Math.max(policy.minTtlMs, ms));
   if (cacheControl === undefined) return clamp(policy.defaultTtlMs);
-  const directives = cacheControl.toLowerCase().split(',').map((d) => d.trim());
+  const directives = cacheControl
+    .toLowerCase()
+    .split(',')
+    .map((d) => d.trim());
   if (directives.includes('no-store') || directives.includes('no-cache')) return policy.minTtlMs;
   for (const directive of directives) {
     const match = /^max-age\s*=\s*"?(\d+)"?$/.exec(directive);

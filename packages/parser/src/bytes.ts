@@ -21,7 +21,10 @@ const NodeBuffer = (globalThis as { Buffer?: Latin1Buffer }).Buffer;
 
 /** Turns bytes into a byte string (one char per byte). */
 export function bytesToByteString(bytes: Uint8Array): string {
-  if (NodeBuffer !== undefined) return NodeBuffer.from(bytes.buffer instanceof ArrayBuffer ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) : bytes).toString('latin1');
+  if (NodeBuffer !== undefined)
+    return NodeBuffer.from(
+      bytes.buffer instanceof ArrayBuffer ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) : bytes,
+    ).toString('latin1');
   if (bytes.length <= CHUNK) return String.fromCharCode.apply(null, bytes as unknown as number[]);
   const parts: string[] = [];
   for (let i = 0; i < bytes.length; i += CHUNK) {

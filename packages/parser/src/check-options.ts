@@ -83,10 +83,23 @@ const format = (n: number): string => n.toLocaleString('en-US');
  * A number option within `range`, or `fallback` when absent. Non-numbers, `NaN`, `Infinity`
  * (unless allowed) and values out of range fail naming the range and the default.
  */
-export function numberOption<F extends number | undefined>(value: unknown, option: string, fallback: F, range: NumberRange, scope: OptionScope): number | F {
+export function numberOption<F extends number | undefined>(
+  value: unknown,
+  option: string,
+  fallback: F,
+  range: NumberRange,
+  scope: OptionScope,
+): number | F {
   if (value === undefined) return fallback;
   if (range.allowInfinity === true && value === Infinity) return value;
-  if (typeof value === 'number' && Number.isFinite(value) && value >= range.min && value <= range.max && (range.integer !== true || Number.isInteger(value))) return value;
+  if (
+    typeof value === 'number' &&
+    Number.isFinite(value) &&
+    value >= range.min &&
+    value <= range.max &&
+    (range.integer !== true || Number.isInteger(value))
+  )
+    return value;
   const what = `${range.integer === true ? 'a whole number' : 'a number'}${range.unit === undefined ? '' : ` of ${range.unit}`}`;
   const to = range.max === Number.MAX_SAFE_INTEGER ? ' upward' : ` to ${format(range.max)}`;
   throw optionError(
@@ -98,18 +111,30 @@ export function numberOption<F extends number | undefined>(value: unknown, optio
 
 /** A time in milliseconds that is set as a timer: from 1 to {@link MAX_TIMER_MS}. */
 export function timerOption<F extends number | undefined>(value: unknown, option: string, fallback: F, scope: OptionScope): number | F {
-  return numberOption(value, option, fallback, { min: 1, max: MAX_TIMER_MS, unit: 'milliseconds', why: 'the longest a Node.js timer waits, about 24.8 days' }, scope);
+  return numberOption(
+    value,
+    option,
+    fallback,
+    { min: 1, max: MAX_TIMER_MS, unit: 'milliseconds', why: 'the longest a Node.js timer waits, about 24.8 days' },
+    scope,
+  );
 }
 
 /** `true` or `false`, or `fallback` when absent. */
 export function booleanOption(value: unknown, option: string, fallback: boolean, scope: OptionScope): boolean {
   if (value === undefined) return fallback;
-  if (typeof value !== 'boolean') throw optionError(option, `expected true or false, got ${describe(value)}; the default is ${String(fallback)}.`, scope);
+  if (typeof value !== 'boolean')
+    throw optionError(option, `expected true or false, got ${describe(value)}; the default is ${String(fallback)}.`, scope);
   return value;
 }
 
 /** A function, or `undefined` when absent; `signature` shows what is expected, e.g. `'(event) => void'`. */
-export function functionOption<T extends (...args: never[]) => unknown>(value: unknown, option: string, signature: string, scope: OptionScope): T | undefined {
+export function functionOption<T extends (...args: never[]) => unknown>(
+  value: unknown,
+  option: string,
+  signature: string,
+  scope: OptionScope,
+): T | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'function') throw optionError(option, `expected a function ${signature}, got ${describe(value)}.`, scope);
   return value as T;
@@ -138,6 +163,11 @@ export function proxyUrlOption(value: unknown, option: string, scope: OptionScop
   } catch {
     ok = false;
   }
-  if (!ok) throw optionError(option, `expected an http:// or https:// proxy URL, e.g. "http://user:pass@proxy.example:8000", got ${describe(value)}.`, scope);
+  if (!ok)
+    throw optionError(
+      option,
+      `expected an http:// or https:// proxy URL, e.g. "http://user:pass@proxy.example:8000", got ${describe(value)}.`,
+      scope,
+    );
   return value as string;
 }

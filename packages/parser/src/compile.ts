@@ -100,10 +100,14 @@ export function materializeTable(table: DirectiveTable): Directives {
   const collector = new DirectiveCollector();
   for (let i = 0; i < table.count; i++) {
     const row = readRow(table, i);
-    if (row.directive === 'crawl-delay' || row.directive === 'other' || row.directive === 'content-usage' || row.directive === 'content-signal') {
+    if (
+      row.directive === 'crawl-delay' ||
+      row.directive === 'other' ||
+      row.directive === 'content-usage' ||
+      row.directive === 'content-signal'
+    ) {
       collector.add(row.directive, row.line, row.value, () => byteStringToText(row.raw));
-    }
-    else if (row.directive === 'allow' || row.directive === 'disallow') collector.add(row.directive, row.line, row.raw, () => '');
+    } else if (row.directive === 'allow' || row.directive === 'disallow') collector.add(row.directive, row.line, row.raw, () => '');
     else collector.add(row.directive, row.line, row.value, () => '');
   }
   return collector.result();
@@ -134,8 +138,13 @@ export interface AppliedGroups {
  * user agents: the groups of every token that is named apply together.
  */
 export function selectGroups(groups: readonly Group[], tokens: string | readonly string[]): AppliedGroups {
-  const wanted = new Set((typeof tokens === 'string' ? [tokens] : tokens).filter((token) => token.length > 0).map((token) => token.toLowerCase()));
-  const named = wanted.size === 0 ? [] : groups.filter((group) => group.agents.some((agent) => agent.token !== '*' && wanted.has(agent.token.toLowerCase())));
+  const wanted = new Set(
+    (typeof tokens === 'string' ? [tokens] : tokens).filter((token) => token.length > 0).map((token) => token.toLowerCase()),
+  );
+  const named =
+    wanted.size === 0
+      ? []
+      : groups.filter((group) => group.agents.some((agent) => agent.token !== '*' && wanted.has(agent.token.toLowerCase())));
   const global = groups.filter((group) => group.agents.some((agent) => agent.token === '*'));
   return { groups: chooseGroups(named, global), matchedBy: matchedBy(named.length > 0, global.length > 0) };
 }
@@ -200,7 +209,9 @@ export function compileAgent(table: DirectiveTable, tokens: readonly string[], o
   const specificGroups: number[] = [];
   const globalGroups: number[] = [];
   // Usage lines, only for files that have them: the current group's, then per kind of group.
-  const usage = table.hasUsage ? { pending: [] as number[], specific: [] as number[], global: [] as number[], preamble: [] as number[] } : undefined;
+  const usage = table.hasUsage
+    ? { pending: [] as number[], specific: [] as number[], global: [] as number[], preamble: [] as number[] }
+    : undefined;
   const flush = (): void => {
     if (usage === undefined || usage.pending.length === 0) return;
     if (groupSpecific) usage.specific.push(...usage.pending);

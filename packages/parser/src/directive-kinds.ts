@@ -4,7 +4,16 @@
  */
 
 /** The directives the parser gives meaning to, in table order. */
-export const DIRECTIVE_KINDS = ['user-agent', 'allow', 'disallow', 'sitemap', 'crawl-delay', 'other', 'content-usage', 'content-signal'] as const;
+export const DIRECTIVE_KINDS = [
+  'user-agent',
+  'allow',
+  'disallow',
+  'sitemap',
+  'crawl-delay',
+  'other',
+  'content-usage',
+  'content-signal',
+] as const;
 
 /**
  * The directives the parser gives meaning to. Every other `key: value` line is `'other'`.

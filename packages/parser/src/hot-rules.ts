@@ -226,7 +226,10 @@ export class HotRules {
     // With a shared segment search the segments are searched there: no need to cut them here.
     if (this.search !== undefined) return;
     const middleEnd = anchored ? lastStar : end;
-    const segments = this.text.slice(firstStar + 1, Math.max(firstStar + 1, middleEnd)).split('*').filter((piece) => piece.length > 0);
+    const segments = this.text
+      .slice(firstStar + 1, Math.max(firstStar + 1, middleEnd))
+      .split('*')
+      .filter((piece) => piece.length > 0);
     this.segments[i] = segments;
   }
 }

@@ -7,7 +7,19 @@
  * - the directive kinds (`directive-kinds.ts`), declared once;
  * - group selection (`selectGroups`) and the `*`-agent rule, for the `heed` command line.
  */
-export { MAX_TIMER_MS, describe, isRecord, checkKnownKeys, optionError, numberOption, timerOption, booleanOption, functionOption, choiceOption, proxyUrlOption } from './check-options.js';
+export {
+  MAX_TIMER_MS,
+  describe,
+  isRecord,
+  checkKnownKeys,
+  optionError,
+  numberOption,
+  timerOption,
+  booleanOption,
+  functionOption,
+  choiceOption,
+  proxyUrlOption,
+} from './check-options.js';
 export type { OptionScope, NumberRange } from './check-options.js';
 export { HeedError, InvalidOptionsError } from './errors.js';
 export { DIRECTIVE_KINDS, KIND } from './directive-kinds.js';

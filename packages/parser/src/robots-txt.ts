@@ -23,7 +23,8 @@ const SCOPE: OptionScope = { where: 'parseRobotsTxt()' };
 
 function checkOptions(options: ParseOptions | undefined): ParseOptions {
   if (options === undefined || options === null) return {};
-  if (!isRecord(options)) throw optionError('options', `expected an options object, e.g. { implicitRobotsTxtAllow: true }, got ${describe(options)}.`, SCOPE);
+  if (!isRecord(options))
+    throw optionError('options', `expected an options object, e.g. { implicitRobotsTxtAllow: true }, got ${describe(options)}.`, SCOPE);
   checkKnownKeys(options, KNOWN_OPTIONS, SCOPE);
   for (const key of ['decodeUnreservedEscapes', 'implicitRobotsTxtAllow', 'acceptTypos', 'acceptMissingColon'] as const) {
     booleanOption(options[key], key, key.startsWith('accept'), SCOPE);
@@ -53,10 +54,14 @@ export class RobotsTxt {
     const checked = checkOptions(options);
     const safeInput = typeof input === 'string' || input instanceof Uint8Array ? input : String(input ?? '');
     const prepared = prepareBody(safeInput, checked.maxBytes);
-    this.table = buildTable(prepared, { acceptTypos: checked.acceptTypos !== false, acceptMissingColon: checked.acceptMissingColon !== false });
+    this.table = buildTable(prepared, {
+      acceptTypos: checked.acceptTypos !== false,
+      acceptMissingColon: checked.acceptMissingColon !== false,
+    });
     this.byteLength = prepared.byteLength;
     this.truncated = prepared.truncated;
-    this.flags = (checked.decodeUnreservedEscapes === true ? DECODE_ESCAPES : 0) | (checked.implicitRobotsTxtAllow === true ? ROBOTS_TXT_ALLOWED : 0);
+    this.flags =
+      (checked.decodeUnreservedEscapes === true ? DECODE_ESCAPES : 0) | (checked.implicitRobotsTxtAllow === true ? ROBOTS_TXT_ALLOWED : 0);
   }
 
   /**
@@ -137,9 +142,11 @@ export class RobotsTxt {
 
   private explainPath(path: string, asked: ProductTokens, groups: readonly Group[], compiled: CompiledAgent): Explanation {
     const base = { productToken: asked, path, groups, matchedBy: compiled.matchedBy };
-    if (this.flags & ROBOTS_TXT_ALLOWED && path === '/robots.txt') return { ...base, allowed: true, reason: 'robots-txt-implicit-allow', line: 0 };
+    if (this.flags & ROBOTS_TXT_ALLOWED && path === '/robots.txt')
+      return { ...base, allowed: true, reason: 'robots-txt-implicit-allow', line: 0 };
     const winner = compiled.matcher.match(path);
-    if (winner === undefined) return { ...base, allowed: true, reason: compiled.matchedBy === 'none' ? 'no-group' : 'no-matching-rule', line: 0 };
+    if (winner === undefined)
+      return { ...base, allowed: true, reason: compiled.matchedBy === 'none' ? 'no-group' : 'no-matching-rule', line: 0 };
     // The deciding rule is the very object of the group that holds it.
     const rule = ruleAtLine(groups, winner.line);
     if (rule === undefined) return { ...base, allowed: winner.allowed, reason: 'rule', line: winner.line };
@@ -218,7 +225,12 @@ export class RobotsTxt {
    * for one agent: it gets a field; more agents share a small map. For a single token the key is
    * not kept (it is the token in lower case, rebuilt when the agent moves to the map).
    */
-  private remember(identity: ProductTokens | typeof NOT_STABLE, key: string, listKey: string | undefined, tokens: readonly string[]): CompiledAgent {
+  private remember(
+    identity: ProductTokens | typeof NOT_STABLE,
+    key: string,
+    listKey: string | undefined,
+    tokens: readonly string[],
+  ): CompiledAgent {
     let compiled = this.agents?.get(key);
     if (compiled === undefined) {
       compiled = compileAgent(this.table, tokens, { decodeUnreservedEscapes: (this.flags & DECODE_ESCAPES) !== 0 });
@@ -257,7 +269,8 @@ const IMPLICIT_ALLOW: Decision = Object.freeze({ allowed: true, reason: 'robots-
 
 /** The verdict when the rule at position `winner` decides (-1: none matched), as `explainPath` words it. */
 function decisionAt(compiled: CompiledAgent, winner: number): Decision {
-  if (winner === -1) return Object.freeze({ allowed: true, reason: compiled.matchedBy === 'none' ? 'no-group' : 'no-matching-rule', line: 0 });
+  if (winner === -1)
+    return Object.freeze({ allowed: true, reason: compiled.matchedBy === 'none' ? 'no-group' : 'no-matching-rule', line: 0 });
   return Object.freeze({ allowed: compiled.matcher.allowsAt(winner), reason: 'rule', line: compiled.matcher.lineAt(winner) });
 }
 

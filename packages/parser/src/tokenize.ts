@@ -158,7 +158,21 @@ export function tokenize(input: string | Uint8Array, options: TokenizeOptions = 
       valueBytes = body.slice(scan.valueStart, scan.valueEnd);
     }
     lines.push(
-      new Line(body, scan.line, scan.start, scan.byteLength, scan.kind, directive, key, valueBytes, keyTypo, scan.missingColon, scan.hasComment, scan.leadingWhitespace, scan.ending),
+      new Line(
+        body,
+        scan.line,
+        scan.start,
+        scan.byteLength,
+        scan.kind,
+        directive,
+        key,
+        valueBytes,
+        keyTypo,
+        scan.missingColon,
+        scan.hasComment,
+        scan.leadingWhitespace,
+        scan.ending,
+      ),
     );
   });
   return { lines, bomBytes: prepared.bomBytes, byteLength: prepared.byteLength, truncated: prepared.truncated };
@@ -238,8 +252,38 @@ class Line implements TokenizedLine {
   }
 
   toJSON(): LineRecord {
-    const { line, offset, byteLength, text, kind, directive, key, value, keyTypo, missingColon, tooLong, hasComment, leadingWhitespace, ending } = this;
-    return { line, offset, byteLength, text, kind, directive, key, value, keyTypo, missingColon, tooLong, hasComment, leadingWhitespace, ending };
+    const {
+      line,
+      offset,
+      byteLength,
+      text,
+      kind,
+      directive,
+      key,
+      value,
+      keyTypo,
+      missingColon,
+      tooLong,
+      hasComment,
+      leadingWhitespace,
+      ending,
+    } = this;
+    return {
+      line,
+      offset,
+      byteLength,
+      text,
+      kind,
+      directive,
+      key,
+      value,
+      keyTypo,
+      missingColon,
+      tooLong,
+      hasComment,
+      leadingWhitespace,
+      ending,
+    };
   }
 }
 

@@ -38,7 +38,8 @@ export function canonicalPath(url: string): string {
  * `URL` to resolve): group 1 is the path and query, possibly empty. (Irregexp compiles this to
  * machine code: one pass over the URL, faster than a character loop or a second search for `/.`.)
  */
-const SIMPLE_URL = /^https?:\/\/[a-z0-9.-]+(?::[0-9]{1,5})?((?:\/(?!\.)[A-Za-z0-9\-._~!$&()*+,;=:@]*)*(?:\?[A-Za-z0-9\-._~!$&()*+,;=:@/?]*)?)(?:#|$)/;
+const SIMPLE_URL =
+  /^https?:\/\/[a-z0-9.-]+(?::[0-9]{1,5})?((?:\/(?!\.)[A-Za-z0-9\-._~!$&()*+,;=:@]*)*(?:\?[A-Za-z0-9\-._~!$&()*+,;=:@/?]*)?)(?:#|$)/;
 /** The same for a path given alone (`/a/b?c`), as the matcher itself is often asked. */
 const SIMPLE_PATH = /^(?!\/\/)((?:\/(?!\.)[A-Za-z0-9\-._~!$&()*+,;=:@]*)+(?:\?[A-Za-z0-9\-._~!$&()*+,;=:@/?]*)?)(?:#|$)/;
 /**

@@ -41,7 +41,13 @@ async function crawl(job) {
       respectRobotsTxtFile: job.variant === 'crawlee',
       statusMessageLoggingInterval: 3600,
       useSessionPool: job.useSessionPool ?? true,
-      preNavigationHooks: job.plainHeaders ? [(_ctx, gotOptions) => { gotOptions.useHeaderGenerator = false; }] : [],
+      preNavigationHooks: job.plainHeaders
+        ? [
+            (_ctx, gotOptions) => {
+              gotOptions.useHeaderGenerator = false;
+            },
+          ]
+        : [],
       async requestHandler({ enqueueLinks }) {
         handled++;
         if (job.stopAfterPages && handled === job.stopAfterPages && !stopSent) {

@@ -15,7 +15,8 @@ const seconds = (ms) => `${(ms / 1000).toFixed(2)} s`;
 const met = (ok) => (ok ? 'yes' : '**not met**');
 const NAMES = { none: 'no robots handling', crawlee: 'Crawlee `respectRobotsTxtFile: true`', heed: 'Heed (`RobotsPlugin.attach`)' };
 
-const table = (header, rows) => [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n');
+const table = (header, rows) =>
+  [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n');
 
 /** The soak's table, and whether its hard checks (nothing disallowed, everything allowed) hold. */
 export function soakTable(soak, heapLimitMb) {
@@ -31,16 +32,53 @@ export function soakTable(soak, heapLimitMb) {
   };
   const skippedRules = result?.heed?.skippedByReason?.rules ?? 0;
   const rows = [
-    ['origins (distinct loopback addresses) / start URLs', `${fmt(config.origins)} / ${fmt(soak.startUrls)}`, '≥ 500', met(config.origins >= 500)],
-    ['allowed pages crawled (server log, distinct)', `${fmt(log.pagesDistinct)} of ${fmt(expectedPages)}`, 'all, ≥ 50,000', met(checks.allAllowed && expectedPages >= 50_000)],
-    ['disallowed URLs fetched (server log)', `${fmt(log.disallowedRequests)} (${fmt(skippedRules)} disallowed links skipped by Heed)`, '0', met(checks.noDisallowed)],
+    [
+      'origins (distinct loopback addresses) / start URLs',
+      `${fmt(config.origins)} / ${fmt(soak.startUrls)}`,
+      '≥ 500',
+      met(config.origins >= 500),
+    ],
+    [
+      'allowed pages crawled (server log, distinct)',
+      `${fmt(log.pagesDistinct)} of ${fmt(expectedPages)}`,
+      'all, ≥ 50,000',
+      met(checks.allAllowed && expectedPages >= 50_000),
+    ],
+    [
+      'disallowed URLs fetched (server log)',
+      `${fmt(log.disallowedRequests)} (${fmt(skippedRules)} disallowed links skipped by Heed)`,
+      '0',
+      met(checks.noDisallowed),
+    ],
     ['page requests / failed requests', `${fmt(log.pageRequests)} / ${fmt(result?.requestsFailed)}`, '', 'info'],
-    ['robots.txt fetches (server log) / per origin at most', `${fmt(log.robotsRequests)} / ${fmt(log.maxRobotsPerOrigin)}`, 'one per origin', met(log.robotsRequests === config.origins)],
-    ['crawl time / pages per second', finished ? `${seconds(result.ms)} / ${pagesPerSecond.toFixed(1)}` : `did not finish (${run.outcome})`, '~5 min', 'info'],
-    ['heap after the crawl (after GC, crawler and its in-memory queue still alive)', finished ? mb(result.heap.after) : '—', `≤ ${heapLimitMb} MiB`, met(heapOk)],
+    [
+      'robots.txt fetches (server log) / per origin at most',
+      `${fmt(log.robotsRequests)} / ${fmt(log.maxRobotsPerOrigin)}`,
+      'one per origin',
+      met(log.robotsRequests === config.origins),
+    ],
+    [
+      'crawl time / pages per second',
+      finished ? `${seconds(result.ms)} / ${pagesPerSecond.toFixed(1)}` : `did not finish (${run.outcome})`,
+      '~5 min',
+      'info',
+    ],
+    [
+      'heap after the crawl (after GC, crawler and its in-memory queue still alive)',
+      finished ? mb(result.heap.after) : '—',
+      `≤ ${heapLimitMb} MiB`,
+      met(heapOk),
+    ],
     ['largest live heap during the crawl (GC every 15 s)', finished ? mb(result.heap.liveMax) : '—', '', 'info'],
     ["Heed's own retained heap (freed by closing plugin, manager, store)", finished ? mb(result.heap.heedRetained) : '—', '', 'info'],
-    ['parsed robots.txt held (LRU `cacheSize`) / store records (`maxEntries`)', finished ? `${fmt(result.manager.cache.entries)} of ${fmt(soak.cacheSize)} / ${fmt(result.manager.storeEntries)} of ${fmt(soak.storeEntries)}` : '—', 'within the bounds', met(finished && result.manager.cache.entries <= soak.cacheSize && result.manager.storeEntries <= soak.storeEntries)],
+    [
+      'parsed robots.txt held (LRU `cacheSize`) / store records (`maxEntries`)',
+      finished
+        ? `${fmt(result.manager.cache.entries)} of ${fmt(soak.cacheSize)} / ${fmt(result.manager.storeEntries)} of ${fmt(soak.storeEntries)}`
+        : '—',
+      'within the bounds',
+      met(finished && result.manager.cache.entries <= soak.cacheSize && result.manager.storeEntries <= soak.storeEntries),
+    ],
   ];
   return { markdown: table(['measure', 'result', 'limit / target', 'met'], rows), checks, heapOk };
 }
@@ -63,9 +101,29 @@ export function warmTable(warm, targetPercent) {
     const m = median(cpu(variant));
     const w = median(wall(variant));
     const target = variant === 'heed' ? `≤ ${(1 + targetPercent / 100).toFixed(2)}×` : '';
-    return [NAMES[variant], seconds(m), list(cpu(variant)), `${(m / baseCpu).toFixed(3)}×`, seconds(w), list(wall(variant)), `${(w / baseWall).toFixed(3)}×`, target, variant === 'heed' ? met(overhead <= targetPercent) : ''];
+    return [
+      NAMES[variant],
+      seconds(m),
+      list(cpu(variant)),
+      `${(m / baseCpu).toFixed(3)}×`,
+      seconds(w),
+      list(wall(variant)),
+      `${(w / baseWall).toFixed(3)}×`,
+      target,
+      variant === 'heed' ? met(overhead <= targetPercent) : '',
+    ];
   });
-  const header = ['robots handling', 'median CPU time', 'rounds (CPU s)', 'CPU vs none', 'median wall time', 'rounds (wall s)', 'wall vs none', 'target (CPU)', 'met'];
+  const header = [
+    'robots handling',
+    'median CPU time',
+    'rounds (CPU s)',
+    'CPU vs none',
+    'median wall time',
+    'rounds (wall s)',
+    'wall vs none',
+    'target (CPU)',
+    'met',
+  ];
   return { markdown: table(header, rows), overhead, wallOverhead };
 }
 
@@ -78,12 +136,27 @@ export function coldTable(cold, options) {
     const robots = median(runs.map((r) => r.log.robotsRequests));
     if (reached.length * 2 <= runs.length) {
       const got = median(runs.map((r) => r.log.pageRequests));
-      return [NAMES[variant], `did not reach ${fmt(options.stopAfterPages)} pages in ${options.timeoutMs / 1000} s (${fmt(got)} pages by then)`, runs.map((r) => r.outcome).join(', '), '—', fmt(robots)];
+      return [
+        NAMES[variant],
+        `did not reach ${fmt(options.stopAfterPages)} pages in ${options.timeoutMs / 1000} s (${fmt(got)} pages by then)`,
+        runs.map((r) => r.outcome).join(', '),
+        '—',
+        fmt(robots),
+      ];
     }
     const m = median(reached.map((r) => r.stoppedAt.ms));
-    return [NAMES[variant], seconds(m), runs.map((r) => (r.outcome === 'stopped' ? (r.stoppedAt.ms / 1000).toFixed(2) : r.outcome)).join(', '), `${(m / base).toFixed(2)}×`, fmt(robots)];
+    return [
+      NAMES[variant],
+      seconds(m),
+      runs.map((r) => (r.outcome === 'stopped' ? (r.stoppedAt.ms / 1000).toFixed(2) : r.outcome)).join(', '),
+      `${(m / base).toFixed(2)}×`,
+      fmt(robots),
+    ];
   });
-  return table([`robots handling`, `median time to ${fmt(options.stopAfterPages)} pages`, 'rounds (s)', 'vs none', 'robots.txt requests (median)'], rows);
+  return table(
+    [`robots handling`, `median time to ${fmt(options.stopAfterPages)} pages`, 'rounds (s)', 'vs none', 'robots.txt requests (median)'],
+    rows,
+  );
 }
 
 /** Unreachable: robots.txt fetches and pages crawled that should not have been, per variant. */
@@ -94,7 +167,10 @@ export function unreachableTable(results, options) {
     for (const variant of Object.keys(NAMES)) {
       const runs = result.runs[variant];
       const finished = runs.filter((r) => r.outcome === 'finished');
-      const ended = finished.length * 2 > runs.length ? `ended in ${seconds(median(finished.map((r) => r.result.ms)))}` : `did not finish in ${options.timeoutMs / 1000} s (${runs.map((r) => r.outcome).join(', ')})`;
+      const ended =
+        finished.length * 2 > runs.length
+          ? `ended in ${seconds(median(finished.map((r) => r.result.ms)))}`
+          : `did not finish in ${options.timeoutMs / 1000} s (${runs.map((r) => r.outcome).join(', ')})`;
       rows.push([
         `robots.txt ${what}`,
         NAMES[variant],
@@ -104,7 +180,7 @@ export function unreachableTable(results, options) {
       ]);
     }
   }
-  return table(['origins\' robots.txt', 'robots handling', 'robots.txt requests (median)', 'pages wrongly crawled (median)', 'crawl'], rows);
+  return table(["origins' robots.txt", 'robots handling', 'robots.txt requests (median)', 'pages wrongly crawled (median)', 'crawl'], rows);
 }
 
 /** Replaces (or appends) the crawl section of BENCHMARKS.md. */

@@ -40,7 +40,9 @@ export function runCrawl(job, timeoutMs) {
       else if (message.type === 'done') settle({ outcome: 'finished', result: message.result });
       else if (message.type === 'error') settle({ outcome: 'error', error: message.message });
     });
-    child.on('exit', (code, signal) => settle({ outcome: 'error', error: `the crawl process exited (${signal ?? code}) without a result` }));
+    child.on('exit', (code, signal) =>
+      settle({ outcome: 'error', error: `the crawl process exited (${signal ?? code}) without a result` }),
+    );
     child.send(job);
   });
 }

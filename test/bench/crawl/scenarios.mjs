@@ -58,7 +58,15 @@ export async function soak(options) {
     });
     const run = orThrow(await runCrawl(job, options.timeoutMs), 'soak crawl');
     const log = await site.log();
-    return { config, startUrls: urls.length, expectedPages: config.origins * pagesPerOrigin, cacheSize: options.cacheSize, storeEntries: options.storeEntries, run, log };
+    return {
+      config,
+      startUrls: urls.length,
+      expectedPages: config.origins * pagesPerOrigin,
+      cacheSize: options.cacheSize,
+      storeEntries: options.storeEntries,
+      run,
+      log,
+    };
   } finally {
     await site.close();
   }
@@ -82,11 +90,16 @@ export async function warm(options) {
     for (let round = 0; round < options.rounds; round++) {
       for (const variant of orderOf(round, options.variants)) {
         await site.reset();
-        const run = orThrow(await runCrawl(crawlJob(variant, urls, { ...options, job: { prewarmOrigins } }), options.timeoutMs), `warm crawl (${variant})`);
+        const run = orThrow(
+          await runCrawl(crawlJob(variant, urls, { ...options, job: { prewarmOrigins } }), options.timeoutMs),
+          `warm crawl (${variant})`,
+        );
         const log = await site.log();
         runs[variant].push({ ...run, log });
         const seconds = run.result ? (run.result.ms / 1000).toFixed(2) : `${run.outcome}`;
-        console.log(`  warm round ${round + 1} ${variant}: ${seconds} s, ${log.pagesDistinct} pages, ${log.robotsRequests} robots.txt requests in the run`);
+        console.log(
+          `  warm round ${round + 1} ${variant}: ${seconds} s, ${log.pagesDistinct} pages, ${log.robotsRequests} robots.txt requests in the run`,
+        );
       }
     }
     return { config, expectedPages: config.origins * config.pagesPerOrigin, runs };
@@ -117,7 +130,10 @@ export async function cold(options) {
         const run = orThrow(await runCrawl(job, options.timeoutMs), `cold crawl (${variant})`);
         const log = await site.log();
         runs[variant].push({ ...run, log });
-        const what = run.outcome === 'stopped' ? `${(run.stoppedAt.ms / 1000).toFixed(2)} s to ${run.stoppedAt.pages} pages` : `${run.outcome} (${log.pageRequests} pages requested)`;
+        const what =
+          run.outcome === 'stopped'
+            ? `${(run.stoppedAt.ms / 1000).toFixed(2)} s to ${run.stoppedAt.pages} pages`
+            : `${run.outcome} (${log.pageRequests} pages requested)`;
         console.log(`  cold round ${round + 1} ${variant}: ${what}, ${log.robotsRequests} robots.txt requests`);
       }
     }
@@ -137,13 +153,28 @@ export async function unreachable(mode, options) {
   for (let round = 0; round < options.rounds; round++) for (const variant of orderOf(round)) crawls.push({ round, variant });
   const results = await Promise.all(
     crawls.map(async ({ round, variant }, n) => {
-      const config = { origins: options.origins, pagesPerOrigin: options.pagesPerOrigin, block: 50 + n, robots: mode, disallowedLinks: false, padBytes: 2_000 };
+      const config = {
+        origins: options.origins,
+        pagesPerOrigin: options.pagesPerOrigin,
+        block: 50 + n,
+        robots: mode,
+        disallowedLinks: false,
+        padBytes: 2_000,
+      };
       const site = await startSite(config);
       try {
-        const run = orThrow(await runCrawl(crawlJob(variant, startUrls(config, site.port, 1), options), options.timeoutMs), `${mode} crawl (${variant})`);
+        const run = orThrow(
+          await runCrawl(crawlJob(variant, startUrls(config, site.port, 1), options), options.timeoutMs),
+          `${mode} crawl (${variant})`,
+        );
         const log = await site.log();
-        const ended = run.outcome === 'finished' ? `ended in ${(run.result.ms / 1000).toFixed(1)} s` : `did not finish in ${options.timeoutMs / 1000} s`;
-        console.log(`  robots.txt ${mode}, round ${round + 1} ${variant}: ${ended}; ${log.robotsRequests} robots.txt requests, ${log.pageRequests} pages fetched`);
+        const ended =
+          run.outcome === 'finished'
+            ? `ended in ${(run.result.ms / 1000).toFixed(1)} s`
+            : `did not finish in ${options.timeoutMs / 1000} s`;
+        console.log(
+          `  robots.txt ${mode}, round ${round + 1} ${variant}: ${ended}; ${log.robotsRequests} robots.txt requests, ${log.pageRequests} pages fetched`,
+        );
         return { round, variant, run, log };
       } finally {
         await site.close();

@@ -98,10 +98,13 @@ async function listenAll() {
 async function closeAll() {
   for (const res of hanging) res.destroy();
   await Promise.all(
-    servers.map((server) => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    })),
+    servers.map(
+      (server) =>
+        new Promise((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
+    ),
   );
   servers.length = 0;
 }

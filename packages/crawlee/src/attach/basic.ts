@@ -50,7 +50,10 @@ function hookRequestHandling(crawler: PublicCrawler, guard: RobotsGuard, queue: 
         );
       }
       // Wrap the queue the crawler reads now, so the next requests are checked where they should be.
-      await crawler.getRequestQueue().then((q) => queue.wrap(q), () => undefined);
+      await crawler.getRequestQueue().then(
+        (q) => queue.wrap(q),
+        () => undefined,
+      );
       const verdict = await guard.verdict(request.url);
       if (!verdict.allowed) {
         request.noRetry = true;

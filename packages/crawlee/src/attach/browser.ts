@@ -74,7 +74,12 @@ export function attachBrowserHooks(crawler: PublicCrawler, guard: RobotsGuard): 
   });
 }
 
-async function routePlaywright(page: PlaywrightPage, context: ContextInternals, guard: RobotsGuard, navigated: WeakSet<object>): Promise<void> {
+async function routePlaywright(
+  page: PlaywrightPage,
+  context: ContextInternals,
+  guard: RobotsGuard,
+  navigated: WeakSet<object>,
+): Promise<void> {
   const { checkRedirects, blockSubresources } = guard.options;
   await page.route('**/*', async (route, request) => {
     try {
@@ -121,7 +126,12 @@ async function routePlaywright(page: PlaywrightPage, context: ContextInternals, 
   });
 }
 
-async function interceptPuppeteer(page: PuppeteerPage, context: ContextInternals, guard: RobotsGuard, navigated: WeakSet<object>): Promise<void> {
+async function interceptPuppeteer(
+  page: PuppeteerPage,
+  context: ContextInternals,
+  guard: RobotsGuard,
+  navigated: WeakSet<object>,
+): Promise<void> {
   const { checkRedirects, blockSubresources } = guard.options;
   await page.setRequestInterception(true);
   page.on('request', (request) => {

@@ -12,7 +12,10 @@ import { navigationHooks, type ContextInternals, type PublicCrawler } from './cr
 /** Thrown inside got to stop following a redirect robots.txt disallows. Never reaches the user. */
 export class RedirectDisallowedError extends Error {
   override readonly name = 'RedirectDisallowedError';
-  constructor(readonly from: string, readonly to: string) {
+  constructor(
+    readonly from: string,
+    readonly to: string,
+  ) {
     super(`Redirect from ${from} to ${to} not followed: robots.txt disallows it.`);
   }
 }

@@ -31,10 +31,16 @@ export async function readPageInfo(
   const signals = await readSignals(context, honorRelNofollow);
   const header = responseHeader(context.response, 'x-robots-tag');
   // With purposes, what the response says about AI usage (headers, and the same meta tags).
-  const usage = options.purposes.length > 0 ? { usageEvidence: pageUsageEvidence(productToken, usageHeaders(context.response), signals.metaTags) } : {};
+  const usage =
+    options.purposes.length > 0 ? { usageEvidence: pageUsageEvidence(productToken, usageHeaders(context.response), signals.metaTags) } : {};
   if (!metaRobots) return { directives: NO_DIRECTIVES, nofollowSource: undefined, nofollowLinks: signals.nofollowLinks, ...usage };
   const directives = robotsDirectives(productToken, signals.metaTags, header);
-  return { directives, nofollowSource: directives.nofollow ? nofollowSource(productToken, signals, header) : undefined, nofollowLinks: signals.nofollowLinks, ...usage };
+  return {
+    directives,
+    nofollowSource: directives.nofollow ? nofollowSource(productToken, signals, header) : undefined,
+    nofollowLinks: signals.nofollowLinks,
+    ...usage,
+  };
 }
 
 /** The headers the usage evidence reads. */
@@ -88,6 +94,7 @@ function responseHeader(response: unknown, name: string): string[] | undefined {
 /** The body as text; of a binary body only as many bytes as the HTML reader reads characters (a character cut at the end is harmless). */
 function bodyText(body: unknown): string | undefined {
   if (typeof body === 'string') return body;
-  if (body instanceof Uint8Array) return Buffer.from(body.buffer, body.byteOffset, Math.min(body.byteLength, MAX_HTML_CHARS)).toString('utf8');
+  if (body instanceof Uint8Array)
+    return Buffer.from(body.buffer, body.byteOffset, Math.min(body.byteLength, MAX_HTML_CHARS)).toString('utf8');
   return undefined;
 }

@@ -207,7 +207,7 @@ export class QueueHooks {
     this.warnedBypass = true;
     this.log.error(
       `RobotsPlugin: ${url} reached the crawler without passing Heed's enqueue check ` +
-        '(the request queue\'s addRequest/addRequests/addRequestsBatched were bypassed, or the queue held it before attach()). ' +
+        "(the request queue's addRequest/addRequests/addRequestsBatched were bypassed, or the queue held it before attach()). " +
         'Such requests are still checked before the fetch, but nofollow cannot be applied to them. Logged once.',
     );
   }
@@ -234,6 +234,7 @@ function isIterableLike(value: unknown): value is Iterable<RequestLike> | AsyncI
   return (
     typeof value === 'object' &&
     value !== null &&
-    (typeof (value as Iterable<unknown>)[Symbol.iterator] === 'function' || typeof (value as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function')
+    (typeof (value as Iterable<unknown>)[Symbol.iterator] === 'function' ||
+      typeof (value as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function')
   );
 }

@@ -39,7 +39,19 @@ export const READ_ATTRIBUTES = new Set(['name', 'content', 'href', 'rel']);
 export const READ_ELEMENTS = new Set(['meta', 'base', 'a', 'area']);
 
 /** Elements HTML allows in `<head>`: any other element (or non-blank text) ends the head. */
-const HEAD_CONTENT = new Set(['meta', 'link', 'title', 'base', 'script', 'style', 'noscript', 'template', 'basefont', 'bgsound', 'noframes']);
+const HEAD_CONTENT = new Set([
+  'meta',
+  'link',
+  'title',
+  'base',
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'basefont',
+  'bgsound',
+  'noframes',
+]);
 /** Elements a browser still puts into `<head>` when they come after `</head>` (but before the body starts). */
 const LATE_HEAD_CONTENT = new Set(['meta', 'link', 'title', 'base', 'script', 'style', 'template', 'basefont', 'bgsound', 'noframes']);
 /** Elements whose contents a scripting-enabled browser parses as text, up to their own end tag. */

@@ -7,7 +7,15 @@
  * the collector reads are kept, so a tag with a million attributes costs no memory per attribute.
  */
 import { Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
-import { isBlank, isHtmlWhitespace, READ_ATTRIBUTES, READ_ELEMENTS, SignalCollector, yieldToEventLoop, type PageSignals } from './collector.js';
+import {
+  isBlank,
+  isHtmlWhitespace,
+  READ_ATTRIBUTES,
+  READ_ELEMENTS,
+  SignalCollector,
+  yieldToEventLoop,
+  type PageSignals,
+} from './collector.js';
 
 /** Most characters of a page read: robots meta tags live in `<head>`, links anywhere; the rest is ignored. */
 export const MAX_HTML_CHARS = 5_000_000;

@@ -50,13 +50,27 @@ export function pageUsageEvidence(token: ProductTokens, headers: UsageHeaders, m
     }
   }
   const reservation = first(headers['tdm-reservation']);
-  if (reservation !== undefined) evidence.push(...tdmReservation(reservation, 'header', 'tdm-reservation header', `the tdm-reservation response header "${reservation}"`));
+  if (reservation !== undefined)
+    evidence.push(
+      ...tdmReservation(reservation, 'header', 'tdm-reservation header', `the tdm-reservation response header "${reservation}"`),
+    );
 
   const image = /^\s*image\//i.test(first(headers['content-type']) ?? '');
   const header = headers['x-robots-tag'];
-  if (header !== undefined) evidence.push(...noai(robotsDirectives(token, [], header).raw, image, 'header', 'X-Robots-Tag header', 'the X-Robots-Tag response header'));
+  if (header !== undefined)
+    evidence.push(
+      ...noai(robotsDirectives(token, [], header).raw, image, 'header', 'X-Robots-Tag header', 'the X-Robots-Tag response header'),
+    );
   if (metaTags.length > 0) {
-    evidence.push(...noai(robotsDirectives(token, metaTags, undefined).raw, image, 'meta', 'robots meta tag', `a robots meta tag (${metaNames(token)})`));
+    evidence.push(
+      ...noai(
+        robotsDirectives(token, metaTags, undefined).raw,
+        image,
+        'meta',
+        'robots meta tag',
+        `a robots meta tag (${metaNames(token)})`,
+      ),
+    );
     const tdmMeta = metaTags.find((tag) => tag.name.trim().toLowerCase() === 'tdm-reservation');
     if (tdmMeta !== undefined) {
       const content = tdmMeta.content.trim();
@@ -82,7 +96,15 @@ function tdmReservation(value: string, source: 'header' | 'meta', where: string,
 function noai(raw: readonly string[], image: boolean, source: 'header' | 'meta', where: string, description: string): UsageEvidence[] {
   const directive = raw.includes('noai') ? 'noai' : image && raw.includes('noimageai') ? 'noimageai' : undefined;
   if (directive === undefined) return [];
-  return AI_CATEGORIES.map((category) => ({ category, preference: 'disallow', signal: directive, source, where, value: directive, description: `${description} "${directive}"` }));
+  return AI_CATEGORIES.map((category) => ({
+    category,
+    preference: 'disallow',
+    signal: directive,
+    source,
+    where,
+    value: directive,
+    description: `${description} "${directive}"`,
+  }));
 }
 
 function first(value: string | readonly string[] | undefined): string | undefined {

@@ -35,12 +35,15 @@ export class Countdown {
   resume(): void {
     if (this.done || this.timer !== undefined) return;
     this.startedAt = performance.now();
-    this.timer = setTimeout(() => {
-      this.done = true;
-      this.timer = undefined;
-      this.onDone();
-      this.onExpire();
-    }, Math.max(0, this.remaining));
+    this.timer = setTimeout(
+      () => {
+        this.done = true;
+        this.timer = undefined;
+        this.onDone();
+        this.onExpire();
+      },
+      Math.max(0, this.remaining),
+    );
     // A countdown never keeps the process alive on its own.
     this.timer.unref?.();
   }

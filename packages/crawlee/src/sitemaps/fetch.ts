@@ -33,11 +33,16 @@ const MAX_REDIRECTS = 5;
  * The bytes of the sitemap at `url`, decompressed, as they arrive. Problems (HTTP status, network
  * error, the size cap, a damaged gzip stream) go to `onProblem`; the stream then just ends.
  */
-export async function* sitemapBytes(url: string, options: SitemapFetchOptions, onProblem: (message: string) => void): AsyncGenerator<Uint8Array> {
+export async function* sitemapBytes(
+  url: string,
+  options: SitemapFetchOptions,
+  onProblem: (message: string) => void,
+): AsyncGenerator<Uint8Array> {
   const { signal, maxBytes } = options;
   const failed = (error: unknown) => {
     // An abort is the caller's to report (it knows why it aborted).
-    if (!signal?.aborted) onProblem(`could not be fetched (${error instanceof Error ? error.message : String(error)}); what was read is kept`);
+    if (!signal?.aborted)
+      onProblem(`could not be fetched (${error instanceof Error ? error.message : String(error)}); what was read is kept`);
   };
   let answer: Awaited<ReturnType<typeof boundedGet>>;
   try {
@@ -74,7 +79,11 @@ export async function* sitemapBytes(url: string, options: SitemapFetchOptions, o
 }
 
 /** `source` gunzipped as it streams when it starts with the gzip magic bytes, else as is; at most `maxBytes` out. */
-async function* inflated(source: AsyncGenerator<Uint8Array>, maxBytes: number, onProblem: (message: string) => void): AsyncGenerator<Uint8Array> {
+async function* inflated(
+  source: AsyncGenerator<Uint8Array>,
+  maxBytes: number,
+  onProblem: (message: string) => void,
+): AsyncGenerator<Uint8Array> {
   const first = await source.next();
   if (first.done) return;
   const head = first.value;
@@ -85,7 +94,16 @@ async function* inflated(source: AsyncGenerator<Uint8Array>, maxBytes: number, o
   }
   const gunzip = createGunzip();
   // pipeline() carries a network error into gunzip, which ends the loop below with it.
-  pipeline(Readable.from((async function* () { yield head; yield* source; })()), gunzip, () => {});
+  pipeline(
+    Readable.from(
+      (async function* () {
+        yield head;
+        yield* source;
+      })(),
+    ),
+    gunzip,
+    () => {},
+  );
   let length = 0;
   try {
     for await (const chunk of gunzip as AsyncIterable<Buffer>) {

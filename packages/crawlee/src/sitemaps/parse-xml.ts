@@ -127,7 +127,8 @@ export class XmlSitemapParser {
     const url = loc.tooLong ? undefined : absoluteHttpUrl(value);
     if (url === undefined) {
       this.dropped.count++;
-      if (this.dropped.count === 1) this.dropped.example = loc.tooLong ? `${value}… (over ${MAX_LOC_CHARS} characters)` : value.slice(0, 200);
+      if (this.dropped.count === 1)
+        this.dropped.example = loc.tooLong ? `${value}… (over ${MAX_LOC_CHARS} characters)` : value.slice(0, 200);
       return;
     }
     this.out.push({ kind: loc.kind, loc: url });

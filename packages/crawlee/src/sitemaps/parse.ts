@@ -66,9 +66,12 @@ export class SitemapParser {
       out.push(`malformed XML, ${inner.errors} error(s), parsing went on past each (first: ${inner.firstError})`);
     }
     if (inner && inner.dropped.count > 0) {
-      out.push(`${inner.dropped.count} ${inner instanceof XmlSitemapParser ? '<loc> value(s)' : 'line(s)'} not an absolute http(s) URL, dropped (first: ${JSON.stringify(inner.dropped.example)})`);
+      out.push(
+        `${inner.dropped.count} ${inner instanceof XmlSitemapParser ? '<loc> value(s)' : 'line(s)'} not an absolute http(s) URL, dropped (first: ${JSON.stringify(inner.dropped.example)})`,
+      );
     }
-    if (this.stopped !== undefined) out.push(`${this.stopped}: the rest of the file is skipped, the ${this.entries} entries before it kept`);
+    if (this.stopped !== undefined)
+      out.push(`${this.stopped}: the rest of the file is skipped, the ${this.entries} entries before it kept`);
     return out;
   }
 

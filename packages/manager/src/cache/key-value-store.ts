@@ -197,7 +197,11 @@ export class KeyValueStoreStore implements RobotsStore {
       crawlee = await import('@crawlee/core');
     } catch {
       this.opened = undefined;
-      throw optionError('store', 'opening a key-value store by name needs @crawlee/core (npm i @crawlee/core), or pass an opened KeyValueStore as "store".', SCOPE);
+      throw optionError(
+        'store',
+        'opening a key-value store by name needs @crawlee/core (npm i @crawlee/core), or pass an opened KeyValueStore as "store".',
+        SCOPE,
+      );
     }
     return crawlee.KeyValueStore.open(this.name, this.openOptions);
   }

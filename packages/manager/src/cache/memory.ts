@@ -53,7 +53,13 @@ export class MemoryStore implements RobotsStore {
   constructor(options: MemoryStoreOptions = {}) {
     checkKnownKeys(options, KNOWN_OPTIONS, SCOPE);
     // No default: left out, the store is bounded by maxBytes only.
-    const maxEntries = numberOption(options.maxEntries, 'maxEntries', undefined, { min: 1, max: Number.MAX_SAFE_INTEGER, integer: true }, SCOPE);
+    const maxEntries = numberOption(
+      options.maxEntries,
+      'maxEntries',
+      undefined,
+      { min: 1, max: Number.MAX_SAFE_INTEGER, integer: true },
+      SCOPE,
+    );
     this.maxBytes = memoryBound(options.maxBytes, 'maxBytes', DEFAULT_STORE_MAX_BYTES, SCOPE);
     this.records = new LRUCache<string, Slot>({
       ...(maxEntries === undefined ? {} : { max: maxEntries }),

@@ -147,12 +147,18 @@ export class RedisStore implements RobotsStore {
   async set(origin: string, record: RobotsRecord, retainMs: number): Promise<void> {
     const args: (string | number)[] = [this.recordKey(origin), encodeRecord(record)];
     if (Number.isFinite(retainMs)) args.push('PX', Math.max(1, Math.ceil(retainMs)));
-    const stored = await this.run(async (client) => client.call('SET', args), async () => undefined);
+    const stored = await this.run(
+      async (client) => client.call('SET', args),
+      async () => undefined,
+    );
     if (stored === undefined) await this.fallback.set(origin, record, retainMs);
   }
 
   async delete(origin: string): Promise<void> {
-    await this.run(async (client) => client.call('DEL', [this.recordKey(origin)]), async () => undefined);
+    await this.run(
+      async (client) => client.call('DEL', [this.recordKey(origin)]),
+      async () => undefined,
+    );
     await this.fallback.delete(origin);
   }
 
@@ -167,7 +173,10 @@ export class RedisStore implements RobotsStore {
     if (!answer.taken) return undefined;
     return {
       release: async () => {
-        await this.run(async (client) => client.call('EVAL', [RELEASE_SCRIPT, 1, key, token]), async () => undefined);
+        await this.run(
+          async (client) => client.call('EVAL', [RELEASE_SCRIPT, 1, key, token]),
+          async () => undefined,
+        );
       },
     };
   }

@@ -51,8 +51,12 @@ export function recordBytes(record: unknown): number {
   const r = record as Partial<Record<keyof RobotsRecord, unknown>>;
   const good = r.lastGood as { body?: unknown } | undefined;
   const problem = r.problem as { code?: unknown; message?: unknown } | undefined;
-  return RECORD_OVERHEAD + length(r.body) + length(good?.body)
-    + 2 * (length(r.origin) + length(r.finalUrl) + length(problem?.code) + length(problem?.message));
+  return (
+    RECORD_OVERHEAD +
+    length(r.body) +
+    length(good?.body) +
+    2 * (length(r.origin) + length(r.finalUrl) + length(problem?.code) + length(problem?.message))
+  );
 }
 
 function length(value: unknown): number {
@@ -66,7 +70,9 @@ function length(value: unknown): number {
 export function parsedBytes(body: Uint8Array, directives: number): number {
   // Two native scans, cheap next to the parse: a plain body costs far less per byte.
   const plain = isAscii(body) && !body.includes(PERCENT);
-  return Math.ceil(PARSED_OVERHEAD + (plain ? PARSED_PER_BYTE : PARSED_PER_ESCAPED_BYTE) * body.byteLength + PARSED_PER_DIRECTIVE * directives);
+  return Math.ceil(
+    PARSED_OVERHEAD + (plain ? PARSED_PER_BYTE : PARSED_PER_ESCAPED_BYTE) * body.byteLength + PARSED_PER_DIRECTIVE * directives,
+  );
 }
 
 const PERCENT = 0x25;
@@ -80,5 +86,11 @@ export const MIN_MEMORY_BOUND = 1024 * 1024;
  */
 export function memoryBound(value: unknown, option: string, fallback: number, scope: OptionScope): number {
   const limit = getHeapStatistics().heap_size_limit;
-  return numberOption(value, option, fallback, { min: MIN_MEMORY_BOUND, max: limit, integer: true, unit: 'bytes', why: "1 MiB to this process's heap limit" }, scope);
+  return numberOption(
+    value,
+    option,
+    fallback,
+    { min: MIN_MEMORY_BOUND, max: limit, integer: true, unit: 'bytes', why: "1 MiB to this process's heap limit" },
+    scope,
+  );
 }

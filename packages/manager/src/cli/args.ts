@@ -131,26 +131,39 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
     ...libraryOptions(userAgent ?? DEFAULT_USER_AGENT, readProductTokens(values['product-token']), values.timeout),
     ...(color === undefined ? {} : { color }),
     summary: values.summary === true,
-    ignore: (values.ignore ?? []).flatMap((list) => list.split(',')).map((code) => code.trim()).filter((code) => code.length > 0),
+    ignore: (values.ignore ?? [])
+      .flatMap((list) => list.split(','))
+      .map((code) => code.trim())
+      .filter((code) => code.length > 0),
     purposes: readPurposes(values.purpose ?? []),
   };
 
   switch (command) {
     case 'check':
-      if (operands.length === 0) throw new UsageError('check needs at least one URL, e.g. heed check https://example.com/page --user-agent HeedBot.');
-      if (userAgent === undefined) throw new UsageError('check needs --user-agent: the user-agent your crawler sends (its product token is matched).');
+      if (operands.length === 0)
+        throw new UsageError('check needs at least one URL, e.g. heed check https://example.com/page --user-agent HeedBot.');
+      if (userAgent === undefined)
+        throw new UsageError('check needs --user-agent: the user-agent your crawler sends (its product token is matched).');
       break;
     case 'explain':
-      if (operands.length < 2) throw new UsageError('explain needs a robots.txt (file or URL) and at least one URL or path, e.g. heed explain robots.txt /private/x --user-agent HeedBot.');
+      if (operands.length < 2)
+        throw new UsageError(
+          'explain needs a robots.txt (file or URL) and at least one URL or path, e.g. heed explain robots.txt /private/x --user-agent HeedBot.',
+        );
       if (userAgent === undefined) throw new UsageError('explain needs --user-agent: the crawler whose verdicts you want.');
       for (const url of operands.slice(1)) {
         if (!url.startsWith('/') && originOf(url) === undefined) {
-          throw new UsageError(`"${url}" is neither an absolute http(s) URL nor a path starting with "/"; explain judges URLs such as https://example.com/page or paths such as /page.`);
+          throw new UsageError(
+            `"${url}" is neither an absolute http(s) URL nor a path starting with "/"; explain judges URLs such as https://example.com/page or paths such as /page.`,
+          );
         }
       }
       break;
     case 'lint':
-      if (operands.length !== 1) throw new UsageError(options.summary ? 'lint --summary needs exactly one directory.' : 'lint needs exactly one robots.txt file or URL.');
+      if (operands.length !== 1)
+        throw new UsageError(
+          options.summary ? 'lint --summary needs exactly one directory.' : 'lint needs exactly one robots.txt file or URL.',
+        );
       break;
   }
   if (options.summary && command !== 'lint') throw new UsageError('--summary only applies to lint.');
@@ -161,7 +174,10 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
 
 /** `--purpose` values: known usage categories, each once, in the order given. */
 function readPurposes(values: readonly string[]): string[] {
-  const purposes = values.flatMap((list) => list.split(',')).map((p) => p.trim()).filter((p) => p.length > 0);
+  const purposes = values
+    .flatMap((list) => list.split(','))
+    .map((p) => p.trim())
+    .filter((p) => p.length > 0);
   for (const purpose of purposes) {
     if (!(USAGE_CATEGORIES as readonly string[]).includes(purpose)) {
       throw new UsageError(`--purpose ${purpose}: not a usage category; use one of ${USAGE_CATEGORIES.join(', ')}.`);
@@ -181,16 +197,26 @@ function readProductTokens(values: readonly string[] | undefined): ProductTokens
 }
 
 /** The command-line flag that sets each library option. */
-const FLAGS: Readonly<Record<string, string>> = { userAgent: '--user-agent', productToken: '--product-token', timeoutMs: '--timeout', connectTimeoutMs: '--timeout' };
+const FLAGS: Readonly<Record<string, string>> = {
+  userAgent: '--user-agent',
+  productToken: '--product-token',
+  timeoutMs: '--timeout',
+  connectTimeoutMs: '--timeout',
+};
 
 /**
  * The `RobotsManager` options the flags stand for, checked by the library's own validation: a value
  * a crawler could not configure (a user-agent with a line break, a timeout past what a Node.js timer
  * can wait) is a usage error naming the flag, not a failed fetch reported as the site's answer.
  */
-function libraryOptions(userAgent: string, productToken: ProductTokens | undefined, timeout: string | undefined): Pick<CliOptions, 'userAgent' | 'productToken' | 'manager'> {
+function libraryOptions(
+  userAgent: string,
+  productToken: ProductTokens | undefined,
+  timeout: string | undefined,
+): Pick<CliOptions, 'userAgent' | 'productToken' | 'manager'> {
   // A value that is not a number is handed over as the string, so the error quotes it as typed.
-  const timeoutMs = timeout === undefined ? 30_000 : /^\s*[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i.test(timeout) ? Number(timeout) : timeout;
+  const timeoutMs =
+    timeout === undefined ? 30_000 : /^\s*[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i.test(timeout) ? Number(timeout) : timeout;
   const manager = {
     userAgent,
     ...(productToken === undefined ? {} : { productToken }),
@@ -204,7 +230,10 @@ function libraryOptions(userAgent: string, productToken: ProductTokens | undefin
     if (!(error instanceof InvalidOptionsError)) throw error;
     const flag = FLAGS[error.option] ?? error.option;
     // The library's hint names its option; on the command line it is a flag.
-    const problem = error.problem.replace(/productToken: "([^"]*)"/, '--product-token $1').replace(/leave productToken out/, 'leave --product-token out').replace(/a list such as \["([^"]*)", "([^"]*)"\]/, 'several: --product-token $1,$2');
+    const problem = error.problem
+      .replace(/productToken: "([^"]*)"/, '--product-token $1')
+      .replace(/leave productToken out/, 'leave --product-token out')
+      .replace(/a list such as \["([^"]*)", "([^"]*)"\]/, 'several: --product-token $1,$2');
     const given = flag === '--timeout' ? ` ${timeout}` : '';
     throw new UsageError(`${flag}${given}: ${problem}`);
   }

@@ -17,7 +17,8 @@ import { formatVerdict, verdictJson, type VerdictView } from './verdict.js';
 
 export async function checkCommand(urls: readonly string[], options: CliOptions, style: Style): Promise<CommandResult> {
   for (const url of urls) {
-    if (originOf(url) === undefined) throw new UsageError(`"${url}" is not an absolute http(s) URL; check needs full URLs, e.g. https://example.com/page.`);
+    if (originOf(url) === undefined)
+      throw new UsageError(`"${url}" is not an absolute http(s) URL; check needs full URLs, e.g. https://example.com/page.`);
   }
   const manager = new RobotsManager({ ...options.manager, log: silentLog });
   try {
@@ -37,17 +38,36 @@ export async function checkCommand(urls: readonly string[], options: CliOptions,
       const view = toView(verdict, record);
       allAllowed &&= verdict.allowed && (usage === undefined || usageAllowed(usage, purposes));
       if (options.json) {
-        results.push({ ...verdictJson(view), ...(usage === undefined ? {} : usageJson(usage, purposes)), origin: verdict.origin, robotsTxt: `${verdict.origin}/robots.txt`, record: { status: record.status, httpStatus: record.httpStatus ?? null, fetchedAt: new Date(record.fetchedAt).toISOString(), ...(record.problem === undefined ? {} : { problem: record.problem }) } });
+        results.push({
+          ...verdictJson(view),
+          ...(usage === undefined ? {} : usageJson(usage, purposes)),
+          origin: verdict.origin,
+          robotsTxt: `${verdict.origin}/robots.txt`,
+          record: {
+            status: record.status,
+            httpStatus: record.httpStatus ?? null,
+            fetchedAt: new Date(record.fetchedAt).toISOString(),
+            ...(record.problem === undefined ? {} : { problem: record.problem }),
+          },
+        });
         continue;
       }
       const body = bodyOf(record, verdict.reason);
-      out.push(style.dim(`robots.txt: ${verdict.origin}/robots.txt (${record.httpStatus === undefined ? record.problem?.code ?? record.status : `HTTP ${record.httpStatus}`})`));
+      out.push(
+        style.dim(
+          `robots.txt: ${verdict.origin}/robots.txt (${record.httpStatus === undefined ? (record.problem?.code ?? record.status) : `HTTP ${record.httpStatus}`})`,
+        ),
+      );
       out.push(...formatVerdict(view, body === undefined ? undefined : lineTexts(body), style));
       if (usage !== undefined) out.push(...formatUsage(usage, purposes, style));
       out.push('');
     }
     const exitCode = allAllowed ? 0 : 1;
-    if (options.json) return { exitCode, stdout: JSON.stringify({ userAgent: options.userAgent, productToken: options.productToken, results }, null, 2) + '\n' };
+    if (options.json)
+      return {
+        exitCode,
+        stdout: JSON.stringify({ userAgent: options.userAgent, productToken: options.productToken, results }, null, 2) + '\n',
+      };
     return { exitCode, stdout: out.join('\n') };
   } finally {
     await manager.close();
@@ -73,7 +93,11 @@ function toView(verdict: Verdict, record: RobotsRecord): VerdictView {
       groups,
       // The parser's own group selection, run over the groups that applied: why they did.
       matchedBy: selectGroups(groups, verdict.productToken).matchedBy,
-      ...(verdict.reason === 'stale-copy' ? { note: `${describeRecord(record).replace(/\.$/, '')}; the last good copy (fetched ${new Date(record.lastGood?.fetchedAt ?? 0).toISOString()}) decided.` } : {}),
+      ...(verdict.reason === 'stale-copy'
+        ? {
+            note: `${describeRecord(record).replace(/\.$/, '')}; the last good copy (fetched ${new Date(record.lastGood?.fetchedAt ?? 0).toISOString()}) decided.`,
+          }
+        : {}),
     };
   }
   const note =

@@ -22,7 +22,13 @@ export async function explainCommand(source: string, urls: readonly string[], op
 
   const views: VerdictView[] = urls.map((url) => {
     if (robots === undefined) {
-      return { url, allowed: loaded.policy.kind === 'allow-all', productToken: token, reason: loaded.policy.reason, ...(note === undefined ? {} : { note }) };
+      return {
+        url,
+        allowed: loaded.policy.kind === 'allow-all',
+        productToken: token,
+        reason: loaded.policy.reason,
+        ...(note === undefined ? {} : { note }),
+      };
     }
     const explanation = robots.explain(url, token);
     return {
@@ -39,24 +45,46 @@ export async function explainCommand(source: string, urls: readonly string[], op
   });
   // --purpose: the file's Content-Usage / Content-Signal lines (explain reads one robots.txt, not tdmrep.json).
   const { purposes } = options;
-  const usages = purposes.length === 0 ? [] : urls.map((url) => new UsageReport(url, robots === undefined ? [] : robotsEvidence(robots.usage(url, token), loaded.name)));
+  const usages =
+    purposes.length === 0
+      ? []
+      : urls.map((url) => new UsageReport(url, robots === undefined ? [] : robotsEvidence(robots.usage(url, token), loaded.name)));
   const exitCode = views.every((view) => view.allowed) && usages.every((usage) => usageAllowed(usage, purposes)) ? 0 : 1;
   if (options.json) {
     const results = views.map((view, i) => ({ ...verdictJson(view), ...(usages[i] === undefined ? {} : usageJson(usages[i], purposes)) }));
-    const json = { source: loaded.name, ...(loaded.record === undefined ? {} : { httpStatus: loaded.record.httpStatus ?? null }), userAgent: header, productToken: token, ...(notes.length === 0 ? {} : { notes }), results };
+    const json = {
+      source: loaded.name,
+      ...(loaded.record === undefined ? {} : { httpStatus: loaded.record.httpStatus ?? null }),
+      userAgent: header,
+      productToken: token,
+      ...(notes.length === 0 ? {} : { notes }),
+      results,
+    };
     return { exitCode, stdout: JSON.stringify(json, null, 2) + '\n' };
   }
   const texts = loaded.body === undefined ? undefined : lineTexts(loaded.body);
-  const out = [style.dim(`robots.txt: ${loaded.name}${loaded.record?.httpStatus === undefined ? '' : ` (HTTP ${loaded.record.httpStatus})`}`)];
-  if (typeof token !== 'string') out.push(style.dim(`user-agent ${JSON.stringify(header)} is matched by the product tokens ${tokenLabel(token)}: the groups of each named token apply, the * group only when none is named`));
-  else if (token !== header.trim()) out.push(style.dim(`user-agent ${JSON.stringify(header)} is matched by its product token ${token || '(empty)'}`));
+  const out = [
+    style.dim(`robots.txt: ${loaded.name}${loaded.record?.httpStatus === undefined ? '' : ` (HTTP ${loaded.record.httpStatus})`}`),
+  ];
+  if (typeof token !== 'string')
+    out.push(
+      style.dim(
+        `user-agent ${JSON.stringify(header)} is matched by the product tokens ${tokenLabel(token)}: the groups of each named token apply, the * group only when none is named`,
+      ),
+    );
+  else if (token !== header.trim())
+    out.push(style.dim(`user-agent ${JSON.stringify(header)} is matched by its product token ${token || '(empty)'}`));
   for (const text of notes) out.push(`${style.cyan('note')} ${text}`);
   views.forEach((view, i) => {
     out.push('', ...formatVerdict(view, texts, style));
     const usage = usages[i];
     if (usage !== undefined) out.push(...formatUsage(usage, purposes, style));
   });
-  if (purposes.some((p) => p === 'train-ai' || p === 'ai-input')) out.push('', style.dim('explain reads only this robots.txt; `heed check URL --purpose …` also reads the site\'s /.well-known/tdmrep.json.'));
+  if (purposes.some((p) => p === 'train-ai' || p === 'ai-input'))
+    out.push(
+      '',
+      style.dim("explain reads only this robots.txt; `heed check URL --purpose …` also reads the site's /.well-known/tdmrep.json."),
+    );
   return { exitCode, stdout: out.join('\n') + '\n' };
 }
 
@@ -67,10 +95,17 @@ export async function explainCommand(source: string, urls: readonly string[], op
 function bodyNotes(loaded: LoadedRobots): string[] {
   const body = loaded.body;
   if (body === undefined) return [];
-  const notes = lint(body).filter((d) => d.code === 'binary-content' || d.code === 'html-content').map((d) => d.message);
+  const notes = lint(body)
+    .filter((d) => d.code === 'binary-content' || d.code === 'html-content')
+    .map((d) => d.message);
   if (loaded.truncated) {
-    const size = loaded.size === undefined ? `larger than ${READ_LIMIT.toLocaleString('en-US')} bytes` : `${loaded.size.toLocaleString('en-US')} bytes`;
-    notes.push(`The robots.txt is ${size}; crawlers read only its first ${READ_LIMIT.toLocaleString('en-US')} bytes, and so do these verdicts.`);
+    const size =
+      loaded.size === undefined
+        ? `larger than ${READ_LIMIT.toLocaleString('en-US')} bytes`
+        : `${loaded.size.toLocaleString('en-US')} bytes`;
+    notes.push(
+      `The robots.txt is ${size}; crawlers read only its first ${READ_LIMIT.toLocaleString('en-US')} bytes, and so do these verdicts.`,
+    );
   }
   return notes;
 }

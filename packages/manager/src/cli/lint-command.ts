@@ -16,7 +16,8 @@ export interface CommandResult {
 
 function checkIgnore(ignore: readonly string[]): DiagnosticCode[] {
   const known = new Set<string>(ALL_DIAGNOSTIC_CODES);
-  for (const code of ignore) if (!known.has(code)) throw new UsageError(`--ignore: unknown diagnostic code "${code}"; run heed lint --help for the list.`);
+  for (const code of ignore)
+    if (!known.has(code)) throw new UsageError(`--ignore: unknown diagnostic code "${code}"; run heed lint --help for the list.`);
   return ignore as DiagnosticCode[];
 }
 
@@ -30,13 +31,31 @@ export async function lintCommand(operand: string, options: CliOptions, style: S
     const unreachable = record.status === 'unreachable';
     const note = describeRecord(record);
     if (options.json) {
-      const json = { source: loaded.name, httpStatus: record.httpStatus ?? null, status: record.status, note, diagnostics: [], counts: { error: unreachable ? 1 : 0, warning: 0, info: 0 } };
+      const json = {
+        source: loaded.name,
+        httpStatus: record.httpStatus ?? null,
+        status: record.status,
+        note,
+        diagnostics: [],
+        counts: { error: unreachable ? 1 : 0, warning: 0, info: 0 },
+      };
       return { exitCode: unreachable ? 1 : 0, stdout: JSON.stringify(json, null, 2) + '\n' };
     }
-    return { exitCode: unreachable ? 1 : 0, stdout: `${style.bold(loaded.name)}\n  ${unreachable ? style.red('error') : style.cyan('note')} ${note}\n` };
+    return {
+      exitCode: unreachable ? 1 : 0,
+      stdout: `${style.bold(loaded.name)}\n  ${unreachable ? style.red('error') : style.cyan('note')} ${note}\n`,
+    };
   }
   const body = loaded.body ?? new Uint8Array();
-  const diagnostics = lintRead({ body, truncated: loaded.truncated, ...(loaded.size === undefined ? {} : { size: loaded.size }), from: record === undefined ? 'file' : 'response' }, ignore);
+  const diagnostics = lintRead(
+    {
+      body,
+      truncated: loaded.truncated,
+      ...(loaded.size === undefined ? {} : { size: loaded.size }),
+      from: record === undefined ? 'file' : 'response',
+    },
+    ignore,
+  );
   const counts = { error: 0, warning: 0, info: 0 };
   for (const d of diagnostics) counts[d.severity]++;
   const exitCode = counts.error > 0 ? 1 : 0;
@@ -60,7 +79,10 @@ export async function lintCommand(operand: string, options: CliOptions, style: S
  * cut is reported once, on the fragment's line, quoting what crawlers make of it. Verdicts
  * (`explain`, `check`) still read the fragment, exactly as Google does.
  */
-export function lintRead(read: { readonly body: Uint8Array; readonly truncated: boolean; readonly size?: number; readonly from: 'file' | 'response' }, ignore: readonly DiagnosticCode[]): Diagnostic[] {
+export function lintRead(
+  read: { readonly body: Uint8Array; readonly truncated: boolean; readonly size?: number; readonly from: 'file' | 'response' },
+  ignore: readonly DiagnosticCode[],
+): Diagnostic[] {
   const { body, truncated } = read;
   if (!truncated) return lint(body, { ignore });
   const lastBreak = Math.max(body.lastIndexOf(0x0a), body.lastIndexOf(0x0d));
@@ -72,7 +94,10 @@ export function lintRead(read: { readonly body: Uint8Array; readonly truncated: 
   const fragment = last !== 0x0a && last !== 0x0d ? lines[lines.length - 1] : undefined;
   const lastLine = lines[lines.length - 1]?.[0] ?? 0;
   const what = read.from === 'file' ? 'file' : 'body';
-  const size = read.size === undefined ? `The ${what} is larger than ${READ_LIMIT.toLocaleString('en-US')} bytes` : `The ${what} is ${read.size.toLocaleString('en-US')} bytes`;
+  const size =
+    read.size === undefined
+      ? `The ${what} is larger than ${READ_LIMIT.toLocaleString('en-US')} bytes`
+      : `The ${what} is ${read.size.toLocaleString('en-US')} bytes`;
   const limit = `crawlers read only the first ${(READ_LIMIT / 1024).toLocaleString('en-US', { maximumFractionDigits: 1 })} KiB (${READ_LIMIT.toLocaleString('en-US')} bytes)`;
   const where =
     fragment === undefined
@@ -87,7 +112,13 @@ export function lintRead(read: { readonly body: Uint8Array; readonly truncated: 
   return diagnostics;
 }
 
-function formatDiagnostics(name: string, body: Uint8Array, diagnostics: readonly Diagnostic[], counts: Record<'error' | 'warning' | 'info', number>, style: Style): string {
+function formatDiagnostics(
+  name: string,
+  body: Uint8Array,
+  diagnostics: readonly Diagnostic[],
+  counts: Record<'error' | 'warning' | 'info', number>,
+  style: Style,
+): string {
   const texts = lineTexts(body);
   const out: string[] = [];
   const severityLabel = { error: style.red('error'), warning: style.yellow('warning'), info: style.cyan('info') };
@@ -121,13 +152,18 @@ async function lintSummary(operand: string, options: CliOptions, ignore: Diagnos
   let names: string[];
   try {
     if ((await stat(operand)).isDirectory()) {
-      names = (await readdir(operand, { withFileTypes: true })).filter((entry) => entry.isFile()).map((entry) => entry.name).sort();
+      names = (await readdir(operand, { withFileTypes: true }))
+        .filter((entry) => entry.isFile())
+        .map((entry) => entry.name)
+        .sort();
     } else {
       directory = dirname(operand);
       names = [basename(operand)];
     }
   } catch (error) {
-    throw new InputError(`cannot read "${operand}" for lint --summary (a directory of robots.txt files, or one file): ${readProblem(error)}.`);
+    throw new InputError(
+      `cannot read "${operand}" for lint --summary (a directory of robots.txt files, or one file): ${readProblem(error)}.`,
+    );
   }
   const filesWith = new Map<DiagnosticCode, number>();
   let withErrors = 0;
@@ -147,13 +183,25 @@ async function lintSummary(operand: string, options: CliOptions, ignore: Diagnos
   const rows = ALL_DIAGNOSTIC_CODES.map((code) => ({ code, severity: DIAGNOSTIC_CODES[code].severity, files: filesWith.get(code) ?? 0 }));
   const percent = (count: number) => (files === 0 ? '0.0' : ((100 * count) / files).toFixed(1));
   if (options.json) {
-    const json = { directory, files, filesWithErrors: withErrors, cleanFiles: clean, elapsedMs, codes: rows.map((row) => ({ ...row, percent: Number(percent(row.files)) })) };
+    const json = {
+      directory,
+      files,
+      filesWithErrors: withErrors,
+      cleanFiles: clean,
+      elapsedMs,
+      codes: rows.map((row) => ({ ...row, percent: Number(percent(row.files)) })),
+    };
     return { exitCode, stdout: JSON.stringify(json, null, 2) + '\n' };
   }
   const out = [
     `| Diagnostic | Severity | Files | % of files | What it means |`,
     `|---|---|---:|---:|---|`,
-    ...[...rows].sort((a, b) => b.files - a.files || ALL_DIAGNOSTIC_CODES.indexOf(a.code) - ALL_DIAGNOSTIC_CODES.indexOf(b.code)).map((row) => `| \`${row.code}\` | ${row.severity} | ${row.files.toLocaleString('en-US')} | ${percent(row.files)} | ${DIAGNOSTIC_CODES[row.code].summary.replace(/\|/g, '\\|')} |`),
+    ...[...rows]
+      .sort((a, b) => b.files - a.files || ALL_DIAGNOSTIC_CODES.indexOf(a.code) - ALL_DIAGNOSTIC_CODES.indexOf(b.code))
+      .map(
+        (row) =>
+          `| \`${row.code}\` | ${row.severity} | ${row.files.toLocaleString('en-US')} | ${percent(row.files)} | ${DIAGNOSTIC_CODES[row.code].summary.replace(/\|/g, '\\|')} |`,
+      ),
     '',
     `${files.toLocaleString('en-US')} ${files === 1 ? 'file' : 'files'} linted in ${(elapsedMs / 1000).toFixed(1)} s: ${withErrors.toLocaleString('en-US')} (${percent(withErrors)} %) with at least one error, ${clean.toLocaleString('en-US')} (${percent(clean)} %) with no diagnostic at all.`,
   ];

@@ -110,7 +110,13 @@ export function readProblem(error: unknown): string {
 export async function loadRobots(operand: string, options: CliOptions): Promise<LoadedRobots> {
   if (!isUrl(operand)) {
     const read = await readBounded(operand);
-    return { name: operand, body: read.bytes, truncated: read.truncated, ...(read.size === undefined ? {} : { size: read.size }), policy: { kind: 'rules', reason: 'rules', body: '' } };
+    return {
+      name: operand,
+      body: read.bytes,
+      truncated: read.truncated,
+      ...(read.size === undefined ? {} : { size: read.size }),
+      policy: { kind: 'rules', reason: 'rules', body: '' },
+    };
   }
   let url: string;
   try {
@@ -129,8 +135,12 @@ export async function loadRobots(operand: string, options: CliOptions): Promise<
 
 /** One sentence on why a record that is not `ok` allows or disallows everything. */
 export function describeRecord(record: Pick<RobotsRecord, 'status' | 'httpStatus' | 'problem'>): string {
-  const answer = record.httpStatus !== undefined ? `answered HTTP ${record.httpStatus}` : `could not be fetched (${fetchProblem(record.problem)})`;
-  const detail = record.problem !== undefined && record.httpStatus !== undefined && !record.problem.code.startsWith('http-') ? ` (${record.problem.message})` : '';
+  const answer =
+    record.httpStatus !== undefined ? `answered HTTP ${record.httpStatus}` : `could not be fetched (${fetchProblem(record.problem)})`;
+  const detail =
+    record.problem !== undefined && record.httpStatus !== undefined && !record.problem.code.startsWith('http-')
+      ? ` (${record.problem.message})`
+      : '';
   switch (record.status) {
     case 'ok':
       return `robots.txt ${answer}: its rules apply.`;

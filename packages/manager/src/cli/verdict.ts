@@ -34,7 +34,10 @@ function describeGroups(view: VerdictView): { groups: string; aside: string } {
   const lines = groups.map((group) => group.line);
   const where = lines.length === 1 ? `line ${lines[0]}` : `lines ${lines.join(', ')}`;
   return view.matchedBy === 'wildcard'
-    ? { groups: `the \`User-agent: *\` group${groups.length === 1 ? '' : 's'} of ${where}`, aside: ` (no group names ${label || 'an empty product token'})` }
+    ? {
+        groups: `the \`User-agent: *\` group${groups.length === 1 ? '' : 's'} of ${where}`,
+        aside: ` (no group names ${label || 'an empty product token'})`,
+      }
     : { groups: `the group${groups.length === 1 ? '' : 's'} naming ${label} (${where})`, aside: '' };
 }
 
@@ -81,7 +84,9 @@ export function verdictJson(view: VerdictView): Record<string, unknown> {
     ...(view.ruleReason === undefined ? {} : { ruleReason: view.ruleReason }),
     ...(view.line === undefined || view.line === 0 ? {} : { line: view.line }),
     ...(view.rule === undefined ? {} : { rule: { directive: view.rule.directive, pattern: view.rule.pattern, line: view.rule.line } }),
-    ...(view.groups === undefined ? {} : { groups: view.groups.map((group) => ({ line: group.line, agents: group.agents.map((agent) => agent.value) })) }),
+    ...(view.groups === undefined
+      ? {}
+      : { groups: view.groups.map((group) => ({ line: group.line, agents: group.agents.map((agent) => agent.value) })) }),
     ...(view.matchedBy === undefined ? {} : { matchedBy: view.matchedBy }),
     ...(view.note === undefined ? {} : { note: view.note }),
   };

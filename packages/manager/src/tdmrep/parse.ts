@@ -77,7 +77,12 @@ function readRule(entry: unknown, index: number, problems: string[]): TdmRepRule
     return undefined;
   }
   const location = entry['location'];
-  if (typeof location !== 'string' || location.length === 0 || location.length > MAX_STRING || !(location.startsWith('/') || location.startsWith('*'))) {
+  if (
+    typeof location !== 'string' ||
+    location.length === 0 ||
+    location.length > MAX_STRING ||
+    !(location.startsWith('/') || location.startsWith('*'))
+  ) {
     problems.push(`rule ${index}: "location" must be a path pattern starting with "/" (got ${describe(location)}); skipped`);
     return undefined;
   }

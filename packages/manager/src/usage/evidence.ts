@@ -27,7 +27,11 @@ export function tdmrepEvidence(verdict: TdmRepVerdict, fileUrl: string): UsageEv
   const rule = verdict.rule;
   if (rule === undefined) return [];
   const evidence: UsageEvidence[] = [];
-  const value = JSON.stringify({ location: rule.location, 'tdm-reservation': rule.reservation ?? null, ...(rule.policy === undefined ? {} : { 'tdm-policy': rule.policy }) });
+  const value = JSON.stringify({
+    location: rule.location,
+    'tdm-reservation': rule.reservation ?? null,
+    ...(rule.policy === undefined ? {} : { 'tdm-policy': rule.policy }),
+  });
   for (const [category, preference] of Object.entries(verdict.preferences)) {
     if (preference === 'unknown') continue;
     evidence.push({

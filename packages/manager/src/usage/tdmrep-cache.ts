@@ -112,7 +112,12 @@ export class TdmRepCache {
       signal,
     });
     const record = decideRecord(url, outcome, previous, clock(), options);
-    this.deps.log.debug('tdmrep.json fetched', { url, status: record.status, httpStatus: record.httpStatus, problem: record.problem?.code });
+    this.deps.log.debug('tdmrep.json fetched', {
+      url,
+      status: record.status,
+      httpStatus: record.httpStatus,
+      problem: record.problem?.code,
+    });
     return record;
   }
 
@@ -131,7 +136,13 @@ export class TdmRepCache {
     } else {
       note = `${url} is unreachable (${record.problem?.code ?? 'unknown'}): no reservation could be read`;
     }
-    const entry: TdmRepEntry = { url, record, matcher, note, validUntil: Math.min(record.expiresAt, policyChangesAt(record, this.deps.options)) };
+    const entry: TdmRepEntry = {
+      url,
+      record,
+      matcher,
+      note,
+      validUntil: Math.min(record.expiresAt, policyChangesAt(record, this.deps.options)),
+    };
     this.entries.set(url, entry);
     return entry;
   }

@@ -33,7 +33,12 @@ interface Entry {
   readonly longest: string;
 }
 
-type Finding = { code: 'shadowed-rule' | 'equal-length-conflict' | 'redundant-rule'; winner: Entry; loser: Entry; merged: readonly Group[] };
+type Finding = {
+  code: 'shadowed-rule' | 'equal-length-conflict' | 'redundant-rule';
+  winner: Entry;
+  loser: Entry;
+  merged: readonly Group[];
+};
 
 export function checkConflicts(context: LintContext, out: Diagnostic[]): void {
   const { groups } = context.directives;
@@ -64,7 +69,15 @@ function toEntry(rule: Rule, group: Group): Entry | undefined {
   glob = glob.replace(/\*{2,}/g, '*');
   const star = glob.indexOf('*');
   const longest = glob.split('*').reduce((a, b) => (b.length > a.length ? b : a), '');
-  return { rule, group, allow: rule.directive === 'allow', priority: pattern.length, glob, prefix: star === -1 ? glob : glob.slice(0, star), longest };
+  return {
+    rule,
+    group,
+    allow: rule.directive === 'allow',
+    priority: pattern.length,
+    glob,
+    prefix: star === -1 ? glob : glob.slice(0, star),
+    longest,
+  };
 }
 
 /** Google's `allow: /dir/index.html` also allows `/dir/` through a shorter pattern: never call it dead. */
@@ -104,7 +117,8 @@ function findInSet(groups: readonly Group[], findings: Map<number, Finding>, bud
         if (code === undefined) continue;
         if (--budget.left <= 0) return;
         if (!loser.glob.includes(winner.longest) || !covers(winner.glob, loser.glob)) continue;
-        if (found === undefined || (found.code === 'redundant-rule' && code !== 'redundant-rule')) found = { code, winner, loser, merged: groups };
+        if (found === undefined || (found.code === 'redundant-rule' && code !== 'redundant-rule'))
+          found = { code, winner, loser, merged: groups };
         if (code !== 'redundant-rule') break;
       }
       if (found !== undefined && found.code !== 'redundant-rule') break;
@@ -116,7 +130,8 @@ function findInSet(groups: readonly Group[], findings: Map<number, Finding>, bud
 /** What it means if `winner` covers `loser`, or undefined when it would still not always win. */
 function classify(winner: Entry, loser: Entry): Finding['code'] | undefined {
   // Same verdict and length: the earlier line wins (so of two equal rules the later one is redundant).
-  if (winner.allow === loser.allow) return winner.priority > loser.priority || winner.rule.line < loser.rule.line ? 'redundant-rule' : undefined;
+  if (winner.allow === loser.allow)
+    return winner.priority > loser.priority || winner.rule.line < loser.rule.line ? 'redundant-rule' : undefined;
   if (winner.priority > loser.priority) return 'shadowed-rule';
   // Equal length: the allow wins, so only a covering allow silences a disallow.
   return winner.allow ? 'equal-length-conflict' : undefined;

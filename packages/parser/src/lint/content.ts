@@ -13,20 +13,43 @@ const HTML_TAG = /<(?:!doctype\s+html|html|head|body|title|meta|script|style|lin
 
 /** Whether the body is not robots.txt at all; pushes the finding when it is not. */
 export function checkNotRobotsTxt(context: LintContext, out: Diagnostic[]): boolean {
-  const utf16 = context.bytes.startsWith('\xff\xfe') ? 'little-endian, FF FE' : context.bytes.startsWith('\xfe\xff') ? 'big-endian, FE FF' : undefined;
+  const utf16 = context.bytes.startsWith('\xff\xfe')
+    ? 'little-endian, FF FE'
+    : context.bytes.startsWith('\xfe\xff')
+      ? 'big-endian, FE FF'
+      : undefined;
   if (utf16 !== undefined) {
     // Unambiguous (no UTF-8 text starts with FF or FE), so only a warning: Heed's manager decodes it.
-    out.push(diagnostic('utf16-encoding', 1, `The file is UTF-16 text (byte-order mark ${utf16}). Google and most crawlers read robots.txt as UTF-8 and find no rules in it; Heed decodes it. Save the file as UTF-8.`));
+    out.push(
+      diagnostic(
+        'utf16-encoding',
+        1,
+        `The file is UTF-16 text (byte-order mark ${utf16}). Google and most crawlers read robots.txt as UTF-8 and find no rules in it; Heed decodes it. Save the file as UTF-8.`,
+      ),
+    );
     return true;
   }
   const binary = binaryKind(context.bytes.slice(0, SNIFF_BYTES));
   if (binary !== undefined) {
-    out.push(diagnostic('binary-content', 1, `The body is ${binary}, not UTF-8 text: crawlers find no rules in it. Serve robots.txt as plain UTF-8 text (Content-Type: text/plain), uncompressed or with a Content-Encoding header the client asked for.`));
+    out.push(
+      diagnostic(
+        'binary-content',
+        1,
+        `The body is ${binary}, not UTF-8 text: crawlers find no rules in it. Serve robots.txt as plain UTF-8 text (Content-Type: text/plain), uncompressed or with a Content-Encoding header the client asked for.`,
+      ),
+    );
     return true;
   }
   const first = context.lines.find((record) => record.kind !== 'blank');
   if (first !== undefined && first.text.trimStart().startsWith('<') && HTML_TAG.test(context.bytes.slice(0, SNIFF_BYTES))) {
-    out.push(diagnostic('html-content', first.line, 'The body is an HTML page, not robots.txt: crawlers find no rules in it (often an error or login page served with status 200). Serve a plain-text robots.txt, or a 404 if the site has none.', { column: 1 }));
+    out.push(
+      diagnostic(
+        'html-content',
+        first.line,
+        'The body is an HTML page, not robots.txt: crawlers find no rules in it (often an error or login page served with status 200). Serve a plain-text robots.txt, or a 404 if the site has none.',
+        { column: 1 },
+      ),
+    );
     return true;
   }
   return false;

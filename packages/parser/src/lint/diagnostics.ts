@@ -15,9 +15,15 @@ export type Severity =
 /** The catalogue: code → severity and a one-line summary (for `--help`, the README and tools). */
 export const DIAGNOSTIC_CODES = {
   // Errors: crawlers do not read the file the way it is written.
-  'rule-before-user-agent': { severity: 'error', summary: 'allow/disallow/content-usage before any user-agent line: belongs to no group, ignored' },
+  'rule-before-user-agent': {
+    severity: 'error',
+    summary: 'allow/disallow/content-usage before any user-agent line: belongs to no group, ignored',
+  },
   'path-without-leading-slash': { severity: 'error', summary: 'a rule path that starts with neither `/` nor `*`: it never matches' },
-  'several-paths-on-one-line': { severity: 'error', summary: 'several paths on one allow/disallow line: read as one path that never matches' },
+  'several-paths-on-one-line': {
+    severity: 'error',
+    summary: 'several paths on one allow/disallow line: read as one path that never matches',
+  },
   'reversed-syntax': { severity: 'error', summary: '`User-agent: *` then `Disallow: <bot name>`: the bot name is read as a path' },
   'html-content': { severity: 'error', summary: 'an HTML page served as robots.txt: crawlers find no rules in it' },
   'binary-content': { severity: 'error', summary: 'binary content (compressed, an image, NUL bytes...) served as robots.txt' },
@@ -28,11 +34,23 @@ export const DIAGNOSTIC_CODES = {
   'missing-colon': { severity: 'error', summary: 'a key without a colon: only Google reads it, and only with exactly one value word' },
   'sitemap-not-absolute-url': { severity: 'error', summary: 'a sitemap that is not an absolute http(s) URL: ignored' },
   'invalid-utf8': { severity: 'error', summary: 'bytes that are not valid UTF-8: paths with them never match what crawlers send' },
-  'usage-invalid-dictionary': { severity: 'error', summary: 'a Content-Usage/Content-Signal value that is not an RFC 9651 dictionary (or states nothing): every preference unknown' },
-  'usage-uppercase-key': { severity: 'error', summary: 'a key with capitals in a Content-Usage/Content-Signal value: the whole line fails, every preference unknown' },
-  'usage-wrong-value': { severity: 'error', summary: '`yes`/`no` in Content-Usage, `y`/`n` in Content-Signal, or another value: that preference is unknown' },
+  'usage-invalid-dictionary': {
+    severity: 'error',
+    summary: 'a Content-Usage/Content-Signal value that is not an RFC 9651 dictionary (or states nothing): every preference unknown',
+  },
+  'usage-uppercase-key': {
+    severity: 'error',
+    summary: 'a key with capitals in a Content-Usage/Content-Signal value: the whole line fails, every preference unknown',
+  },
+  'usage-wrong-value': {
+    severity: 'error',
+    summary: '`yes`/`no` in Content-Usage, `y`/`n` in Content-Signal, or another value: that preference is unknown',
+  },
   // Warnings: read as written, but probably not as meant.
-  'shadowed-rule': { severity: 'warning', summary: 'a rule that never decides: a longer rule with the opposite verdict always matches too' },
+  'shadowed-rule': {
+    severity: 'warning',
+    summary: 'a rule that never decides: a longer rule with the opposite verdict always matches too',
+  },
   'equal-length-conflict': { severity: 'warning', summary: 'allow and disallow of equal length that match the same URLs: the allow wins' },
   'empty-group-at-end': { severity: 'warning', summary: 'user-agent lines with no rules at the end of the file: allows everything' },
   'crawl-delay': { severity: 'warning', summary: 'crawl-delay: Google ignores it; Bing, Yandex and others honour it' },
@@ -42,16 +60,31 @@ export const DIAGNOSTIC_CODES = {
   'utf16-encoding': { severity: 'warning', summary: 'UTF-16 text with a byte-order mark: Google finds no rules in it (Heed decodes it)' },
   'unsupported-directive': { severity: 'warning', summary: 'noindex/nofollow in robots.txt: no major crawler supports them there' },
   'usage-unknown-category': { severity: 'warning', summary: 'a Content-Usage/Content-Signal key that names no usage category: ignored' },
-  'content-signal-outside-group': { severity: 'warning', summary: 'Content-Signal before any user-agent line: Heed applies it to every group, RFC 9309 readers drop it' },
-  'usage-path-disallowed': { severity: 'warning', summary: 'a Content-Usage path its group disallows anyway: preferences apply only to what may be crawled' },
+  'content-signal-outside-group': {
+    severity: 'warning',
+    summary: 'Content-Signal before any user-agent line: Heed applies it to every group, RFC 9309 readers drop it',
+  },
+  'usage-path-disallowed': {
+    severity: 'warning',
+    summary: 'a Content-Usage path its group disallows anyway: preferences apply only to what may be crawled',
+  },
   // Info: style, and rules that change nothing.
   'redundant-rule': { severity: 'info', summary: 'a rule that never decides: another rule with the same verdict always wins' },
   'unknown-key': { severity: 'info', summary: 'a key RFC 9309 and Google do not know (host, clean-param, ...): ignored by most crawlers' },
-  'end-of-line-comment': { severity: 'info', summary: 'a comment after a directive: fine for RFC 9309 parsers, read as part of the value by some others' },
+  'end-of-line-comment': {
+    severity: 'info',
+    summary: 'a comment after a directive: fine for RFC 9309 parsers, read as part of the value by some others',
+  },
   'leading-whitespace': { severity: 'info', summary: 'a line that starts with white space' },
-  'uppercase-key': { severity: 'info', summary: 'a key written in capitals (DISALLOW): keys are case-insensitive, but simple parsers compare them as written' },
+  'uppercase-key': {
+    severity: 'info',
+    summary: 'a key written in capitals (DISALLOW): keys are case-insensitive, but simple parsers compare them as written',
+  },
   'dos-line-endings': { severity: 'info', summary: 'CR LF line ends: fine for RFC 9309 parsers, a stray CR for naive ones' },
-  'byte-order-mark': { severity: 'info', summary: 'a UTF-8 byte-order mark at the start: Google skips it, naive parsers read it as part of the first key' },
+  'byte-order-mark': {
+    severity: 'info',
+    summary: 'a UTF-8 byte-order mark at the start: Google skips it, naive parsers read it as part of the first key',
+  },
 } as const satisfies Record<string, { severity: Severity; summary: string }>;
 
 /** A stable, kebab-case diagnostic code. */
@@ -76,7 +109,12 @@ export interface Diagnostic {
 }
 
 /** Builds a diagnostic with the catalogue's severity. */
-export function diagnostic(code: DiagnosticCode, line: number, message: string, extra: { column?: number; related?: readonly number[] } = {}): Diagnostic {
+export function diagnostic(
+  code: DiagnosticCode,
+  line: number,
+  message: string,
+  extra: { column?: number; related?: readonly number[] } = {},
+): Diagnostic {
   const result: { -readonly [K in keyof Diagnostic]: Diagnostic[K] } = { code, severity: DIAGNOSTIC_CODES[code].severity, line, message };
   if (extra.column !== undefined) result.column = extra.column;
   if (extra.related !== undefined && extra.related.length > 0) result.related = extra.related;

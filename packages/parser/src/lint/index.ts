@@ -65,21 +65,32 @@ export function lint(input: string | Uint8Array, options: LintOptions = {}): Dia
     checkFileLists(context, out, filesPerDirectory);
   }
   const kept = ignore.size === 0 ? out : out.filter((item) => !ignore.has(item.code));
-  return kept.sort((a, b) => a.line - b.line || SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || (a.column ?? 0) - (b.column ?? 0));
+  return kept.sort(
+    (a, b) => a.line - b.line || SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || (a.column ?? 0) - (b.column ?? 0),
+  );
 }
 
 function checkOptions(options: LintOptions | undefined): { maxBytes: number; ignore: ReadonlySet<string>; filesPerDirectory: number } {
-  if (options === undefined || options === null) return { maxBytes: DEFAULT_MAX_BYTES, ignore: new Set(), filesPerDirectory: FILES_PER_DIRECTORY };
-  if (!isRecord(options)) throw optionError('options', `expected an options object, e.g. { ignore: ['missing-user-agent'] }, got ${describe(options)}.`, SCOPE);
+  if (options === undefined || options === null)
+    return { maxBytes: DEFAULT_MAX_BYTES, ignore: new Set(), filesPerDirectory: FILES_PER_DIRECTORY };
+  if (!isRecord(options))
+    throw optionError('options', `expected an options object, e.g. { ignore: ['missing-user-agent'] }, got ${describe(options)}.`, SCOPE);
   checkKnownKeys(options, KNOWN_OPTIONS, SCOPE);
   const { ignore = [] } = options;
   if (!Array.isArray(ignore)) throw optionError('ignore', `expected an array of diagnostic codes, got ${describe(ignore)}.`, SCOPE);
   for (const code of ignore as unknown[]) {
-    if (typeof code !== 'string' || !KNOWN_CODES.has(code)) throw optionError('ignore', `unknown code ${describe(code)}; the codes are ${ALL_DIAGNOSTIC_CODES.join(', ')}.`, SCOPE);
+    if (typeof code !== 'string' || !KNOWN_CODES.has(code))
+      throw optionError('ignore', `unknown code ${describe(code)}; the codes are ${ALL_DIAGNOSTIC_CODES.join(', ')}.`, SCOPE);
   }
   return {
     maxBytes: numberOption(options.maxBytes, 'maxBytes', DEFAULT_MAX_BYTES, { min: 0, max: MAX_BODY_BYTES, unit: 'bytes' }, SCOPE),
     ignore: new Set(ignore),
-    filesPerDirectory: numberOption(options.filesPerDirectory, 'filesPerDirectory', FILES_PER_DIRECTORY, { min: 2, max: Number.MAX_SAFE_INTEGER, integer: true }, SCOPE),
+    filesPerDirectory: numberOption(
+      options.filesPerDirectory,
+      'filesPerDirectory',
+      FILES_PER_DIRECTORY,
+      { min: 2, max: Number.MAX_SAFE_INTEGER, integer: true },
+      SCOPE,
+    ),
   };
 }

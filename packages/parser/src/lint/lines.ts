@@ -22,7 +22,14 @@ export function checkLines(context: LintContext, out: Diagnostic[]): void {
     if (record.kind === 'invalid') checkInvalid(record, out);
     if (record.kind === 'directive') checkDirectiveSyntax(record, out);
     if (record.leadingWhitespace && record.kind !== 'blank') {
-      out.push(diagnostic('leading-whitespace', record.line, 'Line starts with white space. RFC 9309 parsers ignore it; some simple parsers do not recognise the key. Start the line with the key.', { column: 1 }));
+      out.push(
+        diagnostic(
+          'leading-whitespace',
+          record.line,
+          'Line starts with white space. RFC 9309 parsers ignore it; some simple parsers do not recognise the key. Start the line with the key.',
+          { column: 1 },
+        ),
+      );
     }
   }
 }
@@ -38,7 +45,11 @@ function checkInvalid(record: TokenizedLine, out: Diagnostic[]): void {
   const firstWord = /^\S+/.exec(text)?.[0] ?? '';
   const known = classifyKey(firstWord, false).directive;
   if (known !== 'other' && !text.includes(':')) {
-    const words = text.slice(firstWord.length).trim().split(/\s+/).filter((word) => word.length > 0);
+    const words = text
+      .slice(firstWord.length)
+      .trim()
+      .split(/\s+/)
+      .filter((word) => word.length > 0);
     const canonical = CANONICAL_KEY[known];
     const usage = known === 'content-usage' || known === 'content-signal';
     const message =
@@ -52,7 +63,14 @@ function checkInvalid(record: TokenizedLine, out: Diagnostic[]): void {
   }
   const column = record.text.length - record.text.trimStart().length + 1;
   const quoted = text.length > 60 ? text.slice(0, 57) + '...' : text;
-  out.push(diagnostic('invalid-line', record.line, `\`${quoted}\` is neither a comment nor a \`key: value\` line; every parser ignores it. Remove it, or make it a comment with \`#\`.`, { column }));
+  out.push(
+    diagnostic(
+      'invalid-line',
+      record.line,
+      `\`${quoted}\` is neither a comment nor a \`key: value\` line; every parser ignores it. Remove it, or make it a comment with \`#\`.`,
+      { column },
+    ),
+  );
 }
 
 function checkDirectiveSyntax(record: TokenizedLine, out: Diagnostic[]): void {
@@ -75,7 +93,10 @@ function checkDirectiveSyntax(record: TokenizedLine, out: Diagnostic[]): void {
     checkUnknownKey(record, key, column, out);
   } else {
     if (record.missingColon) {
-      const who = directive === 'content-usage' || directive === 'content-signal' ? 'Heed reads the line anyway (as Google reads keys without a colon)' : 'Google reads the line anyway';
+      const who =
+        directive === 'content-usage' || directive === 'content-signal'
+          ? 'Heed reads the line anyway (as Google reads keys without a colon)'
+          : 'Google reads the line anyway';
       out.push(
         diagnostic(
           'missing-colon',
@@ -110,7 +131,12 @@ function checkDirectiveSyntax(record: TokenizedLine, out: Diagnostic[]): void {
 
   if (/[A-Z]/.test(key) && !/[a-z]/.test(key) && key.length > 1 && directive !== 'other') {
     out.push(
-      diagnostic('uppercase-key', record.line, `\`${key}\` is written in capitals. Keys are case-insensitive, but simple parsers compare them as written. Write \`${CANONICAL_KEY[directive]}\`.`, { column }),
+      diagnostic(
+        'uppercase-key',
+        record.line,
+        `\`${key}\` is written in capitals. Keys are case-insensitive, but simple parsers compare them as written. Write \`${CANONICAL_KEY[directive]}\`.`,
+        { column },
+      ),
     );
   }
 }
@@ -172,7 +198,14 @@ function checkUnknownKey(record: TokenizedLine, key: string, column: number, out
   const extension = EXTENSION_KEYS.get(lower);
   if (record.missingColon && extension === undefined) {
     const text = content(record);
-    out.push(diagnostic('invalid-line', record.line, `\`${text}\` is neither a comment nor a \`key: value\` line; every parser ignores it. Remove it, or make it a comment with \`#\`.`, { column }));
+    out.push(
+      diagnostic(
+        'invalid-line',
+        record.line,
+        `\`${text}\` is neither a comment nor a \`key: value\` line; every parser ignores it. Remove it, or make it a comment with \`#\`.`,
+        { column },
+      ),
+    );
     return;
   }
   out.push(

@@ -9,10 +9,45 @@ import { diagnostic, type Diagnostic } from './diagnostics.js';
 
 /** Crawler names people put on a `Disallow:` line when they mean `User-agent:`. */
 const KNOWN_CRAWLERS = new Set([
-  'googlebot', 'googlebot-image', 'googlebot-news', 'mediapartners-google', 'adsbot-google', 'google-extended', 'bingbot', 'msnbot',
-  'slurp', 'baiduspider', 'yandex', 'yandexbot', 'duckduckbot', 'teoma', 'scooter', 'ia_archiver', 'gptbot', 'chatgpt-user', 'ccbot',
-  'claudebot', 'anthropic-ai', 'applebot', 'amazonbot', 'bytespider', 'petalbot', 'ahrefsbot', 'semrushbot', 'mj12bot', 'dotbot',
-  'rogerbot', 'seznambot', 'sogou', 'exabot', 'facebookexternalhit', 'twitterbot', 'linkedinbot', 'yeti', 'naverbot', 'archive.org_bot',
+  'googlebot',
+  'googlebot-image',
+  'googlebot-news',
+  'mediapartners-google',
+  'adsbot-google',
+  'google-extended',
+  'bingbot',
+  'msnbot',
+  'slurp',
+  'baiduspider',
+  'yandex',
+  'yandexbot',
+  'duckduckbot',
+  'teoma',
+  'scooter',
+  'ia_archiver',
+  'gptbot',
+  'chatgpt-user',
+  'ccbot',
+  'claudebot',
+  'anthropic-ai',
+  'applebot',
+  'amazonbot',
+  'bytespider',
+  'petalbot',
+  'ahrefsbot',
+  'semrushbot',
+  'mj12bot',
+  'dotbot',
+  'rogerbot',
+  'seznambot',
+  'sogou',
+  'exabot',
+  'facebookexternalhit',
+  'twitterbot',
+  'linkedinbot',
+  'yeti',
+  'naverbot',
+  'archive.org_bot',
 ]);
 const CRAWLER_LIKE = /bot|spider|crawler|slurp|archiver/i;
 const TOKEN_LIKE = /^[A-Za-z][A-Za-z0-9_.-]*(\/[0-9][\w.]*)?$/;
@@ -81,8 +116,16 @@ function checkPath(record: TokenizedLine, groupHasWildcard: boolean, out: Diagno
     }
     const at = value.search(/\s/);
     const space = value[at] ?? ' ';
-    const named = space === ' ' ? 'a space' : space === '\t' ? 'a tab' : `an invisible U+${(space.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')} space`;
-    const fix = value.trim() !== value ? `Remove it: \`${key}: ${value.trim()}\`` : `Write \`${key}: ${value.replace(/ /g, '%20')}\` if the space is really in the URL`;
+    const named =
+      space === ' '
+        ? 'a space'
+        : space === '\t'
+          ? 'a tab'
+          : `an invisible U+${(space.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')} space`;
+    const fix =
+      value.trim() !== value
+        ? `Remove it: \`${key}: ${value.trim()}\``
+        : `Write \`${key}: ${value.replace(/ /g, '%20')}\` if the space is really in the URL`;
     out.push(
       diagnostic(
         'space-in-path',
@@ -144,7 +187,7 @@ function checkSitemap(record: TokenizedLine, out: Diagnostic[]): void {
       'sitemap-not-absolute-url',
       record.line,
       value.length === 0
-        ? '`Sitemap:` has no URL, so it is ignored. Write the sitemap\'s full URL, e.g. `Sitemap: https://example.com/sitemap.xml`, or remove the line.'
+        ? "`Sitemap:` has no URL, so it is ignored. Write the sitemap's full URL, e.g. `Sitemap: https://example.com/sitemap.xml`, or remove the line."
         : `\`${value}\` is not an absolute http(s) URL, so crawlers ignore this sitemap. Write the full URL: \`Sitemap: ${example}\`.`,
       { column: valueColumn(record) },
     ),

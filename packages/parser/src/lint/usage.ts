@@ -82,7 +82,12 @@ function report(record: TokenizedLine, vocabulary: UsageVocabulary, problems: re
           );
         } else {
           const what = value === '' ? `\`${vocabulary.key}:\`` : `\`${value}\``;
-          const why = value === '' ? 'has no value' : problem.error === 'empty' ? 'states no preference' : `is not an RFC 9651 dictionary (${problem.message})`;
+          const why =
+            value === ''
+              ? 'has no value'
+              : problem.error === 'empty'
+                ? 'states no preference'
+                : `is not an RFC 9651 dictionary (${problem.message})`;
           out.push(
             diagnostic(
               'usage-invalid-dictionary',
@@ -124,7 +129,9 @@ function report(record: TokenizedLine, vocabulary: UsageVocabulary, problems: re
 /** The value with its dictionary keys (not its path, not its values) in lower case. */
 function lowerKeys(vocabulary: UsageVocabulary, value: string): string {
   const { path, offset } = vocabulary.signal === 'content-usage' ? splitContentUsage(value) : { path: '', offset: 0 };
-  const dictionary = value.slice(offset).replace(/(^|[,;]\s*)([A-Za-z*][A-Za-z0-9_.*-]*)/g, (_, separator: string, key: string) => separator + key.toLowerCase());
+  const dictionary = value
+    .slice(offset)
+    .replace(/(^|[,;]\s*)([A-Za-z*][A-Za-z0-9_.*-]*)/g, (_, separator: string, key: string) => separator + key.toLowerCase());
   return path === '' ? dictionary : `${path} ${dictionary}`;
 }
 
@@ -140,7 +147,14 @@ function example(vocabulary: UsageVocabulary): string {
  * groups merged for them): the path's literal prefix must be disallowed by a prefix rule, and no
  * allow rule of those groups may win for a path under it.
  */
-function checkDisallowedPath(record: TokenizedLine, normalizedPath: string, group: Group, robots: RobotsTxt, budget: { left: number }, out: Diagnostic[]): void {
+function checkDisallowedPath(
+  record: TokenizedLine,
+  normalizedPath: string,
+  group: Group,
+  robots: RobotsTxt,
+  budget: { left: number },
+  out: Diagnostic[],
+): void {
   const star = normalizedPath.indexOf('*');
   let prefix = star === -1 ? normalizedPath : normalizedPath.slice(0, star);
   if (prefix.endsWith('$')) prefix = prefix.slice(0, -1);

@@ -24,7 +24,12 @@ export function splitContentUsage(valueBytes: string): { path: string; dictionar
 /** Parses the value of a `Content-Usage:` robots.txt line (a byte string). */
 export function parseContentUsageRule(valueBytes: string, line: number): ParsedStatement & { readonly normalizedPath: string } {
   const { path, dictionary, offset } = splitContentUsage(valueBytes);
-  const parsed = readStatement(CONTENT_USAGE_VOCABULARY, dictionary, { line, value: byteStringToText(valueBytes), path: byteStringToText(path) }, offset);
+  const parsed = readStatement(
+    CONTENT_USAGE_VOCABULARY,
+    dictionary,
+    { line, value: byteStringToText(valueBytes), path: byteStringToText(path) },
+    offset,
+  );
   // Paths are matched as Allow/Disallow patterns are: high bytes and escapes normalised.
   return { ...parsed, normalizedPath: escapeBytes(path) };
 }

@@ -17,6 +17,7 @@ const MAX_HEADER_CHARS = 16 * 1024;
  */
 export function parseUsageHeader(signal: UsageSignal, value: string | readonly string[]): UsageStatement {
   const text = typeof value === 'string' ? value : value.join(', ');
-  if (text.length > MAX_HEADER_CHARS) return readStatement(VOCABULARIES[signal], '=', { line: 0, value: `${text.slice(0, 64)}…` }).statement;
+  if (text.length > MAX_HEADER_CHARS)
+    return readStatement(VOCABULARIES[signal], '=', { line: 0, value: `${text.slice(0, 64)}…` }).statement;
   return readStatement(VOCABULARIES[signal], text, { line: 0, value: text }).statement;
 }

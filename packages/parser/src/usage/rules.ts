@@ -24,7 +24,10 @@ import { appliedStatement, combineStatements, UsageVerdict, type AppliedStatemen
 
 export class UsageRules {
   /** What the Content-Signal lines alone say: the answer wherever no Content-Usage rule matches. */
-  private readonly signalsOnly: { readonly statements: readonly AppliedStatement[]; readonly decisions: Readonly<Record<string, UsageDecision>> };
+  private readonly signalsOnly: {
+    readonly statements: readonly AppliedStatement[];
+    readonly decisions: Readonly<Record<string, UsageDecision>>;
+  };
   /** Content-Usage statements parsed so far, by table row. */
   private readonly parsed = new Map<number, UsageStatement>();
 
@@ -40,7 +43,10 @@ export class UsageRules {
     // Shared by every verdict that no Content-Usage rule decides: frozen, so no caller can change another's.
     const decisions = combineStatements(ordered);
     for (const decision of Object.values(decisions)) Object.freeze(decision);
-    this.signalsOnly = Object.freeze({ statements: Object.freeze(ordered.map((statement) => Object.freeze(appliedStatement(statement)))), decisions: Object.freeze(decisions) });
+    this.signalsOnly = Object.freeze({
+      statements: Object.freeze(ordered.map((statement) => Object.freeze(appliedStatement(statement)))),
+      decisions: Object.freeze(decisions),
+    });
   }
 
   /** Compiles the usage lines at `rowIndices` of `table`. */
@@ -75,7 +81,11 @@ export class UsageRules {
       i++;
     }
     const own: DirectiveTable = { text: parts.join(''), rows, count: paths.size, hasUsage: false };
-    const matcher = RuleMatcher.fromTable(own, Array.from({ length: paths.size }, (_, k) => k), false);
+    const matcher = RuleMatcher.fromTable(
+      own,
+      Array.from({ length: paths.size }, (_, k) => k),
+      false,
+    );
     return new UsageRules(table, byPath, matcher, signals);
   }
 

@@ -38,7 +38,12 @@ export interface UsageStatement {
 export type StatementProblem =
   | { readonly kind: 'invalid-dictionary'; readonly error: FieldErrorKind | 'empty'; readonly message: string; readonly offset: number }
   | { readonly kind: 'unknown-category'; readonly key: string }
-  | { readonly kind: 'wrong-value'; readonly key: string; readonly written: string; /** The token meant, when the other signal's spelling was used. */ readonly meant?: string };
+  | {
+      readonly kind: 'wrong-value';
+      readonly key: string;
+      readonly written: string;
+      /** The token meant, when the other signal's spelling was used. */ readonly meant?: string;
+    };
 
 export interface ParsedStatement {
   readonly statement: UsageStatement;
@@ -51,9 +56,17 @@ const NO_PREFERENCES: ReadonlyMap<UsageCategory, StatedPreference> = new Map();
  * Reads `dictionary` (a byte string: one char per byte) against `vocabulary`. `offset` is where the
  * dictionary starts in `value` (for the problems' offsets).
  */
-export function readStatement(vocabulary: UsageVocabulary, dictionary: string, base: { line: number; value: string; path?: string }, offset = 0): ParsedStatement {
+export function readStatement(
+  vocabulary: UsageVocabulary,
+  dictionary: string,
+  base: { line: number; value: string; path?: string },
+  offset = 0,
+): ParsedStatement {
   const parsed = parseDictionary(dictionary);
-  const head = base.path === undefined ? { signal: vocabulary.signal, line: base.line, value: base.value } : { signal: vocabulary.signal, line: base.line, value: base.value, path: base.path };
+  const head =
+    base.path === undefined
+      ? { signal: vocabulary.signal, line: base.line, value: base.value }
+      : { signal: vocabulary.signal, line: base.line, value: base.value, path: base.path };
   if (!parsed.ok) {
     return {
       statement: { ...head, preferences: NO_PREFERENCES, invalid: true },
@@ -61,7 +74,8 @@ export function readStatement(vocabulary: UsageVocabulary, dictionary: string, b
     };
   }
   const problems: StatementProblem[] = [];
-  if (parsed.dictionary.size === 0) problems.push({ kind: 'invalid-dictionary', error: 'empty', message: 'no preference is stated', offset });
+  if (parsed.dictionary.size === 0)
+    problems.push({ kind: 'invalid-dictionary', error: 'empty', message: 'no preference is stated', offset });
   const preferences = new Map<UsageCategory, StatedPreference>();
   const other = otherVocabulary(vocabulary);
   for (const [key, member] of parsed.dictionary) {

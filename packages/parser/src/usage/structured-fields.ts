@@ -29,14 +29,23 @@ export type Parameters = ReadonlyMap<string, BareItem>;
 /** A dictionary member: an item, or an inner list of items, each with parameters. */
 export type DictionaryMember =
   | { readonly kind: 'item'; readonly value: BareItem; readonly parameters: Parameters }
-  | { readonly kind: 'inner-list'; readonly items: readonly { readonly value: BareItem; readonly parameters: Parameters }[]; readonly parameters: Parameters };
+  | {
+      readonly kind: 'inner-list';
+      readonly items: readonly { readonly value: BareItem; readonly parameters: Parameters }[];
+      readonly parameters: Parameters;
+    };
 
 /** Why a dictionary failed: `uppercase-key` is told apart, since it is the classic mistake. */
 export type FieldErrorKind = 'uppercase-key' | 'syntax' | 'not-ascii' | 'too-long' | 'too-many';
 
 export type DictionaryResult =
   | { readonly ok: true; readonly dictionary: ReadonlyMap<string, DictionaryMember> }
-  | { readonly ok: false; readonly error: FieldErrorKind; readonly message: string; /** 0-based offset in the input. */ readonly offset: number };
+  | {
+      readonly ok: false;
+      readonly error: FieldErrorKind;
+      readonly message: string;
+      /** 0-based offset in the input. */ readonly offset: number;
+    };
 
 class FieldError extends Error {
   constructor(
@@ -97,9 +106,11 @@ class Input {
 
 /** Parses a Dictionary (RFC 9651 §4.2.2), as a whole field value. */
 export function parseDictionary(input: string): DictionaryResult {
-  if (input.length > MAX_FIELD_BYTES) return { ok: false, error: 'too-long', message: `the value is longer than ${MAX_FIELD_BYTES} bytes`, offset: MAX_FIELD_BYTES };
+  if (input.length > MAX_FIELD_BYTES)
+    return { ok: false, error: 'too-long', message: `the value is longer than ${MAX_FIELD_BYTES} bytes`, offset: MAX_FIELD_BYTES };
   for (let i = 0; i < input.length; i++) {
-    if (input.charCodeAt(i) >= 0x80) return { ok: false, error: 'not-ascii', message: 'a byte outside ASCII (Structured Fields are ASCII only)', offset: i };
+    if (input.charCodeAt(i) >= 0x80)
+      return { ok: false, error: 'not-ascii', message: 'a byte outside ASCII (Structured Fields are ASCII only)', offset: i };
   }
   const cursor = new Input(input);
   try {
@@ -143,7 +154,8 @@ function parseKey(cursor: Input): string {
   const start = cursor.position;
   const first = cursor.peek();
   if (isUpper(first)) cursor.fail('uppercase-key', 'keys must be lower-case');
-  if (!isLcAlpha(first) && first !== 0x2a) cursor.fail('syntax', cursor.done ? 'a key is missing' : `a key cannot start with \`${cursor.text[start]}\``);
+  if (!isLcAlpha(first) && first !== 0x2a)
+    cursor.fail('syntax', cursor.done ? 'a key is missing' : `a key cannot start with \`${cursor.text[start]}\``);
   cursor.position++;
   while (!cursor.done && isKeyChar(cursor.peek())) cursor.position++;
   // A key followed by a capital can never continue validly: name the real mistake.
@@ -204,7 +216,10 @@ function bareItem(cursor: Input): BareItem {
     return { type: 'date', value: date.value };
   }
   if (code === 0x25) return displayString(cursor);
-  return cursor.fail('syntax', cursor.done ? 'a value is missing after `=`' : `a value cannot start with \`${cursor.text[cursor.position]}\``);
+  return cursor.fail(
+    'syntax',
+    cursor.done ? 'a value is missing after `=`' : `a value cannot start with \`${cursor.text[cursor.position]}\``,
+  );
 }
 
 function number(cursor: Input): { type: 'integer' | 'decimal'; value: number } {

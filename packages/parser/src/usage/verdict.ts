@@ -78,7 +78,13 @@ export function combineStatements(statements: readonly UsageStatement[]): Record
     for (const [category, stated] of statement.preferences) {
       const current = Object.hasOwn(decisions, category) ? decisions[category] : undefined;
       if (current !== undefined && (current.preference === 'disallow' || stated.preference === 'allow')) continue;
-      decisions[category] = { preference: stated.preference, signal: statement.signal, line: statement.line, value: statement.value, label: stated.label };
+      decisions[category] = {
+        preference: stated.preference,
+        signal: statement.signal,
+        line: statement.line,
+        value: statement.value,
+        label: stated.label,
+      };
     }
   }
   return decisions;
