@@ -188,7 +188,8 @@ export class RobotsTxt {
   /** The groups that apply, selected once per compiled agent (explain() runs per check). */
   private appliedGroups(productToken: ProductTokens, compiled: CompiledAgent): readonly Group[] {
     // The groups the compiled rules came from: one selection decides both.
-    compiled.groups ??= compiled.groupIndices.map((index) => this.groups[index] as Group);
+    const indices = compiled.groupIndices;
+    compiled.groups ??= typeof indices === 'number' ? [this.groups[indices] as Group] : indices.map((index) => this.groups[index] as Group);
     return compiled.groups;
   }
 
