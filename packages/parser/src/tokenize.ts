@@ -252,37 +252,22 @@ class Line implements TokenizedLine {
   }
 
   toJSON(): LineRecord {
-    const {
-      line,
-      offset,
-      byteLength,
-      text,
-      kind,
-      directive,
-      key,
-      value,
-      keyTypo,
-      missingColon,
-      tooLong,
-      hasComment,
-      leadingWhitespace,
-      ending,
-    } = this;
+    // The getters (text, value) are not own properties: JSON.stringify would leave them out.
     return {
-      line,
-      offset,
-      byteLength,
-      text,
-      kind,
-      directive,
-      key,
-      value,
-      keyTypo,
-      missingColon,
-      tooLong,
-      hasComment,
-      leadingWhitespace,
-      ending,
+      line: this.line,
+      offset: this.offset,
+      byteLength: this.byteLength,
+      text: this.text,
+      kind: this.kind,
+      directive: this.directive,
+      key: this.key,
+      value: this.value,
+      keyTypo: this.keyTypo,
+      missingColon: this.missingColon,
+      tooLong: this.tooLong,
+      hasComment: this.hasComment,
+      leadingWhitespace: this.leadingWhitespace,
+      ending: this.ending,
     };
   }
 }
