@@ -26,6 +26,7 @@ import { fileURLToPath } from 'node:url';
 import { parseRobotsTxt } from '../../packages/parser/dist/index.js';
 import { MemoryStore, RobotsManager } from '../../packages/manager/dist/index.js';
 import { decideRecord } from '../../packages/manager/dist/internal.js';
+import { okFetchOutcome } from '../support/records.mjs';
 import { DATA_DIR, generate } from './generate.mjs';
 
 if (typeof globalThis.gc !== 'function') {
@@ -69,24 +70,7 @@ let sink = 0;
 
 /** A record as the manager would have stored it after fetching `body` with a 200. */
 function okRecord(origin, body, now = Date.now()) {
-  const url = `${origin}/robots.txt`;
-  return decideRecord(
-    origin,
-    {
-      kind: 'response',
-      status: 200,
-      headers: {},
-      finalUrl: url,
-      body,
-      bodyCapped: false,
-      url,
-      redirects: [],
-      startedAt: now,
-      durationMs: 1,
-    },
-    undefined,
-    now,
-  );
+  return decideRecord(origin, okFetchOutcome(origin, body, now), undefined, now);
 }
 
 // --- 1. warm checks --------------------------------------------------------------------------

@@ -33,6 +33,7 @@ import robotsParser from 'robots-parser';
 import { parseRobotsTxt } from '../../packages/parser/dist/index.js';
 import { MemoryStore, RobotsManager, originOf } from '../../packages/manager/dist/index.js';
 import { decideRecord } from '../../packages/manager/dist/internal.js';
+import { okFetchOutcome } from '../support/records.mjs';
 import { DATA_DIR, ORIGIN, generate } from './generate.mjs';
 
 const option = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
@@ -157,24 +158,7 @@ async function interleaved(contenders, rounds, perRun) {
 
 /** A record as the manager would have stored it after fetching `body` with a 200. */
 function okRecord(origin, body, now = Date.now()) {
-  const url = `${origin}/robots.txt`;
-  return decideRecord(
-    origin,
-    {
-      kind: 'response',
-      status: 200,
-      headers: {},
-      finalUrl: url,
-      body,
-      bodyCapped: false,
-      url,
-      redirects: [],
-      startedAt: now,
-      durationMs: 1,
-    },
-    undefined,
-    now,
-  );
+  return decideRecord(origin, okFetchOutcome(origin, body, now), undefined, now);
 }
 
 async function warmManager(Manager, Store, origins) {

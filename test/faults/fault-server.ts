@@ -3,16 +3,13 @@
  * for the manager tests' programmable server (`startServer`); what plain HTTP cannot say (a garbage
  * status line, TLS spoken to a server that answers in plain bytes) is a raw TCP server.
  */
-import { spawnSync, execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type http from 'node:http';
 import https from 'node:https';
 import net, { type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import type { Handler } from '../manager/helpers.js';
+import { selfSignedCertificate } from '../support/tls.js';
 
 export const RULES = 'User-agent: *\nDisallow: /private\n';
 
@@ -160,48 +157,19 @@ export interface TlsServer {
   close(): Promise<void>;
 }
 
-export const hasOpenssl = spawnSync('sh', ['-c', 'command -v openssl']).status === 0;
-
 export async function startTlsServer(text: string): Promise<TlsServer> {
-  const dir = mkdtempSync(join(tmpdir(), 'heed-faults-tls-'));
-  try {
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-subj',
-        '/CN=127.0.0.1',
-        '-days',
-        '1',
-        '-keyout',
-        join(dir, 'key.pem'),
-        '-out',
-        join(dir, 'cert.pem'),
-      ],
-      { stdio: 'ignore' },
-    );
-    let robots = 0;
-    const server = https.createServer(
-      { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) },
-      (req, res) => {
-        if (req.url === '/robots.txt') robots++;
-        res.end(text);
-      },
-    );
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    return {
-      origin: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
-      robotsRequests: () => robots,
-      close() {
-        server.closeAllConnections();
-        return new Promise<void>((resolve) => server.close(() => resolve()));
-      },
-    };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  let robots = 0;
+  const server = https.createServer(selfSignedCertificate(), (req, res) => {
+    if (req.url === '/robots.txt') robots++;
+    res.end(text);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    origin: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    robotsRequests: () => robots,
+    close() {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
 }

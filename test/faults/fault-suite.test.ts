@@ -24,7 +24,6 @@ import {
   body,
   bomb,
   encodedBody,
-  hasOpenssl,
   pseudoRandomBytes,
   redirect,
   resetMidBody,
@@ -36,6 +35,7 @@ import {
   streamedBody,
 } from './fault-server.js';
 import { formatInterval, renderTable, tableRows, writeSection, type FaultRow } from './fault-table.js';
+import { hasOpenssl } from '../support/tls.js';
 
 const README = fileURLToPath(new URL('../../packages/manager/README.md', import.meta.url));
 const TIMEOUT_MS = 2_000;

@@ -2,16 +2,13 @@
  * Fetching robots.txt against a real server on 127.0.0.1, one programmed behaviour per case, and
  * what the manager makes of each: the status policy seen from outside.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { gzipSync, brotliCompressSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RobotsManager, type Verdict } from '@heed/manager';
 import { fetchRobotsTxt } from '@heed/manager/internal';
+import { hasOpenssl, selfSignedCertificate } from '../support/tls.js';
 import { deadPort, recordingLog, startServer, UA, type TestServer } from './helpers.js';
 
 const RULES = 'User-agent: *\nDisallow: /private\n';
@@ -325,43 +322,17 @@ describe('network failures are unreachable: all disallowed', () => {
   });
 });
 
-const hasOpenssl = spawnSync('sh', ['-c', 'command -v openssl']).status === 0;
-
 describe.skipIf(!hasOpenssl)('https', () => {
   let tlsServer: https.Server;
   let tlsOrigin: string;
-  let dir: string;
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'heed-tls-'));
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-subj',
-        '/CN=127.0.0.1',
-        '-days',
-        '1',
-        '-keyout',
-        join(dir, 'key.pem'),
-        '-out',
-        join(dir, 'cert.pem'),
-      ],
-      { stdio: 'ignore' },
-    );
-    tlsServer = https.createServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (_req, res) =>
-      res.end(RULES),
-    );
+    tlsServer = https.createServer(selfSignedCertificate(), (_req, res) => res.end(RULES));
     await new Promise<void>((resolve) => tlsServer.listen(0, '127.0.0.1', resolve));
     tlsOrigin = `https://127.0.0.1:${(tlsServer.address() as AddressInfo).port}`;
   });
   afterAll(async () => {
     tlsServer.closeAllConnections();
     await new Promise((resolve) => tlsServer.close(resolve));
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('fetches robots.txt over TLS', async () => {

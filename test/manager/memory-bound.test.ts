@@ -12,9 +12,9 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InvalidOptionsError, MemoryStore, RobotsManager, type RobotsRecord, type RobotsStore } from '@heed/manager';
-import { decideRecord } from '@heed/manager/internal';
+import { InvalidOptionsError, MemoryStore, RobotsManager, type RobotsStore } from '@heed/manager';
 import { recordingLog, startServer, UA, type TestServer } from './helpers.js';
+import { goodRecord } from './records.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -30,27 +30,6 @@ async function settledMemory(): Promise<number> {
   return m.heapUsed + m.arrayBuffers;
 }
 
-function okRecord(origin: string, body: Buffer, now = Date.now()): RobotsRecord {
-  const url = `${origin}/robots.txt`;
-  return decideRecord(
-    origin,
-    {
-      kind: 'response',
-      status: 200,
-      headers: {},
-      finalUrl: url,
-      body,
-      bodyCapped: false,
-      url,
-      redirects: [],
-      startedAt: now,
-      durationMs: 1,
-    },
-    undefined,
-    now,
-  );
-}
-
 /** A store that builds each origin's record when asked and keeps nothing; counts its reads. */
 function madeUpStore(bodyOf: (origin: string) => Buffer): RobotsStore & { reads: Map<string, number> } {
   const reads = new Map<string, number>();
@@ -58,7 +37,7 @@ function madeUpStore(bodyOf: (origin: string) => Buffer): RobotsStore & { reads:
     reads,
     async get(origin) {
       reads.set(origin, (reads.get(origin) ?? 0) + 1);
-      return okRecord(origin, bodyOf(origin));
+      return goodRecord(origin, bodyOf(origin));
     },
     async set() {},
     async delete() {},
@@ -218,7 +197,7 @@ describe('MemoryStore', () => {
     const store = new MemoryStore({ maxBytes: 16 * MiB });
     for (let i = 0; i < 40; i++) {
       const origin = `https://origin-${i}.example`;
-      await store.set(origin, okRecord(origin, bodyOf(origin)), 60_000);
+      await store.set(origin, goodRecord(origin, bodyOf(origin)), 60_000);
     }
     const grown = (await settledMemory()) - before;
     expect(store.bytes).toBeLessThanOrEqual(16 * MiB);
@@ -237,7 +216,7 @@ describe('MemoryStore', () => {
     const bodyOf = ownCopy(typical);
     for (let i = 0; i < 20_000; i++) {
       const origin = `https://origin-${i}.example`;
-      await store.set(origin, okRecord(origin, bodyOf(origin)), 60_000);
+      await store.set(origin, goodRecord(origin, bodyOf(origin)), 60_000);
     }
     expect(store.size).toBe(20_000);
     expect(store.bytes).toBeLessThan(store.maxBytes);
@@ -288,7 +267,7 @@ describe('an origin evicted from the process cache', () => {
     // As a crawl of 20,000 sites leaves them: every record in the (default-sized) MemoryStore.
     const store = new MemoryStore();
     const origins = Array.from({ length: 20_000 }, (_, i) => `http://site-${i}.test`);
-    for (const origin of origins) await store.set(origin, okRecord(origin, Buffer.from(robotsOf(new URL(origin).hostname))), 86_400_000);
+    for (const origin of origins) await store.set(origin, goodRecord(origin, Buffer.from(robotsOf(new URL(origin).hostname))), 86_400_000);
     const manager = new RobotsManager({ userAgent: UA, log: quiet, proxyUrl: proxy.origin, store });
     const { first, second, secondPassRequests } = await twoPasses(manager, origins);
     expect(first.fetches.total).toBe(0);

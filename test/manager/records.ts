@@ -1,19 +1,8 @@
 /** A stored record of a 200 robots.txt, as the manager would have decided it: the stores' tests' unit of data. */
 import type { RobotsRecord } from '@heed/manager';
 import { decideRecord } from '@heed/manager/internal';
+import { okFetchOutcome } from '../support/records.mjs';
 
-export function goodRecord(origin: string, body: string, now = Date.now()): RobotsRecord {
-  const outcome = {
-    kind: 'response',
-    status: 200,
-    headers: {},
-    finalUrl: `${origin}/robots.txt`,
-    body: Buffer.from(body),
-    bodyCapped: false,
-    url: `${origin}/robots.txt`,
-    redirects: [],
-    startedAt: now,
-    durationMs: 1,
-  } as const;
-  return decideRecord(origin, outcome, undefined, now);
+export function goodRecord(origin: string, body: string | Uint8Array, now = Date.now()): RobotsRecord {
+  return decideRecord(origin, okFetchOutcome(origin, typeof body === 'string' ? Buffer.from(body) : body, now), undefined, now);
 }
