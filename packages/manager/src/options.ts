@@ -379,16 +379,7 @@ export function freezeTokens(productToken: ProductTokens): ProductTokens {
 export function checkUserAgent(userAgent: unknown, productToken?: unknown): UserAgentCheck {
   const fail = (option: 'userAgent' | 'productToken', problem: string): UserAgentCheck => ({ ok: false, option, problem });
   if (typeof userAgent !== 'string' || userAgent.trim() === '') {
-    const got =
-      userAgent === undefined
-        ? 'nothing'
-        : Array.isArray(userAgent)
-          ? 'an array'
-          : typeof userAgent === 'string'
-            ? 'only white space'
-            : typeof userAgent === 'object'
-              ? `an ${typeof userAgent}`
-              : `${typeof userAgent} ${describe(userAgent)}`;
+    const got = typeof userAgent === 'string' ? 'only white space' : describe(userAgent);
     return fail('userAgent', `required: your crawler's User-Agent header, e.g. "MyBot/1.0 (+https://example.com/bot)"; got ${got}.`);
   }
   // Node.js sends a header string as Latin-1, one byte per character (others are refused below).
