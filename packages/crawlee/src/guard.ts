@@ -129,9 +129,10 @@ export class RobotsGuard {
    * Lets a fetch of Heed's own (a sitemap file, each of its redirect hops) go out the way a page
    * would: `undefined` once `url`'s robots.txt allows it and its origin's crawl-delay has passed
    * (robots.txt itself is fetched first, through the manager), else why it must not be fetched.
+   * Rejects with the signal's reason as soon as `signal` aborts (a robots.txt slow to answer included).
    */
   async admitOwnFetch(url: string, signal?: AbortSignal): Promise<string | undefined> {
-    const verdict = await this.verdict(url, 'sitemap');
+    const verdict = await abortable(this.verdict(url, 'sitemap'), signal);
     if (!verdict.allowed) return skipFromVerdict(verdict, 'sitemap').message;
     await this.awaitCrawlDelay(url, signal);
     return undefined;
@@ -339,4 +340,16 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
     }, ms);
     signal?.addEventListener('abort', onAbort, { once: true });
   });
+}
+
+/** `promise`, or a rejection with the signal's reason as soon as `signal` aborts. */
+function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return promise;
+  signal.throwIfAborted();
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  return Promise.race([promise, aborted]).finally(() => signal.removeEventListener('abort', onAbort!));
 }
