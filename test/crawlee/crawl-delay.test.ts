@@ -90,7 +90,13 @@ describe('guard.awaitCrawlDelay (requests under way: redirect hops, sitemap file
     const unused = async () => {
       throw new Error('not asked here');
     };
-    const manager = { crawlDelay: async () => seconds, check: unused, sitemaps: unused, prefetch: unused, close: unused } as unknown as Manager;
+    const manager = {
+      crawlDelay: async () => seconds,
+      check: unused,
+      sitemaps: unused,
+      prefetch: unused,
+      close: unused,
+    } as unknown as Manager;
     const options = resolveOptions({ userAgent: 'HeedBot/1.0', manager, crawlDelay: true });
     const stats = new PluginStats();
     const reporter = new SkipReporter(

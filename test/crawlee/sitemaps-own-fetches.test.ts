@@ -22,7 +22,10 @@ const xml = (body: string) => ({ headers: { 'content-type': 'application/xml' },
 async function crawl(start: string) {
   const manager = new RobotsManager({ userAgent: UA });
   const warnings: string[] = [];
-  const crawler = new crawleeCheerio.CheerioCrawler({ maxConcurrency: 4, requestHandler: async ({ enqueueLinks }) => void (await enqueueLinks()) }, freshConfig());
+  const crawler = new crawleeCheerio.CheerioCrawler(
+    { maxConcurrency: 4, requestHandler: async ({ enqueueLinks }) => void (await enqueueLinks()) },
+    freshConfig(),
+  );
   crawler.log.warning = (message: string) => void warnings.push(message);
   const plugin = await RobotsPlugin.attach(crawler, { userAgent: UA, manager, logSummary: false });
   try {
@@ -56,7 +59,9 @@ describe("sitemap fetches obey the target origin's robots.txt", () => {
     expect(victim.paths()).toEqual(['/robots.txt']);
     expect(a.count('/')).toBe(1);
     expect(stats.sitemapsSkipped).toBe(1);
-    expect(warnings).toMatch(/sitemap http:\/\/127\.0\.0\.3:\d+\/private\/x\?delete=1: not fetched: disallowed for HeedBot by "disallow: \/private"/);
+    expect(warnings).toMatch(
+      /sitemap http:\/\/127\.0\.0\.3:\d+\/private\/x\?delete=1: not fetched: disallowed for HeedBot by "disallow: \/private"/,
+    );
   });
 
   it('never requests the sitemap files under the site’s own disallowed paths, nested ones included', async () => {
@@ -121,10 +126,7 @@ describe("sitemap fetches obey the target origin's robots.txt", () => {
 describe('crawl-delay counts every request to the origin', () => {
   it('spaces pages, redirect hops and sitemap files of the origin by its delay', async () => {
     const [a] = (await hosts(1)) as [SiteOrigin];
-    a.routes.set(
-      '/robots.txt',
-      text(`User-agent: *\nCrawl-delay: 1\nSitemap: ${a.url('/s1.xml')}\nSitemap: ${a.url('/moved.xml')}\n`),
-    );
+    a.routes.set('/robots.txt', text(`User-agent: *\nCrawl-delay: 1\nSitemap: ${a.url('/s1.xml')}\nSitemap: ${a.url('/moved.xml')}\n`));
     a.routes.set('/', page('home', ['/r']));
     a.routes.set('/r', redirect(a.url('/after-r')));
     a.routes.set('/s1.xml', xml(urlset([a.url('/p1')])));

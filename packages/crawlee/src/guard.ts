@@ -109,7 +109,7 @@ export class RobotsGuard {
         // As for a page leaving the queue: the delay is set right before the slot is asked for.
         const learning = this.learnCrawlDelay(origin, url);
         if (learning !== undefined) {
-          const seconds = await learning;
+          const seconds = await abortable(learning, signal);
           if (!scheduler.knows(origin)) scheduler.setDelay(origin, seconds);
         }
         const wait = scheduler.acquire(origin, key, Date.now());
@@ -332,7 +332,7 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     const onAbort = () => {
       clearTimeout(timer);
-      reject(signal?.reason);
+      reject(abortReason(signal));
     };
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);
@@ -348,8 +348,14 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Pro
   signal.throwIfAborted();
   let onAbort: (() => void) | undefined;
   const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(signal.reason);
+    onAbort = () => reject(abortReason(signal));
     signal.addEventListener('abort', onAbort, { once: true });
   });
   return Promise.race([promise, aborted]).finally(() => signal.removeEventListener('abort', onAbort!));
+}
+
+/** Why `signal` aborted, as an Error (`abort()` without a reason gives a DOMException, an Error too). */
+function abortReason(signal: AbortSignal | undefined): Error {
+  const reason: unknown = signal?.reason;
+  return reason instanceof Error ? reason : new Error(`aborted: ${String(reason)}`);
 }
