@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { RobotsManager } from '@heed/manager';
 import { RobotsPlugin } from '@heed/crawlee';
-import { crawleeCheerio, freshConfig, page, redirect, text, type Site, type SiteOrigin } from './site.js';
+import { crawleeCheerio, crawleeHttp, freshConfig, page, redirect, text, type Site, type SiteOrigin } from './site.js';
 import { startHosts } from './sitemaps-hosts.js';
 
 const UA = 'HeedBot/1.0 (+https://heed.example/bot)';
@@ -140,5 +140,26 @@ describe('crawl-delay counts every request to the origin', () => {
     expect(hits.map((hit) => hit.path).sort()).toEqual(['/', '/after-r', '/moved.xml', '/p1', '/p2', '/r', '/s1.xml', '/s2.xml']);
     const gaps = hits.slice(1).map((hit, i) => ({ to: hit.path, gap: hit.at - hits[i]!.at }));
     expect(gaps.filter(({ gap }) => gap < 900)).toEqual([]);
+  });
+
+  it('HttpCrawler: each hop of a redirect chain waits for the delay of its origin', async () => {
+    const [a] = (await hosts(1)) as [SiteOrigin];
+    a.routes.set('/robots.txt', text('User-agent: *\nCrawl-delay: 0.4\n'));
+    a.routes.set('/start', redirect('/hop1'));
+    a.routes.set('/hop1', redirect('/hop2'));
+    a.routes.set('/hop2', redirect('/end'));
+    a.routes.set('/end', page('end', []));
+    const manager = new RobotsManager({ userAgent: UA });
+    const crawler = new crawleeHttp.HttpCrawler({ requestHandler: async () => {} }, freshConfig());
+    await RobotsPlugin.attach(crawler, { userAgent: UA, manager, logSummary: false, sitemaps: false });
+    try {
+      await crawler.run([a.url('/start')]);
+    } finally {
+      await manager.close();
+    }
+    const hits = a.hits.filter((hit) => hit.path !== '/robots.txt');
+    expect(hits.map((hit) => hit.path)).toEqual(['/start', '/hop1', '/hop2', '/end']);
+    const gaps = hits.slice(1).map((hit, i) => ({ to: hit.path, gap: hit.at - hits[i]!.at }));
+    expect(gaps.filter(({ gap }) => gap < 350)).toEqual([]);
   });
 });
