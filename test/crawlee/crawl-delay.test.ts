@@ -78,3 +78,64 @@ describe('a fetch that starts late', () => {
     expect(s.acquire('http://a', 'r3', 1_190)).toBe(0);
   });
 });
+
+describe('guard.awaitCrawlDelay (requests under way: redirect hops, sitemap files)', () => {
+  /** A guard whose manager knows one thing: every origin's robots.txt says `Crawl-delay: seconds`. */
+  async function guardWith(seconds: number, maxDelayMs: number) {
+    const { RobotsGuard } = await import('../../packages/crawlee/src/guard.js');
+    const { resolveOptions } = await import('../../packages/crawlee/src/options.js');
+    const { SkipReporter } = await import('../../packages/crawlee/src/skips.js');
+    const { PluginStats } = await import('../../packages/crawlee/src/stats.js');
+    type Manager = import('../../packages/crawlee/src/manager-contract.js').RobotsManagerLike;
+    const unused = async () => {
+      throw new Error('not asked here');
+    };
+    const manager = {
+      crawlDelay: async () => seconds,
+      check: unused,
+      sitemaps: unused,
+      prefetch: unused,
+      close: unused,
+    } as unknown as Manager;
+    const options = resolveOptions({ userAgent: 'HeedBot/1.0', manager, crawlDelay: true });
+    const stats = new PluginStats();
+    const reporter = new SkipReporter(
+      stats,
+      undefined,
+      async () => {},
+      () => {},
+    );
+    const scheduler = new CrawlDelayScheduler(maxDelayMs);
+    return { guard: new RobotsGuard(options, manager, stats, reporter, scheduler, undefined, () => {}), scheduler };
+  }
+
+  it('lets requests of one origin go one capped delay apart, in the order they asked, after the slots already given to pages', async () => {
+    const { guard, scheduler } = await guardWith(3_600, 150); // cut to 150 ms
+    const t0 = Date.now();
+    const went: { name: string; at: number }[] = [];
+    const hop = (name: string, url: string) => guard.awaitCrawlDelay(url).then(() => void went.push({ name, at: Date.now() - t0 }));
+    await hop('first', 'http://a.test/1');
+    // A page of the origin deferred by the queue holds the next slot: the hops come after it.
+    expect(scheduler.acquire('http://a.test', 'page', Date.now())).toBeGreaterThan(0);
+    await Promise.all([hop('second', 'http://a.test/2'), hop('third', 'http://a.test/3'), hop('other origin', 'http://b.test/1')]);
+    expect(went.map((w) => w.name)).toEqual(['first', 'other origin', 'second', 'third']);
+    const at = Object.fromEntries(went.map((w) => [w.name, w.at]));
+    // Slots: first at 0, the page at 150, second at 300, third at 450 (each waited past the cap).
+    expect(at['other origin']!).toBeLessThan(100);
+    expect(at['second']! - at['first']!).toBeGreaterThanOrEqual(290);
+    expect(at['third']! - at['second']!).toBeGreaterThanOrEqual(140);
+  });
+
+  it('gives up its slot when its signal aborts, and never lets a later request go sooner', async () => {
+    const { guard } = await guardWith(0.2, 60_000);
+    await guard.awaitCrawlDelay('http://a.test/1');
+    const t0 = Date.now();
+    const abort = new AbortController();
+    const waiting = guard.awaitCrawlDelay('http://a.test/2', abort.signal);
+    abort.abort(new Error('the sitemap timed out'));
+    await expect(waiting).rejects.toThrow('the sitemap timed out');
+    await guard.awaitCrawlDelay('http://a.test/3');
+    // The abandoned slot (at 200 ms) stays taken: the next request goes one delay after it.
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(380);
+  });
+});

@@ -56,6 +56,7 @@ it('a backlog of 4,000 URLs reaches the queue one batch per turn: the event loop
         if (message.includes('sitemaps.maxUrlsPerOrigin')) readAll();
       },
       pending: () => (queueFull ? 1_000_000 : 0),
+      admit: async () => undefined,
       enqueue: async (entries) => {
         burnCpu(5);
         added.push(...entries.map((e) => e.url));

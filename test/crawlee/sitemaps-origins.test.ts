@@ -58,6 +58,7 @@ describe('the sitemap feeder over more origins than it remembers', () => {
         enqueue: async (urls) => urls.length,
         pending: () => 0,
         warn: () => {},
+        admit: async () => undefined,
       },
     );
     const seen = (o: string) => feeder.originSeen(o, `${o}/page`);

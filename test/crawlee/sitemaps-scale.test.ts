@@ -241,6 +241,8 @@ describe('sitemaps that never end', () => {
     // Served by a dedicated handler: the site helper answers only once, so this route writes itself.
     const { createServer } = await import('node:http');
     const drip = createServer((req, res) => {
+      // Its own robots.txt is read before the sitemap is fetched: it allows it.
+      if (req.url === '/robots.txt') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nAllow: /\n');
       res.writeHead(200, { 'content-type': 'application/xml' });
       res.write(
         `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${entries.map((u) => `<url><loc>${u}</loc></url>`).join('')}`,

@@ -105,6 +105,14 @@ export class CrawlDelayScheduler {
     clock.lastStart = Math.max(clock.lastStart ?? now, now);
   }
 
+  /**
+   * Gives up the slot reserved for `key` (its request will not come back for it). The origin's
+   * next free slot stays where it was: a slot given up makes later requests wait longer, never less.
+   */
+  cancel(key: string): void {
+    this.reserved.delete(key);
+  }
+
   /** Remembers that `key` was let go, so that its start moves the origin's clock. */
   private grant(origin: string, key: string, delay: number): void {
     // Only delayed origins need the start time; bounded so a crawler that never reports starts

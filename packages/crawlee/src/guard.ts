@@ -6,7 +6,7 @@
 import type { RobotsManagerLike, RobotsVerdict } from './manager-contract.js';
 import type { RobotsDirectives } from './meta-robots.js';
 import type { ResolvedOptions } from './options.js';
-import type { CrawlDelayScheduler } from './crawl-delay.js';
+import { timerDelay, type CrawlDelayScheduler } from './crawl-delay.js';
 import type { SitemapFeeder } from './sitemap-feeder.js';
 import { originOf, type UsageEvidence, type UsageReport } from '@heed/manager';
 import { nofollowSkip, skipFromVerdict, usageSkipEvent, type SkipEvent, type SkipReporter, type SkipStage } from './skips.js';
@@ -44,6 +44,8 @@ export class RobotsGuard {
   readonly usage = new WeakMap<object, UsageReport>();
   /** Crawl-delay lookups in progress, by origin (deleted when answered: at most one per origin being asked). */
   private readonly delayLookups = new Map<string, Promise<number | undefined>>();
+  /** Numbers the scheduler keys of {@link awaitCrawlDelay}'s waits (no Crawlee request id looks like them). */
+  private waits = 0;
 
   constructor(
     readonly options: ResolvedOptions,
@@ -59,10 +61,11 @@ export class RobotsGuard {
    * The manager's verdict for `url` and this crawler's product token(s). Never throws. `use` says what
    * the URL is for, which decides what is learnt about a new origin: a page entering the queue or
    * about to be fetched (`page`) starts its sitemaps and crawl-delay; a redirect target only its
-   * crawl-delay (it is fetched, but the crawl did not choose its origin); a sub-resource nothing
+   * crawl-delay (it is fetched, but the crawl did not choose its origin), and so does a sitemap file
+   * Heed fetches itself (`sitemap`); a sub-resource nothing
    * (a CDN's sitemaps are not the crawl's business).
    */
-  async verdict(url: string, use: 'page' | 'redirect' | 'subresource' = 'page'): Promise<RobotsVerdict> {
+  async verdict(url: string, use: 'page' | 'redirect' | 'sitemap' | 'subresource' = 'page'): Promise<RobotsVerdict> {
     let verdict: RobotsVerdict;
     try {
       verdict = await this.checkOnce(url);
@@ -83,6 +86,56 @@ export class RobotsGuard {
     this.stats.noteVerdict(verdict);
     if (verdict.allowed && verdict.origin) this.learn(verdict.origin, url, use === 'page');
     return verdict;
+  }
+
+  /**
+   * Waits for the crawl-delay of `url`'s origin, for a request that cannot be put back into the
+   * queue because it is already under way: a redirect hop, a sitemap file Heed fetches itself.
+   * Learns the origin's delay if needed, reserves the origin's next slot (after every slot already
+   * given, pages included), resolves when it is due and marks the request started: call it right
+   * before the request goes out. Resolves at once without a delay (or with `crawlDelay: false`).
+   * Hops of one origin go in the order they asked, however long the queue ahead of them; each wait
+   * holds one timer of at most the longest a timer can wait. Rejects with the signal's reason when
+   * `signal` aborts first (the slot is then given up).
+   */
+  async awaitCrawlDelay(url: string, signal?: AbortSignal): Promise<void> {
+    const scheduler = this.crawlDelays;
+    const origin = originOf(url);
+    if (scheduler === undefined || origin === undefined) return;
+    const key = `\0heed-wait:${++this.waits}`;
+    try {
+      for (;;) {
+        signal?.throwIfAborted();
+        // As for a page leaving the queue: the delay is set right before the slot is asked for.
+        const learning = this.learnCrawlDelay(origin, url);
+        if (learning !== undefined) {
+          const seconds = await abortable(learning, signal);
+          if (!scheduler.knows(origin)) scheduler.setDelay(origin, seconds);
+        }
+        const wait = scheduler.acquire(origin, key, Date.now());
+        if (wait <= 0) {
+          scheduler.started(key, Date.now());
+          return;
+        }
+        await sleep(timerDelay(wait), signal);
+      }
+    } catch (error) {
+      scheduler.cancel(key);
+      throw error;
+    }
+  }
+
+  /**
+   * Lets a fetch of Heed's own (a sitemap file, each of its redirect hops) go out the way a page
+   * would: `undefined` once `url`'s robots.txt allows it and its origin's crawl-delay has passed
+   * (robots.txt itself is fetched first, through the manager), else why it must not be fetched.
+   * Rejects with the signal's reason as soon as `signal` aborts (a robots.txt slow to answer included).
+   */
+  async admitOwnFetch(url: string, signal?: AbortSignal): Promise<string | undefined> {
+    const verdict = await abortable(this.verdict(url, 'sitemap'), signal);
+    if (!verdict.allowed) return skipFromVerdict(verdict, 'sitemap').message;
+    await this.awaitCrawlDelay(url, signal);
+    return undefined;
   }
 
   /** Whether usage preferences are read at all: only with declared `purposes`. */
@@ -272,4 +325,37 @@ export function urlOf(item: RequestLike): string | undefined {
  */
 export function safeOrigin(url: string): string {
   return originOf(url) ?? '';
+}
+
+/** Resolves after `ms`, or rejects with the signal's reason as soon as `signal` aborts. */
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(abortReason(signal));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** `promise`, or a rejection with the signal's reason as soon as `signal` aborts. */
+function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return promise;
+  signal.throwIfAborted();
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(abortReason(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  return Promise.race([promise, aborted]).finally(() => signal.removeEventListener('abort', onAbort!));
+}
+
+/** Why `signal` aborted, as an Error (`abort()` without a reason gives a DOMException, an Error too). */
+function abortReason(signal: AbortSignal | undefined): Error {
+  const reason: unknown = signal?.reason;
+  return reason instanceof Error ? reason : new Error(`aborted: ${String(reason)}`);
 }

@@ -115,6 +115,7 @@ export class RobotsPlugin {
           warn,
           pending: () => pendingRequestCount(target) ?? queue.pendingApproximation,
           enqueue: (entries) => enqueueSitemapUrls(entries, guard, target, resolved.sitemaps ? resolved.sitemaps.label : undefined),
+          admit: (url, signal) => guard.admitOwnFetch(url, signal),
         })
       : undefined;
     const guard: RobotsGuard = new RobotsGuard(resolved, manager, stats, reporter, crawlDelays, feeder, warn);

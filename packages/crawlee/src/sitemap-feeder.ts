@@ -5,7 +5,9 @@
  * filtered, counted against `maxUrlsPerOrigin` and put in the origin's backlog as soon as it is
  * parsed. A second loop hands the backlog to the crawler in batches, waiting while the crawler
  * already has `maxPendingRequests` requests pending. Robots rules are applied by the same enqueue
- * filter as every other request.
+ * filter as every other request; the sitemap files themselves, and each of their redirect hops,
+ * are fetched only when their own origin's robots.txt allows it, after its crawl-delay, and hops
+ * only under the cross-host rule (`gate`).
  *
  * Bounds: one {@link SitemapBudget} for the whole plugin (files read at once, bytes of URLs in the
  * backlogs), and per origin a time budget (`maxTimePerOriginMs`) that runs while the origin's
@@ -27,6 +29,7 @@ import { Clock, SitemapBudget } from './sitemaps/budget.js';
 import { readSitemaps } from './sitemaps/read.js';
 import { RecentOrigins } from './sitemaps/recent-origins.js';
 import { inScope, sitemapUrlFilter } from './sitemaps/scope.js';
+import type { SitemapRequest } from './sitemaps/fetch.js';
 import type { SitemapUrl } from './sitemaps/types.js';
 import type { PluginStats } from './stats.js';
 
@@ -40,6 +43,11 @@ export interface SitemapFeederDeps {
   /** Requests the crawler has pending right now. */
   readonly pending: () => number;
   readonly warn: (message: string) => void;
+  /**
+   * Lets a sitemap request (a file, a redirect hop) go out as a page would: resolves once robots.txt
+   * allows it and its origin's crawl-delay has passed to `undefined`, else to why it must not.
+   */
+  readonly admit: (url: string, signal: AbortSignal | undefined) => Promise<string | undefined>;
 }
 
 const BATCH_SIZE = 100;
@@ -171,6 +179,7 @@ export class SitemapFeeder {
         signal,
         clock,
         budget: this.budget,
+        gate: (request, fetchSignal) => this.gate(request, url, fetchSignal),
         ...(proxyUrl ? { proxyUrl } : {}),
       },
       {
@@ -214,6 +223,24 @@ export class SitemapFeeder {
         `${outOfScope} sitemap URL(s) outside the site (sitemaps.enqueueStrategy '${enqueueStrategy}') and not in a sitemap their own host's robots.txt names; not enqueued`,
       );
     }
+  }
+
+  /**
+   * Whether a request of a sitemap read for the site of `siteUrl` goes out (see `SitemapGate`). A
+   * redirect hop follows the cross-host rule: it stays in the site, or on the host of the file the
+   * site vouched for (that host moving its own file); every request, the file's first included,
+   * then obeys its own origin's robots.txt and crawl-delay. A refusal is counted and costs no request.
+   */
+  private async gate(request: SitemapRequest, siteUrl: string, signal: AbortSignal | undefined): Promise<string | undefined> {
+    const { enqueueStrategy } = this.options;
+    let refusal: string | undefined;
+    if (request.from !== undefined && !inScope(request.url, siteUrl, enqueueStrategy) && !sameHost(request.url, request.sitemapUrl)) {
+      refusal = `outside the site (sitemaps.enqueueStrategy '${enqueueStrategy}') and off the host of the sitemap`;
+    } else {
+      refusal = await this.deps.admit(request.url, signal);
+    }
+    if (refusal !== undefined) this.deps.stats.sitemapsSkipped++;
+    return refusal;
   }
 
   /** Hands the backlog to the crawler in batches, with back-pressure, until it is closed and empty. */

@@ -23,6 +23,12 @@ export interface RobotsPluginStats {
   readonly robotsByStatus: Readonly<Record<string, number>>;
   /** Sitemap files read (robots.txt `Sitemap:` lines and nested index entries). */
   readonly sitemapsRead: number;
+  /**
+   * Sitemap files not fetched, or whose redirect was not followed: robots.txt of the file's (or the
+   * hop's) origin disallows it, or a redirect leaves the site (the cross-host rule). Each is also
+   * logged as a warning.
+   */
+  readonly sitemapsSkipped: number;
   /** URLs from sitemaps that were handed to the queue (after filters and robots rules). */
   readonly sitemapUrlsEnqueued: number;
   /** Requests put back into the queue to honour an origin's crawl-delay. */
@@ -49,6 +55,7 @@ const STAGES: readonly SkipStage[] = SKIP_STAGES;
 export class PluginStats {
   allowed = 0;
   sitemapsRead = 0;
+  sitemapsSkipped = 0;
   sitemapUrlsEnqueued = 0;
   crawlDelayDeferrals = 0;
   private readonly byReason = Object.fromEntries(REASONS.map((r) => [r, 0])) as Record<SkipReason, number>;
@@ -92,6 +99,7 @@ export class PluginStats {
       skippedByStage: { ...this.byStage },
       robotsByStatus,
       sitemapsRead: this.sitemapsRead,
+      sitemapsSkipped: this.sitemapsSkipped,
       sitemapUrlsEnqueued: this.sitemapUrlsEnqueued,
       crawlDelayDeferrals: this.crawlDelayDeferrals,
       usageSkipsBySignal: { ...this.bySignal },
@@ -110,6 +118,7 @@ export class PluginStats {
       `robots.txt: ${s.allowed} allowed, ${s.skipped} skipped${reasons.length ? ` (${reasons.join(', ')})` : ''}; ` +
       `robots.txt of ${origins} origin${origins === 1 ? '' : 's'}${statuses.length ? `: ${statuses.join(', ')}` : ''}; ` +
       `${s.sitemapUrlsEnqueued} sitemap URL${s.sitemapUrlsEnqueued === 1 ? '' : 's'} enqueued from ${s.sitemapsRead} sitemap${s.sitemapsRead === 1 ? '' : 's'}` +
+      (s.sitemapsSkipped ? ` (${s.sitemapsSkipped} not fetched: robots.txt or the cross-host rule)` : '') +
       (s.crawlDelayDeferrals ? `; ${s.crawlDelayDeferrals} requests deferred by crawl-delay` : '')
     );
   }

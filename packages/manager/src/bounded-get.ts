@@ -6,7 +6,8 @@
  * - `got-scraping` with the caller's user-agent and the header generator switched off (a crawler
  *   announces itself, never as a random browser), HTTP/1.1, no keep-alive, optional proxy.
  * - Redirects are followed here, not by got, so the hop limit, loop detection and the hop list are
- *   ours; targets may be on any origin, `http:` and `https:` only.
+ *   ours; targets may be on any origin, `http:` and `https:` only, and a caller may hold or refuse
+ *   each hop before it is requested (`beforeRedirect`).
  * - The body of a 2xx response only (no other body means anything to Heed's callers), streamed
  *   with back-pressure: the caller's pace is the reading's pace. `gzip`, `deflate` and `br`
  *   `Content-Encoding`s are decoded as a stream with sync flush (a body cut short still yields what
@@ -48,6 +49,12 @@ export interface BoundedGetOptions {
   readonly signal?: AbortSignal;
   /** Called for each redirect target followed, so a GET that fails later still tells its hops. */
   readonly onRedirect?: (target: string) => void;
+  /**
+   * Awaited before each redirect hop is requested (`from`: the URL that redirected): a caller whose
+   * hops obey rules of its own (robots.txt, a crawl-delay) waits or refuses here. A rejection ends
+   * the GET with that error, the hop unrequested. Default: every hop goes at once.
+   */
+  readonly beforeRedirect?: (target: string, from: string) => Promise<void>;
 }
 
 /** A response: the final one of the redirect chain. */
@@ -191,6 +198,7 @@ async function follow(url: string, options: BoundedGetOptions, deadline: Deadlin
     const target = next.href;
     if (visited.has(target)) return failure('redirect-loop');
     if (redirects.length >= options.maxRedirects) return failure('too-many-redirects');
+    await options.beforeRedirect?.(target, current);
     visited.add(target);
     redirects.push(target);
     options.onRedirect?.(target);

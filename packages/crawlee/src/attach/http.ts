@@ -1,7 +1,8 @@
 /**
  * HTTP crawlers (HttpCrawler, CheerioCrawler, JSDOMCrawler, …): every redirect is checked before it
  * is followed. A `preNavigationHook` adds a got `beforeRedirect` hook to the request's options; got
- * awaits it before requesting the next hop, so a disallowed target is never requested. The hook
+ * awaits it before requesting the next hop, so a disallowed target is never requested and an
+ * allowed one waits for its origin's crawl-delay. The hook
  * stops the navigation with {@link RedirectDisallowedError}; the request-handling hook then ends
  * the request as a skip (see `basic.ts`).
  */
@@ -34,9 +35,13 @@ export function attachHttpHooks(crawler: PublicCrawler, guard: RobotsGuard): voi
       const to = String(next.url ?? '');
       const from = response.url ?? context.request.url;
       const verdict = await guard.verdict(to, 'redirect');
-      if (verdict.allowed) return;
-      guard.blocked.set(context.request, skipFromVerdict(verdict, 'redirect', from));
-      throw new RedirectDisallowedError(from, to);
+      if (!verdict.allowed) {
+        guard.blocked.set(context.request, skipFromVerdict(verdict, 'redirect', from));
+        throw new RedirectDisallowedError(from, to);
+      }
+      // A hop is a request to its origin like any page: it waits for the origin's crawl-delay here
+      // (got requests the hop once this resolves), as it cannot be put back into the queue.
+      await guard.awaitCrawlDelay(to);
     };
     gotOptions['hooks'] = { ...hooks, beforeRedirect: [...(hooks.beforeRedirect ?? []), beforeRedirect] };
   });

@@ -5,7 +5,8 @@
  * is the sitemap's own is here: a gzipped file (`.xml.gz` served as `application/gzip`, no
  * `Content-Encoding`) is inflated as it streams, at most `maxBytes` out. Nothing is buffered beyond
  * the chunk being handed on, so a file costs its stream's high-water marks whatever its size.
- * Never throws: a broken sitemap must not stop the crawl.
+ * The file's request and each redirect hop pass the caller's gate first (robots.txt, crawl-delay,
+ * the cross-host rule: the feeder's). Never throws: a broken sitemap must not stop the crawl.
  */
 import { Readable, pipeline } from 'node:stream';
 import { createGunzip } from 'node:zlib';
@@ -22,6 +23,35 @@ export interface SitemapFetchOptions {
   readonly signal?: AbortSignal;
   /** Called once the server answered 2xx. */
   readonly onOpen?: () => void;
+  /** Decides, and may hold, each request: the file's own and each of its redirect hops. Default: all go at once. */
+  readonly gate?: SitemapGate;
+}
+
+/** A request a sitemap fetch is about to make. */
+export interface SitemapRequest {
+  /** The URL about to be requested. */
+  readonly url: string;
+  /** The sitemap file as it was listed (robots.txt or an index); `url` itself for the first request. */
+  readonly sitemapUrl: string;
+  /** For a redirect hop: the URL that redirected to `url`. */
+  readonly from?: string;
+}
+
+/**
+ * Whether a sitemap request goes out: resolves once it may (its origin's crawl-delay waited out) to
+ * `undefined`, or to why it must not (then nothing is requested and the file is skipped, the reason
+ * reported). Rejecting ends the file's reading, as a network error would.
+ */
+export type SitemapGate = (request: SitemapRequest, signal: AbortSignal | undefined) => Promise<string | undefined>;
+
+/** A redirect hop its gate refused: ends the GET before the hop is requested. */
+class HopRefused extends Error {
+  constructor(
+    readonly target: string,
+    readonly reason: string,
+  ) {
+    super(`redirect to ${target} refused: ${reason}`);
+  }
 }
 
 const GZIP_MAGIC = [0x1f, 0x8b] as const;
@@ -44,8 +74,14 @@ export async function* sitemapBytes(
     if (!signal?.aborted)
       onProblem(`could not be fetched (${error instanceof Error ? error.message : String(error)}); what was read is kept`);
   };
+  const { gate } = options;
   let answer: Awaited<ReturnType<typeof boundedGet>>;
   try {
+    const refusal = await gate?.({ url, sitemapUrl: url }, signal);
+    if (refusal !== undefined) {
+      onProblem(`not fetched: ${refusal}`);
+      return;
+    }
     answer = await boundedGet(url, {
       userAgent: options.userAgent,
       accept: 'application/xml, text/xml, text/plain, application/gzip, */*;q=0.5',
@@ -53,9 +89,18 @@ export async function* sitemapBytes(
       maxBytes,
       maxRedirects: MAX_REDIRECTS,
       ...(signal === undefined ? {} : { signal }),
+      ...(gate === undefined
+        ? {}
+        : {
+            beforeRedirect: async (target: string, from: string) => {
+              const reason = await gate({ url: target, sitemapUrl: url, from }, signal);
+              if (reason !== undefined) throw new HopRefused(target, reason);
+            },
+          }),
     });
   } catch (error) {
-    failed(error);
+    if (error instanceof HopRefused) onProblem(`redirects to ${error.target}, not followed: ${error.reason}; skipped`);
+    else failed(error);
     return;
   }
   if (answer.kind === 'redirect-failure') {

@@ -7,8 +7,8 @@
  * holds one of the budget's fetch slots; with a {@link Clock}, each file's `timeoutMs` is running
  * time of that clock (it stops while the consumer waits on the crawler).
  */
-import { Clock, type SitemapBudget } from './budget.js';
-import { sitemapBytes, type SitemapFetchOptions } from './fetch.js';
+import { Clock, type Countdown, type SitemapBudget } from './budget.js';
+import { sitemapBytes, type SitemapFetchOptions, type SitemapGate } from './fetch.js';
 import { parseSitemapChunks } from './parse.js';
 import type { SitemapUrl } from './types.js';
 
@@ -73,6 +73,7 @@ export async function* readSitemaps(
           ...(options.proxyUrl ? { proxyUrl: options.proxyUrl } : {}),
           signal: signal ? AbortSignal.any([signal, timeout.signal]) : timeout.signal,
           onOpen: () => hooks.onSitemapRead?.(url),
+          ...(options.gate === undefined ? {} : { gate: pausing(options.gate, countdown) }),
         },
         problem,
       );
@@ -95,4 +96,19 @@ export async function* readSitemaps(
       release();
     }
   }
+}
+
+/**
+ * `gate` with the file's timeout stopped while it decides: a wait for the origin's crawl-delay (or
+ * for its robots.txt) is not the file being slow. The origin's own time budget keeps running.
+ */
+function pausing(gate: SitemapGate, countdown: Countdown): SitemapGate {
+  return async (request, signal) => {
+    countdown.pause();
+    try {
+      return await gate(request, signal);
+    } finally {
+      countdown.resume();
+    }
+  };
 }

@@ -1,0 +1,47 @@
+/**
+ * The bounded GET's `beforeRedirect`: a caller holds or refuses each redirect hop before it is
+ * requested (the plugin's sitemap fetches check robots.txt and wait for crawl-delay there).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { boundedGet } from '@heed/manager/internal';
+import { redirect, startSite, text, type Site, type SiteOrigin } from '../crawlee/site.js';
+
+const UA = 'HeedBot/1.0';
+let site: Site;
+let a: SiteOrigin;
+
+beforeAll(async () => {
+  site = await startSite(1);
+  a = site.origins[0]!;
+  a.routes.set('/from', redirect('/to'));
+  a.routes.set('/to', text('arrived'));
+});
+afterAll(async () => {
+  await site.close();
+});
+
+const get = (beforeRedirect: (target: string, from: string) => Promise<void>) =>
+  boundedGet(a.url('/from'), { userAgent: UA, accept: '*/*', maxBytes: 1_000, maxRedirects: 5, beforeRedirect });
+
+describe('boundedGet beforeRedirect', () => {
+  it('a refused hop is never requested, and the GET rejects with the refusal', async () => {
+    a.hits.length = 0;
+    const refusal = new Error('disallowed');
+    await expect(get(async () => Promise.reject(refusal))).rejects.toBe(refusal);
+    expect(a.paths()).toEqual(['/from']);
+  });
+
+  it('a held hop is requested once the hook resolves, told where it comes from', async () => {
+    a.hits.length = 0;
+    const asked: string[] = [];
+    const answer = await get(async (target, from) => {
+      asked.push(`${from} -> ${target}`);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    });
+    expect(asked).toEqual([`${a.url('/from')} -> ${a.url('/to')}`]);
+    expect(answer.kind === 'response' && answer.status).toBe(200);
+    if (answer.kind === 'response') answer.close();
+    const [from, to] = a.hits;
+    expect(to!.at - from!.at).toBeGreaterThanOrEqual(250);
+  });
+});
