@@ -19,6 +19,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { RequestState } from '@crawlee/core';
 import { timerDelay } from '../crawl-delay.js';
+import { SharedRequestQueueError } from '../errors.js';
 import type { FilterContext, PageInfo, RequestLike, RobotsGuard } from '../guard.js';
 import { urlOf } from '../guard.js';
 import { skipFromVerdict } from '../skips.js';
@@ -41,10 +42,28 @@ export const enqueueScope = new AsyncLocalStorage<EnqueueScope>();
 /** Set while a wrapped method runs, so the queue's own inner calls (`addRequestsBatched` → `addRequests`) pass through. */
 const insideQueue = new AsyncLocalStorage<true>();
 
+/**
+ * The plugin that wrapped each queue. A queue is read by one plugin only: requests of a shared queue
+ * go to whichever crawler asks first, so no plugin could judge them for the crawler that fetches.
+ */
+const queueOwners = new WeakMap<object, QueueHooks>();
+
+/**
+ * Throws {@link SharedRequestQueueError} when another plugin already reads `queue` (`owner`: the
+ * plugin asking, which may wrap a queue it owns again).
+ */
+export function assertQueueFree(queue: RequestQueueLike, owner?: QueueHooks): void {
+  const current = queueOwners.get(queue);
+  if (current !== undefined && current !== owner) throw new SharedRequestQueueError(queue.name ?? queue.id ?? 'default');
+}
+
 /** What the wrapped queue reports to the rest of the plugin. */
 export class QueueHooks {
-  /** Requests that passed the check in `fetchNextRequest` (the handler's backstop looks here). */
-  readonly checkedBeforeFetch = new WeakSet<object>();
+  /**
+   * Requests that passed the check in `fetchNextRequest`, with the URL that was checked (the
+   * handler's backstop looks here, and the check at the fetch compares a rewritten URL with it).
+   */
+  readonly checkedBeforeFetch = new WeakMap<object, string>();
   /**
    * URLs admitted by the enqueue filter, the {@link MAX_ADMITTED_URLS} most recent: a fetched request
    * missing here bypassed it. Only the bypass warning reads it; every request is checked before its
@@ -71,6 +90,8 @@ export class QueueHooks {
   /** Installs the wrappers on `queue` (once per queue object). */
   wrap(queue: RequestQueueLike): void {
     if (this.wrapped.has(queue)) return;
+    assertQueueFree(queue, this);
+    queueOwners.set(queue, this);
     this.wrapped.add(queue);
     const original = {
       addRequest: queue.addRequest.bind(queue),
@@ -167,7 +188,7 @@ export class QueueHooks {
         return false;
       }
     }
-    this.checkedBeforeFetch.add(request);
+    this.checkedBeforeFetch.set(request, request.url);
     return true;
   }
 
