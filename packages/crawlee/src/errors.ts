@@ -73,8 +73,10 @@ export class RobotsDisallowedError extends HeedError {
 }
 
 /**
- * Two crawlers read one request queue and both were given a plugin: whichever crawler takes a
- * request, one plugin's user-agent would decide for both. Give each crawler its own queue.
+ * Two crawlers with a plugin each would read one request queue at once (the second attached while
+ * the first is attached and not yet run, or running): whichever crawler takes a request, one
+ * plugin's user-agent would decide for both. Give each crawler its own queue. Crawlers run one
+ * after the other on one queue need nothing: the later takes the queue over.
  */
 export class SharedRequestQueueError extends HeedError {
   override readonly name: string = 'SharedRequestQueueError';
@@ -83,7 +85,7 @@ export class SharedRequestQueueError extends HeedError {
     readonly queueName: string,
   ) {
     super(
-      `RobotsPlugin.attach(): the request queue "${queueName}" is already read by another crawler with a RobotsPlugin attached; ` +
+      `RobotsPlugin: the request queue "${queueName}" is already read by another crawler with a RobotsPlugin attached; ` +
         'a request taken from a shared queue would be judged for the wrong user-agent. Give each crawler its own queue: ' +
         "new CheerioCrawler({ requestQueue: await RequestQueue.open('news'), ... }), one name per crawler.",
     );

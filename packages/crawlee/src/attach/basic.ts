@@ -183,9 +183,12 @@ function hookRun(crawler: PublicCrawler, guard: RobotsGuard, queue: QueueHooks):
   crawler.run = async (requests?: unknown, options?: unknown) => {
     // A crawler run a second time may open a new default queue; wrap whichever it reads now.
     queue.wrap(await crawler.getRequestQueue());
+    queue.busy = true;
     try {
       return await original(requests, options);
     } finally {
+      // Done reading its queue: a crawler built later on the same queue may claim it.
+      queue.busy = false;
       // Ended with sitemaps still being read (maxRequestsPerCrawl, stop()): nothing will crawl them.
       guard.feeder?.stopRunning();
       if (guard.options.logSummary) crawler.log.info(guard.stats.summary());
