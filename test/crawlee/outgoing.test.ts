@@ -8,12 +8,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RobotsManager } from '@heed/manager';
 import { RobotsDisallowedError, RobotsPlugin, type SkipEvent } from '@heed/crawlee';
+import { PLAYWRIGHT_LAUNCH_OPTIONS } from '../support/chromium.js';
+import { has } from '../support/requirements.js';
 import {
   crawleeBasic,
   crawleeCheerio,
   crawleeJsdom,
+  crawleePlaywright,
   freshConfig,
   page,
+  playwright,
   redirect,
   startSite,
   text,
@@ -45,7 +49,18 @@ beforeAll(async () => {
   for (const path of ['/ok/script.js', '/private/script.js'])
     a.routes.set(path, { headers: { 'content-type': 'text/javascript' }, body: '1;' });
   for (const path of ['/ok/frame', '/private/frame']) a.routes.set(path, page(path, []));
-  for (const path of ['/rewrite-me', '/rewrite-ok', '/got-url-me', '/hook-me', '/ok/rewritten', '/api-page', '/ok/api']) {
+  for (const path of [
+    '/rewrite-me',
+    '/rewrite-ok',
+    '/got-url-me',
+    '/hook-me',
+    '/ok/rewritten',
+    '/api-page',
+    '/ok/api',
+    '/browser-rewrite-me',
+    '/browser-rewrite-ok',
+    '/ok/browser-rewritten',
+  ]) {
     a.routes.set(path, page(path, []));
   }
   a.routes.set('/private/api', text('secret'));
@@ -127,6 +142,42 @@ describe('URLs rewritten before the fetch (CheerioCrawler)', () => {
     expect(crawler.stats.state.requestsFailed).toBe(0);
   });
 });
+
+describe.skipIf(!has('chromium', 'test/crawlee/outgoing.test.ts, PlaywrightCrawler'))(
+  'URLs rewritten before the navigation (PlaywrightCrawler)',
+  () => {
+    it('checks a request.url a preNavigationHook set before page.goto; a disallowed one ends as a skip', async () => {
+      const skips: SkipEvent[] = [];
+      const handled: string[] = [];
+      const targets: Record<string, string> = {
+        '/browser-rewrite-me': '/private/browser-rewritten',
+        '/browser-rewrite-ok': '/ok/browser-rewritten',
+      };
+      const crawler = new crawleePlaywright.PlaywrightCrawler(
+        {
+          launchContext: { launcher: playwright.chromium, launchOptions: PLAYWRIGHT_LAUNCH_OPTIONS },
+          headless: true,
+          maxRequestRetries: 0,
+          browserPoolOptions: { useFingerprints: false },
+          preNavigationHooks: [
+            ({ request }) => {
+              const target = targets[new URL(request.url).pathname];
+              if (target !== undefined) request.url = a.url(target);
+            },
+          ],
+          requestHandler: async ({ request }) => void handled.push(request.url),
+        },
+        freshConfig(),
+      );
+      await RobotsPlugin.attach(crawler, { userAgent: UA, manager, sitemaps: false, onSkip: (e) => void skips.push(e) });
+      await crawler.run(Object.keys(targets).map((p) => a.url(p)));
+      expect(privateHits()).toEqual([]);
+      expect(handled).toEqual([a.url('/ok/browser-rewritten')]);
+      expect(skips.map((e) => `${e.stage} ${e.url} ${e.line}`)).toEqual([`before-fetch ${a.url('/private/browser-rewritten')} 2`]);
+      expect(crawler.stats.state.requestsFailed).toBe(0);
+    }, 60_000);
+  },
+);
 
 describe('context.sendRequest()', () => {
   /** What each sendRequest call of the handler ended as: the body, or the error's class and message. */

@@ -7,9 +7,19 @@
 import type { RobotsGuard } from '../guard.js';
 import { skipFromVerdict, type SkipEvent, type SkipStage } from '../skips.js';
 
-/** The skip event when `url` may not be fetched, else `undefined`. `from`: the request it was made for. */
-export async function outgoingSkip(guard: RobotsGuard, url: string, stage: SkipStage, from: string): Promise<SkipEvent | undefined> {
-  const verdict = await guard.verdict(url);
+/**
+ * The skip event when `url` may not be fetched, else `undefined`. `from`: the request it was made
+ * for. `use`: a page of the crawl (its origin's sitemaps are read), or a request made for one
+ * (`sendRequest`: an API's sitemaps are not the crawl's business).
+ */
+export async function outgoingSkip(
+  guard: RobotsGuard,
+  url: string,
+  stage: SkipStage,
+  from: string,
+  use: 'page' | 'redirect' = 'page',
+): Promise<SkipEvent | undefined> {
+  const verdict = await guard.verdict(url, use);
   if (!verdict.allowed) return skipFromVerdict(verdict, stage, from);
   return guard.usageSkip(url, stage, verdict.origin, from);
 }

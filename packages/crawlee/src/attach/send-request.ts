@@ -25,7 +25,7 @@ export function guardSendRequest(context: ContextInternals, guard: RobotsGuard):
     // Set by a hook that refused a URL: got wraps what a hook throws, the caller gets this instead.
     let refused: SkipEvent | undefined;
     const judge = async (url: string) => {
-      const skip = await outgoingSkip(guard, url, 'send-request', from);
+      const skip = await outgoingSkip(guard, url, 'send-request', from, 'redirect');
       if (skip === undefined) return;
       refused = skip;
       await guard.reporter.report(skip);
