@@ -77,14 +77,32 @@ afterAll(async () => {
 const privateHits = () => a.paths().filter((p) => p.startsWith('/private'));
 
 describe('JSDOMCrawler sub-resources, blockSubresources: true', () => {
-  it('loads allowed stylesheets, frames and scripts and never requests disallowed ones', async () => {
+  it.each([
+    {
+      runScripts: true,
+      loaded: ['/ok/style.css', '/ok/script.js', '/ok/frame'],
+      blocked: ['/private/style.css', '/private/script.js', '/private/frame'],
+    },
+    { runScripts: false, loaded: ['/ok/style.css', '/ok/frame'], blocked: ['/private/style.css', '/private/frame'] },
+  ])('runScripts: $runScripts — loads allowed resources and never requests disallowed ones', async ({ runScripts, loaded, blocked }) => {
     const skips: SkipEvent[] = [];
     const handled: string[] = [];
+    const before = Object.fromEntries(loaded.map((path) => [path, a.count(path)]));
     const crawler = new crawleeJsdom.JSDOMCrawler(
       {
-        runScripts: true,
+        runScripts,
         hideInternalConsole: true,
-        requestHandler: async ({ request }) => void handled.push(request.url),
+        requestHandler: async ({ request, window }) => {
+          handled.push(request.url);
+          // Without runScripts Crawlee does not wait for the page's resources: wait here, so the
+          // allowed ones are seen to arrive (and a disallowed one would have had its chance).
+          if (window.document.readyState !== 'complete') {
+            await new Promise((resolve) => {
+              window.addEventListener('load', resolve);
+              setTimeout(resolve, 5_000);
+            });
+          }
+        },
       },
       freshConfig(),
     );
@@ -97,10 +115,10 @@ describe('JSDOMCrawler sub-resources, blockSubresources: true', () => {
     });
     await crawler.run([a.url('/jsdom')]);
     expect(privateHits()).toEqual([]);
-    for (const path of ['/ok/style.css', '/ok/script.js', '/ok/frame']) expect(a.count(path), path).toBeGreaterThan(0);
+    for (const path of loaded) expect(a.count(path), path).toBe((before[path] ?? 0) + 1);
     expect(handled).toEqual([a.url('/jsdom')]);
     expect(new Set(skips.map((e) => `${e.stage} ${e.url} ${e.referrer}`))).toEqual(
-      new Set(['/private/style.css', '/private/script.js', '/private/frame'].map((p) => `subresource ${a.url(p)} ${a.url('/jsdom')}`)),
+      new Set(blocked.map((p) => `subresource ${a.url(p)} ${a.url('/jsdom')}`)),
     );
     expect(skips[0]?.message).toMatch(/disallow: \/private/);
     expect(crawler.stats.state.requestsFailed).toBe(0);
