@@ -36,6 +36,8 @@ interface CrawlResult {
   handled: string[];
   skips: [string, string, string][];
   crawleeSkips: { url: string; reason: string }[];
+  /** What the handler's sendRequest() of a disallowed URL ended as. */
+  sent: string[];
   failed: number;
   flavour: string;
 }
@@ -50,7 +52,12 @@ beforeAll(async () => {
   site = await startSite(3);
   [a, b, c] = site.origins as [SiteOrigin, SiteOrigin, SiteOrigin];
   a.routes.set('/robots.txt', text(`User-agent: *\nDisallow: /private\n\nSitemap: ${a.url('/sitemap.txt')}\n`));
-  a.routes.set('/', page('A', ['/ok', '/private/linked', '/redirect-to-private', b.url('/'), b.url('/blocked/cross'), c.url('/')]));
+  a.routes.set(
+    '/',
+    page('A', ['/ok', '/private/linked', '/redirect-to-private', '/rewrite-me', b.url('/'), b.url('/blocked/cross'), c.url('/')]),
+  );
+  // A preNavigationHook of the fixtures rewrites it to /private/rewritten.
+  a.routes.set('/rewrite-me', page('rewrite me', []));
   a.routes.set('/ok', page('ok', ['/private/from-ok']));
   a.routes.set('/redirect-to-private', redirect('/private/redirected'));
   a.routes.set('/sitemap.txt', text(`${a.url('/from-sitemap')}\n${a.url('/private/from-sitemap')}\n`));
@@ -126,12 +133,16 @@ describe.each(releasesToTest())('a user project with @crawlee/cheerio@%s', (rele
         [c.url('/'), 'enqueue'],
         [a.url('/private/redirected'), 'redirect'],
         [a.url('/private/from-sitemap'), 'sitemap'],
+        [a.url('/private/rewritten'), 'before-fetch'],
+        [a.url('/private/api'), 'send-request'],
       ]),
     );
+    expect(result.sent).toEqual(['RobotsDisallowedError']);
     expect(result.failed).toBe(0);
     if (hasOnSkippedRequest(release)) {
-      // Crawlee's onSkippedRequest hears of every skip of a Crawlee request.
-      expect(result.crawleeSkips.map((s) => s.reason)).toEqual(result.skips.map(() => 'robotsTxt'));
+      // Crawlee's onSkippedRequest hears of every skip of a Crawlee request (a sendRequest() call is not one).
+      const requestSkips = result.skips.filter(([, stage]) => stage !== 'send-request');
+      expect(result.crawleeSkips.map((s) => s.reason)).toEqual(requestSkips.map(() => 'robotsTxt'));
     }
   }
 

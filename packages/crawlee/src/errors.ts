@@ -5,6 +5,7 @@
  */
 
 import { HeedError } from '@heed/parser';
+import type { SkipEvent } from './skips.js';
 
 // One option error for every package (defined in @heed/parser, re-exported here).
 export { HeedError, InvalidOptionsError } from '@heed/parser';
@@ -47,5 +48,46 @@ export class AlreadyAttachedError extends HeedError {
   override readonly name: string = 'AlreadyAttachedError';
   constructor() {
     super('RobotsPlugin is already attached to this crawler; keep the plugin returned by the first attach().');
+  }
+}
+
+/**
+ * `context.sendRequest()` was asked for a URL robots.txt disallows for this crawler (the URL itself,
+ * or a redirect it led to, or the URL a got hook rewrote it to): nothing was sent. `skip` holds the
+ * deciding line and rule. Call APIs on purpose? Attach with `checkSendRequest: false`.
+ */
+export class RobotsDisallowedError extends HeedError {
+  override readonly name: string = 'RobotsDisallowedError';
+  /** The URL that was not requested. */
+  readonly url: string;
+  constructor(
+    /** Why: origin, deciding line and rule (or robots.txt status), as `onSkip` receives it. */
+    readonly skip: SkipEvent,
+  ) {
+    super(
+      `sendRequest() did not request ${skip.url}: ${skip.message}. ` +
+        'To send requests robots.txt does not govern (an API you call on purpose), attach with checkSendRequest: false.',
+    );
+    this.url = skip.url;
+  }
+}
+
+/**
+ * Two crawlers with a plugin each would read one request queue at once (the second attached while
+ * the first is attached and not yet run, or running): whichever crawler takes a request, one
+ * plugin's user-agent would decide for both. Give each crawler its own queue. Crawlers run one
+ * after the other on one queue need nothing: the later takes the queue over.
+ */
+export class SharedRequestQueueError extends HeedError {
+  override readonly name: string = 'SharedRequestQueueError';
+  constructor(
+    /** The queue's name or id as Crawlee reports it (`default` for the default queue). */
+    readonly queueName: string,
+  ) {
+    super(
+      `RobotsPlugin: the request queue "${queueName}" is already read by another crawler with a RobotsPlugin attached; ` +
+        'a request taken from a shared queue would be judged for the wrong user-agent. Give each crawler its own queue: ' +
+        "new CheerioCrawler({ requestQueue: await RequestQueue.open('news'), ... }), one name per crawler.",
+    );
   }
 }

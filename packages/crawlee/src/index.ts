@@ -18,7 +18,15 @@
 export { RobotsPlugin, type AnyCrawler, type RobotsCrawlingContext } from './plugin.js';
 export type { RobotsPluginOptions, SitemapOptions, SitemapEnqueueStrategy } from './options.js';
 export type { RobotsManagerLike } from './manager-contract.js';
-export { HeedError, InvalidOptionsError, UnsupportedCrawlerError, UnsupportedCrawleeVersionError, AlreadyAttachedError } from './errors.js';
+export {
+  HeedError,
+  InvalidOptionsError,
+  UnsupportedCrawlerError,
+  UnsupportedCrawleeVersionError,
+  AlreadyAttachedError,
+  RobotsDisallowedError,
+  SharedRequestQueueError,
+} from './errors.js';
 export type { SkipEvent, SkipReason, SkipStage, UsageSkip } from './skips.js';
 export { SKIP_REASONS, SKIP_STAGES } from './skips.js';
 export type { RobotsPluginStats } from './stats.js';

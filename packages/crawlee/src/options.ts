@@ -158,6 +158,13 @@ export interface RobotsPluginOptions {
    */
   readonly checkRedirects?: boolean;
   /**
+   * Check the URLs `context.sendRequest()` asks for in a request handler (the URL, a URL a got
+   * `beforeRequest` hook rewrote it to, each redirect hop): a disallowed one rejects the call with
+   * `RobotsDisallowedError` and nothing is sent. `false` for crawlers that call APIs on purpose.
+   * @default `true`
+   */
+  readonly checkSendRequest?: boolean;
+  /**
    * Browser crawlers: abort sub-resource requests (scripts, images, XHR, frames) that robots.txt
    * disallows for this user-agent.
    * @default `false` (Google fetches page resources regardless)
@@ -257,6 +264,7 @@ export interface ResolvedOptions {
   readonly productToken: ProductTokens;
   readonly manager: RobotsManagerLike | undefined;
   readonly checkRedirects: boolean;
+  readonly checkSendRequest: boolean;
   readonly blockSubresources: boolean;
   readonly sitemaps: ResolvedSitemapOptions | false;
   readonly crawlDelay: boolean;
@@ -288,6 +296,7 @@ export const SITEMAP_DEFAULTS: Omit<ResolvedSitemapOptions, 'filter' | 'label' |
 
 export const DEFAULTS = {
   checkRedirects: true,
+  checkSendRequest: true,
   blockSubresources: false,
   crawlDelay: true,
   maxCrawlDelaySecs: 60,
@@ -302,6 +311,7 @@ const PLUGIN_KEYS: readonly string[] = [
   'productToken',
   'manager',
   'checkRedirects',
+  'checkSendRequest',
   'blockSubresources',
   'sitemaps',
   'crawlDelay',
@@ -374,6 +384,7 @@ export function resolveOptions(input: unknown): ResolvedOptions {
     productToken: identity.productToken,
     manager: manager,
     checkRedirects: booleanOption(input['checkRedirects'], 'checkRedirects', DEFAULTS.checkRedirects, SCOPE),
+    checkSendRequest: booleanOption(input['checkSendRequest'], 'checkSendRequest', DEFAULTS.checkSendRequest, SCOPE),
     blockSubresources: booleanOption(input['blockSubresources'], 'blockSubresources', DEFAULTS.blockSubresources, SCOPE),
     sitemaps: resolveSitemaps(input['sitemaps']),
     crawlDelay: booleanOption(input['crawlDelay'], 'crawlDelay', DEFAULTS.crawlDelay, SCOPE),

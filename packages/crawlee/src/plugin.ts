@@ -23,7 +23,8 @@ import {
   type PublicCrawler,
 } from './attach/crawler-internals.js';
 import { attachHttpHooks } from './attach/http.js';
-import { enqueueScope, QueueHooks } from './attach/queue.js';
+import { attachJsdomHooks } from './attach/jsdom.js';
+import { assertQueueFree, enqueueScope, QueueHooks } from './attach/queue.js';
 import { CrawlDelayScheduler } from './crawl-delay.js';
 import { AlreadyAttachedError, UnsupportedCrawleeVersionError, UnsupportedCrawlerError } from './errors.js';
 import { RobotsGuard } from './guard.js';
@@ -70,6 +71,7 @@ export class RobotsPlugin {
    * @throws InvalidOptionsError when an option is unknown or out of range.
    * @throws UnsupportedCrawlerError when `crawler` is not a Crawlee 3 crawler.
    * @throws UnsupportedCrawleeVersionError when Crawlee is outside `>=3.13.0 <4.0.0` (the message names the release found).
+   * @throws SharedRequestQueueError when another crawler with a plugin reads the same request queue (give each its own).
    */
   static async attach<Context extends CrawlingContext>(
     crawler: BasicCrawler<Context>,
@@ -89,6 +91,8 @@ export class RobotsPlugin {
     }
     if (attached.has(crawler)) throw new AlreadyAttachedError();
     const target = crawler as unknown as PublicCrawler;
+    // A queue another plugin reads: refused before anything is hooked.
+    assertQueueFree(await target.getRequestQueue());
     if (release !== undefined && resolvedRelease !== undefined && release !== resolvedRelease) {
       target.log.warning(
         `RobotsPlugin: two copies of Crawlee are installed: the crawler's is ${release}, the @crawlee/core @heed/crawlee loads is ` +
@@ -122,7 +126,10 @@ export class RobotsPlugin {
     const queue: QueueHooks = new QueueHooks(guard, target.log);
     turnOffCrawleeRobotsCheck(target);
     const kind = crawlerKind(target);
-    if (kind === 'http') attachHttpHooks(target, guard);
+    if (kind === 'http') {
+      attachHttpHooks(target, guard);
+      attachJsdomHooks(target, guard);
+    }
     if (kind === 'browser') attachBrowserHooks(target, guard);
     await attachBasicHooks(target, guard, queue);
     attached.add(crawler);

@@ -33,9 +33,11 @@ export type SkipReason = (typeof SKIP_REASONS)[number];
  * - `redirect`: a page redirected to it and the redirect was not followed;
  * - `subresource`: a browser page asked for it (script, image, XHR) and the request was aborted;
  * - `response`: fetched, but its response headers or meta tags disallow a declared purpose
- *   (reason `usage`): the request handler never saw it.
+ *   (reason `usage`): the request handler never saw it;
+ * - `send-request`: `context.sendRequest()` was asked for it (or was redirected to it) and rejected
+ *   with `RobotsDisallowedError`.
  */
-export const SKIP_STAGES = ['enqueue', 'sitemap', 'before-fetch', 'redirect', 'subresource', 'response'] as const;
+export const SKIP_STAGES = ['enqueue', 'sitemap', 'before-fetch', 'redirect', 'subresource', 'response', 'send-request'] as const;
 export type SkipStage = (typeof SKIP_STAGES)[number];
 
 /** Why a `usage` skip happened: the declared purpose and what disallowed it. */
@@ -96,8 +98,8 @@ export class SkipReporter {
         this.logError('RobotsPlugin: the onSkip callback threw', error);
       }
     }
-    // Sub-resources are not Crawlee requests: Crawlee has nothing to be told.
-    if (event.stage !== 'subresource') await this.notifyCrawlee(event.url);
+    // Sub-resources and sendRequest() calls are not Crawlee requests: Crawlee has nothing to be told.
+    if (event.stage !== 'subresource' && event.stage !== 'send-request') await this.notifyCrawlee(event.url);
   }
 }
 

@@ -6,8 +6,11 @@
  *   it, and its `context.enqueueLinks` runs in a scope that tells the queue which page the links
  *   come from (referrer, `nofollow`, the call's own `onSkippedRequest`);
  * - `_runRequestHandler` (see `crawler-internals.ts`): a request stopped mid-navigation (a
- *   disallowed redirect) ends as a skip, not as a failure; and the backstop: a request that reached
- *   the handler without passing the queue's check before the fetch is checked here;
+ *   disallowed redirect or rewrite) ends as a skip, not as a failure; the backstop: a request that
+ *   reached the handler without passing the queue's check before the fetch is checked here; and
+ *   `context.sendRequest` is replaced by one that checks its URLs (see `send-request.ts`);
+ * - the navigation hooks: after the user's, a `request.url` changed since the queue's check is
+ *   checked again (see `outgoing.ts`);
  * - `run` (public): the queue of a later run is wrapped too; one summary line at the end.
  */
 import { RequestState } from '@crawlee/core';
@@ -16,7 +19,9 @@ import { safeOrigin, type RobotsGuard } from '../guard.js';
 import { skipFromVerdict } from '../skips.js';
 import { readPageInfo } from './page-info.js';
 import { navigationHooks, wrapRequestHandling, wrapUserHandler, type ContextInternals, type PublicCrawler } from './crawler-internals.js';
+import { checkRewrite } from './outgoing.js';
 import { enqueueScope, type QueueHooks } from './queue.js';
+import { guardSendRequest } from './send-request.js';
 
 export async function attachBasicHooks(crawler: PublicCrawler, guard: RobotsGuard, queue: QueueHooks): Promise<void> {
   queue.wrap(await crawler.getRequestQueue());
@@ -31,6 +36,13 @@ function hookRequestHandling(crawler: PublicCrawler, guard: RobotsGuard, queue: 
   // script navigation during page.goto()) ends here, before any user hook sees the page.
   navigationHooks(crawler)?.post.unshift((context: ContextInternals) => {
     if (guard.blocked.has(context.request)) throw new NavigationBlockedError(context.request.url);
+  });
+  // After every user hook (the plugin's hooks are added once the crawler has its own): a hook that
+  // set request.url sends the navigation (got's request, the browser's page.goto) to a URL the
+  // queue never checked; it is checked here, and a disallowed one ends as a skip.
+  navigationHooks(crawler)?.pre.push(async (context: ContextInternals) => {
+    const checked = queue.checkedBeforeFetch.get(context.request);
+    if (checked !== undefined) await checkRewrite(guard, context.request, checked, context.request.url);
   });
   // Crawl-delay counts from when a fetch really starts: the last step before the request leaves
   // (HTTP and browser crawlers), else the handler's start (BasicCrawler fetches in the handler).
@@ -68,7 +80,9 @@ function hookRequestHandling(crawler: PublicCrawler, guard: RobotsGuard, queue: 
         await guard.reporter.report(usageSkip);
         return;
       }
+      queue.checkedBeforeFetch.set(request, request.url);
     }
+    if (guard.options.checkSendRequest) guardSendRequest(context, guard);
     guard.stats.allowed++;
     started(context);
     try {
@@ -169,9 +183,12 @@ function hookRun(crawler: PublicCrawler, guard: RobotsGuard, queue: QueueHooks):
   crawler.run = async (requests?: unknown, options?: unknown) => {
     // A crawler run a second time may open a new default queue; wrap whichever it reads now.
     queue.wrap(await crawler.getRequestQueue());
+    queue.busy = true;
     try {
       return await original(requests, options);
     } finally {
+      // Done reading its queue: a crawler built later on the same queue may claim it.
+      queue.busy = false;
       // Ended with sitemaps still being read (maxRequestsPerCrawl, stop()): nothing will crawl them.
       guard.feeder?.stopRunning();
       if (guard.options.logSummary) crawler.log.info(guard.stats.summary());

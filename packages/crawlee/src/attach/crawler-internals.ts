@@ -101,6 +101,9 @@ export interface LogInternals {
 
 /** The public methods of Crawlee's `RequestQueue` / `RequestQueueV1` (and `RequestManagerTandem`) the plugin wraps or calls. */
 export interface RequestQueueLike {
+  /** Named queues (`RequestQueue.open('news')`); the default queue has none. */
+  readonly name?: string | undefined;
+  readonly id?: string;
   addRequest(request: unknown, options?: unknown): Promise<unknown>;
   addRequests(requests: unknown, options?: unknown): Promise<unknown>;
   addRequestsBatched(requests: unknown, options?: unknown): Promise<unknown>;
@@ -233,4 +236,43 @@ export function navigationHooks(crawler: PublicCrawler): { pre: NavigationHook[]
 export function pendingRequestCount(crawler: PublicCrawler): number | undefined {
   const value = (crawler as Crawler).pendingRequestCountApproximation;
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
+/** jsdom's `ResourceLoader` class, as far as the plugin uses it (`fetch` is jsdom's documented extension point). */
+export interface ResourceLoaderClass {
+  prototype: { fetch: ResourceFetch };
+}
+
+/** `ResourceLoader.prototype.fetch`: a promise with `abort()` and `response`, or `null` for "do not load". */
+export type ResourceFetch = (
+  this: unknown,
+  url: string,
+  options?: Record<string, unknown>,
+) => (Promise<unknown> & { abort?: () => void; response?: unknown }) | null;
+
+/**
+ * The `ResourceLoader` class of the jsdom that `crawler`'s JSDOMCrawler loads, or `undefined` (not a
+ * JSDOMCrawler, or a bundled one). JSDOMCrawler builds every page with one module-level
+ * `new ResourceLoader()` that no option replaces (3.13.0 – 3.18.1): its class is the only way in.
+ * Found like {@link crawlerRelease}: the `@crawlee/jsdom` in Node's module cache whose
+ * `JSDOMCrawler` is in the crawler's class chain, and the `jsdom` that module resolves.
+ */
+export function jsdomResourceLoader(crawler: object): ResourceLoaderClass | undefined {
+  const classes = new Set<unknown>();
+  for (let proto: unknown = Object.getPrototypeOf(crawler); proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+    classes.add((proto as { constructor?: unknown }).constructor);
+  }
+  const require = createRequire(import.meta.url);
+  for (const [file, module] of Object.entries(require.cache)) {
+    if (!/[\\/]@crawlee[\\/]jsdom[\\/]index\.js$/.test(file)) continue;
+    const exported = (module?.exports as { JSDOMCrawler?: unknown } | undefined)?.JSDOMCrawler;
+    if (exported === undefined || !classes.has(exported)) continue;
+    try {
+      const loader = (createRequire(file)('jsdom') as { ResourceLoader?: ResourceLoaderClass }).ResourceLoader;
+      return typeof loader?.prototype?.fetch === 'function' ? loader : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
 }

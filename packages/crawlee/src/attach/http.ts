@@ -4,11 +4,13 @@
  * awaits it before requesting the next hop, so a disallowed target is never requested and an
  * allowed one waits for its origin's crawl-delay. The hook
  * stops the navigation with {@link RedirectDisallowedError}; the request-handling hook then ends
- * the request as a skip (see `basic.ts`).
+ * the request as a skip (see `basic.ts`). A got `beforeRequest` hook, last of all, checks a URL
+ * rewritten after the queue's check (`gotOptions.url`, a user's got hook) the same way.
  */
 import type { RobotsGuard } from '../guard.js';
 import { skipFromVerdict } from '../skips.js';
 import { navigationHooks, type ContextInternals, type PublicCrawler } from './crawler-internals.js';
+import { checkRewrite } from './outgoing.js';
 
 /** Thrown inside got to stop following a redirect robots.txt disallows. Never reaches the user. */
 export class RedirectDisallowedError extends Error {
@@ -23,12 +25,15 @@ export class RedirectDisallowedError extends Error {
 
 interface GotHooks {
   beforeRedirect?: ((options: { url?: URL | string }, response: { url?: string }) => unknown)[];
+  beforeRequest?: ((options: { url?: URL | string }) => unknown)[];
   [name: string]: unknown;
 }
 
 export function attachHttpHooks(crawler: PublicCrawler, guard: RobotsGuard): void {
   const navigation = navigationHooks(crawler);
-  if (!guard.options.checkRedirects || !navigation) return;
+  if (!navigation) return;
+  navigation.pre.push(checkWhenSent(guard));
+  if (!guard.options.checkRedirects) return;
   navigation.pre.push((context: ContextInternals, gotOptions: Record<string, unknown>) => {
     const hooks = (gotOptions['hooks'] ?? {}) as GotHooks;
     const beforeRedirect = async (next: { url?: URL | string }, response: { url?: string }) => {
@@ -45,4 +50,30 @@ export function attachHttpHooks(crawler: PublicCrawler, guard: RobotsGuard): voi
     };
     gotOptions['hooks'] = { ...hooks, beforeRedirect: [...(hooks.beforeRedirect ?? []), beforeRedirect] };
   });
+}
+
+/**
+ * A navigation hook that adds a got `beforeRequest` hook after every other (the user's navigation
+ * hooks have run): the URL got is about to request (`gotOptions.url`, or what a user's
+ * `beforeRequest` hook made of it) is checked unless it is `request.url` (checked before the fetch)
+ * or a redirect hop (the redirect check's, per `checkRedirects`). A disallowed one is never
+ * requested: the request ends as a skip.
+ */
+function checkWhenSent(guard: RobotsGuard) {
+  return (context: ContextInternals, gotOptions: Record<string, unknown>) => {
+    const hooks = (gotOptions['hooks'] ?? {}) as GotHooks;
+    const hops = new Set<string>();
+    const noteHop = (next: { url?: URL | string }) => void hops.add(String(next.url ?? ''));
+    const beforeRequest = async (options: { url?: URL | string }) => {
+      const url = String(options.url ?? '');
+      if (hops.has(url)) return;
+      const { request } = context;
+      await checkRewrite(guard, request, request.url, url);
+    };
+    gotOptions['hooks'] = {
+      ...hooks,
+      beforeRequest: [...(hooks.beforeRequest ?? []), beforeRequest],
+      beforeRedirect: [...(hooks.beforeRedirect ?? []), noteHop],
+    };
+  };
 }

@@ -19,6 +19,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { RequestState } from '@crawlee/core';
 import { timerDelay } from '../crawl-delay.js';
+import { SharedRequestQueueError } from '../errors.js';
 import type { FilterContext, PageInfo, RequestLike, RobotsGuard } from '../guard.js';
 import { urlOf } from '../guard.js';
 import { skipFromVerdict } from '../skips.js';
@@ -41,10 +42,30 @@ export const enqueueScope = new AsyncLocalStorage<EnqueueScope>();
 /** Set while a wrapped method runs, so the queue's own inner calls (`addRequestsBatched` → `addRequests`) pass through. */
 const insideQueue = new AsyncLocalStorage<true>();
 
+/**
+ * The plugin that judges each queue: the last to claim it. Requests of a queue two crawlers read at
+ * once go to whichever asks first, so no plugin could judge them for the crawler that fetches:
+ * a queue is claimed by one plugin at a time, and the wrappers of any other plugin pass through.
+ * A crawler run after another on the same queue (Crawlee's default queue) takes it over.
+ */
+const queueOwners = new WeakMap<object, QueueHooks>();
+
+/**
+ * Throws {@link SharedRequestQueueError} when `queue` is claimed by another plugin whose crawler
+ * may still read it (attached and not yet run, or running). `claimant`: the plugin asking.
+ */
+export function assertQueueFree(queue: RequestQueueLike, claimant?: QueueHooks): void {
+  const owner = queueOwners.get(queue);
+  if (owner !== undefined && owner !== claimant && owner.busy) throw new SharedRequestQueueError(queue.name ?? queue.id ?? 'default');
+}
+
 /** What the wrapped queue reports to the rest of the plugin. */
 export class QueueHooks {
-  /** Requests that passed the check in `fetchNextRequest` (the handler's backstop looks here). */
-  readonly checkedBeforeFetch = new WeakSet<object>();
+  /**
+   * Requests that passed the check in `fetchNextRequest`, with the URL that was checked (the
+   * handler's backstop looks here, and the check at the fetch compares a rewritten URL with it).
+   */
+  readonly checkedBeforeFetch = new WeakMap<object, string>();
   /**
    * URLs admitted by the enqueue filter, the {@link MAX_ADMITTED_URLS} most recent: a fetched request
    * missing here bypassed it. Only the bypass warning reads it; every request is checked before its
@@ -57,6 +78,11 @@ export class QueueHooks {
   private warnedBypass = false;
   /** Admitted minus fetched: the pending count on releases that do not expose one. */
   private pending = 0;
+  /**
+   * Whether this plugin's crawler may still read its queue: from `attach()` until its `run()` ends,
+   * and during each later `run()`. Another plugin may claim the queue only while this is false.
+   */
+  busy = true;
 
   constructor(
     private readonly guard: RobotsGuard,
@@ -68,10 +94,17 @@ export class QueueHooks {
     return Math.max(0, this.pending);
   }
 
-  /** Installs the wrappers on `queue` (once per queue object). */
+  /**
+   * Claims `queue` and installs the wrappers on it (once per queue object).
+   * @throws SharedRequestQueueError when another plugin's crawler may still read it.
+   */
   wrap(queue: RequestQueueLike): void {
+    assertQueueFree(queue, this);
+    queueOwners.set(queue, this);
     if (this.wrapped.has(queue)) return;
     this.wrapped.add(queue);
+    // Another plugin claimed the queue since: its wrappers judge, these pass through.
+    const passThrough = () => insideQueue.getStore() === true || queueOwners.get(queue) !== this;
     const original = {
       addRequest: queue.addRequest.bind(queue),
       addRequests: queue.addRequests.bind(queue),
@@ -80,7 +113,7 @@ export class QueueHooks {
       isFinished: queue.isFinished.bind(queue),
     };
     queue.addRequest = async (request: unknown, options?: unknown) => {
-      if (insideQueue.getStore()) return original.addRequest(request, options);
+      if (passThrough()) return original.addRequest(request, options);
       const [kept] = await this.admit([request as RequestLike]);
       if (kept === undefined) {
         // Not added: answered the way the queue answers a request it already had and handled.
@@ -90,12 +123,12 @@ export class QueueHooks {
       return insideQueue.run(true, () => original.addRequest(kept, options));
     };
     queue.addRequests = async (requests: unknown, options?: unknown) => {
-      if (insideQueue.getStore() || !isIterableLike(requests)) return original.addRequests(requests, options);
+      if (passThrough() || !isIterableLike(requests)) return original.addRequests(requests, options);
       const kept = await this.admit(requests);
       return insideQueue.run(true, () => original.addRequests(kept, options));
     };
     queue.addRequestsBatched = async (requests: unknown, options?: unknown) => {
-      if (insideQueue.getStore()) return original.addRequestsBatched(requests, options);
+      if (passThrough()) return original.addRequestsBatched(requests, options);
       // Arrays stay arrays (3.13–3.17 iterate them synchronously); iterables the release accepted
       // (3.18: async generators) are filtered lazily.
       const input = Array.isArray(requests)
@@ -106,7 +139,7 @@ export class QueueHooks {
       return insideQueue.run(true, () => original.addRequestsBatched(input, options));
     };
     queue.fetchNextRequest = async () => {
-      if (insideQueue.getStore()) return original.fetchNextRequest();
+      if (passThrough()) return original.fetchNextRequest();
       for (;;) {
         const request = await original.fetchNextRequest();
         if (!request) return request;
@@ -114,7 +147,7 @@ export class QueueHooks {
         if (await this.releaseForFetch(queue, request)) return request;
       }
     };
-    queue.isFinished = async () => (await original.isFinished()) && (this.guard.feeder?.idle() ?? true);
+    queue.isFinished = async () => (await original.isFinished()) && (passThrough() || (this.guard.feeder?.idle() ?? true));
   }
 
   /**
@@ -167,7 +200,7 @@ export class QueueHooks {
         return false;
       }
     }
-    this.checkedBeforeFetch.add(request);
+    this.checkedBeforeFetch.set(request, request.url);
     return true;
   }
 
