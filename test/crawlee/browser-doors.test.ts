@@ -1,0 +1,208 @@
+/**
+ * The ways a browser page reaches past the request being crawled, each against a server that
+ * records every request: a redirect chain whose second hop is disallowed, `window.open` (same and
+ * other origin), a `target=_blank` click, a service worker's `fetch` and a WebSocket. A real
+ * PlaywrightCrawler and a real PuppeteerCrawler (Debian's Chromium) with `blockSubresources`: no
+ * disallowed URL may reach a server, the allowed twin of each must, and no request fails.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RobotsManager } from '@heed/manager';
+import { RobotsPlugin, type SkipEvent } from '@heed/crawlee';
+import { CHROMIUM, CHROMIUM_ARGS, PLAYWRIGHT_LAUNCH_OPTIONS } from '../support/chromium.js';
+import { has } from '../support/requirements.js';
+import {
+  crawleePlaywright,
+  crawleePuppeteer,
+  freshConfig,
+  page,
+  playwright,
+  puppeteer,
+  redirect,
+  startSite,
+  text,
+  type Site,
+  type SiteOrigin,
+} from './site.js';
+
+const HEEDBOT = 'HeedBot/1.0 (+https://heed.example/bot)';
+const ROBOTS = text('User-agent: *\nDisallow: /private\n');
+
+interface Doors {
+  readonly site: Site;
+  readonly a: SiteOrigin;
+  readonly b: SiteOrigin;
+  /** Per start path: the allowed requests its page makes, which the handler waits for. */
+  readonly markers: ReadonlyMap<string, readonly { origin: SiteOrigin; path: string }[]>;
+}
+
+/** Origin A holds the pages; B is the other origin popups open. Both disallow `/private`. */
+async function startDoors(): Promise<Doors> {
+  const site = await startSite(2);
+  const [a, b] = site.origins as [SiteOrigin, SiteOrigin];
+  const script = (code: string) => page('doors', [], '', `<script>${code}</script>`);
+  for (const origin of [a, b]) {
+    origin.routes.set('/robots.txt', ROBOTS);
+    origin.routes.set('/popup-ok', page('popup', []));
+    origin.routes.set('/private/popup', page('private popup', []));
+  }
+  a.routes.set('/chain', redirect('/ok2'));
+  a.routes.set('/ok2', redirect('/private/chain'));
+  a.routes.set('/open-same', script(`window.open('/private/popup'); window.open('/popup-ok');`));
+  a.routes.set('/open-other', script(`window.open('${b.url('/private/popup')}'); window.open('${b.url('/popup-ok')}');`));
+  a.routes.set(
+    '/blank',
+    page(
+      'blank',
+      [],
+      '',
+      '<a id="no" target="_blank" href="/private/blank">no</a><a id="yes" target="_blank" href="/blank-ok">yes</a>' +
+        `<script>document.getElementById('no').click(); document.getElementById('yes').click();</script>`,
+    ),
+  );
+  a.routes.set('/blank-ok', page('blank ok', []));
+  a.routes.set('/sw', script(`navigator.serviceWorker.register('/sw.js');`));
+  a.routes.set('/sw.js', {
+    headers: { 'content-type': 'text/javascript' },
+    body: `self.addEventListener('install', (e) => e.waitUntil(Promise.all([fetch('/private/sw').catch(() => {}), fetch('/sw-ok').catch(() => {})])));`,
+  });
+  a.routes.set('/sw-ok', text('ok'));
+  const ws = a.origin.replace(/^http/, 'ws');
+  a.routes.set('/ws', script(`new WebSocket('${ws}/private/ws'); new WebSocket('${ws}/ws-ok');`));
+  const markers = new Map([
+    ['/open-same', [{ origin: a, path: '/popup-ok' }]],
+    ['/open-other', [{ origin: b, path: '/popup-ok' }]],
+    ['/blank', [{ origin: a, path: '/blank-ok' }]],
+    ['/sw', [{ origin: a, path: '/sw-ok' }]],
+    ['/ws', [{ origin: a, path: '/ws-ok' }]],
+  ]);
+  return { site, a, b, markers };
+}
+
+/** Waits until the page's allowed requests reached the server, then a little longer for any disallowed twin. */
+async function settle(doors: Doors, url: string): Promise<void> {
+  const wanted = doors.markers.get(new URL(url).pathname) ?? [];
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline && !wanted.every((m) => m.origin.count(m.path) > 0)) await new Promise((r) => setTimeout(r, 50));
+  await new Promise((r) => setTimeout(r, 400));
+}
+
+interface Outcome {
+  readonly handled: string[];
+  readonly skips: SkipEvent[];
+  failed: number;
+}
+
+type Make = (doors: Doors, handled: string[]) => { run(urls: string[]): Promise<unknown>; stats: { state: { requestsFailed: number } } };
+
+const START_PATHS = ['/chain', '/open-same', '/open-other', '/blank', '/sw', '/ws'];
+
+async function crawl(doors: Doors, make: Make): Promise<Outcome> {
+  const outcome: Outcome = { handled: [], skips: [], failed: 0 };
+  const manager = new RobotsManager({ userAgent: HEEDBOT });
+  const crawler = make(doors, outcome.handled);
+  await RobotsPlugin.attach(crawler, {
+    userAgent: HEEDBOT,
+    manager,
+    blockSubresources: true,
+    logSummary: false,
+    onSkip: (e) => void outcome.skips.push(e),
+  });
+  await crawler.run(START_PATHS.map((path) => doors.a.url(path)));
+  await manager.close();
+  outcome.failed = crawler.stats.state.requestsFailed;
+  return outcome;
+}
+
+const makePlaywright: Make = (doors, handled) =>
+  new crawleePlaywright.PlaywrightCrawler(
+    {
+      launchContext: { launcher: playwright.chromium, launchOptions: PLAYWRIGHT_LAUNCH_OPTIONS },
+      headless: true,
+      maxConcurrency: 3,
+      maxRequestRetries: 0,
+      browserPoolOptions: { useFingerprints: false },
+      requestHandler: async (ctx) => {
+        handled.push(ctx.request.loadedUrl ?? ctx.request.url);
+        await settle(doors, ctx.request.url);
+      },
+    },
+    freshConfig(),
+  );
+
+const makePuppeteer: Make = (doors, handled) =>
+  new crawleePuppeteer.PuppeteerCrawler(
+    {
+      launchContext: { launcher: puppeteer, launchOptions: { executablePath: CHROMIUM, args: CHROMIUM_ARGS } },
+      headless: true,
+      maxConcurrency: 3,
+      maxRequestRetries: 0,
+      browserPoolOptions: { useFingerprints: false },
+      requestHandler: async (ctx) => {
+        handled.push(ctx.request.loadedUrl ?? ctx.request.url);
+        await settle(doors, ctx.request.url);
+      },
+    },
+    freshConfig(),
+  );
+
+/** Paths of `origin` the server saw, robots.txt left out. */
+function seen(origin: SiteOrigin): string[] {
+  return origin.paths().filter((path) => path !== '/robots.txt');
+}
+
+describe.skipIf(!has('chromium', 'test/crawlee/browser-doors.test.ts')).each([
+  ['PlaywrightCrawler', makePlaywright],
+  ['PuppeteerCrawler', makePuppeteer],
+] as const)('%s: side doors of a browser page', (_name, make) => {
+  let doors: Doors;
+  let outcome: Outcome;
+
+  beforeAll(async () => {
+    doors = await startDoors();
+    outcome = await crawl(doors, make);
+  }, 60_000);
+
+  afterAll(async () => {
+    await doors?.site.close();
+  });
+
+  it('a redirect chain is checked at every hop', () => {
+    expect(seen(doors.a)).not.toContain('/private/chain');
+    expect(doors.a.count('/ok2')).toBeGreaterThan(0);
+    expect(outcome.skips.find((e) => e.url === doors.a.url('/private/chain'))).toMatchObject({ stage: 'redirect', referrer: doors.a.url('/ok2') });
+    expect(outcome.handled).not.toContain(doors.a.url('/private/chain'));
+  });
+
+  it('window.open of the same origin', () => {
+    expect(seen(doors.a)).not.toContain('/private/popup');
+    expect(doors.a.count('/popup-ok')).toBeGreaterThan(0);
+    expect(outcome.skips.find((e) => e.url === doors.a.url('/private/popup'))).toBeDefined();
+  });
+
+  it('window.open of another origin', () => {
+    expect(seen(doors.b)).not.toContain('/private/popup');
+    expect(doors.b.count('/popup-ok')).toBeGreaterThan(0);
+    expect(outcome.skips.find((e) => e.url === doors.b.url('/private/popup'))).toBeDefined();
+  });
+
+  it('a target=_blank click', () => {
+    expect(seen(doors.a)).not.toContain('/private/blank');
+    expect(doors.a.count('/blank-ok')).toBeGreaterThan(0);
+  });
+
+  it("a service worker's fetch", () => {
+    expect(seen(doors.a)).not.toContain('/private/sw');
+    expect(doors.a.count('/sw-ok')).toBeGreaterThan(0);
+  });
+
+  it('a WebSocket', () => {
+    expect(seen(doors.a)).not.toContain('/private/ws');
+    expect(doors.a.count('/ws-ok')).toBeGreaterThan(0);
+  });
+
+  it('handles every allowed page and fails nothing', () => {
+    expect(new Set(outcome.handled)).toEqual(new Set(START_PATHS.filter((p) => p !== '/chain').map((p) => doors.a.url(p))));
+    expect(outcome.failed).toBe(0);
+    expect(seen(doors.a).filter((p) => p.startsWith('/private')).concat(seen(doors.b).filter((p) => p.startsWith('/private')))).toEqual([]);
+  });
+});
