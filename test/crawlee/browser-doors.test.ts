@@ -47,7 +47,11 @@ async function startDoors(): Promise<Doors> {
   }
   a.routes.set('/chain', redirect('/ok2'));
   a.routes.set('/ok2', redirect('/private/chain'));
-  a.routes.set('/open-same', script(`window.open('/private/popup'); window.open('/popup-ok');`));
+  a.routes.set('/chain-ok', redirect('/ok3'));
+  a.routes.set('/ok3', redirect('/final'));
+  a.routes.set('/final', page('final', []));
+  a.routes.set('/open-same', script(`window.open('/private/popup'); window.open('/popup-hop'); window.open('/popup-ok');`));
+  a.routes.set('/popup-hop', redirect('/private/popup-hop'));
   a.routes.set('/open-other', script(`window.open('${b.url('/private/popup')}'); window.open('${b.url('/popup-ok')}');`));
   a.routes.set(
     '/blank',
@@ -69,7 +73,7 @@ async function startDoors(): Promise<Doors> {
   const ws = a.origin.replace(/^http/, 'ws');
   a.routes.set('/ws', script(`new WebSocket('${ws}/private/ws'); new WebSocket('${ws}/ws-ok');`));
   const markers = new Map([
-    ['/open-same', [{ origin: a, path: '/popup-ok' }]],
+    ['/open-same', [{ origin: a, path: '/popup-ok' }, { origin: a, path: '/popup-hop' }]],
     ['/open-other', [{ origin: b, path: '/popup-ok' }]],
     ['/blank', [{ origin: a, path: '/blank-ok' }]],
     ['/sw', [{ origin: a, path: '/sw-ok' }]],
@@ -94,7 +98,7 @@ interface Outcome {
 
 type Make = (doors: Doors, handled: string[]) => { run(urls: string[]): Promise<unknown>; stats: { state: { requestsFailed: number } } };
 
-const START_PATHS = ['/chain', '/open-same', '/open-other', '/blank', '/sw', '/ws'];
+const START_PATHS = ['/chain', '/chain-ok', '/open-same', '/open-other', '/blank', '/sw', '/ws'];
 
 async function crawl(doors: Doors, make: Make): Promise<Outcome> {
   const outcome: Outcome = { handled: [], skips: [], failed: 0 };
@@ -153,7 +157,7 @@ function seen(origin: SiteOrigin): string[] {
 describe.skipIf(!has('chromium', 'test/crawlee/browser-doors.test.ts')).each([
   ['PlaywrightCrawler', makePlaywright],
   ['PuppeteerCrawler', makePuppeteer],
-] as const)('%s: side doors of a browser page', (_name, make) => {
+] as const)('%s: side doors of a browser page', (name, make) => {
   let doors: Doors;
   let outcome: Outcome;
 
@@ -173,16 +177,23 @@ describe.skipIf(!has('chromium', 'test/crawlee/browser-doors.test.ts')).each([
     expect(outcome.handled).not.toContain(doors.a.url('/private/chain'));
   });
 
-  it('window.open of the same origin', () => {
+  it('an allowed chain is followed to its end, which the handler sees as the loaded URL', () => {
+    expect(['/chain-ok', '/ok3', '/final'].map((path) => doors.a.count(path))).toEqual([1, 1, 1]);
+    expect(outcome.handled).toContain(doors.a.url('/final'));
+  });
+
+  it('window.open of the same origin, a redirect of the popup included', () => {
     expect(seen(doors.a)).not.toContain('/private/popup');
+    expect(seen(doors.a)).not.toContain('/private/popup-hop');
     expect(doors.a.count('/popup-ok')).toBeGreaterThan(0);
-    expect(outcome.skips.find((e) => e.url === doors.a.url('/private/popup'))).toBeDefined();
+    expect(doors.a.count('/popup-hop')).toBeGreaterThan(0);
+    expect(outcome.skips.find((e) => e.url === doors.a.url('/private/popup'))).toMatchObject({ stage: 'redirect', reason: 'rules' });
   });
 
   it('window.open of another origin', () => {
     expect(seen(doors.b)).not.toContain('/private/popup');
     expect(doors.b.count('/popup-ok')).toBeGreaterThan(0);
-    expect(outcome.skips.find((e) => e.url === doors.b.url('/private/popup'))).toBeDefined();
+    expect(outcome.skips.find((e) => e.url === doors.b.url('/private/popup'))).toMatchObject({ stage: 'redirect', origin: doors.b.origin });
   });
 
   it('a target=_blank click', () => {
@@ -193,16 +204,21 @@ describe.skipIf(!has('chromium', 'test/crawlee/browser-doors.test.ts')).each([
   it("a service worker's fetch", () => {
     expect(seen(doors.a)).not.toContain('/private/sw');
     expect(doors.a.count('/sw-ok')).toBeGreaterThan(0);
+    expect(outcome.skips.find((e) => e.url === doors.a.url('/private/sw'))).toMatchObject({ stage: 'subresource' });
   });
 
-  it('a WebSocket', () => {
-    expect(seen(doors.a)).not.toContain('/private/ws');
+  it('a WebSocket (Playwright); Puppeteer has no hook for one, as the README says', () => {
     expect(doors.a.count('/ws-ok')).toBeGreaterThan(0);
+    if (name === 'PlaywrightCrawler') expect(seen(doors.a)).not.toContain('/private/ws');
+    // When this fails, Puppeteer's WebSockets are covered: update the README's "not checked" list.
+    else expect(seen(doors.a)).toContain('/private/ws');
   });
 
   it('handles every allowed page and fails nothing', () => {
-    expect(new Set(outcome.handled)).toEqual(new Set(START_PATHS.filter((p) => p !== '/chain').map((p) => doors.a.url(p))));
+    const handledPaths = START_PATHS.filter((p) => p !== '/chain').map((p) => (p === '/chain-ok' ? '/final' : p));
+    expect(new Set(outcome.handled)).toEqual(new Set(handledPaths.map((p) => doors.a.url(p))));
     expect(outcome.failed).toBe(0);
-    expect(seen(doors.a).filter((p) => p.startsWith('/private')).concat(seen(doors.b).filter((p) => p.startsWith('/private')))).toEqual([]);
+    const disallowed = [...seen(doors.a), ...seen(doors.b)].filter((p) => p.startsWith('/private'));
+    expect(disallowed).toEqual(name === 'PlaywrightCrawler' ? [] : ['/private/ws']);
   });
 });

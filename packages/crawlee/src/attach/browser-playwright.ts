@@ -35,6 +35,7 @@ import type { ContextInternals } from './crawler-internals.js';
 /** The parts of Playwright's `Route`, `Request`, `APIResponse`, `Page`, `BrowserContext` and `WebSocketRoute` used here. */
 interface PlaywrightRequest {
   url(): string;
+  headers(): Record<string, string>;
   isNavigationRequest(): boolean;
   frame(): { page(): PlaywrightPage };
 }
@@ -133,10 +134,18 @@ export class PlaywrightGuards {
         const url = request.url();
         const page = pageOf(request);
         if ((page && this.crawled.has(page)) || !/^https?:/i.test(url)) return await route.fallback();
+        if (!page && request.isNavigationRequest()) {
+          // A new page's first navigation (a popup): Playwright has no frame for it yet, so no
+          // DevTools session either; its chain is followed hop by hop here.
+          const referrer = request.headers()['referer'];
+          if (!(await allowOtherNavigation(url, this.guard, referrer))) return await route.abort('blockedbyclient');
+          if (!this.guard.options.checkRedirects) return await route.fallback();
+          return await fetchHopByHop(route, url, async (target, from) => ((await allowOtherNavigation(target, this.guard, from)) ? 'continue' : 'block'));
+        }
         if (!page) {
           // A service worker: its fetch is followed hop by hop, each hop checked.
-          if (!this.guard.options.blockSubresources) return await route.fallback();
           if (!(await allowSubresource(url, this.guard, undefined))) return await route.abort('blockedbyclient');
+          if (!this.guard.options.blockSubresources) return await route.fallback();
           return await fetchHopByHop(route, url, async (target, from) =>
             (await allowSubresource(target, this.guard, from)) ? 'continue' : 'block',
           );
@@ -229,7 +238,10 @@ function settle(route: PlaywrightRoute, decision: Exclude<Decision, 'continue'>)
   return decision === 'no-content' ? route.fulfill({ status: 204 }) : route.abort('blockedbyclient');
 }
 
-/** The page a request belongs to; `undefined` for a service worker's request, which has no frame. */
+/**
+ * The page a request belongs to; `undefined` for a service worker's request, which has no frame,
+ * and for a popup's first navigation, whose frame Playwright has not created yet.
+ */
 function pageOf(request: PlaywrightRequest): PlaywrightPage | undefined {
   try {
     return request.frame().page();

@@ -36,8 +36,11 @@ export interface PuppeteerPage {
   once(event: 'close', handler: () => void): unknown;
   mainFrame(): unknown;
   browser(): PuppeteerBrowser;
-  createCDPSession(): Promise<CdpSession & { detach(): Promise<void> }>;
+  target(): { createCDPSession(): Promise<DetachableSession> };
+  /** Puppeteer 19.7+; older releases have `target().createCDPSession()` only. */
+  createCDPSession?(): Promise<DetachableSession>;
 }
+type DetachableSession = CdpSession & { detach(): Promise<void> };
 
 /** The guards of one attached crawler, kept per browser. */
 export class PuppeteerGuards {
@@ -48,11 +51,12 @@ export class PuppeteerGuards {
   constructor(
     private readonly guard: RobotsGuard,
     private readonly navigated: Navigated,
+    private readonly warn: (message: string) => void,
   ) {}
 
   /** Everything a crawled page needs before `page.goto()`. */
   async guardCrawledPage(page: PuppeteerPage, context: ContextInternals): Promise<void> {
-    const session = await page.createCDPSession();
+    const session = await (page.createCDPSession?.() ?? page.target().createCDPSession());
     const targetId = await targetIdOf(session);
     await session.detach().catch(() => {});
     this.crawled.set(targetId, context);
@@ -88,7 +92,14 @@ export class PuppeteerGuards {
   private guardBrowser(browser: PuppeteerBrowser): Promise<void> {
     let done = this.browsers.get(browser);
     if (!done) {
-      done = this.pauseBrowser(browser);
+      done = this.pauseBrowser(browser).catch((error: unknown) => {
+        // A browser reached without its browser target (a remote endpoint that refuses it): the
+        // crawled pages' own interception still decides their requests.
+        this.warn(
+          `RobotsPlugin: no DevTools session of the browser (${error instanceof Error ? error.message : String(error)}); ` +
+            'requests of popups and workers the crawled pages start are not checked in this browser',
+        );
+      });
       this.browsers.set(browser, done);
     }
     return done;

@@ -28,7 +28,7 @@ export function attachBrowserHooks(crawler: PublicCrawler, guard: RobotsGuard): 
     navigated.add(context.request);
   });
   const playwright = new PlaywrightGuards(guard, navigated);
-  const puppeteer = new PuppeteerGuards(guard, navigated);
+  const puppeteer = new PuppeteerGuards(guard, navigated, (message) => crawler.log.warning(message));
   hooks.pre.push(async (context: ContextInternals) => {
     const page = context.page as Partial<PlaywrightPage & PuppeteerPage> | undefined;
     if (!page) return;
