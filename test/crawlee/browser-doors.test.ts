@@ -73,7 +73,13 @@ async function startDoors(): Promise<Doors> {
   const ws = a.origin.replace(/^http/, 'ws');
   a.routes.set('/ws', script(`new WebSocket('${ws}/private/ws'); new WebSocket('${ws}/ws-ok');`));
   const markers = new Map([
-    ['/open-same', [{ origin: a, path: '/popup-ok' }, { origin: a, path: '/popup-hop' }]],
+    [
+      '/open-same',
+      [
+        { origin: a, path: '/popup-ok' },
+        { origin: a, path: '/popup-hop' },
+      ],
+    ],
     ['/open-other', [{ origin: b, path: '/popup-ok' }]],
     ['/blank', [{ origin: a, path: '/blank-ok' }]],
     ['/sw', [{ origin: a, path: '/sw-ok' }]],
@@ -173,7 +179,10 @@ describe.skipIf(!has('chromium', 'test/crawlee/browser-doors.test.ts')).each([
   it('a redirect chain is checked at every hop', () => {
     expect(seen(doors.a)).not.toContain('/private/chain');
     expect(doors.a.count('/ok2')).toBeGreaterThan(0);
-    expect(outcome.skips.find((e) => e.url === doors.a.url('/private/chain'))).toMatchObject({ stage: 'redirect', referrer: doors.a.url('/ok2') });
+    expect(outcome.skips.find((e) => e.url === doors.a.url('/private/chain'))).toMatchObject({
+      stage: 'redirect',
+      referrer: doors.a.url('/ok2'),
+    });
     expect(outcome.handled).not.toContain(doors.a.url('/private/chain'));
   });
 

@@ -67,7 +67,10 @@ export function httpUrlOf(url: string): string {
   return url.replace(/^ws(s?):/i, 'http$1:');
 }
 
-export function isMainFrameNavigation(request: { isNavigationRequest(): boolean; frame(): unknown }, page: { mainFrame(): unknown }): boolean {
+export function isMainFrameNavigation(
+  request: { isNavigationRequest(): boolean; frame(): unknown },
+  page: { mainFrame(): unknown },
+): boolean {
   try {
     return request.isNavigationRequest() && request.frame() === page.mainFrame();
   } catch {

@@ -107,9 +107,12 @@ export class PlaywrightGuards {
             if (decision !== 'continue') return await settle(route, decision);
           }
           if (hopsPaused) return await route.fallback();
-          return await fetchHopByHop(route, url, (target, hopFrom) => decideNavigation(target, hopFrom, context, this.guard, this.navigated));
+          return await fetchHopByHop(route, url, (target, hopFrom) =>
+            decideNavigation(target, hopFrom, context, this.guard, this.navigated),
+          );
         }
-        if (blockSubresources && !(await allowSubresource(url, this.guard, context.request.url))) return await route.abort('blockedbyclient');
+        if (blockSubresources && !(await allowSubresource(url, this.guard, context.request.url)))
+          return await route.abort('blockedbyclient');
         await route.fallback();
       } catch {
         // The page closed or the route was already handled: nothing left to decide.
@@ -140,7 +143,9 @@ export class PlaywrightGuards {
           const referrer = request.headers()['referer'];
           if (!(await allowOtherNavigation(url, this.guard, referrer))) return await route.abort('blockedbyclient');
           if (!this.guard.options.checkRedirects) return await route.fallback();
-          return await fetchHopByHop(route, url, async (target, from) => ((await allowOtherNavigation(target, this.guard, from)) ? 'continue' : 'block'));
+          return await fetchHopByHop(route, url, async (target, from) =>
+            (await allowOtherNavigation(target, this.guard, from)) ? 'continue' : 'block',
+          );
         }
         if (!page) {
           // A service worker: its fetch is followed hop by hop, each hop checked.
@@ -152,14 +157,18 @@ export class PlaywrightGuards {
         }
         // A page the crawler did not open: a popup, a target=_blank link.
         const hopsPaused = await this.guardHops(page, async (hop, from, mainFrame) => {
-          const allowed = mainFrame ? await allowOtherNavigation(hop, this.guard, from) : await allowSubresource(hop, this.guard, page.url());
+          const allowed = mainFrame
+            ? await allowOtherNavigation(hop, this.guard, from)
+            : await allowSubresource(hop, this.guard, page.url());
           return allowed ? 'continue' : 'block';
         });
         if (isMainFrameNavigation(request, page)) {
           const opener = await page.opener().catch(() => null);
           if (!(await allowOtherNavigation(url, this.guard, opener?.url()))) return await route.abort('blockedbyclient');
           if (hopsPaused || !this.guard.options.checkRedirects) return await route.fallback();
-          return await fetchHopByHop(route, url, async (target, from) => ((await allowOtherNavigation(target, this.guard, from)) ? 'continue' : 'block'));
+          return await fetchHopByHop(route, url, async (target, from) =>
+            (await allowOtherNavigation(target, this.guard, from)) ? 'continue' : 'block',
+          );
         }
         if (!(await allowSubresource(url, this.guard, page.url()))) return await route.abort('blockedbyclient');
         await route.fallback();
@@ -220,7 +229,11 @@ async function pauseHops(page: PlaywrightPage, decide: HopDecider): Promise<bool
  * Fetches `url` for the browser one hop at a time, asks `decide` about each redirect target, and
  * fulfils the request with the final response; a target `decide` refuses is never requested.
  */
-async function fetchHopByHop(route: PlaywrightRoute, url: string, decide: (target: string, from: string) => Promise<Decision>): Promise<void> {
+async function fetchHopByHop(
+  route: PlaywrightRoute,
+  url: string,
+  decide: (target: string, from: string) => Promise<Decision>,
+): Promise<void> {
   let current = url;
   for (let hop = 0; hop <= MAX_HOPS; hop++) {
     const response = await route.fetch({ url: current, maxRedirects: 0 });
