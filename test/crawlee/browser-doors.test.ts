@@ -50,6 +50,10 @@ async function startDoors(): Promise<Doors> {
   a.routes.set('/chain-ok', redirect('/ok3'));
   a.routes.set('/ok3', redirect('/final'));
   a.routes.set('/final', page('final', []));
+  a.routes.set('/img-chain', page('images', [], '', '<img src="/img-hop"><img src="/img-hop-ok">'));
+  a.routes.set('/img-hop', redirect('/private/img.png'));
+  a.routes.set('/img-hop-ok', redirect('/img-ok.png'));
+  a.routes.set('/img-ok.png', { headers: { 'content-type': 'image/png' }, body: '' });
   a.routes.set('/open-same', script(`window.open('/private/popup'); window.open('/popup-hop'); window.open('/popup-ok');`));
   a.routes.set('/popup-hop', redirect('/private/popup-hop'));
   a.routes.set('/open-other', script(`window.open('${b.url('/private/popup')}'); window.open('${b.url('/popup-ok')}');`));
@@ -73,6 +77,7 @@ async function startDoors(): Promise<Doors> {
   const ws = a.origin.replace(/^http/, 'ws');
   a.routes.set('/ws', script(`new WebSocket('${ws}/private/ws'); new WebSocket('${ws}/ws-ok');`));
   const markers = new Map([
+    ['/img-chain', [{ origin: a, path: '/img-ok.png' }]],
     [
       '/open-same',
       [
@@ -104,7 +109,7 @@ interface Outcome {
 
 type Make = (doors: Doors, handled: string[]) => { run(urls: string[]): Promise<unknown>; stats: { state: { requestsFailed: number } } };
 
-const START_PATHS = ['/chain', '/chain-ok', '/open-same', '/open-other', '/blank', '/sw', '/ws'];
+const START_PATHS = ['/chain', '/chain-ok', '/img-chain', '/open-same', '/open-other', '/blank', '/sw', '/ws'];
 
 async function crawl(doors: Doors, make: Make): Promise<Outcome> {
   const outcome: Outcome = { handled: [], skips: [], failed: 0 };
@@ -123,28 +128,39 @@ async function crawl(doors: Doors, make: Make): Promise<Outcome> {
   return outcome;
 }
 
-const makePlaywright: Make = (doors, handled) =>
-  new crawleePlaywright.PlaywrightCrawler(
-    {
-      launchContext: { launcher: playwright.chromium, launchOptions: PLAYWRIGHT_LAUNCH_OPTIONS },
-      headless: true,
-      maxConcurrency: 3,
-      maxRequestRetries: 0,
-      browserPoolOptions: { useFingerprints: false },
-      requestHandler: async (ctx) => {
-        handled.push(ctx.request.loadedUrl ?? ctx.request.url);
-        await settle(doors, ctx.request.url);
+/**
+ * A PlaywrightCrawler; `devtools: false` hides `newCDPSession` from the plugin, as Firefox and
+ * WebKit have none, so the plugin follows chains itself.
+ */
+const makePlaywright =
+  (devtools: boolean): Make =>
+  (doors, handled) =>
+    new crawleePlaywright.PlaywrightCrawler(
+      {
+        launchContext: { launcher: playwright.chromium, launchOptions: PLAYWRIGHT_LAUNCH_OPTIONS },
+        headless: true,
+        minConcurrency: 8,
+        maxConcurrency: 8,
+        maxRequestRetries: 0,
+        browserPoolOptions: { useFingerprints: false },
+        preNavigationHooks: devtools
+          ? []
+          : [({ page }) => void Object.defineProperty(page.context(), 'newCDPSession', { value: undefined, configurable: true })],
+        requestHandler: async (ctx) => {
+          handled.push(ctx.request.loadedUrl ?? ctx.request.url);
+          await settle(doors, ctx.request.url);
+        },
       },
-    },
-    freshConfig(),
-  );
+      freshConfig(),
+    );
 
 const makePuppeteer: Make = (doors, handled) =>
   new crawleePuppeteer.PuppeteerCrawler(
     {
       launchContext: { launcher: puppeteer, launchOptions: { executablePath: CHROMIUM, args: CHROMIUM_ARGS } },
       headless: true,
-      maxConcurrency: 3,
+      minConcurrency: 8,
+      maxConcurrency: 8,
       maxRequestRetries: 0,
       browserPoolOptions: { useFingerprints: false },
       requestHandler: async (ctx) => {
@@ -160,10 +176,21 @@ function seen(origin: SiteOrigin): string[] {
   return origin.paths().filter((path) => path !== '/robots.txt');
 }
 
+/** What differs between the crawlers: where the page of an allowed chain says it is, whether WebSockets are checked. */
+interface Expected {
+  readonly chainLoadedAt: string;
+  readonly websocketsChecked: boolean;
+}
+
 describe.skipIf(!has('chromium', 'test/crawlee/browser-doors.test.ts')).each([
-  ['PlaywrightCrawler', makePlaywright],
-  ['PuppeteerCrawler', makePuppeteer],
-] as const)('%s: side doors of a browser page', (name, make) => {
+  ['PlaywrightCrawler', makePlaywright(true), { chainLoadedAt: '/final', websocketsChecked: true }],
+  [
+    'PlaywrightCrawler without DevTools (as on Firefox, WebKit)',
+    makePlaywright(false),
+    { chainLoadedAt: '/chain-ok', websocketsChecked: true },
+  ],
+  ['PuppeteerCrawler', makePuppeteer, { chainLoadedAt: '/final', websocketsChecked: false }],
+] as const satisfies readonly (readonly [string, Make, Expected])[])('%s: side doors of a browser page', (_name, make, expected) => {
   let doors: Doors;
   let outcome: Outcome;
 
@@ -186,9 +213,15 @@ describe.skipIf(!has('chromium', 'test/crawlee/browser-doors.test.ts')).each([
     expect(outcome.handled).not.toContain(doors.a.url('/private/chain'));
   });
 
-  it('an allowed chain is followed to its end, which the handler sees as the loaded URL', () => {
+  it('an allowed chain is followed to its end, each hop requested once', () => {
     expect(['/chain-ok', '/ok3', '/final'].map((path) => doors.a.count(path))).toEqual([1, 1, 1]);
-    expect(outcome.handled).toContain(doors.a.url('/final'));
+    expect(outcome.handled).toContain(doors.a.url(expected.chainLoadedAt));
+  });
+
+  it("a sub-resource's redirect chain is checked at every hop", () => {
+    expect(seen(doors.a)).not.toContain('/private/img.png');
+    expect(doors.a.count('/img-ok.png')).toBeGreaterThan(0);
+    expect(outcome.skips.find((e) => e.url === doors.a.url('/private/img.png'))).toMatchObject({ stage: 'subresource' });
   });
 
   it('window.open of the same origin, a redirect of the popup included', () => {
@@ -218,16 +251,16 @@ describe.skipIf(!has('chromium', 'test/crawlee/browser-doors.test.ts')).each([
 
   it('a WebSocket (Playwright); Puppeteer has no hook for one, as the README says', () => {
     expect(doors.a.count('/ws-ok')).toBeGreaterThan(0);
-    if (name === 'PlaywrightCrawler') expect(seen(doors.a)).not.toContain('/private/ws');
+    if (expected.websocketsChecked) expect(seen(doors.a)).not.toContain('/private/ws');
     // When this fails, Puppeteer's WebSockets are covered: update the README's "not checked" list.
     else expect(seen(doors.a)).toContain('/private/ws');
   });
 
   it('handles every allowed page and fails nothing', () => {
-    const handledPaths = START_PATHS.filter((p) => p !== '/chain').map((p) => (p === '/chain-ok' ? '/final' : p));
+    const handledPaths = START_PATHS.filter((p) => p !== '/chain').map((p) => (p === '/chain-ok' ? expected.chainLoadedAt : p));
     expect(new Set(outcome.handled)).toEqual(new Set(handledPaths.map((p) => doors.a.url(p))));
     expect(outcome.failed).toBe(0);
     const disallowed = [...seen(doors.a), ...seen(doors.b)].filter((p) => p.startsWith('/private'));
-    expect(disallowed).toEqual(name === 'PlaywrightCrawler' ? [] : ['/private/ws']);
+    expect(disallowed).toEqual(expected.websocketsChecked ? [] : ['/private/ws']);
   });
 });

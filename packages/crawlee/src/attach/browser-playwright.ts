@@ -9,6 +9,8 @@
  *   page pauses each hop (`cdp-fetch.ts`). Without DevTools (Firefox, WebKit) Heed follows the chain
  *   itself with `route.fetch({ maxRedirects: 0 })`, hop by hop, and fulfils the first request with
  *   the final response: nothing disallowed is requested, but the page's URL stays the first one.
+ *   Sub-resources are followed that way there only with `blockSubresources` (else nothing of
+ *   theirs is checked anyway).
  * - Popups and `target=_blank` pages, and service workers: one `context.route()` per browser
  *   context (a page route wins over it, so the crawled page is not judged twice). A popup gets its
  *   own hop guard before its first request goes on. A service worker's fetch is followed hop by hop
@@ -111,9 +113,12 @@ export class PlaywrightGuards {
             decideNavigation(target, hopFrom, context, this.guard, this.navigated),
           );
         }
-        if (blockSubresources && !(await allowSubresource(url, this.guard, context.request.url)))
-          return await route.abort('blockedbyclient');
-        await route.fallback();
+        if (!blockSubresources) return await route.fallback();
+        if (!(await allowSubresource(url, this.guard, context.request.url))) return await route.abort('blockedbyclient');
+        if (hopsPaused) return await route.fallback();
+        return await fetchHopByHop(route, url, async (target, from) =>
+          (await allowSubresource(target, this.guard, from)) ? 'continue' : 'block',
+        );
       } catch {
         // The page closed or the route was already handled: nothing left to decide.
         await route.abort('failed').catch(() => {});
@@ -171,7 +176,10 @@ export class PlaywrightGuards {
           );
         }
         if (!(await allowSubresource(url, this.guard, page.url()))) return await route.abort('blockedbyclient');
-        await route.fallback();
+        if (hopsPaused || !this.guard.options.blockSubresources) return await route.fallback();
+        return await fetchHopByHop(route, url, async (target, from) =>
+          (await allowSubresource(target, this.guard, from)) ? 'continue' : 'block',
+        );
       } catch {
         await route.abort('failed').catch(() => {});
       }
