@@ -111,18 +111,18 @@ type Make = (doors: Doors, handled: string[]) => { run(urls: string[]): Promise<
 
 const START_PATHS = ['/chain', '/chain-ok', '/img-chain', '/open-same', '/open-other', '/blank', '/sw', '/ws'];
 
-async function crawl(doors: Doors, make: Make): Promise<Outcome> {
+async function crawl(doors: Doors, make: Make, blockSubresources = true, startPaths = START_PATHS): Promise<Outcome> {
   const outcome: Outcome = { handled: [], skips: [], failed: 0 };
   const manager = new RobotsManager({ userAgent: HEEDBOT });
   const crawler = make(doors, outcome.handled);
   await RobotsPlugin.attach(crawler, {
     userAgent: HEEDBOT,
     manager,
-    blockSubresources: true,
+    blockSubresources,
     logSummary: false,
     onSkip: (e) => void outcome.skips.push(e),
   });
-  await crawler.run(START_PATHS.map((path) => doors.a.url(path)));
+  await crawler.run(startPaths.map((path) => doors.a.url(path)));
   await manager.close();
   outcome.failed = crawler.stats.state.requestsFailed;
   return outcome;
@@ -262,5 +262,28 @@ describe.skipIf(!has('chromium', 'test/crawlee/browser-doors.test.ts')).each([
     expect(outcome.failed).toBe(0);
     const disallowed = [...seen(doors.a), ...seen(doors.b)].filter((p) => p.startsWith('/private'));
     expect(disallowed).toEqual(expected.websocketsChecked ? [] : ['/private/ws']);
+  });
+});
+
+describe.skipIf(!has('chromium', 'test/crawlee/browser-doors.test.ts')).each([
+  ['PlaywrightCrawler', makePlaywright(true)],
+  ['PuppeteerCrawler', makePuppeteer],
+] as const)('%s without blockSubresources', (_name, make) => {
+  let doors: Doors;
+
+  beforeAll(async () => {
+    doors = await startDoors();
+    await crawl(doors, make, false, ['/open-same', '/img-chain']);
+  }, 60_000);
+
+  afterAll(async () => {
+    await doors?.site.close();
+  });
+
+  it("checks a popup's navigation (checkRedirects) and leaves sub-resources alone, as documented", () => {
+    expect(seen(doors.a)).not.toContain('/private/popup');
+    expect(seen(doors.a)).not.toContain('/private/popup-hop');
+    expect(doors.a.count('/popup-ok')).toBeGreaterThan(0);
+    expect(seen(doors.a)).toContain('/private/img.png');
   });
 });

@@ -201,14 +201,14 @@ export class PlaywrightGuards {
   private guardHops(page: PlaywrightPage, decide: HopDecider): Promise<boolean> {
     let done = this.hopGuards.get(page);
     if (!done) {
-      done = pauseHops(page, decide);
+      done = pauseHops(page, this.guard.options.blockSubresources, decide);
       this.hopGuards.set(page, done);
     }
     return done;
   }
 }
 
-async function pauseHops(page: PlaywrightPage, decide: HopDecider): Promise<boolean> {
+async function pauseHops(page: PlaywrightPage, blockSubresources: boolean, decide: HopDecider): Promise<boolean> {
   const browserContext = page.context();
   if (typeof browserContext.newCDPSession !== 'function') return false;
   let session: CdpSession;
@@ -221,7 +221,7 @@ async function pauseHops(page: PlaywrightPage, decide: HopDecider): Promise<bool
   const mainFrameId = await targetIdOf(session);
   // The URL of each document request, so a hop names the URL that redirected to it.
   const documents = new Map<string, string>();
-  await pauseRequests(session, async (paused) => {
+  await pauseRequests(session, !blockSubresources, async (paused) => {
     const { url } = paused.request;
     const mainFrame = paused.resourceType === 'Document' && paused.frameId === mainFrameId;
     const from = paused.redirectedRequestId === undefined ? undefined : documents.get(paused.redirectedRequestId);

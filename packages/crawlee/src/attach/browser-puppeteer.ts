@@ -109,7 +109,7 @@ export class PuppeteerGuards {
     const session = await browser.target().createCDPSession();
     // The URL of each document request, so a hop names the URL that redirected to it.
     const documents = new Map<string, string>();
-    await pauseRequests(session, async (paused) => {
+    await pauseRequests(session, !this.guard.options.blockSubresources, async (paused) => {
       const { url } = paused.request;
       const owner = paused.frameId === undefined ? undefined : this.crawled.get(paused.frameId);
       const from = paused.redirectedRequestId === undefined ? undefined : documents.get(paused.redirectedRequestId);

@@ -27,11 +27,16 @@ export interface PausedRequest {
 export type Decision = 'continue' | 'block' | 'no-content';
 
 /**
- * Pauses every request `session` sees and lets `decide` settle it: sent on, failed as blocked by
- * the client, or answered `204 No Content` (a navigation that leaves the page where it is). A
+ * Pauses every request `session` sees (with `documentsOnly`, only page and frame documents: each
+ * pause is a round trip to this process) and lets `decide` settle it: sent on, failed as blocked
+ * by the client, or answered `204 No Content` (a navigation that leaves the page where it is). A
  * `decide` that throws blocks: a request not known to be allowed never goes out.
  */
-export async function pauseRequests(session: CdpSession, decide: (paused: PausedRequest) => Promise<Decision>): Promise<void> {
+export async function pauseRequests(
+  session: CdpSession,
+  documentsOnly: boolean,
+  decide: (paused: PausedRequest) => Promise<Decision>,
+): Promise<void> {
   session.on('Fetch.requestPaused', (paused) => {
     const { requestId } = paused;
     void decide(paused)
@@ -44,7 +49,7 @@ export async function pauseRequests(session: CdpSession, decide: (paused: Paused
       // The target closed or another session settled the request: nothing left to decide.
       .catch(() => {});
   });
-  await session.send('Fetch.enable', { patterns: [{ urlPattern: '*' }] });
+  await session.send('Fetch.enable', { patterns: [documentsOnly ? { urlPattern: '*', resourceType: 'Document' } : { urlPattern: '*' }] });
 }
 
 /** The target id of the page a session is attached to: the id of its main frame in `Fetch` events. */
