@@ -50,6 +50,10 @@ async function startDoors(): Promise<Doors> {
   a.routes.set('/chain-ok', redirect('/ok3'));
   a.routes.set('/ok3', redirect('/final'));
   a.routes.set('/final', page('final', []));
+  // Well after the page has loaded (Crawlee's post-navigation hooks have run), a script navigation
+  // whose redirect leads somewhere disallowed.
+  a.routes.set('/late-hop', script(`addEventListener('load', () => setTimeout(() => { location.href = '/hop-late'; }, 1000));`));
+  a.routes.set('/hop-late', redirect('/private/late'));
   a.routes.set('/img-chain', page('images', [], '', '<img src="/img-hop"><img src="/img-hop-ok">'));
   a.routes.set('/img-hop', redirect('/private/img.png'));
   a.routes.set('/img-hop-ok', redirect('/img-ok.png'));
@@ -78,6 +82,7 @@ async function startDoors(): Promise<Doors> {
   a.routes.set('/ws', script(`new WebSocket('${ws}/private/ws'); new WebSocket('${ws}/ws-ok');`));
   const markers = new Map([
     ['/img-chain', [{ origin: a, path: '/img-ok.png' }]],
+    ['/late-hop', [{ origin: a, path: '/hop-late' }]],
     [
       '/open-same',
       [
@@ -109,7 +114,7 @@ interface Outcome {
 
 type Make = (doors: Doors, handled: string[]) => { run(urls: string[]): Promise<unknown>; stats: { state: { requestsFailed: number } } };
 
-const START_PATHS = ['/chain', '/chain-ok', '/img-chain', '/open-same', '/open-other', '/blank', '/sw', '/ws'];
+const START_PATHS = ['/chain', '/chain-ok', '/late-hop', '/img-chain', '/open-same', '/open-other', '/blank', '/sw', '/ws'];
 
 async function crawl(doors: Doors, make: Make, blockSubresources = true, startPaths = START_PATHS): Promise<Outcome> {
   const outcome: Outcome = { handled: [], skips: [], failed: 0 };
@@ -216,6 +221,16 @@ describe.skipIf(!has('chromium', 'test/crawlee/browser-doors.test.ts')).each([
   it('an allowed chain is followed to its end, each hop requested once', () => {
     expect(['/chain-ok', '/ok3', '/final'].map((path) => doors.a.count(path))).toEqual([1, 1, 1]);
     expect(outcome.handled).toContain(doors.a.url(expected.chainLoadedAt));
+  });
+
+  it('a redirect after the page loaded leaves the page where it is, and is reported', () => {
+    expect(doors.a.count('/hop-late')).toBe(1);
+    expect(seen(doors.a)).not.toContain('/private/late');
+    expect(outcome.skips.find((e) => e.url === doors.a.url('/private/late'))).toMatchObject({
+      stage: 'redirect',
+      referrer: doors.a.url('/hop-late'),
+    });
+    expect(outcome.handled).toContain(doors.a.url('/late-hop'));
   });
 
   it("a sub-resource's redirect chain is checked at every hop", () => {
