@@ -1,7 +1,8 @@
 /**
  * The ways a browser page reaches past the request being crawled, each against a server that
- * records every request: a redirect chain whose second hop is disallowed, `window.open` (same and
- * other origin), a `target=_blank` click, a service worker's `fetch` and a WebSocket. A real
+ * records every request: a redirect chain whose second hop is disallowed (of the page, of an image,
+ * after the page loaded), `window.open` (same and other origin), a `target=_blank` click, the
+ * `fetch` of a service worker and of a dedicated worker, and a WebSocket. A real
  * PlaywrightCrawler and a real PuppeteerCrawler (Debian's Chromium) with `blockSubresources`: no
  * disallowed URL may reach a server, the allowed twin of each must, and no request fails.
  */
@@ -78,6 +79,13 @@ async function startDoors(): Promise<Doors> {
     body: `self.addEventListener('install', (e) => e.waitUntil(Promise.all([fetch('/private/sw').catch(() => {}), fetch('/sw-ok').catch(() => {})])));`,
   });
   a.routes.set('/sw-ok', text('ok'));
+  a.routes.set('/worker', script(`new Worker('/worker.js');`));
+  a.routes.set('/worker.js', {
+    headers: { 'content-type': 'text/javascript' },
+    body: ['/private/worker', '/worker-hop', '/worker-ok'].map((path) => `fetch('${path}').catch(() => {});`).join('\n'),
+  });
+  a.routes.set('/worker-hop', redirect('/private/worker-hop'));
+  a.routes.set('/worker-ok', text('ok'));
   const ws = a.origin.replace(/^http/, 'ws');
   a.routes.set('/ws', script(`new WebSocket('${ws}/private/ws'); new WebSocket('${ws}/ws-ok');`));
   const markers = new Map([
@@ -93,6 +101,13 @@ async function startDoors(): Promise<Doors> {
     ['/open-other', [{ origin: b, path: '/popup-ok' }]],
     ['/blank', [{ origin: a, path: '/blank-ok' }]],
     ['/sw', [{ origin: a, path: '/sw-ok' }]],
+    [
+      '/worker',
+      [
+        { origin: a, path: '/worker-ok' },
+        { origin: a, path: '/worker-hop' },
+      ],
+    ],
     ['/ws', [{ origin: a, path: '/ws-ok' }]],
   ]);
   return { site, a, b, markers };
@@ -114,7 +129,7 @@ interface Outcome {
 
 type Make = (doors: Doors, handled: string[]) => { run(urls: string[]): Promise<unknown>; stats: { state: { requestsFailed: number } } };
 
-const START_PATHS = ['/chain', '/chain-ok', '/late-hop', '/img-chain', '/open-same', '/open-other', '/blank', '/sw', '/ws'];
+const START_PATHS = ['/chain', '/chain-ok', '/late-hop', '/img-chain', '/open-same', '/open-other', '/blank', '/sw', '/worker', '/ws'];
 
 async function crawl(doors: Doors, make: Make, blockSubresources = true, startPaths = START_PATHS): Promise<Outcome> {
   const outcome: Outcome = { handled: [], skips: [], failed: 0 };
@@ -262,6 +277,12 @@ describe.skipIf(!has('chromium', 'test/crawlee/browser-doors.test.ts')).each([
     expect(seen(doors.a)).not.toContain('/private/sw');
     expect(doors.a.count('/sw-ok')).toBeGreaterThan(0);
     expect(outcome.skips.find((e) => e.url === doors.a.url('/private/sw'))).toMatchObject({ stage: 'subresource' });
+  });
+
+  it("a dedicated worker's fetch, a redirect included", () => {
+    expect(seen(doors.a)).not.toContain('/private/worker');
+    expect(seen(doors.a)).not.toContain('/private/worker-hop');
+    expect(doors.a.count('/worker-ok')).toBeGreaterThan(0);
   });
 
   it('a WebSocket (Playwright); Puppeteer has no hook for one, as the README says', () => {
