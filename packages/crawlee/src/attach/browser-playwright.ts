@@ -12,9 +12,11 @@
  *   Sub-resources are followed that way there only with `blockSubresources` (else nothing of
  *   theirs is checked anyway).
  * - Popups and `target=_blank` pages, and service workers: one `context.route()` per browser
- *   context (a page route wins over it, so the crawled page is not judged twice). A popup gets its
- *   own hop guard before its first request goes on. A service worker's fetch is followed hop by hop
- *   as above: no DevTools session of Playwright reaches a worker.
+ *   context (a page route wins over it, so the crawled page is not judged twice). A popup's first
+ *   navigation comes before Playwright has a page for it, so its chain is followed hop by hop as
+ *   above; its later requests go on only once its own hop guard is in place. A service worker's
+ *   fetch is followed hop by hop too: no DevTools session of Playwright reaches a worker. (A
+ *   dedicated worker's requests are its page's: `page.route()` sees them.)
  * - WebSockets (`blockSubresources`): `context.routeWebSocket()` (Playwright 1.48+), which replaces
  *   the `WebSocket` of every page and frame; a disallowed one is closed before it connects.
  *   Playwright cannot route the WebSockets of workers.
