@@ -153,7 +153,8 @@ export interface RobotsPluginOptions {
    */
   readonly manager?: RobotsManagerLike;
   /**
-   * Check each redirect target before following it (HTTP and browser crawlers).
+   * Check each redirect target before following it (HTTP and browser crawlers). In browsers also
+   * the navigations of popups and `target=_blank` pages the crawled page opens.
    * @default `true`
    */
   readonly checkRedirects?: boolean;
@@ -165,8 +166,8 @@ export interface RobotsPluginOptions {
    */
   readonly checkSendRequest?: boolean;
   /**
-   * Browser crawlers: abort sub-resource requests (scripts, images, XHR, frames) that robots.txt
-   * disallows for this user-agent.
+   * Browser crawlers: abort sub-resource requests (scripts, images, XHR, frames, service-worker
+   * fetches, and WebSockets on Playwright 1.48+) that robots.txt disallows for this user-agent.
    * @default `false` (Google fetches page resources regardless)
    */
   readonly blockSubresources?: boolean;

@@ -30,7 +30,8 @@ export type SkipReason = (typeof SKIP_REASONS)[number];
  * - `enqueue`: on its way into the queue (`addRequests`, start URLs, `enqueueLinks`);
  * - `sitemap`: a URL read from a sitemap was not enqueued;
  * - `before-fetch`: taken from the queue, checked again right before the fetch;
- * - `redirect`: a page redirected to it and the redirect was not followed;
+ * - `redirect`: a page redirected or navigated to it (a redirect hop, a script navigation, a popup
+ *   it opened) and it was not requested;
  * - `subresource`: a browser page asked for it (script, image, XHR) and the request was aborted;
  * - `response`: fetched, but its response headers or meta tags disallow a declared purpose
  *   (reason `usage`): the request handler never saw it;
@@ -69,7 +70,7 @@ export interface SkipEvent {
   readonly rule?: Rule;
   /** HTTP status of the robots.txt response the verdict rests on, when there was one. */
   readonly httpStatus?: number;
-  /** The page that linked or redirected to the URL, when there was one. */
+  /** The page that linked or redirected to the URL, or opened it (a popup), when there was one. */
   readonly referrer?: string;
   /** For `usage` skips: the purpose and the evidence that decided. */
   readonly usage?: UsageSkip;

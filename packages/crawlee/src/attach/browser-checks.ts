@@ -1,0 +1,88 @@
+/**
+ * The decisions both browser adapters share: a navigation of the crawled page (a redirect hop, a
+ * script or meta refresh), a sub-resource, and a request of a page the crawler did not open (a
+ * popup, a `target=_blank` link) or of a worker.
+ */
+import type { RobotsGuard } from '../guard.js';
+import { skipFromVerdict } from '../skips.js';
+import type { Decision } from './cdp-fetch.js';
+import type { ContextInternals } from './crawler-internals.js';
+
+export const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+/** At most this many hops are followed where Heed follows a chain itself (as Chromium stops at 20). */
+export const MAX_HOPS = 20;
+
+/** Requests whose `page.goto()` has returned: later navigations of their page are the page's own doing. */
+export type Navigated = WeakSet<object>;
+
+/**
+ * A main-frame navigation of the crawled page to `url` (not its first request): during
+ * `page.goto()` a disallowed one ends the Crawlee request as a skip (`block`); afterwards the page
+ * stays where it is (`no-content`) and the skip is reported.
+ */
+export async function decideNavigation(
+  url: string,
+  from: string,
+  context: ContextInternals,
+  guard: RobotsGuard,
+  navigated: Navigated,
+): Promise<Decision> {
+  if (!guard.options.checkRedirects) return 'continue';
+  const verdict = await guard.verdict(url, 'redirect');
+  if (verdict.allowed) return 'continue';
+  const skip = skipFromVerdict(verdict, 'redirect', from);
+  if (!navigated.has(context.request)) {
+    guard.blocked.set(context.request, skip);
+    return 'block';
+  }
+  await guard.reporter.report(skip);
+  return 'no-content';
+}
+
+/** A sub-resource (script, image, XHR, frame, worker fetch, WebSocket): checked with `blockSubresources`. */
+export async function allowSubresource(url: string, guard: RobotsGuard, referrer: string | undefined, reportAs = url): Promise<boolean> {
+  if (!guard.options.blockSubresources || !/^https?:/i.test(url)) return true;
+  const verdict = await guard.verdict(url, 'subresource');
+  if (verdict.allowed) return true;
+  await guard.reporter.report({ ...skipFromVerdict(verdict, 'subresource', referrer), url: reportAs });
+  return false;
+}
+
+/**
+ * The navigation of a page the crawler did not open (a popup, a `target=_blank` link), each hop
+ * included: checked with `checkRedirects`, like a script navigation of the crawled page. It is no
+ * Crawlee request: a disallowed one is reported and never requested, and the crawled page goes on.
+ */
+export async function allowOtherNavigation(url: string, guard: RobotsGuard, referrer: string | undefined): Promise<boolean> {
+  if (!guard.options.checkRedirects || !/^https?:/i.test(url)) return true;
+  const verdict = await guard.verdict(url, 'redirect');
+  if (verdict.allowed) return true;
+  await guard.reporter.report(skipFromVerdict(verdict, 'redirect', referrer));
+  return false;
+}
+
+/** The http(s) URL whose robots.txt governs a WebSocket URL (RFC 6455: ws is http's, wss https's). */
+export function httpUrlOf(url: string): string {
+  return url.replace(/^ws(s?):/i, 'http$1:');
+}
+
+export function isMainFrameNavigation(
+  request: { isNavigationRequest(): boolean; frame(): unknown },
+  page: { mainFrame(): unknown },
+): boolean {
+  try {
+    return request.isNavigationRequest() && request.frame() === page.mainFrame();
+  } catch {
+    // Service-worker requests have no frame.
+    return false;
+  }
+}
+
+export function resolve(location: string, base: string): string | undefined {
+  try {
+    return new URL(location, base).href;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,274 @@
+/**
+ * PlaywrightCrawler. Every request a page of the crawler's browser context makes is checked before
+ * it goes out:
+ *
+ * - The crawled page: `page.route()` sees its first requests; script and meta-refresh navigations
+ *   of the main frame are checked there.
+ * - Redirect hops: Playwright sends them on without showing them to any route (its network manager
+ *   continues every request that has a redirect source), so on Chromium a DevTools session of the
+ *   page pauses each hop (`cdp-fetch.ts`). Without DevTools (Firefox, WebKit) Heed follows the chain
+ *   itself with `route.fetch({ maxRedirects: 0 })`, hop by hop, and fulfils the first request with
+ *   the final response: nothing disallowed is requested, but the page's URL stays the first one.
+ *   Sub-resources are followed that way there only with `blockSubresources` (else nothing of
+ *   theirs is checked anyway).
+ * - Popups and `target=_blank` pages, and service workers: one `context.route()` per browser
+ *   context (a page route wins over it, so the crawled page is not judged twice). A popup's first
+ *   navigation comes before Playwright has a page for it, so its chain is followed hop by hop as
+ *   above; its later requests go on only once its own hop guard is in place. A service worker's
+ *   fetch is followed hop by hop too: no DevTools session of Playwright reaches a worker. (A
+ *   dedicated worker's requests are its page's: `page.route()` sees them.)
+ * - WebSockets (`blockSubresources`): `context.routeWebSocket()` (Playwright 1.48+), which replaces
+ *   the `WebSocket` of every page and frame; a disallowed one is closed before it connects.
+ *   Playwright cannot route the WebSockets of workers.
+ */
+import type { RobotsGuard } from '../guard.js';
+import { pauseRequests, targetIdOf, type CdpSession, type Decision } from './cdp-fetch.js';
+import {
+  MAX_HOPS,
+  REDIRECT_STATUSES,
+  allowOtherNavigation,
+  allowSubresource,
+  decideNavigation,
+  httpUrlOf,
+  isMainFrameNavigation,
+  resolve,
+  type Navigated,
+} from './browser-checks.js';
+import type { ContextInternals } from './crawler-internals.js';
+
+/** The parts of Playwright's `Route`, `Request`, `APIResponse`, `Page`, `BrowserContext` and `WebSocketRoute` used here. */
+interface PlaywrightRequest {
+  url(): string;
+  headers(): Record<string, string>;
+  isNavigationRequest(): boolean;
+  frame(): { page(): PlaywrightPage };
+}
+interface PlaywrightResponse {
+  status(): number;
+  headers(): Record<string, string>;
+}
+interface PlaywrightRoute {
+  request(): PlaywrightRequest;
+  fetch(options?: { url?: string; maxRedirects?: number }): Promise<PlaywrightResponse>;
+  fulfill(options: { response: PlaywrightResponse } | { status: number }): Promise<void>;
+  abort(errorCode?: string): Promise<void>;
+  fallback(): Promise<void>;
+}
+type RouteHandler = (route: PlaywrightRoute, request: PlaywrightRequest) => Promise<void>;
+interface WebSocketRoute {
+  url(): string;
+  connectToServer(): unknown;
+  close(options?: { code?: number; reason?: string }): Promise<void>;
+}
+interface PlaywrightContext {
+  route(url: string, handler: RouteHandler): Promise<void>;
+  routeWebSocket?(url: RegExp, handler: (ws: WebSocketRoute) => Promise<void>): Promise<void>;
+  newCDPSession?(page: PlaywrightPage): Promise<CdpSession>;
+}
+export interface PlaywrightPage {
+  route(url: string, handler: RouteHandler): Promise<void>;
+  mainFrame(): unknown;
+  url(): string;
+  context(): PlaywrightContext;
+  opener(): Promise<PlaywrightPage | null>;
+}
+
+/** Decides a redirect hop of one page: the hop's URL, the URL that redirected, whether it is the page's main frame. */
+type HopDecider = (url: string, from: string | undefined, mainFrame: boolean) => Promise<Decision>;
+
+/** The guards of one attached crawler, kept per browser context and per page. */
+export class PlaywrightGuards {
+  /** Pages the crawler opened: their own `page.route()` decides. */
+  private readonly crawled = new WeakSet<object>();
+  private readonly contexts = new WeakMap<object, Promise<void>>();
+  /** Per page: whether its redirect hops are paused (a DevTools session), once known. */
+  private readonly hopGuards = new WeakMap<object, Promise<boolean>>();
+
+  constructor(
+    private readonly guard: RobotsGuard,
+    private readonly navigated: Navigated,
+  ) {}
+
+  /** Everything a crawled page needs before `page.goto()`. */
+  async guardCrawledPage(page: PlaywrightPage, context: ContextInternals): Promise<void> {
+    this.crawled.add(page);
+    await this.guardContext(page.context());
+    const { checkRedirects, blockSubresources } = this.guard.options;
+    const hopsPaused = await this.guardHops(page, async (url, from, mainFrame) => {
+      if (mainFrame) return decideNavigation(url, from ?? context.request.url, context, this.guard, this.navigated);
+      return (await allowSubresource(url, this.guard, context.request.url)) ? 'continue' : 'block';
+    });
+    await page.route('**/*', async (route, request) => {
+      try {
+        const url = request.url();
+        if (isMainFrameNavigation(request, page)) {
+          if (!checkRedirects) return await route.fallback();
+          // The first request was checked before it was taken from the queue; any other main-frame
+          // navigation (a script or meta refresh moving on) is checked here.
+          if (url !== context.request.url) {
+            const from = context.request.loadedUrl ?? context.request.url;
+            const decision = await decideNavigation(url, from, context, this.guard, this.navigated);
+            if (decision !== 'continue') return await settle(route, decision);
+          }
+          if (hopsPaused) return await route.fallback();
+          return await fetchHopByHop(route, url, (target, hopFrom) =>
+            decideNavigation(target, hopFrom, context, this.guard, this.navigated),
+          );
+        }
+        if (!blockSubresources) return await route.fallback();
+        if (!(await allowSubresource(url, this.guard, context.request.url))) return await route.abort('blockedbyclient');
+        if (hopsPaused) return await route.fallback();
+        return await fetchHopByHop(route, url, async (target, from) =>
+          (await allowSubresource(target, this.guard, from)) ? 'continue' : 'block',
+        );
+      } catch {
+        // The page closed or the route was already handled: nothing left to decide.
+        await route.abort('failed').catch(() => {});
+      }
+    });
+  }
+
+  /** One `context.route()` (and `routeWebSocket()`) per browser context, for what no page route sees. */
+  private guardContext(browserContext: PlaywrightContext): Promise<void> {
+    let done = this.contexts.get(browserContext);
+    if (!done) {
+      done = this.installContextRoutes(browserContext);
+      this.contexts.set(browserContext, done);
+    }
+    return done;
+  }
+
+  private async installContextRoutes(browserContext: PlaywrightContext): Promise<void> {
+    await browserContext.route('**/*', async (route, request) => {
+      try {
+        const url = request.url();
+        const page = pageOf(request);
+        if ((page && this.crawled.has(page)) || !/^https?:/i.test(url)) return await route.fallback();
+        if (!page && request.isNavigationRequest()) {
+          // A new page's first navigation (a popup): Playwright has no frame for it yet, so no
+          // DevTools session either; its chain is followed hop by hop here.
+          const referrer = request.headers()['referer'];
+          if (!(await allowOtherNavigation(url, this.guard, referrer))) return await route.abort('blockedbyclient');
+          if (!this.guard.options.checkRedirects) return await route.fallback();
+          return await fetchHopByHop(route, url, async (target, from) =>
+            (await allowOtherNavigation(target, this.guard, from)) ? 'continue' : 'block',
+          );
+        }
+        if (!page) {
+          // A service worker: its fetch is followed hop by hop, each hop checked.
+          if (!(await allowSubresource(url, this.guard, undefined))) return await route.abort('blockedbyclient');
+          if (!this.guard.options.blockSubresources) return await route.fallback();
+          return await fetchHopByHop(route, url, async (target, from) =>
+            (await allowSubresource(target, this.guard, from)) ? 'continue' : 'block',
+          );
+        }
+        // A page the crawler did not open: a popup, a target=_blank link.
+        const hopsPaused = await this.guardHops(page, async (hop, from, mainFrame) => {
+          const allowed = mainFrame
+            ? await allowOtherNavigation(hop, this.guard, from)
+            : await allowSubresource(hop, this.guard, page.url());
+          return allowed ? 'continue' : 'block';
+        });
+        if (isMainFrameNavigation(request, page)) {
+          const opener = await page.opener().catch(() => null);
+          if (!(await allowOtherNavigation(url, this.guard, opener?.url()))) return await route.abort('blockedbyclient');
+          if (hopsPaused || !this.guard.options.checkRedirects) return await route.fallback();
+          return await fetchHopByHop(route, url, async (target, from) =>
+            (await allowOtherNavigation(target, this.guard, from)) ? 'continue' : 'block',
+          );
+        }
+        if (!(await allowSubresource(url, this.guard, page.url()))) return await route.abort('blockedbyclient');
+        if (hopsPaused || !this.guard.options.blockSubresources) return await route.fallback();
+        return await fetchHopByHop(route, url, async (target, from) =>
+          (await allowSubresource(target, this.guard, from)) ? 'continue' : 'block',
+        );
+      } catch {
+        await route.abort('failed').catch(() => {});
+      }
+    });
+    if (this.guard.options.blockSubresources && typeof browserContext.routeWebSocket === 'function') {
+      await browserContext.routeWebSocket(/.*/, async (ws) => {
+        const url = ws.url();
+        if (await allowSubresource(httpUrlOf(url), this.guard, undefined, url)) ws.connectToServer();
+        else await ws.close({ code: 1008, reason: 'robots.txt disallows this URL' });
+      });
+    }
+  }
+
+  /**
+   * Pauses the redirect hops of `page` through a DevTools session (Chromium) and lets `decide`
+   * settle each; other requests go on untouched (a route decides them). Resolves false where the
+   * browser has no DevTools: the caller then follows chains itself.
+   */
+  private guardHops(page: PlaywrightPage, decide: HopDecider): Promise<boolean> {
+    let done = this.hopGuards.get(page);
+    if (!done) {
+      done = pauseHops(page, this.guard.options.blockSubresources, decide);
+      this.hopGuards.set(page, done);
+    }
+    return done;
+  }
+}
+
+async function pauseHops(page: PlaywrightPage, blockSubresources: boolean, decide: HopDecider): Promise<boolean> {
+  const browserContext = page.context();
+  if (typeof browserContext.newCDPSession !== 'function') return false;
+  let session: CdpSession;
+  try {
+    session = await browserContext.newCDPSession(page);
+  } catch {
+    // Not Chromium.
+    return false;
+  }
+  const mainFrameId = await targetIdOf(session);
+  // The URL of each document request, so a hop names the URL that redirected to it.
+  const documents = new Map<string, string>();
+  await pauseRequests(session, !blockSubresources, async (paused) => {
+    const { url } = paused.request;
+    const mainFrame = paused.resourceType === 'Document' && paused.frameId === mainFrameId;
+    const from = paused.redirectedRequestId === undefined ? undefined : documents.get(paused.redirectedRequestId);
+    if (paused.redirectedRequestId !== undefined) documents.delete(paused.redirectedRequestId);
+    if (paused.resourceType === 'Document') documents.set(paused.requestId, url);
+    if (paused.redirectedRequestId === undefined || !/^https?:/i.test(url)) return 'continue';
+    return decide(url, from, mainFrame);
+  });
+  return true;
+}
+
+/**
+ * Fetches `url` for the browser one hop at a time, asks `decide` about each redirect target, and
+ * fulfils the request with the final response; a target `decide` refuses is never requested.
+ */
+async function fetchHopByHop(
+  route: PlaywrightRoute,
+  url: string,
+  decide: (target: string, from: string) => Promise<Decision>,
+): Promise<void> {
+  let current = url;
+  for (let hop = 0; hop <= MAX_HOPS; hop++) {
+    const response = await route.fetch({ url: current, maxRedirects: 0 });
+    const location = response.headers()['location'];
+    const target = REDIRECT_STATUSES.has(response.status()) && location ? resolve(location, current) : undefined;
+    if (target === undefined) return route.fulfill({ response });
+    const decision = await decide(target, current);
+    if (decision !== 'continue') return settle(route, decision);
+    current = target;
+  }
+  await route.abort('failed');
+}
+
+function settle(route: PlaywrightRoute, decision: Exclude<Decision, 'continue'>): Promise<void> {
+  return decision === 'no-content' ? route.fulfill({ status: 204 }) : route.abort('blockedbyclient');
+}
+
+/**
+ * The page a request belongs to; `undefined` for a service worker's request, which has no frame,
+ * and for a popup's first navigation, whose frame Playwright has not created yet.
+ */
+function pageOf(request: PlaywrightRequest): PlaywrightPage | undefined {
+  try {
+    return request.frame().page();
+  } catch {
+    return undefined;
+  }
+}

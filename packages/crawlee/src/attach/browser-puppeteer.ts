@@ -1,0 +1,152 @@
+/**
+ * PuppeteerCrawler. Every request of the crawler's browser is checked before it goes out:
+ *
+ * - The crawled page: Puppeteer's request interception shows each request, redirect hops
+ *   included, so every hop of its main frame is checked there, and its sub-resources.
+ * - Everything else the browser requests (popups, `target=_blank` pages, service and shared
+ *   workers, frames of those): Puppeteer intercepts only the pages it is asked to, and a popup
+ *   sends its first request before a `popup` listener could turn interception on. So one DevTools
+ *   session of the browser target pauses every request of the browser (`cdp-fetch.ts`); it leaves
+ *   the crawled pages' navigations to their own interception and decides the rest.
+ * - WebSockets are not checked: DevTools offers no point where a WebSocket handshake can be
+ *   paused or refused (`Fetch` does not see it), and Puppeteer has no WebSocket routing.
+ */
+import type { RobotsGuard } from '../guard.js';
+import { pauseRequests, targetIdOf, type CdpSession } from './cdp-fetch.js';
+import { allowOtherNavigation, allowSubresource, decideNavigation, isMainFrameNavigation, type Navigated } from './browser-checks.js';
+import type { ContextInternals } from './crawler-internals.js';
+
+/** The parts of Puppeteer's `HTTPRequest`, `Page`, `Browser` and `Target` used here. */
+interface PuppeteerRequest {
+  url(): string;
+  isNavigationRequest(): boolean;
+  frame(): unknown;
+  redirectChain(): { url(): string }[];
+  abort(errorCode?: string): Promise<void>;
+  continue(): Promise<void>;
+  respond(response: { status: number; body: string }): Promise<void>;
+  isInterceptResolutionHandled?(): boolean;
+}
+interface PuppeteerBrowser {
+  target(): { createCDPSession(): Promise<CdpSession> };
+}
+export interface PuppeteerPage {
+  setRequestInterception(value: boolean): Promise<void>;
+  on(event: 'request', handler: (request: PuppeteerRequest) => void): unknown;
+  once(event: 'close', handler: () => void): unknown;
+  mainFrame(): unknown;
+  browser(): PuppeteerBrowser;
+  target(): { createCDPSession(): Promise<DetachableSession> };
+  /** Puppeteer 19.7+; older releases have `target().createCDPSession()` only. */
+  createCDPSession?(): Promise<DetachableSession>;
+}
+type DetachableSession = CdpSession & { detach(): Promise<void> };
+
+/** The guards of one attached crawler, kept per browser. */
+export class PuppeteerGuards {
+  /** The crawled pages by target id (their main frame's id in DevTools events), with their crawling context. */
+  private readonly crawled = new Map<string, ContextInternals>();
+  private readonly browsers = new WeakMap<object, Promise<void>>();
+
+  constructor(
+    private readonly guard: RobotsGuard,
+    private readonly navigated: Navigated,
+    private readonly warn: (message: string) => void,
+  ) {}
+
+  /** Everything a crawled page needs before `page.goto()`. */
+  async guardCrawledPage(page: PuppeteerPage, context: ContextInternals): Promise<void> {
+    const session = await (page.createCDPSession?.() ?? page.target().createCDPSession());
+    const targetId = await targetIdOf(session);
+    await session.detach().catch(() => {});
+    this.crawled.set(targetId, context);
+    page.once('close', () => this.crawled.delete(targetId));
+    await this.guardBrowser(page.browser());
+    await this.interceptPage(page, context);
+  }
+
+  private async interceptPage(page: PuppeteerPage, context: ContextInternals): Promise<void> {
+    const { checkRedirects } = this.guard.options;
+    await page.setRequestInterception(true);
+    page.on('request', (request) => {
+      void (async () => {
+        if (request.isInterceptResolutionHandled?.()) return;
+        const url = request.url();
+        if (isMainFrameNavigation(request, page)) {
+          const chain = request.redirectChain();
+          const isFirstHop = url === context.request.url && chain.length === 0;
+          if (checkRedirects && !isFirstHop) {
+            const from = chain.at(-1)?.url() ?? context.request.loadedUrl ?? context.request.url;
+            const decision = await decideNavigation(url, from, context, this.guard, this.navigated);
+            if (decision === 'no-content') return await request.respond({ status: 204, body: '' });
+            if (decision === 'block') return await request.abort('blockedbyclient');
+          }
+          return await request.continue();
+        }
+        await ((await allowSubresource(url, this.guard, context.request.url)) ? request.continue() : request.abort('blockedbyclient'));
+      })().catch(() => {});
+    });
+  }
+
+  /** One DevTools session per browser, pausing every request the crawled pages' interception does not decide. */
+  private guardBrowser(browser: PuppeteerBrowser): Promise<void> {
+    let done = this.browsers.get(browser);
+    if (!done) {
+      done = this.pauseBrowser(browser).catch((error: unknown) => {
+        // A browser reached without its browser target (a remote endpoint that refuses it): the
+        // crawled pages' own interception still decides their requests.
+        this.warn(
+          `RobotsPlugin: no DevTools session of the browser (${error instanceof Error ? error.message : String(error)}); ` +
+            'requests of popups and workers the crawled pages start are not checked in this browser',
+        );
+      });
+      this.browsers.set(browser, done);
+    }
+    return done;
+  }
+
+  private async pauseBrowser(browser: PuppeteerBrowser): Promise<void> {
+    const session = await browser.target().createCDPSession();
+    // The URL of each document request, so a hop names the URL that redirected to it.
+    const documents = new Map<string, string>();
+    await pauseRequests(session, !this.guard.options.blockSubresources, async (paused) => {
+      const { url } = paused.request;
+      const owner = paused.frameId === undefined ? undefined : this.crawled.get(paused.frameId);
+      const from = paused.redirectedRequestId === undefined ? undefined : documents.get(paused.redirectedRequestId);
+      if (paused.redirectedRequestId !== undefined) documents.delete(paused.redirectedRequestId);
+      if (!/^https?:/i.test(url)) return 'continue';
+      if (paused.resourceType === 'Document') {
+        // A crawled page's navigation: its own interception decides (a skip of the Crawlee request).
+        if (owner) return 'continue';
+        const opener = paused.frameId === undefined ? undefined : await openerOfPage(session, paused.frameId);
+        if (opener !== undefined) {
+          documents.set(paused.requestId, url);
+          return (await allowOtherNavigation(url, this.guard, from ?? (opener || undefined))) ? 'continue' : 'block';
+        }
+      }
+      return (await allowSubresource(url, this.guard, owner?.request.url)) ? 'continue' : 'block';
+    });
+  }
+}
+
+/**
+ * When `frameId` is the main frame of a page (its target id), the URL of the page that opened it
+ * (`''` when none or unknown); `undefined` when it is a frame inside a page.
+ */
+async function openerOfPage(session: CdpSession, frameId: string): Promise<string | undefined> {
+  const info = await targetInfo(session, frameId);
+  if (info?.type !== 'page') return undefined;
+  return (info.openerId === undefined ? undefined : (await targetInfo(session, info.openerId))?.url) ?? '';
+}
+
+async function targetInfo(session: CdpSession, targetId: string): Promise<{ type: string; url: string; openerId?: string } | undefined> {
+  try {
+    const { targetInfo: info } = (await session.send('Target.getTargetInfo', { targetId })) as {
+      targetInfo: { type: string; url: string; openerId?: string };
+    };
+    return info;
+  } catch {
+    // Not a target: a frame inside a page.
+    return undefined;
+  }
+}

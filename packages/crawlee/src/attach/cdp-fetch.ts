@@ -1,0 +1,59 @@
+/**
+ * Chromium's DevTools `Fetch` domain, the one interception point that sees every request of a
+ * target before it goes out: redirect hops that Playwright's `route()` never shows, and, on the
+ * browser target, the requests of popups and service workers, which no page-level hook reaches.
+ * Several DevTools sessions may enable `Fetch` at once: a request goes out only when every one of
+ * them lets it, so this runs beside Playwright's and Puppeteer's own interception.
+ */
+
+/** A DevTools session, as Playwright's and Puppeteer's `CDPSession` both offer it. */
+export interface CdpSession {
+  send(method: string, params?: Record<string, unknown>): Promise<unknown>;
+  on(event: 'Fetch.requestPaused', listener: (event: PausedRequest) => void): unknown;
+}
+
+/** `Fetch.requestPaused`, the fields used here. */
+export interface PausedRequest {
+  readonly requestId: string;
+  readonly request: { readonly url: string };
+  /** The frame the request belongs to; a page's main frame has the page target's id. */
+  readonly frameId?: string;
+  readonly resourceType: string;
+  /** Set when the request is a redirect hop: the `requestId` of the request that answered 3xx. */
+  readonly redirectedRequestId?: string;
+}
+
+/** What becomes of a paused request. */
+export type Decision = 'continue' | 'block' | 'no-content';
+
+/**
+ * Pauses every request `session` sees (with `documentsOnly`, only page and frame documents: each
+ * pause is a round trip to this process) and lets `decide` settle it: sent on, failed as blocked
+ * by the client, or answered `204 No Content` (a navigation that leaves the page where it is). A
+ * `decide` that throws blocks: a request not known to be allowed never goes out.
+ */
+export async function pauseRequests(
+  session: CdpSession,
+  documentsOnly: boolean,
+  decide: (paused: PausedRequest) => Promise<Decision>,
+): Promise<void> {
+  session.on('Fetch.requestPaused', (paused) => {
+    const { requestId } = paused;
+    void decide(paused)
+      .catch((): Decision => 'block')
+      .then((decision) => {
+        if (decision === 'continue') return session.send('Fetch.continueRequest', { requestId });
+        if (decision === 'no-content') return session.send('Fetch.fulfillRequest', { requestId, responseCode: 204 });
+        return session.send('Fetch.failRequest', { requestId, errorReason: 'BlockedByClient' });
+      })
+      // The target closed or another session settled the request: nothing left to decide.
+      .catch(() => {});
+  });
+  await session.send('Fetch.enable', { patterns: [documentsOnly ? { urlPattern: '*', resourceType: 'Document' } : { urlPattern: '*' }] });
+}
+
+/** The target id of the page a session is attached to: the id of its main frame in `Fetch` events. */
+export async function targetIdOf(session: CdpSession): Promise<string> {
+  const { targetInfo } = (await session.send('Target.getTargetInfo')) as { targetInfo: { targetId: string } };
+  return targetInfo.targetId;
+}

@@ -1,0 +1,325 @@
+/**
+ * The ways a browser page reaches past the request being crawled, each against a server that
+ * records every request: a redirect chain whose second hop is disallowed (of the page, of an image,
+ * after the page loaded), `window.open` (same and other origin), a `target=_blank` click, the
+ * `fetch` of a service worker and of a dedicated worker, and a WebSocket. A real
+ * PlaywrightCrawler and a real PuppeteerCrawler (Debian's Chromium) with `blockSubresources`: no
+ * disallowed URL may reach a server, the allowed twin of each must, and no request fails.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RobotsManager } from '@heed/manager';
+import { RobotsPlugin, type SkipEvent } from '@heed/crawlee';
+import { CHROMIUM, CHROMIUM_ARGS, PLAYWRIGHT_LAUNCH_OPTIONS } from '../support/chromium.js';
+import { has } from '../support/requirements.js';
+import {
+  crawleePlaywright,
+  crawleePuppeteer,
+  freshConfig,
+  page,
+  playwright,
+  puppeteer,
+  redirect,
+  startSite,
+  text,
+  type Site,
+  type SiteOrigin,
+} from './site.js';
+
+const HEEDBOT = 'HeedBot/1.0 (+https://heed.example/bot)';
+const ROBOTS = text('User-agent: *\nDisallow: /private\n');
+
+interface Doors {
+  readonly site: Site;
+  readonly a: SiteOrigin;
+  readonly b: SiteOrigin;
+  /** Per start path: the allowed requests its page makes, which the handler waits for. */
+  readonly markers: ReadonlyMap<string, readonly { origin: SiteOrigin; path: string }[]>;
+}
+
+/** Origin A holds the pages; B is the other origin popups open. Both disallow `/private`. */
+async function startDoors(): Promise<Doors> {
+  const site = await startSite(2);
+  const [a, b] = site.origins as [SiteOrigin, SiteOrigin];
+  const script = (code: string) => page('doors', [], '', `<script>${code}</script>`);
+  for (const origin of [a, b]) {
+    origin.routes.set('/robots.txt', ROBOTS);
+    origin.routes.set('/popup-ok', page('popup', []));
+    origin.routes.set('/private/popup', page('private popup', []));
+  }
+  a.routes.set('/chain', redirect('/ok2'));
+  a.routes.set('/ok2', redirect('/private/chain'));
+  a.routes.set('/chain-ok', redirect('/ok3'));
+  a.routes.set('/ok3', redirect('/final'));
+  a.routes.set('/final', page('final', []));
+  // Well after the page has loaded (Crawlee's post-navigation hooks have run), a script navigation
+  // whose redirect leads somewhere disallowed.
+  a.routes.set('/late-hop', script(`addEventListener('load', () => setTimeout(() => { location.href = '/hop-late'; }, 1000));`));
+  a.routes.set('/hop-late', redirect('/private/late'));
+  a.routes.set('/img-chain', page('images', [], '', '<img src="/img-hop"><img src="/img-hop-ok">'));
+  a.routes.set('/img-hop', redirect('/private/img.png'));
+  a.routes.set('/img-hop-ok', redirect('/img-ok.png'));
+  a.routes.set('/img-ok.png', { headers: { 'content-type': 'image/png' }, body: '' });
+  a.routes.set('/open-same', script(`window.open('/private/popup'); window.open('/popup-hop'); window.open('/popup-ok');`));
+  a.routes.set('/popup-hop', redirect('/private/popup-hop'));
+  a.routes.set('/open-other', script(`window.open('${b.url('/private/popup')}'); window.open('${b.url('/popup-ok')}');`));
+  a.routes.set(
+    '/blank',
+    page(
+      'blank',
+      [],
+      '',
+      '<a id="no" target="_blank" href="/private/blank">no</a><a id="yes" target="_blank" href="/blank-ok">yes</a>' +
+        `<script>document.getElementById('no').click(); document.getElementById('yes').click();</script>`,
+    ),
+  );
+  a.routes.set('/blank-ok', page('blank ok', []));
+  a.routes.set('/sw', script(`navigator.serviceWorker.register('/sw.js');`));
+  a.routes.set('/sw.js', {
+    headers: { 'content-type': 'text/javascript' },
+    body: `self.addEventListener('install', (e) => e.waitUntil(Promise.all([fetch('/private/sw').catch(() => {}), fetch('/sw-ok').catch(() => {})])));`,
+  });
+  a.routes.set('/sw-ok', text('ok'));
+  a.routes.set('/worker', script(`new Worker('/worker.js');`));
+  a.routes.set('/worker.js', {
+    headers: { 'content-type': 'text/javascript' },
+    body: ['/private/worker', '/worker-hop', '/worker-ok'].map((path) => `fetch('${path}').catch(() => {});`).join('\n'),
+  });
+  a.routes.set('/worker-hop', redirect('/private/worker-hop'));
+  a.routes.set('/worker-ok', text('ok'));
+  const ws = a.origin.replace(/^http/, 'ws');
+  a.routes.set('/ws', script(`new WebSocket('${ws}/private/ws'); new WebSocket('${ws}/ws-ok');`));
+  const markers = new Map([
+    ['/img-chain', [{ origin: a, path: '/img-ok.png' }]],
+    ['/late-hop', [{ origin: a, path: '/hop-late' }]],
+    [
+      '/open-same',
+      [
+        { origin: a, path: '/popup-ok' },
+        { origin: a, path: '/popup-hop' },
+      ],
+    ],
+    ['/open-other', [{ origin: b, path: '/popup-ok' }]],
+    ['/blank', [{ origin: a, path: '/blank-ok' }]],
+    ['/sw', [{ origin: a, path: '/sw-ok' }]],
+    [
+      '/worker',
+      [
+        { origin: a, path: '/worker-ok' },
+        { origin: a, path: '/worker-hop' },
+      ],
+    ],
+    ['/ws', [{ origin: a, path: '/ws-ok' }]],
+  ]);
+  return { site, a, b, markers };
+}
+
+/** Waits until the page's allowed requests reached the server, then a little longer for any disallowed twin. */
+async function settle(doors: Doors, url: string): Promise<void> {
+  const wanted = doors.markers.get(new URL(url).pathname) ?? [];
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline && !wanted.every((m) => m.origin.count(m.path) > 0)) await new Promise((r) => setTimeout(r, 50));
+  await new Promise((r) => setTimeout(r, 400));
+}
+
+interface Outcome {
+  readonly handled: string[];
+  readonly skips: SkipEvent[];
+  failed: number;
+}
+
+type Make = (doors: Doors, handled: string[]) => { run(urls: string[]): Promise<unknown>; stats: { state: { requestsFailed: number } } };
+
+const START_PATHS = ['/chain', '/chain-ok', '/late-hop', '/img-chain', '/open-same', '/open-other', '/blank', '/sw', '/worker', '/ws'];
+
+async function crawl(doors: Doors, make: Make, blockSubresources = true, startPaths = START_PATHS): Promise<Outcome> {
+  const outcome: Outcome = { handled: [], skips: [], failed: 0 };
+  const manager = new RobotsManager({ userAgent: HEEDBOT });
+  const crawler = make(doors, outcome.handled);
+  await RobotsPlugin.attach(crawler, {
+    userAgent: HEEDBOT,
+    manager,
+    blockSubresources,
+    logSummary: false,
+    onSkip: (e) => void outcome.skips.push(e),
+  });
+  await crawler.run(startPaths.map((path) => doors.a.url(path)));
+  await manager.close();
+  outcome.failed = crawler.stats.state.requestsFailed;
+  return outcome;
+}
+
+/**
+ * A PlaywrightCrawler; `devtools: false` hides `newCDPSession` from the plugin, as Firefox and
+ * WebKit have none, so the plugin follows chains itself.
+ */
+const makePlaywright =
+  (devtools: boolean): Make =>
+  (doors, handled) =>
+    new crawleePlaywright.PlaywrightCrawler(
+      {
+        launchContext: { launcher: playwright.chromium, launchOptions: PLAYWRIGHT_LAUNCH_OPTIONS },
+        headless: true,
+        minConcurrency: 8,
+        maxConcurrency: 8,
+        maxRequestRetries: 0,
+        browserPoolOptions: { useFingerprints: false },
+        preNavigationHooks: devtools
+          ? []
+          : [({ page }) => void Object.defineProperty(page.context(), 'newCDPSession', { value: undefined, configurable: true })],
+        requestHandler: async (ctx) => {
+          handled.push(ctx.request.loadedUrl ?? ctx.request.url);
+          await settle(doors, ctx.request.url);
+        },
+      },
+      freshConfig(),
+    );
+
+const makePuppeteer: Make = (doors, handled) =>
+  new crawleePuppeteer.PuppeteerCrawler(
+    {
+      launchContext: { launcher: puppeteer, launchOptions: { executablePath: CHROMIUM, args: CHROMIUM_ARGS } },
+      headless: true,
+      minConcurrency: 8,
+      maxConcurrency: 8,
+      maxRequestRetries: 0,
+      browserPoolOptions: { useFingerprints: false },
+      requestHandler: async (ctx) => {
+        handled.push(ctx.request.loadedUrl ?? ctx.request.url);
+        await settle(doors, ctx.request.url);
+      },
+    },
+    freshConfig(),
+  );
+
+/** Paths of `origin` the server saw, robots.txt left out. */
+function seen(origin: SiteOrigin): string[] {
+  return origin.paths().filter((path) => path !== '/robots.txt');
+}
+
+/** What differs between the crawlers: where the page of an allowed chain says it is, whether WebSockets are checked. */
+interface Expected {
+  readonly chainLoadedAt: string;
+  readonly websocketsChecked: boolean;
+}
+
+describe.skipIf(!has('chromium', 'test/crawlee/browser-doors.test.ts')).each([
+  ['PlaywrightCrawler', makePlaywright(true), { chainLoadedAt: '/final', websocketsChecked: true }],
+  [
+    'PlaywrightCrawler without DevTools (as on Firefox, WebKit)',
+    makePlaywright(false),
+    { chainLoadedAt: '/chain-ok', websocketsChecked: true },
+  ],
+  ['PuppeteerCrawler', makePuppeteer, { chainLoadedAt: '/final', websocketsChecked: false }],
+] as const satisfies readonly (readonly [string, Make, Expected])[])('%s: side doors of a browser page', (_name, make, expected) => {
+  let doors: Doors;
+  let outcome: Outcome;
+
+  beforeAll(async () => {
+    doors = await startDoors();
+    outcome = await crawl(doors, make);
+  }, 60_000);
+
+  afterAll(async () => {
+    await doors?.site.close();
+  });
+
+  it('a redirect chain is checked at every hop', () => {
+    expect(seen(doors.a)).not.toContain('/private/chain');
+    expect(doors.a.count('/ok2')).toBeGreaterThan(0);
+    expect(outcome.skips.find((e) => e.url === doors.a.url('/private/chain'))).toMatchObject({
+      stage: 'redirect',
+      referrer: doors.a.url('/ok2'),
+    });
+    expect(outcome.handled).not.toContain(doors.a.url('/private/chain'));
+  });
+
+  it('an allowed chain is followed to its end, each hop requested once', () => {
+    expect(['/chain-ok', '/ok3', '/final'].map((path) => doors.a.count(path))).toEqual([1, 1, 1]);
+    expect(outcome.handled).toContain(doors.a.url(expected.chainLoadedAt));
+  });
+
+  it('a redirect after the page loaded leaves the page where it is, and is reported', () => {
+    expect(doors.a.count('/hop-late')).toBe(1);
+    expect(seen(doors.a)).not.toContain('/private/late');
+    expect(outcome.skips.find((e) => e.url === doors.a.url('/private/late'))).toMatchObject({
+      stage: 'redirect',
+      referrer: doors.a.url('/hop-late'),
+    });
+    expect(outcome.handled).toContain(doors.a.url('/late-hop'));
+  });
+
+  it("a sub-resource's redirect chain is checked at every hop", () => {
+    expect(seen(doors.a)).not.toContain('/private/img.png');
+    expect(doors.a.count('/img-ok.png')).toBeGreaterThan(0);
+    expect(outcome.skips.find((e) => e.url === doors.a.url('/private/img.png'))).toMatchObject({ stage: 'subresource' });
+  });
+
+  it('window.open of the same origin, a redirect of the popup included', () => {
+    expect(seen(doors.a)).not.toContain('/private/popup');
+    expect(seen(doors.a)).not.toContain('/private/popup-hop');
+    expect(doors.a.count('/popup-ok')).toBeGreaterThan(0);
+    expect(doors.a.count('/popup-hop')).toBeGreaterThan(0);
+    expect(outcome.skips.find((e) => e.url === doors.a.url('/private/popup'))).toMatchObject({ stage: 'redirect', reason: 'rules' });
+  });
+
+  it('window.open of another origin', () => {
+    expect(seen(doors.b)).not.toContain('/private/popup');
+    expect(doors.b.count('/popup-ok')).toBeGreaterThan(0);
+    expect(outcome.skips.find((e) => e.url === doors.b.url('/private/popup'))).toMatchObject({ stage: 'redirect', origin: doors.b.origin });
+  });
+
+  it('a target=_blank click', () => {
+    expect(seen(doors.a)).not.toContain('/private/blank');
+    expect(doors.a.count('/blank-ok')).toBeGreaterThan(0);
+  });
+
+  it("a service worker's fetch", () => {
+    expect(seen(doors.a)).not.toContain('/private/sw');
+    expect(doors.a.count('/sw-ok')).toBeGreaterThan(0);
+    expect(outcome.skips.find((e) => e.url === doors.a.url('/private/sw'))).toMatchObject({ stage: 'subresource' });
+  });
+
+  it("a dedicated worker's fetch, a redirect included", () => {
+    expect(seen(doors.a)).not.toContain('/private/worker');
+    expect(seen(doors.a)).not.toContain('/private/worker-hop');
+    expect(doors.a.count('/worker-ok')).toBeGreaterThan(0);
+  });
+
+  it('a WebSocket (Playwright); Puppeteer has no hook for one, as the README says', () => {
+    expect(doors.a.count('/ws-ok')).toBeGreaterThan(0);
+    if (expected.websocketsChecked) expect(seen(doors.a)).not.toContain('/private/ws');
+    // When this fails, Puppeteer's WebSockets are covered: update the README's "not checked" list.
+    else expect(seen(doors.a)).toContain('/private/ws');
+  });
+
+  it('handles every allowed page and fails nothing', () => {
+    const handledPaths = START_PATHS.filter((p) => p !== '/chain').map((p) => (p === '/chain-ok' ? expected.chainLoadedAt : p));
+    expect(new Set(outcome.handled)).toEqual(new Set(handledPaths.map((p) => doors.a.url(p))));
+    expect(outcome.failed).toBe(0);
+    const disallowed = [...seen(doors.a), ...seen(doors.b)].filter((p) => p.startsWith('/private'));
+    expect(disallowed).toEqual(expected.websocketsChecked ? [] : ['/private/ws']);
+  });
+});
+
+describe.skipIf(!has('chromium', 'test/crawlee/browser-doors.test.ts')).each([
+  ['PlaywrightCrawler', makePlaywright(true)],
+  ['PuppeteerCrawler', makePuppeteer],
+] as const)('%s without blockSubresources', (_name, make) => {
+  let doors: Doors;
+
+  beforeAll(async () => {
+    doors = await startDoors();
+    await crawl(doors, make, false, ['/open-same', '/img-chain']);
+  }, 60_000);
+
+  afterAll(async () => {
+    await doors?.site.close();
+  });
+
+  it("checks a popup's navigation (checkRedirects) and leaves sub-resources alone, as documented", () => {
+    expect(seen(doors.a)).not.toContain('/private/popup');
+    expect(seen(doors.a)).not.toContain('/private/popup-hop');
+    expect(doors.a.count('/popup-ok')).toBeGreaterThan(0);
+    expect(seen(doors.a)).toContain('/private/img.png');
+  });
+});
