@@ -323,3 +323,30 @@ describe.skipIf(!has('chromium', 'test/crawlee/browser-doors.test.ts')).each([
     expect(seen(doors.a)).toContain('/private/img.png');
   });
 });
+
+describe.skipIf(!has('chromium', 'test/crawlee/browser-doors.test.ts')).each([
+  ['PlaywrightCrawler', makePlaywright(true)],
+  ['PlaywrightCrawler without DevTools (as on Firefox, WebKit)', makePlaywright(false)],
+  ['PuppeteerCrawler', makePuppeteer],
+] as const)('%s: redirect hops and popups keep the crawl-delay', (_name, make) => {
+  let doors: Doors;
+
+  beforeAll(async () => {
+    doors = await startDoors();
+    doors.a.routes.set('/robots.txt', text('User-agent: *\nCrawl-delay: 0.4\nDisallow: /private\n'));
+    doors.a.routes.set('/favicon.ico', { status: 404, body: '' });
+    await crawl(doors, make, false, ['/chain-ok', '/open-same', '/popup-ok']);
+  }, 60_000);
+
+  afterAll(async () => {
+    await doors?.site.close();
+  });
+
+  it('every request to the origin (pages, each hop, popups) at least its delay after the last one', () => {
+    // Policy files are exempt; the browser's own favicon request is a page resource, not a crawl request.
+    const hits = doors.a.hits.filter((hit) => hit.path !== '/robots.txt' && hit.path !== '/favicon.ico');
+    expect(hits.map((hit) => hit.path)).toEqual(expect.arrayContaining(['/chain-ok', '/ok3', '/final', '/popup-hop', '/popup-ok']));
+    const gaps = hits.slice(1).map((hit, i) => ({ to: hit.path, gap: hit.at - hits[i]!.at }));
+    expect(gaps.filter(({ gap }) => gap < 350)).toEqual([]);
+  });
+});

@@ -113,6 +113,16 @@ export class CrawlDelayScheduler {
     this.reserved.delete(key);
   }
 
+  /**
+   * A request to `origin` is leaving now, seen closer to the wire than {@link started} (a browser's
+   * interception of a page's first request, which may go out long after the pre-navigation hooks
+   * while the browser starts): later slots count from here. An origin without a clock has no delay.
+   */
+  sent(origin: string, now: number): void {
+    const clock = this.clocks.get(origin);
+    if (clock !== undefined) clock.lastStart = Math.max(clock.lastStart ?? now, now);
+  }
+
   /** Remembers that `key` was let go, so that its start moves the origin's clock. */
   private grant(origin: string, key: string, delay: number): void {
     // Only delayed origins need the start time; bounded so a crawler that never reports starts

@@ -3,6 +3,7 @@
  * script or meta refresh), a sub-resource, and a request of a page the crawler did not open (a
  * popup, a `target=_blank` link) or of a worker.
  */
+import { originOf } from '@heed/manager';
 import type { RobotsGuard } from '../guard.js';
 import { skipFromVerdict } from '../skips.js';
 import type { Decision } from './cdp-fetch.js';
@@ -19,7 +20,9 @@ export type Navigated = WeakSet<object>;
 /**
  * A main-frame navigation of the crawled page to `url` (not its first request): during
  * `page.goto()` a disallowed one ends the Crawlee request as a skip (`block`); afterwards the page
- * stays where it is (`no-content`) and the skip is reported.
+ * stays where it is (`no-content`) and the skip is reported. An allowed one waits for its origin's
+ * crawl-delay: a hop is a request to that origin like any page (the first request had its slot
+ * from the queue).
  */
 export async function decideNavigation(
   url: string,
@@ -28,9 +31,9 @@ export async function decideNavigation(
   guard: RobotsGuard,
   navigated: Navigated,
 ): Promise<Decision> {
-  if (!guard.options.checkRedirects) return 'continue';
+  if (!guard.options.checkRedirects) return continueAfterCrawlDelay(url, guard);
   const verdict = await guard.verdict(url, 'redirect');
-  if (verdict.allowed) return 'continue';
+  if (verdict.allowed) return continueAfterCrawlDelay(url, guard);
   const skip = skipFromVerdict(verdict, 'redirect', from);
   if (!navigated.has(context.request)) {
     guard.blocked.set(context.request, skip);
@@ -51,15 +54,38 @@ export async function allowSubresource(url: string, guard: RobotsGuard, referrer
 
 /**
  * The navigation of a page the crawler did not open (a popup, a `target=_blank` link), each hop
- * included: checked with `checkRedirects`, like a script navigation of the crawled page. It is no
- * Crawlee request: a disallowed one is reported and never requested, and the crawled page goes on.
+ * included: checked with `checkRedirects`, like a script navigation of the crawled page, and held
+ * for its origin's crawl-delay. It is no Crawlee request: a disallowed one is reported and never
+ * requested, and the crawled page goes on.
  */
 export async function allowOtherNavigation(url: string, guard: RobotsGuard, referrer: string | undefined): Promise<boolean> {
-  if (!guard.options.checkRedirects || !/^https?:/i.test(url)) return true;
-  const verdict = await guard.verdict(url, 'redirect');
-  if (verdict.allowed) return true;
-  await guard.reporter.report(skipFromVerdict(verdict, 'redirect', referrer));
-  return false;
+  if (!/^https?:/i.test(url)) return true;
+  if (guard.options.checkRedirects) {
+    const verdict = await guard.verdict(url, 'redirect');
+    if (!verdict.allowed) {
+      await guard.reporter.report(skipFromVerdict(verdict, 'redirect', referrer));
+      return false;
+    }
+  }
+  await continueAfterCrawlDelay(url, guard);
+  return true;
+}
+
+/** Resolves to `continue` once `url`'s origin is due (its crawl-delay since the last request to it). */
+async function continueAfterCrawlDelay(url: string, guard: RobotsGuard): Promise<'continue'> {
+  await guard.awaitCrawlDelay(url);
+  return 'continue';
+}
+
+/**
+ * A request to `url` went out by now, later than its crawl-delay slot says: the crawled page's
+ * first request seen by the browser's interception (the pre-navigation hook that took its slot may
+ * run a second or more earlier on a browser still starting), or a hop Heed fetched itself once
+ * its answer is in. Later slots of its origin count from here.
+ */
+export function noteRequestSent(url: string, guard: RobotsGuard): void {
+  const origin = originOf(url);
+  if (origin !== undefined) guard.crawlDelays?.sent(origin, Date.now());
 }
 
 /** The http(s) URL whose robots.txt governs a WebSocket URL (RFC 6455: ws is http's, wss https's). */

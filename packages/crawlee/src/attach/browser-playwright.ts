@@ -29,6 +29,7 @@ import {
   allowOtherNavigation,
   allowSubresource,
   decideNavigation,
+  noteRequestSent,
   httpUrlOf,
   isMainFrameNavigation,
   resolve,
@@ -102,6 +103,7 @@ export class PlaywrightGuards {
       try {
         const url = request.url();
         if (isMainFrameNavigation(request, page)) {
+          if (url === context.request.url && !this.navigated.has(context.request)) noteRequestSent(url, this.guard);
           if (!checkRedirects) return await route.fallback();
           // The first request was checked before it was taken from the queue; any other main-frame
           // navigation (a script or meta refresh moving on) is checked here.
@@ -111,15 +113,21 @@ export class PlaywrightGuards {
             if (decision !== 'continue') return await settle(route, decision);
           }
           if (hopsPaused) return await route.fallback();
-          return await fetchHopByHop(route, url, (target, hopFrom) =>
-            decideNavigation(target, hopFrom, context, this.guard, this.navigated),
+          return await fetchHopByHop(
+            route,
+            url,
+            (target, hopFrom) => decideNavigation(target, hopFrom, context, this.guard, this.navigated),
+            this.guard,
           );
         }
         if (!blockSubresources) return await route.fallback();
         if (!(await allowSubresource(url, this.guard, context.request.url))) return await route.abort('blockedbyclient');
         if (hopsPaused) return await route.fallback();
-        return await fetchHopByHop(route, url, async (target, from) =>
-          (await allowSubresource(target, this.guard, from)) ? 'continue' : 'block',
+        return await fetchHopByHop(
+          route,
+          url,
+          async (target, from) => ((await allowSubresource(target, this.guard, from)) ? 'continue' : 'block'),
+          this.guard,
         );
       } catch {
         // The page closed or the route was already handled: nothing left to decide.
@@ -150,16 +158,22 @@ export class PlaywrightGuards {
           const referrer = request.headers()['referer'];
           if (!(await allowOtherNavigation(url, this.guard, referrer))) return await route.abort('blockedbyclient');
           if (!this.guard.options.checkRedirects) return await route.fallback();
-          return await fetchHopByHop(route, url, async (target, from) =>
-            (await allowOtherNavigation(target, this.guard, from)) ? 'continue' : 'block',
+          return await fetchHopByHop(
+            route,
+            url,
+            async (target, from) => ((await allowOtherNavigation(target, this.guard, from)) ? 'continue' : 'block'),
+            this.guard,
           );
         }
         if (!page) {
           // A service worker: its fetch is followed hop by hop, each hop checked.
           if (!(await allowSubresource(url, this.guard, undefined))) return await route.abort('blockedbyclient');
           if (!this.guard.options.blockSubresources) return await route.fallback();
-          return await fetchHopByHop(route, url, async (target, from) =>
-            (await allowSubresource(target, this.guard, from)) ? 'continue' : 'block',
+          return await fetchHopByHop(
+            route,
+            url,
+            async (target, from) => ((await allowSubresource(target, this.guard, from)) ? 'continue' : 'block'),
+            this.guard,
           );
         }
         // A page the crawler did not open: a popup, a target=_blank link.
@@ -173,14 +187,20 @@ export class PlaywrightGuards {
           const opener = await page.opener().catch(() => null);
           if (!(await allowOtherNavigation(url, this.guard, opener?.url()))) return await route.abort('blockedbyclient');
           if (hopsPaused || !this.guard.options.checkRedirects) return await route.fallback();
-          return await fetchHopByHop(route, url, async (target, from) =>
-            (await allowOtherNavigation(target, this.guard, from)) ? 'continue' : 'block',
+          return await fetchHopByHop(
+            route,
+            url,
+            async (target, from) => ((await allowOtherNavigation(target, this.guard, from)) ? 'continue' : 'block'),
+            this.guard,
           );
         }
         if (!(await allowSubresource(url, this.guard, page.url()))) return await route.abort('blockedbyclient');
         if (hopsPaused || !this.guard.options.blockSubresources) return await route.fallback();
-        return await fetchHopByHop(route, url, async (target, from) =>
-          (await allowSubresource(target, this.guard, from)) ? 'continue' : 'block',
+        return await fetchHopByHop(
+          route,
+          url,
+          async (target, from) => ((await allowSubresource(target, this.guard, from)) ? 'continue' : 'block'),
+          this.guard,
         );
       } catch {
         await route.abort('failed').catch(() => {});
@@ -243,10 +263,12 @@ async function fetchHopByHop(
   route: PlaywrightRoute,
   url: string,
   decide: (target: string, from: string) => Promise<Decision>,
+  guard: RobotsGuard,
 ): Promise<void> {
   let current = url;
   for (let hop = 0; hop <= MAX_HOPS; hop++) {
     const response = await route.fetch({ url: current, maxRedirects: 0 });
+    noteRequestSent(current, guard);
     const location = response.headers()['location'];
     const target = REDIRECT_STATUSES.has(response.status()) && location ? resolve(location, current) : undefined;
     if (target === undefined) return route.fulfill({ response });

@@ -13,7 +13,14 @@
  */
 import type { RobotsGuard } from '../guard.js';
 import { pauseRequests, targetIdOf, type CdpSession } from './cdp-fetch.js';
-import { allowOtherNavigation, allowSubresource, decideNavigation, isMainFrameNavigation, type Navigated } from './browser-checks.js';
+import {
+  allowOtherNavigation,
+  allowSubresource,
+  decideNavigation,
+  isMainFrameNavigation,
+  noteRequestSent,
+  type Navigated,
+} from './browser-checks.js';
 import type { ContextInternals } from './crawler-internals.js';
 
 /** The parts of Puppeteer's `HTTPRequest`, `Page`, `Browser` and `Target` used here. */
@@ -75,6 +82,7 @@ export class PuppeteerGuards {
         if (isMainFrameNavigation(request, page)) {
           const chain = request.redirectChain();
           const isFirstHop = url === context.request.url && chain.length === 0;
+          if (isFirstHop && !this.navigated.has(context.request)) noteRequestSent(url, this.guard);
           if (checkRedirects && !isFirstHop) {
             const from = chain.at(-1)?.url() ?? context.request.loadedUrl ?? context.request.url;
             const decision = await decideNavigation(url, from, context, this.guard, this.navigated);
