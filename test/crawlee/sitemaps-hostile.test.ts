@@ -2,12 +2,20 @@
  * Hostile and odd sitemaps (issue 24, items 5, 6 and 9), against real loopback servers, at CI
  * scale; the full scale is `pnpm test:stress` (test/stress/sitemaps.stress.ts).
  *
+ * 6. Sitemaps that drip or hang do not hold a small crawl: a file with no new entry for `stallMs` is
+ *    cut, and two such files in a row end the origin's sitemaps. (Before: a 2-page crawl whose
+ *    robots.txt names 10 sitemaps that never finish ran until `maxTimePerOriginMs`, 120 s by
+ *    default.)
  * 9. XML faults cost only themselves. (Before: a sitemap with an unescaped `&` in every URL gave
  *    99 of its 5,000 URLs: the file was abandoned after 100 faults.)
  */
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RobotsManager } from '@heed/manager';
+import { RobotsPlugin } from '@heed/crawlee';
 import { parseSitemapStream, readSitemaps } from '../../packages/crawlee/src/sitemaps/index.js';
-import { startSite, type Site, type SiteOrigin } from './site.js';
+import { crawleeCheerio, freshConfig, page, startSite, text, type Site, type SiteOrigin } from './site.js';
 import { mainThreadCpuMs } from './sitemaps-hosts.js';
 
 const UA = 'HeedBot/1.0 (+https://heed.example/bot)';
@@ -81,4 +89,139 @@ describe('XML faults cost only themselves', () => {
     expect(large / small).toBeLessThanOrEqual(8);
     expect(large).toBeLessThan(10_000);
   });
+});
+
+/**
+ * A server whose answers are written over time: each route gets the response and writes to it as
+ * it likes; every request is recorded, and every open response is ended on close.
+ */
+async function startStreamingServer(routes: Record<string, (res: ServerResponse) => void>) {
+  const hits: string[] = [];
+  const timers = new Set<ReturnType<typeof setInterval>>();
+  const server: Server = createServer((req, res) => {
+    hits.push(req.url ?? '/');
+    const route = routes[req.url ?? '/'];
+    if (!route) return void res.writeHead(404).end();
+    route(res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url: (path: string) => `${origin}${path}`,
+    hits,
+    /** Writes `chunk()` every `ms` until the client goes. */
+    every(res: ServerResponse, ms: number, chunk: () => string) {
+      const timer = setInterval(() => res.write(chunk()), ms);
+      timers.add(timer);
+      res.on('close', () => clearInterval(timer));
+    },
+    close: async () => {
+      for (const timer of timers) clearInterval(timer);
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+describe('sitemaps that drip or hang', () => {
+  const STALL_MS = 1_000;
+
+  it('a 2-page crawl whose robots.txt names 10 never-ending sitemaps ends within seconds of the last entry', async () => {
+    const pages = await startSite(1);
+    const a = pages.origins[0]!;
+    const listed = [a.url('/listed-1'), a.url('/listed-2')];
+    const xmlHead = (res: ServerResponse) => {
+      res.writeHead(200, { 'content-type': 'application/xml' });
+      res.write(`<?xml version="1.0" encoding="UTF-8"?>\n<urlset ${NS}>\n`);
+    };
+    const sitemaps = await startStreamingServer({
+      // Two entries at once, then a byte now and then, forever.
+      '/drip-0.xml': (res) => {
+        xmlHead(res);
+        res.write(listed.map((u) => `<url><loc>${u}</loc></url>\n`).join(''));
+        sitemaps.every(res, 200, () => ' ');
+      },
+      // A byte now and then, never an entry.
+      ...Object.fromEntries(
+        [1, 2, 3, 4].map((i) => [
+          `/drip-${i}.xml`,
+          (res: ServerResponse) => {
+            xmlHead(res);
+            sitemaps.every(res, 200, () => ' ');
+          },
+        ]),
+      ),
+      // Never a byte: no status line, no headers. (Unrouted paths answer 404 at once.)
+      ...Object.fromEntries([5, 6, 7, 8, 9].map((i) => [`/hang-${i}.xml`, () => {}])),
+    });
+    const names = [0, 1, 2, 3, 4]
+      .map((i) => sitemaps.url(`/drip-${i}.xml`))
+      .concat([5, 6, 7, 8, 9].map((i) => sitemaps.url(`/hang-${i}.xml`)));
+    a.routes.set('/robots.txt', text(`User-agent: *\nAllow: /\n${names.map((n) => `Sitemap: ${n}`).join('\n')}\n`));
+    a.routes.set('/', page('home', ['/two']));
+    a.routes.set('/two', page('two', []));
+    for (const u of listed) a.routes.set(new URL(u).pathname, page('listed', []));
+
+    const manager = new RobotsManager({ userAgent: UA });
+    const crawler = new crawleeCheerio.CheerioCrawler(
+      { maxConcurrency: 2, requestHandler: async (ctx) => void (await ctx.enqueueLinks()) },
+      freshConfig(),
+    );
+    const warnings: string[] = [];
+    crawler.log.warning = (message: string) => void warnings.push(message);
+    // Default options but the stall window, and a 30 s origin budget so that the code before the
+    // stall rule ends this test in 30 s rather than 120 s.
+    await RobotsPlugin.attach(crawler, {
+      userAgent: UA,
+      manager,
+      logSummary: false,
+      sitemaps: { stallMs: STALL_MS, maxTimePerOriginMs: 30_000 },
+    });
+    const started = performance.now();
+    try {
+      await crawler.run([a.url('/')]);
+    } finally {
+      await manager.close();
+      await sitemaps.close();
+      await pages.close();
+    }
+    const took = performance.now() - started;
+    console.log(`10 never-ending sitemaps, stallMs ${STALL_MS}: 2-page crawl took ${(took / 1000).toFixed(1)} s`);
+    // The entries before the drip are kept and crawled, both pages too.
+    for (const path of ['/', '/two', '/listed-1', '/listed-2']) expect(a.count(path)).toBe(1);
+    // drip-0 cut one stall window after its entries, drip-1 after one more; the rest never asked.
+    expect(sitemaps.hits).toEqual(['/drip-0.xml', '/drip-1.xml']);
+    const said = warnings.join('\n');
+    expect(said).toMatch(/drip-0\.xml: no new entry for 1000 ms \(sitemaps\.stallMs\); cut, the entries read before kept/);
+    expect(said).toMatch(/2 sitemap files in a row stalled \(sitemaps\.stallMs\); the remaining 8 are not read/);
+    // About two stall windows plus the crawl; before: the origin's whole budget (30 s here).
+    expect(took).toBeLessThan(2 * STALL_MS + 8_000);
+  }, 60_000);
+
+  it('a slow but steady sitemap is read to its end: only a stretch without entries is a stall', async () => {
+    const sitemaps = await startStreamingServer({
+      // One entry every 300 ms for 3 s: three times the stall window, each gap under a third of it.
+      '/steady.xml': (res) => {
+        res.writeHead(200, { 'content-type': 'application/xml' });
+        res.write(`<urlset ${NS}>`);
+        let sent = 0;
+        sitemaps.every(res, 300, () => (++sent <= 10 ? `<url><loc>http://a.example/${sent}</loc></url>` : sent === 11 ? '</urlset>' : ''));
+        setTimeout(() => res.end(), 3_600);
+      },
+    });
+    const problems: string[] = [];
+    try {
+      const urls = await collect(
+        readSitemaps(
+          [sitemaps.url('/steady.xml')],
+          { userAgent: UA, maxBytes: 1_000_000, timeoutMs: 30_000, stallMs: STALL_MS, maxDepth: 0 },
+          { onProblem: (m) => problems.push(m) },
+        ),
+      );
+      expect(urls.map((u) => u.url)).toEqual(Array.from({ length: 10 }, (_, i) => `http://a.example/${i + 1}`));
+      expect(problems).toEqual([]);
+    } finally {
+      await sitemaps.close();
+    }
+  }, 30_000);
 });

@@ -228,6 +228,7 @@ describe('numeric sitemap options are bounded', () => {
     ['maxBytes', 2 ** 40, /sitemaps\.maxBytes/],
     ['timeoutMs', 2 ** 31, /sitemaps\.timeoutMs.*from 1 to 2,147,483,647 \(the longest a Node\.js timer waits/],
     ['maxTimePerOriginMs', Infinity, /sitemaps\.maxTimePerOriginMs.*milliseconds from 1 to 2,147,483,647/],
+    ['stallMs', 0, /sitemaps\.stallMs.*milliseconds from 1 to 2,147,483,647/],
     ['maxUrlsPerOrigin', Infinity, /sitemaps\.maxUrlsPerOrigin/],
     ['maxDepth', 1.5, /sitemaps\.maxDepth.*whole number from 0 to 10/],
     ['maxConcurrentFetches', 0, /sitemaps\.maxConcurrentFetches.*from 1 to 64/],
@@ -247,6 +248,8 @@ describe('numeric sitemap options are bounded', () => {
     );
     await plugin.close();
     const defaults = (await attach({})).options.sitemaps;
-    expect(defaults && [defaults.maxTimePerOriginMs, defaults.maxConcurrentFetches, defaults.maxFilesPerOrigin]).toEqual([120_000, 4, 100]);
+    expect(defaults && [defaults.maxTimePerOriginMs, defaults.maxConcurrentFetches, defaults.maxFilesPerOrigin, defaults.stallMs]).toEqual([
+      120_000, 4, 100, 5_000,
+    ]);
   });
 });

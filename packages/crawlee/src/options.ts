@@ -32,7 +32,7 @@ export type SitemapEnqueueStrategy = 'all' | 'same-hostname' | 'same-domain' | '
  * fetched; a page URL outside the site is kept only when it comes from a sitemap on its own host that
  * this host's robots.txt names (the sitemaps protocol's cross-submission). Sitemap work is bounded per plugin
  * (`maxConcurrentFetches`, `maxBufferedBytes`), per origin (`maxFilesPerOrigin`,
- * `maxTimePerOriginMs`, `maxUrlsPerOrigin`) and per file (`maxBytes`, `timeoutMs`).
+ * `maxTimePerOriginMs`, `maxUrlsPerOrigin`) and per file (`maxBytes`, `timeoutMs`, `stallMs`).
  */
 export interface SitemapOptions {
   /**
@@ -118,6 +118,16 @@ export interface SitemapOptions {
    * @default `30_000`
    */
   readonly timeoutMs?: number;
+  /**
+   * Time a sitemap file may go without a new entry, in milliseconds (1 to 2,147,483,647), from its
+   * request on (waiting for room in the crawler's queue not counted): then it is cut, the entries
+   * read before kept. Once two files of an origin in a row are cut that way, its remaining
+   * sitemaps are not read, so a crawl whose pages are done waits at most about twice this past the
+   * last entry of sitemaps that drip or hang. A server that takes longer than this to start
+   * answering needs a larger value.
+   * @default `5_000`
+   */
+  readonly stallMs?: number;
   /**
    * Proxy sitemaps are fetched through, `http://user:pass@host:port`.
    * @default none (direct)
@@ -247,6 +257,7 @@ export interface ResolvedSitemapOptions {
   readonly label: string | undefined;
   readonly maxPendingRequests: number;
   readonly timeoutMs: number;
+  readonly stallMs: number;
   readonly proxyUrl: string | undefined;
 }
 
@@ -284,6 +295,7 @@ export const SITEMAP_DEFAULTS: Omit<ResolvedSitemapOptions, 'filter' | 'label' |
   maxBufferedBytes: 16 * 1024 * 1024,
   maxPendingRequests: 1_000,
   timeoutMs: 30_000,
+  stallMs: 5_000,
 };
 
 export const DEFAULTS = {
@@ -326,6 +338,7 @@ const SITEMAP_KEYS: readonly string[] = [
   'label',
   'maxPendingRequests',
   'timeoutMs',
+  'stallMs',
   'proxyUrl',
   'maxTimePerOriginMs',
   'maxConcurrentFetches',
@@ -463,6 +476,7 @@ function resolveSitemaps(value: unknown): ResolvedSitemapOptions | false {
     maxBufferedBytes: whole('maxBufferedBytes', { min: 65_536, max: 1_073_741_824, unit: 'bytes' }),
     maxPendingRequests: whole('maxPendingRequests', { min: 1, max: 1_000_000 }),
     timeoutMs: whole('timeoutMs', timer),
+    stallMs: whole('stallMs', timer),
   };
 }
 

@@ -10,7 +10,9 @@
  * Bounds: one {@link SitemapBudget} for the whole plugin (files read at once, bytes of URLs in the
  * backlogs), and per origin a time budget (`maxTimePerOriginMs`) that runs while the origin's
  * sitemaps are being fetched and parsed, not while its backlog waits for the crawler — so the crawl
- * (whose end waits for the feeder) never waits on one origin's sitemaps longer than that. The
+ * (whose end waits for the feeder) never waits on one origin's sitemaps longer than that; and a
+ * stall rule (`stallMs`, in `sitemaps/read.ts`) that ends the reading of files, then of the origin,
+ * that deliver no entries, so a crawl whose pages are done does not wait on them for long. The
  * origins already read are remembered within a byte bound ({@link RecentOrigins}).
  *
  * The backlog is handed over one batch per event-loop turn: Crawlee's in-memory queue adds a batch
@@ -139,7 +141,7 @@ export class SitemapFeeder {
     const { manager } = this.deps;
     const sitemapUrls = await untilAborted(manager.sitemaps(url), signal);
     if (!sitemapUrls || sitemapUrls.length === 0) return;
-    const { maxUrlsPerOrigin, maxBytes, maxDepth, maxFilesPerOrigin, timeoutMs, proxyUrl, enqueueStrategy } = this.options;
+    const { maxUrlsPerOrigin, maxBytes, maxDepth, maxFilesPerOrigin, timeoutMs, stallMs, proxyUrl, enqueueStrategy } = this.options;
     const warn = (message: string) => this.deps.warn(`RobotsPlugin: ${origin}: ${message}`);
     const vouching = new Map<string, Promise<ReadonlySet<string>>>();
     let outOfScope = 0;
@@ -168,6 +170,7 @@ export class SitemapFeeder {
         maxDepth,
         maxFiles: maxFilesPerOrigin,
         timeoutMs,
+        stallMs,
         signal,
         clock,
         budget: this.budget,

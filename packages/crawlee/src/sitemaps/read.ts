@@ -6,11 +6,21 @@
  * is held but the slice being parsed. With a {@link SitemapBudget}, a file is read only while it
  * holds one of the budget's fetch slots; with a {@link Clock}, each file's `timeoutMs` is running
  * time of that clock (it stops while the consumer waits on the crawler).
+ *
+ * The stall rule: a file that yields no entry for `stallMs` (from its request, or from its last
+ * batch of entries; the consumer's time with them not counted) is cut, its entries kept. A file
+ * that drips a byte now and then is cut by it as one that sends nothing is: only an entry is
+ * progress. Once {@link STALLS_IN_A_ROW} files in a row are cut that way, the walk ends: the files
+ * left are most likely the same, and reading them one by one would hold a crawl whose pages are
+ * done for `stallMs` each.
  */
 import { Clock, type SitemapBudget } from './budget.js';
 import { sitemapBytes, type SitemapFetchOptions } from './fetch.js';
 import { parseSitemapChunks } from './parse.js';
 import type { SitemapUrl } from './types.js';
+
+/** Files in a row cut by the stall rule, with no entry between them, after which the walk ends. */
+export const STALLS_IN_A_ROW = 2;
 
 /** Options of {@link readSitemaps}. */
 export interface ReadSitemapsOptions extends Omit<SitemapFetchOptions, 'onOpen'> {
@@ -20,6 +30,8 @@ export interface ReadSitemapsOptions extends Omit<SitemapFetchOptions, 'onOpen'>
   readonly maxFiles?: number;
   /** Time to read one file, in milliseconds, from the request to its last byte. */
   readonly timeoutMs: number;
+  /** Time one file may go without a new entry, in milliseconds. Default: no limit but `timeoutMs`. */
+  readonly stallMs?: number;
   /** Fetch slots shared with other readers. Default: none (no limit). */
   readonly budget?: SitemapBudget;
   /** The clock `timeoutMs` runs on. Default: a clock of its own (wall time). */
@@ -51,6 +63,7 @@ export async function* readSitemaps(
   const clock = options.clock ?? new Clock();
   const { signal } = options;
   let fetched = 0;
+  let stalledInRow = 0;
   while (queue.length > 0) {
     if (signal?.aborted) return;
     if (fetched >= (options.maxFiles ?? Infinity)) {
@@ -63,7 +76,16 @@ export async function* readSitemaps(
     if (!release) return;
     const problem = (message: string) => hooks.onProblem?.(`sitemap ${url}: ${message}`);
     const timeout = new AbortController();
-    const countdown = clock.countdown(options.timeoutMs, () => timeout.abort());
+    let cutBy: 'timeout' | 'stall' | undefined;
+    const cut = (why: 'timeout' | 'stall') => () => {
+      cutBy ??= why;
+      timeout.abort();
+    };
+    const countdown = clock.countdown(options.timeoutMs, cut('timeout'));
+    const { stallMs } = options;
+    const stallWindow = () => (stallMs === undefined ? undefined : clock.countdown(stallMs, cut('stall')));
+    let stall = stallWindow();
+    let yielded = false;
     try {
       const bytes = sitemapBytes(
         url,
@@ -77,6 +99,9 @@ export async function* readSitemaps(
         problem,
       );
       for await (const entries of parseSitemapChunks(bytes, problem)) {
+        // The consumer's time with the entries is not the file's: the window starts after them.
+        stall?.stop();
+        yielded = true;
         for (const entry of entries) {
           if (entry.kind === 'url') {
             yield { url: entry.loc, sitemapUrl: url };
@@ -88,11 +113,21 @@ export async function* readSitemaps(
           if (hooks.keepNested && !hooks.keepNested(nested, url)) continue;
           queue.push({ url: nested, depth: depth + 1 });
         }
+        stall = stallWindow();
       }
-      if (timeout.signal.aborted) problem(`not read within ${options.timeoutMs} ms (sitemaps.timeoutMs); the entries read before kept`);
+      if (cutBy === 'timeout') problem(`not read within ${options.timeoutMs} ms (sitemaps.timeoutMs); the entries read before kept`);
+      if (cutBy === 'stall') problem(`no new entry for ${stallMs} ms (sitemaps.stallMs); cut, the entries read before kept`);
     } finally {
       countdown.stop();
+      stall?.stop();
       release();
+    }
+    // A file cut after entries starts a new row: its stall began after its last entry.
+    if (cutBy === 'stall') stalledInRow = yielded ? 1 : stalledInRow + 1;
+    else if (yielded) stalledInRow = 0;
+    if (stalledInRow >= STALLS_IN_A_ROW && queue.length > 0) {
+      hooks.onProblem?.(`${STALLS_IN_A_ROW} sitemap files in a row stalled (sitemaps.stallMs); the remaining ${queue.length} are not read`);
+      return;
     }
   }
 }
