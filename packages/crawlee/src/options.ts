@@ -31,8 +31,8 @@ export type SitemapEnqueueStrategy = 'all' | 'same-hostname' | 'same-domain' | '
  * are read wherever they are hosted; a nested sitemap outside the site (by `enqueueStrategy`) is not
  * fetched; a page URL outside the site is kept only when it comes from a sitemap on its own host that
  * this host's robots.txt names (the sitemaps protocol's cross-submission). Sitemap work is bounded per plugin
- * (`maxConcurrentFetches`, `maxBufferedBytes`), per origin (`maxFilesPerOrigin`,
- * `maxTimePerOriginMs`, `maxUrlsPerOrigin`) and per file (`maxBytes`, `timeoutMs`, `stallMs`).
+ * (`maxConcurrentFetches`, `maxBufferedBytes`, `maxHeldBytes`), per origin (`maxFilesPerOrigin`,
+ * `maxTimePerOriginMs`, `maxUrlsPerOrigin`, `maxHeldBytesPerOrigin`) and per file (`maxBytes`, `timeoutMs`, `stallMs`).
  */
 export interface SitemapOptions {
   /**
@@ -101,6 +101,22 @@ export interface SitemapOptions {
    * @default `16_777_216` (16 MiB)
    */
   readonly maxBufferedBytes?: number;
+  /**
+   * Most bytes one origin's sitemap reading holds to remember what it has seen (65,536 to
+   * 1,073,741,824): the sitemap files queued or read, so each is read once, and the URLs read, so
+   * their repeats are skipped. Beyond it, a sitemap location is dropped unread and a URL is not
+   * remembered (a repeat of it then reaches the crawler's queue, which drops it); both are counted
+   * and reported once. Files to read are also never queued beyond what `maxFilesPerOrigin` still
+   * allows, so an index listing 700,000 sitemaps costs the few that can be read.
+   * @default `16_777_216` (16 MiB)
+   */
+  readonly maxHeldBytesPerOrigin?: number;
+  /**
+   * The same as `maxHeldBytesPerOrigin`, all origins together (65,536 to 1,073,741,824): the
+   * readings under way never hold more than this, however many origins they are for.
+   * @default `134_217_728` (128 MiB)
+   */
+  readonly maxHeldBytes?: number;
   /**
    * `request.label` of enqueued sitemap URLs, so a router can tell them apart.
    * @default none
@@ -254,6 +270,8 @@ export interface ResolvedSitemapOptions {
   readonly maxTimePerOriginMs: number;
   readonly maxConcurrentFetches: number;
   readonly maxBufferedBytes: number;
+  readonly maxHeldBytesPerOrigin: number;
+  readonly maxHeldBytes: number;
   readonly label: string | undefined;
   readonly maxPendingRequests: number;
   readonly timeoutMs: number;
@@ -293,6 +311,8 @@ export const SITEMAP_DEFAULTS: Omit<ResolvedSitemapOptions, 'filter' | 'label' |
   maxTimePerOriginMs: 120_000,
   maxConcurrentFetches: 4,
   maxBufferedBytes: 16 * 1024 * 1024,
+  maxHeldBytesPerOrigin: 16 * 1024 * 1024,
+  maxHeldBytes: 128 * 1024 * 1024,
   maxPendingRequests: 1_000,
   timeoutMs: 30_000,
   stallMs: 5_000,
@@ -343,6 +363,8 @@ const SITEMAP_KEYS: readonly string[] = [
   'maxTimePerOriginMs',
   'maxConcurrentFetches',
   'maxBufferedBytes',
+  'maxHeldBytesPerOrigin',
+  'maxHeldBytes',
 ];
 const SCOPE: OptionScope = { where: 'RobotsPlugin.attach()', suggest: didYouMean };
 const SITEMAP_SCOPE: OptionScope = { ...SCOPE, prefix: 'sitemaps.' };
@@ -474,6 +496,8 @@ function resolveSitemaps(value: unknown): ResolvedSitemapOptions | false {
     maxTimePerOriginMs: whole('maxTimePerOriginMs', timer),
     maxConcurrentFetches: whole('maxConcurrentFetches', { min: 1, max: 64 }),
     maxBufferedBytes: whole('maxBufferedBytes', { min: 65_536, max: 1_073_741_824, unit: 'bytes' }),
+    maxHeldBytesPerOrigin: whole('maxHeldBytesPerOrigin', { min: 65_536, max: 1_073_741_824, unit: 'bytes' }),
+    maxHeldBytes: whole('maxHeldBytes', { min: 65_536, max: 1_073_741_824, unit: 'bytes' }),
     maxPendingRequests: whole('maxPendingRequests', { min: 1, max: 1_000_000 }),
     timeoutMs: whole('timeoutMs', timer),
     stallMs: whole('stallMs', timer),
