@@ -14,11 +14,10 @@
  * (it is kept as the literal character, as browsers and Google read it) and the entries before any
  * fault are always kept. Faults are paid for by entries: a file may have {@link FREE_XML_FAULTS}
  * plus {@link XML_FAULTS_PER_ENTRY} for each entry it yielded, so a sitemap with a bare `&` in every
- * URL is read to its end, while a file of faults alone is abandoned early. Each fault costs about
- * a microsecond (sax builds an `Error` for it; its stack trace, the bulk of the cost, is not
- * captured), so a hostile file costs a small multiple of a clean one of the same entries: 800,000
- * faults between 100,000 entries parse in about 1 s against 0.25 s for the clean file (6 s with
- * stack traces). A file is also abandoned at nesting deeper than {@link MAX_DEPTH}, or a tag with
+ * URL is read to its end, while a file of faults alone is abandoned early. A fault costs little
+ * (sax builds an `Error` for it, whose stack trace, most of the cost, is not captured), so a file
+ * of as many faults as its entries pay for parses in time linear in its size, a small multiple of
+ * a clean file's. A file is also abandoned at nesting deeper than {@link MAX_DEPTH}, or a tag with
  * more than {@link MAX_ATTRIBUTES} attributes — the shapes that would otherwise grow sax's own state
  * without bound. Entities declared in a DOCTYPE are never expanded (no billion laughs, no external
  * entities).
@@ -152,7 +151,7 @@ export class XmlSitemapParser {
 
 /**
  * Runs `parse` with no stack trace captured for the `Error` sax builds on every fault: capturing it
- * is about five sixths of a fault's cost, and the message (line, column) says all the report needs.
+ * is most of a fault's cost, and the message (line, column) says all the report needs.
  * The setting is restored before anything else can run: `parse` is synchronous.
  */
 function withoutStackTraces(parse: () => void): void {

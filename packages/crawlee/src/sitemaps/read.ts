@@ -9,8 +9,8 @@
  *
  * Memory: the files to read are the walk's only state, and it never holds more of them than it may
  * still fetch (`maxFiles` less the files read) nor more bytes of them than its {@link HeldBytes}
- * allows: an index listing 700,000 sitemaps costs the few it can read, not 700,000 queued URLs
- * (3 GB measured before this bound). The locations beyond are dropped and reported once, counted.
+ * allows: an index listing 700,000 sitemaps costs the few it can read, not 700,000 queued URLs.
+ * The locations beyond are dropped and reported once, counted.
  *
  * The stall rule: a file that yields no entry for `stallMs` (from its request, or from its last
  * batch of entries; the consumer's time with them not counted) is cut, its entries kept. A file
@@ -89,8 +89,71 @@ export async function* readSitemaps(
     }
   };
   for (const url of sitemapUrls) enqueue(url, 0);
+  while (queue.length > 0) {
+    if (signal?.aborted) return;
+    fetched++;
+    const { url, depth } = queue.shift()!;
+    const release = options.budget ? await options.budget.acquireFetch(signal) : () => {};
+    if (!release) return;
+    const problem = (message: string) => hooks.onProblem?.(`sitemap ${url}: ${message}`);
+    const timeout = new AbortController();
+    let cutBy: 'timeout' | 'stall' | undefined;
+    const cut = (why: 'timeout' | 'stall') => () => {
+      cutBy ??= why;
+      timeout.abort();
+    };
+    const countdown = clock.countdown(options.timeoutMs, cut('timeout'));
+    const { stallMs } = options;
+    const stallWindow = () => (stallMs === undefined ? undefined : clock.countdown(stallMs, cut('stall')));
+    let stall = stallWindow();
+    let yielded = false;
+    try {
+      const bytes = sitemapBytes(
+        url,
+        {
+          userAgent: options.userAgent,
+          maxBytes: options.maxBytes,
+          ...(options.proxyUrl ? { proxyUrl: options.proxyUrl } : {}),
+          signal: signal ? AbortSignal.any([signal, timeout.signal]) : timeout.signal,
+          onOpen: () => hooks.onSitemapRead?.(url),
+        },
+        problem,
+      );
+      for await (const entries of parseSitemapChunks(bytes, problem)) {
+        // The consumer's time with the entries is not the file's: the window starts after them.
+        stall?.stop();
+        yielded = true;
+        for (const entry of entries) {
+          if (entry.kind === 'url') {
+            yield { url: entry.loc, sitemapUrl: url };
+            continue;
+          }
+          const nested = entry.loc;
+          if (depth + 1 > options.maxDepth || seen.has(nested)) continue;
+          if (hooks.keepNested && !hooks.keepNested(nested, url)) continue;
+          enqueue(nested, depth + 1);
+        }
+        stall = stallWindow();
+      }
+      if (cutBy === 'timeout') problem(`not read within ${options.timeoutMs} ms (sitemaps.timeoutMs); the entries read before kept`);
+      if (cutBy === 'stall') problem(`no new entry for ${stallMs} ms (sitemaps.stallMs); cut, the entries read before kept`);
+    } finally {
+      countdown.stop();
+      stall?.stop();
+      release();
+    }
+    // A file cut after entries starts a new row: its stall began after its last entry.
+    if (cutBy === 'stall') stalledInRow = yielded ? 1 : stalledInRow + 1;
+    else if (yielded) stalledInRow = 0;
+    if (stalledInRow >= STALLS_IN_A_ROW && queue.length + beyondFiles > 0) {
+      hooks.onProblem?.(
+        `${STALLS_IN_A_ROW} sitemap files in a row stalled (sitemaps.stallMs); the remaining ${queue.length + beyondFiles} are not read`,
+      );
+      beyondFiles = 0;
+      break;
+    }
+  }
   // Reported once the walk has ended by itself (not when the consumer stopped it).
-  yield* walk();
   if (beyondFiles > 0 && !signal?.aborted) {
     hooks.onProblem?.(`more than ${options.maxFiles} sitemap files; the remaining ${beyondFiles} are not read`);
   }
@@ -98,72 +161,5 @@ export async function* readSitemaps(
     hooks.onProblem?.(
       `${beyondBytes} sitemap location(s) dropped unread: remembering them would pass the bytes the reading may hold (sitemaps.maxHeldBytesPerOrigin, sitemaps.maxHeldBytes)`,
     );
-  }
-
-  async function* walk(): AsyncGenerator<SitemapUrl> {
-    while (queue.length > 0) {
-      if (signal?.aborted) return;
-      fetched++;
-      const { url, depth } = queue.shift()!;
-      const release = options.budget ? await options.budget.acquireFetch(signal) : () => {};
-      if (!release) return;
-      const problem = (message: string) => hooks.onProblem?.(`sitemap ${url}: ${message}`);
-      const timeout = new AbortController();
-      let cutBy: 'timeout' | 'stall' | undefined;
-      const cut = (why: 'timeout' | 'stall') => () => {
-        cutBy ??= why;
-        timeout.abort();
-      };
-      const countdown = clock.countdown(options.timeoutMs, cut('timeout'));
-      const { stallMs } = options;
-      const stallWindow = () => (stallMs === undefined ? undefined : clock.countdown(stallMs, cut('stall')));
-      let stall = stallWindow();
-      let yielded = false;
-      try {
-        const bytes = sitemapBytes(
-          url,
-          {
-            userAgent: options.userAgent,
-            maxBytes: options.maxBytes,
-            ...(options.proxyUrl ? { proxyUrl: options.proxyUrl } : {}),
-            signal: signal ? AbortSignal.any([signal, timeout.signal]) : timeout.signal,
-            onOpen: () => hooks.onSitemapRead?.(url),
-          },
-          problem,
-        );
-        for await (const entries of parseSitemapChunks(bytes, problem)) {
-          // The consumer's time with the entries is not the file's: the window starts after them.
-          stall?.stop();
-          yielded = true;
-          for (const entry of entries) {
-            if (entry.kind === 'url') {
-              yield { url: entry.loc, sitemapUrl: url };
-              continue;
-            }
-            const nested = entry.loc;
-            if (depth + 1 > options.maxDepth || seen.has(nested)) continue;
-            if (hooks.keepNested && !hooks.keepNested(nested, url)) continue;
-            enqueue(nested, depth + 1);
-          }
-          stall = stallWindow();
-        }
-        if (cutBy === 'timeout') problem(`not read within ${options.timeoutMs} ms (sitemaps.timeoutMs); the entries read before kept`);
-        if (cutBy === 'stall') problem(`no new entry for ${stallMs} ms (sitemaps.stallMs); cut, the entries read before kept`);
-      } finally {
-        countdown.stop();
-        stall?.stop();
-        release();
-      }
-      // A file cut after entries starts a new row: its stall began after its last entry.
-      if (cutBy === 'stall') stalledInRow = yielded ? 1 : stalledInRow + 1;
-      else if (yielded) stalledInRow = 0;
-      if (stalledInRow >= STALLS_IN_A_ROW && queue.length + beyondFiles > 0) {
-        hooks.onProblem?.(
-          `${STALLS_IN_A_ROW} sitemap files in a row stalled (sitemaps.stallMs); the remaining ${queue.length + beyondFiles} are not read`,
-        );
-        beyondFiles = 0;
-        return;
-      }
-    }
   }
 }
