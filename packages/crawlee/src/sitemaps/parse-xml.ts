@@ -118,8 +118,10 @@ export class XmlSitemapParser {
   private stop(reason: string): void {
     this.stopped ??= reason;
     this.loc = undefined;
-    // sax has no abort: further callbacks are ignored and write() is no longer called.
+    // sax has no abort: further callbacks are ignored and write() is no longer called; the rest of
+    // the slice being written goes on, its faults no longer counted.
     this.parser.onopentag = this.parser.ontext = this.parser.oncdata = this.parser.onclosetag = this.parser.onattribute = () => {};
+    this.parser.onerror = () => this.parser.resume();
   }
 
   private appendLoc(text: string): void {
