@@ -32,7 +32,8 @@ export type SitemapEnqueueStrategy = 'all' | 'same-hostname' | 'same-domain' | '
  * fetched; a page URL outside the site is kept only when it comes from a sitemap on its own host that
  * this host's robots.txt names (the sitemaps protocol's cross-submission). Sitemap work is bounded per plugin
  * (`maxConcurrentFetches`, `maxBufferedBytes`, `maxHeldBytes`), per origin (`maxFilesPerOrigin`,
- * `maxTimePerOriginMs`, `maxUrlsPerOrigin`, `maxHeldBytesPerOrigin`) and per file (`maxBytes`, `timeoutMs`, `stallMs`).
+ * `maxTimePerOriginMs`, `maxUrlsPerOrigin`, `maxHeldBytesPerOrigin`) and per file (`maxBytes`,
+ * `timeoutMs`, `stallMs`).
  */
 export interface SitemapOptions {
   /**

@@ -6,9 +6,9 @@
  * they have seen (sitemap files queued or read, URLs read), each origin's within its own bound too
  * ({@link HeldBytes}). Waiting frees buffered URLs (the crawler takes them); nothing frees what a
  * reading remembers but its end, so there an item beyond the bound is dropped, not waited for.
- * Per origin, a {@link Clock} runs the origin's total time
- * budget and each file's timeout; it is paused while the feeder waits on the crawler (back-pressure),
- * because then the crawl has work and is not waiting on sitemaps.
+ * Per origin, a {@link Clock} runs the origin's total time budget and each file's timeout and stall
+ * window; it is paused while the feeder waits on the crawler (back-pressure), because then the
+ * crawl has work and is not waiting on sitemaps.
  */
 
 /** A pausable countdown: fires once when `ms` of running time have passed. */
