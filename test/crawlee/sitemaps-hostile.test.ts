@@ -19,6 +19,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RobotsManager } from '@heed/manager';
 import { RobotsPlugin } from '@heed/crawlee';
+import { HeldBytes, SitemapBudget } from '../../packages/crawlee/src/sitemaps/budget.js';
 import { parseSitemapStream, readSitemaps } from '../../packages/crawlee/src/sitemaps/index.js';
 import { crawleeCheerio, freshConfig, page, startSite, text, type Site, type SiteOrigin } from './site.js';
 import { mainThreadCpuMs } from './sitemaps-hosts.js';
@@ -336,6 +337,23 @@ describe('sitemap index fan-out is bounded in bytes', () => {
     // garbage of parsing 35 MB of XML not yet collected.
     expect(grew).toBeLessThan(72 * 1024 * 1024);
   }, 60_000);
+});
+
+describe('held bytes: one ledger per origin, one budget for all', () => {
+  it('holds within both bounds, and an ended reading gives everything back', () => {
+    const budget = new SitemapBudget({ maxConcurrentFetches: 1, maxBufferedBytes: 65_536, maxHeldBytes: 1_000 });
+    const a = new HeldBytes(600, budget);
+    const b = new HeldBytes(600, budget);
+    expect([a.tryHold(400), a.tryHold(300), a.tryHold(200)]).toEqual([true, false, true]);
+    // b's own bound has room, the plugin's has 400 left.
+    expect([b.tryHold(500), b.tryHold(400)]).toEqual([false, true]);
+    expect(budget.usage().heldBytes).toBe(1_000);
+    a.releaseAll();
+    expect(budget.usage().heldBytes).toBe(400);
+    expect(b.tryHold(200)).toBe(true);
+    b.releaseAll();
+    expect([a.bytes, b.bytes, budget.usage().heldBytes]).toEqual([0, 0, 0]);
+  });
 });
 
 /** Samples the heap in use every 10 ms; `stop()` gives the peak growth over the start, in bytes. */
