@@ -228,10 +228,13 @@ describe('numeric sitemap options are bounded', () => {
     ['maxBytes', 2 ** 40, /sitemaps\.maxBytes/],
     ['timeoutMs', 2 ** 31, /sitemaps\.timeoutMs.*from 1 to 2,147,483,647 \(the longest a Node\.js timer waits/],
     ['maxTimePerOriginMs', Infinity, /sitemaps\.maxTimePerOriginMs.*milliseconds from 1 to 2,147,483,647/],
+    ['stallMs', 0, /sitemaps\.stallMs.*milliseconds from 1 to 2,147,483,647/],
     ['maxUrlsPerOrigin', Infinity, /sitemaps\.maxUrlsPerOrigin/],
     ['maxDepth', 1.5, /sitemaps\.maxDepth.*whole number from 0 to 10/],
     ['maxConcurrentFetches', 0, /sitemaps\.maxConcurrentFetches.*from 1 to 64/],
     ['maxBufferedBytes', Number.NaN, /sitemaps\.maxBufferedBytes/],
+    ['maxHeldBytesPerOrigin', 1_000, /sitemaps\.maxHeldBytesPerOrigin.*whole number of bytes from 65,536 to 1,073,741,824/],
+    ['maxHeldBytes', 2 ** 31, /sitemaps\.maxHeldBytes.*whole number of bytes from 65,536 to 1,073,741,824/],
     ['maxPendingRequests', '100', /sitemaps\.maxPendingRequests.*got "100"/],
   ])('rejects sitemaps.%s = %s', async (key, value, message) => {
     const attempt = attach({ [key]: value });
@@ -247,6 +250,15 @@ describe('numeric sitemap options are bounded', () => {
     );
     await plugin.close();
     const defaults = (await attach({})).options.sitemaps;
-    expect(defaults && [defaults.maxTimePerOriginMs, defaults.maxConcurrentFetches, defaults.maxFilesPerOrigin]).toEqual([120_000, 4, 100]);
+    expect(
+      defaults && [
+        defaults.maxTimePerOriginMs,
+        defaults.maxConcurrentFetches,
+        defaults.maxFilesPerOrigin,
+        defaults.stallMs,
+        defaults.maxHeldBytesPerOrigin,
+        defaults.maxHeldBytes,
+      ],
+    ).toEqual([120_000, 4, 100, 5_000, 16 * 1024 * 1024, 128 * 1024 * 1024]);
   });
 });

@@ -6,14 +6,19 @@
  * - a 50,000-URL sitemap (the protocol's maximum, ~7 MB): read and parsed, then fed into the queue,
  *   the event loop never held over 100 ms while it is fed;
  * - 100 origins, each serving two 50 MB bombs (gzipped zeros; a gzipped urlset repeating one URL);
- * - one origin whose index lists 200 one-GB bombs (gzip members of zeros, concatenated).
+ * - one origin whose index lists 200 one-GB bombs (gzip members of zeros, concatenated);
+ * - issue 24, items 5, 6, 9: an index listing 700,000 fresh nested sitemaps (48 MB) in every file,
+ *   memory bounded; 10 dripping or hanging sitemaps with default options, a 2-page crawl ends
+ *   within about two `stallMs`; 50,000 URLs with a bare `&` each, all kept.
  */
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RobotsManager } from '@heed/manager';
 import { RobotsPlugin } from '@heed/crawlee';
 import { readSitemaps } from '../../packages/crawlee/src/sitemaps/index.js';
-import { crawleeCheerio, freshConfig, page, startSite, text, type Site } from '../crawlee/site.js';
+import { crawleeCheerio, freshConfig, page, startSite, text, type Site, type SiteOrigin } from '../crawlee/site.js';
 import { watchEventLoop, watchMemory } from '../crawlee/sitemaps-hosts.js';
 
 const UA = 'HeedBot/1.0 (+https://heed.example/bot)';
@@ -163,5 +168,112 @@ describe('sitemaps at scale', () => {
       `index of 200 one-GB bombs: one-page crawl ${(run.tookMs / 1000).toFixed(1)} s, ${run.plugin.stats.sitemapsRead} files read, RSS peak +${(run.rssGrowth / MB).toFixed(0)} MB`,
     );
     expect(run.tookMs).toBeLessThan(120_000);
+  });
+});
+
+describe('hostile sitemaps at full scale (issue 24)', () => {
+  const NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"';
+
+  it('an index listing 700,000 fresh nested sitemaps in every file: memory bounded, the crawl ends', async () => {
+    const site = await startSite(1);
+    sites.push(site);
+    const a: SiteOrigin = site.origins[0]!;
+    // Each file lists 700,000 sitemaps named after it, so none repeats: 44 MB. One template, its
+    // file number (3 digits) written into a copy per file, so that serving costs no parsing-sized
+    // garbage of its own.
+    const stem = (file: string) => a.url(`/n-${file}`);
+    const parts = [`<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex ${NS}>\n`];
+    for (let i = 0; i < 700_000; i++) parts.push(`<sitemap><loc>${stem('###')}-${i}.xml</loc></sitemap>\n`);
+    parts.push('</sitemapindex>\n');
+    const template = Buffer.from(parts.join(''));
+    const marks: number[] = [];
+    for (let at = template.indexOf('###'); at >= 0; at = template.indexOf('###', at + 3)) marks.push(at);
+    const fanOut = (file: number) => {
+      const body = Buffer.from(template);
+      const digits = String(file).padStart(3, '0');
+      for (const at of marks) body.write(digits, at, 'latin1');
+      return { headers: { 'content-type': 'application/xml' }, body };
+    };
+    report(`fan-out index: ${(template.length / MB).toFixed(0)} MB, 700,000 nested sitemaps`);
+    a.routes.set('/robots.txt', text(`User-agent: *\nAllow: /\nSitemap: ${a.url('/n-999.xml')}\n`));
+    a.routes.set('/', page('home', []));
+    // The file robots.txt names, and those the default maxFilesPerOrigin (100) lets be read after it.
+    a.routes.set('/n-999.xml', () => fanOut(999));
+    for (let i = 0; i < 100; i++) a.routes.set(`/n-999-${i}.xml`, () => fanOut(i));
+    // Default options but a 60 s origin budget (default 120 s): before, memory grew all along it.
+    const run = await crawlWithPlugin([a.url('/')], { maxTimePerOriginMs: 60_000 });
+    report(
+      `700,000-sitemap fan-out per file: crawl ${(run.tookMs / 1000).toFixed(1)} s, ${run.plugin.stats.sitemapsRead} files read, RSS peak +${(run.rssGrowth / MB).toFixed(0)} MB`,
+    );
+    // Before: every location queued and remembered (+313 MB after 3 files here; 3 GB in 120 s in
+    // the issue's run). Now at most maxFilesPerOrigin locations are queued: +39 MB, the parsing.
+    expect(run.rssGrowth).toBeLessThan(150 * MB);
+    expect(run.tookMs).toBeLessThan(90_000);
+  });
+
+  it('10 dripping or hanging sitemaps, default options: a 2-page crawl ends within about two stallMs', async () => {
+    const site = await startSite(1);
+    sites.push(site);
+    const a: SiteOrigin = site.origins[0]!;
+    // Dripping (even files: the status line, then a space every 500 ms) or hanging (odd: nothing).
+    const open = new Set<ServerResponse>();
+    const asked: string[] = [];
+    const drips = createServer((req, res) => {
+      asked.push(req.url ?? '');
+      open.add(res);
+      if (Number(/\d+/.exec(req.url ?? '')?.[0]) % 2 === 1) return;
+      res.writeHead(200, { 'content-type': 'application/xml' });
+      res.write(`<urlset ${NS}>`);
+      const timer = setInterval(() => res.write(' '), 500);
+      res.on('close', () => clearInterval(timer));
+    });
+    await new Promise<void>((resolve) => drips.listen(0, '127.0.0.1', resolve));
+    const dripUrl = (i: number) => `http://127.0.0.1:${(drips.address() as AddressInfo).port}/drip-${i}.xml`;
+    a.routes.set(
+      '/robots.txt',
+      text(`User-agent: *\nAllow: /\n${Array.from({ length: 10 }, (_, i) => `Sitemap: ${dripUrl(i)}`).join('\n')}\n`),
+    );
+    a.routes.set('/', page('home', ['/two']));
+    a.routes.set('/two', page('two', []));
+    const manager = new RobotsManager({ userAgent: UA });
+    const crawler = new crawleeCheerio.CheerioCrawler(
+      { maxConcurrency: 2, requestHandler: async (ctx) => void (await ctx.enqueueLinks()) },
+      freshConfig(),
+    );
+    crawler.log.warning = () => {};
+    await RobotsPlugin.attach(crawler, { userAgent: UA, manager, logSummary: false });
+    const started = performance.now();
+    await crawler.run([a.url('/')]);
+    const took = performance.now() - started;
+    await manager.close();
+    for (const res of open) res.destroy();
+    drips.closeAllConnections();
+    drips.close();
+    report(
+      `10 dripping/hanging sitemaps, default options (stallMs 5 s): 2-page crawl ${(took / 1000).toFixed(1)} s, ${asked.length} files asked`,
+    );
+    expect(a.count('/two')).toBe(1);
+    // Before: still running after 55 s (120 s, the origin budget).
+    expect(took).toBeLessThan(20_000);
+  });
+
+  it('50,000 URLs with a bare & each: all kept', async () => {
+    const site = await startSite(1);
+    sites.push(site);
+    const a: SiteOrigin = site.origins[0]!;
+    a.routes.set('/amp.xml', {
+      headers: { 'content-type': 'application/xml' },
+      body: Buffer.from(urlset(50_000, (i) => a.url(`/p/${i}?a=1&b=${i}`))),
+    });
+    const started = performance.now();
+    let n = 0;
+    let last = '';
+    for await (const entry of readSitemaps([a.url('/amp.xml')], { userAgent: UA, maxBytes: 50 * MB, timeoutMs: 60_000, maxDepth: 0 })) {
+      n++;
+      last = entry.url;
+    }
+    report(`50,000 URLs with a bare & each: ${n} kept in ${((performance.now() - started) / 1000).toFixed(2)} s`);
+    expect(n).toBe(50_000);
+    expect(last).toBe(a.url('/p/49999?a=1&b=49999'));
   });
 });

@@ -31,8 +31,9 @@ export type SitemapEnqueueStrategy = 'all' | 'same-hostname' | 'same-domain' | '
  * are read wherever they are hosted; a nested sitemap outside the site (by `enqueueStrategy`) is not
  * fetched; a page URL outside the site is kept only when it comes from a sitemap on its own host that
  * this host's robots.txt names (the sitemaps protocol's cross-submission). Sitemap work is bounded per plugin
- * (`maxConcurrentFetches`, `maxBufferedBytes`), per origin (`maxFilesPerOrigin`,
- * `maxTimePerOriginMs`, `maxUrlsPerOrigin`) and per file (`maxBytes`, `timeoutMs`).
+ * (`maxConcurrentFetches`, `maxBufferedBytes`, `maxHeldBytes`), per origin (`maxFilesPerOrigin`,
+ * `maxTimePerOriginMs`, `maxUrlsPerOrigin`, `maxHeldBytesPerOrigin`) and per file (`maxBytes`,
+ * `timeoutMs`, `stallMs`).
  */
 export interface SitemapOptions {
   /**
@@ -102,6 +103,22 @@ export interface SitemapOptions {
    */
   readonly maxBufferedBytes?: number;
   /**
+   * Most bytes one origin's sitemap reading holds to remember what it has seen (65,536 to
+   * 1,073,741,824): the sitemap files queued or read, so each is read once, and the URLs read, so
+   * their repeats are skipped. Beyond it, a sitemap location is dropped unread and a URL is not
+   * remembered (a repeat of it then reaches the crawler's queue, which drops it); both are counted
+   * and reported once. Files to read are also never queued beyond what `maxFilesPerOrigin` still
+   * allows, so an index listing 700,000 sitemaps costs the few that can be read.
+   * @default `16_777_216` (16 MiB)
+   */
+  readonly maxHeldBytesPerOrigin?: number;
+  /**
+   * The same as `maxHeldBytesPerOrigin`, all origins together (65,536 to 1,073,741,824): the
+   * readings under way never hold more than this, however many origins they are for.
+   * @default `134_217_728` (128 MiB)
+   */
+  readonly maxHeldBytes?: number;
+  /**
    * `request.label` of enqueued sitemap URLs, so a router can tell them apart.
    * @default none
    */
@@ -118,6 +135,16 @@ export interface SitemapOptions {
    * @default `30_000`
    */
   readonly timeoutMs?: number;
+  /**
+   * Time a sitemap file may go without a new entry, in milliseconds (1 to 2,147,483,647), from its
+   * request on (waiting for room in the crawler's queue not counted): then it is cut, the entries
+   * read before kept. Once two files of an origin in a row are cut that way, its remaining
+   * sitemaps are not read, so a crawl whose pages are done waits at most about twice this past the
+   * last entry of sitemaps that drip or hang. A server that takes longer than this to start
+   * answering needs a larger value.
+   * @default `5_000`
+   */
+  readonly stallMs?: number;
   /**
    * Proxy sitemaps are fetched through, `http://user:pass@host:port`.
    * @default none (direct)
@@ -252,9 +279,12 @@ export interface ResolvedSitemapOptions {
   readonly maxTimePerOriginMs: number;
   readonly maxConcurrentFetches: number;
   readonly maxBufferedBytes: number;
+  readonly maxHeldBytesPerOrigin: number;
+  readonly maxHeldBytes: number;
   readonly label: string | undefined;
   readonly maxPendingRequests: number;
   readonly timeoutMs: number;
+  readonly stallMs: number;
   readonly proxyUrl: string | undefined;
 }
 
@@ -291,8 +321,11 @@ export const SITEMAP_DEFAULTS: Omit<ResolvedSitemapOptions, 'filter' | 'label' |
   maxTimePerOriginMs: 120_000,
   maxConcurrentFetches: 4,
   maxBufferedBytes: 16 * 1024 * 1024,
+  maxHeldBytesPerOrigin: 16 * 1024 * 1024,
+  maxHeldBytes: 128 * 1024 * 1024,
   maxPendingRequests: 1_000,
   timeoutMs: 30_000,
+  stallMs: 5_000,
 };
 
 export const DEFAULTS = {
@@ -337,10 +370,13 @@ const SITEMAP_KEYS: readonly string[] = [
   'label',
   'maxPendingRequests',
   'timeoutMs',
+  'stallMs',
   'proxyUrl',
   'maxTimePerOriginMs',
   'maxConcurrentFetches',
   'maxBufferedBytes',
+  'maxHeldBytesPerOrigin',
+  'maxHeldBytes',
 ];
 const SCOPE: OptionScope = { where: 'RobotsPlugin.attach()', suggest: didYouMean };
 const SITEMAP_SCOPE: OptionScope = { ...SCOPE, prefix: 'sitemaps.' };
@@ -473,8 +509,11 @@ function resolveSitemaps(value: unknown): ResolvedSitemapOptions | false {
     maxTimePerOriginMs: whole('maxTimePerOriginMs', timer),
     maxConcurrentFetches: whole('maxConcurrentFetches', { min: 1, max: 64 }),
     maxBufferedBytes: whole('maxBufferedBytes', { min: 65_536, max: 1_073_741_824, unit: 'bytes' }),
+    maxHeldBytesPerOrigin: whole('maxHeldBytesPerOrigin', { min: 65_536, max: 1_073_741_824, unit: 'bytes' }),
+    maxHeldBytes: whole('maxHeldBytes', { min: 65_536, max: 1_073_741_824, unit: 'bytes' }),
     maxPendingRequests: whole('maxPendingRequests', { min: 1, max: 1_000_000 }),
     timeoutMs: whole('timeoutMs', timer),
+    stallMs: whole('stallMs', timer),
   };
 }
 

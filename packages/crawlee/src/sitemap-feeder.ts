@@ -12,7 +12,9 @@
  * Bounds: one {@link SitemapBudget} for the whole plugin (files read at once, bytes of URLs in the
  * backlogs), and per origin a time budget (`maxTimePerOriginMs`) that runs while the origin's
  * sitemaps are being fetched and parsed, not while its backlog waits for the crawler — so the crawl
- * (whose end waits for the feeder) never waits on one origin's sitemaps longer than that. The
+ * (whose end waits for the feeder) never waits on one origin's sitemaps longer than that; and a
+ * stall rule (`stallMs`, in `sitemaps/read.ts`) that ends the reading of files, then of the origin,
+ * that deliver no entries, so a crawl whose pages are done does not wait on them for long. The
  * origins already read are remembered within a byte bound ({@link RecentOrigins}).
  *
  * The backlog is handed over one batch per event-loop turn: Crawlee's in-memory queue adds a batch
@@ -25,7 +27,7 @@ import { AsyncResource } from 'node:async_hooks';
 import { originOf } from '@heed/manager';
 import type { RobotsManagerLike } from './manager-contract.js';
 import type { ResolvedSitemapOptions } from './options.js';
-import { Clock, SitemapBudget } from './sitemaps/budget.js';
+import { Clock, HeldBytes, SitemapBudget } from './sitemaps/budget.js';
 import { readSitemaps } from './sitemaps/read.js';
 import { RecentOrigins } from './sitemaps/recent-origins.js';
 import { inScope, sitemapUrlFilter } from './sitemaps/scope.js';
@@ -58,6 +60,8 @@ const BACKPRESSURE_POLL_MS = 200;
 const MAX_VOUCHING_HOSTS = 16;
 /** What one buffered URL costs beyond its characters (object, array slot). */
 const ENTRY_OVERHEAD_BYTES = 64;
+/** What one URL remembered to skip its repeats costs beyond its characters (set entry). */
+const SEEN_OVERHEAD_BYTES = 48;
 
 export class SitemapFeeder {
   /** Origins whose sitemaps were read, the least recent forgotten beyond a byte bound. */
@@ -80,7 +84,11 @@ export class SitemapFeeder {
     // request being checked), whose async context (e.g. "inside a queue call") the feeding task
     // would otherwise inherit for its whole life; it runs in the context the plugin was made in.
     this.detached = AsyncResource.bind((start: () => Promise<void>) => start());
-    this.budget = new SitemapBudget({ maxConcurrentFetches: options.maxConcurrentFetches, maxBufferedBytes: options.maxBufferedBytes });
+    this.budget = new SitemapBudget({
+      maxConcurrentFetches: options.maxConcurrentFetches,
+      maxBufferedBytes: options.maxBufferedBytes,
+      maxHeldBytes: options.maxHeldBytes,
+    });
   }
 
   /** Starts reading the sitemaps of `origin` (once per origin); `url` is any URL of it. */
@@ -128,11 +136,13 @@ export class SitemapFeeder {
     const budget = clock.countdown(this.options.maxTimePerOriginMs, () => outOfTime.abort());
     const backlog = new Backlog();
     const handing = this.handOver(backlog, run, Math.min(BATCH_SIZE, this.options.maxPendingRequests));
+    const held = new HeldBytes(this.options.maxHeldBytesPerOrigin, this.budget);
     try {
-      await this.read(origin, url, signal, clock, backlog);
+      await this.read(origin, url, signal, clock, backlog, held);
     } finally {
       budget.stop();
       backlog.close();
+      held.releaseAll();
     }
     if (outOfTime.signal.aborted && !run.aborted) {
       this.deps.warn(
@@ -143,14 +153,16 @@ export class SitemapFeeder {
   }
 
   /** Reads the origin's sitemaps into `backlog`, scoped, filtered and bounded. */
-  private async read(origin: string, url: string, signal: AbortSignal, clock: Clock, backlog: Backlog): Promise<void> {
+  private async read(origin: string, url: string, signal: AbortSignal, clock: Clock, backlog: Backlog, held: HeldBytes): Promise<void> {
     const { manager } = this.deps;
     const sitemapUrls = await untilAborted(manager.sitemaps(url), signal);
     if (!sitemapUrls || sitemapUrls.length === 0) return;
-    const { maxUrlsPerOrigin, maxBytes, maxDepth, maxFilesPerOrigin, timeoutMs, proxyUrl, enqueueStrategy } = this.options;
+    const { maxUrlsPerOrigin, maxBytes, maxDepth, maxFilesPerOrigin, timeoutMs, stallMs, proxyUrl, enqueueStrategy } = this.options;
     const warn = (message: string) => this.deps.warn(`RobotsPlugin: ${origin}: ${message}`);
     const vouching = new Map<string, Promise<ReadonlySet<string>>>();
     let outOfScope = 0;
+    /** Nested sitemaps outside the site: counted, the first named (an index may list thousands). */
+    const outsideNested = { count: 0, first: '' };
     /** Whether the robots.txt of `pageUrl`'s origin names `sitemapUrl` (cross-submission). */
     const vouched = async (pageUrl: string, sitemapUrl: string): Promise<boolean> => {
       // The manager's origin (the one `originOf`): the key its robots.txt is cached under.
@@ -166,7 +178,9 @@ export class SitemapFeeder {
       }
       return (await untilAborted(listed, signal))?.has(normalized(sitemapUrl)) ?? false;
     };
+    /** URLs read, to skip their repeats; within `held` (beyond it, a repeat reaches the crawler's queue, which drops it). */
     const seen = new Set<string>();
+    let unremembered = 0;
     let kept = 0;
     const entries = readSitemaps(
       sitemapUrls,
@@ -176,10 +190,12 @@ export class SitemapFeeder {
         maxDepth,
         maxFiles: maxFilesPerOrigin,
         timeoutMs,
+        stallMs,
         signal,
         clock,
         budget: this.budget,
         gate: (request, fetchSignal) => this.gate(request, url, fetchSignal),
+        held,
         ...(proxyUrl ? { proxyUrl } : {}),
       },
       {
@@ -187,9 +203,7 @@ export class SitemapFeeder {
         onProblem: warn,
         keepNested: (nested, parent) => {
           if (inScope(nested, url, enqueueStrategy)) return true;
-          warn(
-            `sitemap ${parent} lists the sitemap ${nested}, outside the site (sitemaps.enqueueStrategy '${enqueueStrategy}'); not fetched`,
-          );
+          if (outsideNested.count++ === 0) outsideNested.first = `sitemap ${parent} lists the sitemap ${nested}`;
           return false;
         },
       },
@@ -205,7 +219,8 @@ export class SitemapFeeder {
         continue;
       }
       if (!this.keep(entry.url, entry.sitemapUrl)) continue;
-      seen.add(entry.url);
+      if (held.tryHold(2 * entry.url.length + SEEN_OVERHEAD_BYTES)) seen.add(entry.url);
+      else unremembered++;
       const bytes = 2 * (entry.url.length + entry.sitemapUrl.length) + ENTRY_OVERHEAD_BYTES;
       // A full budget means the crawler is behind: waiting for it is not sitemap time.
       clock.pause();
@@ -217,6 +232,15 @@ export class SitemapFeeder {
         warn(`its sitemaps list more than ${maxUrlsPerOrigin} URLs (sitemaps.maxUrlsPerOrigin); the rest is not enqueued`);
         break;
       }
+    }
+    if (outsideNested.count > 0) {
+      const others = outsideNested.count > 1 ? `, and ${outsideNested.count - 1} more sitemap location(s) outside it` : '';
+      warn(`${outsideNested.first}, outside the site (sitemaps.enqueueStrategy '${enqueueStrategy}')${others}; not fetched`);
+    }
+    if (unremembered > 0) {
+      warn(
+        `${unremembered} sitemap URL(s) not remembered to skip their repeats: the bytes the reading may hold are reached (sitemaps.maxHeldBytesPerOrigin, sitemaps.maxHeldBytes); a repeat reaches the crawler's queue, which drops it`,
+      );
     }
     if (outOfScope > 0) {
       warn(

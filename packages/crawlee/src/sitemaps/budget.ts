@@ -1,10 +1,14 @@
 /**
  * The sitemap budget. One {@link SitemapBudget} per plugin bounds the work of all origins together:
  * how many sitemap files are open at once (each holds at most a few stream chunks and the parser's
- * bounded buffers, so this caps the bytes in flight and decompressed) and how many bytes of parsed
- * URLs wait for room in the crawler's queue. Per origin, a {@link Clock} runs the origin's total time
- * budget and each file's timeout; it is paused while the feeder waits on the crawler (back-pressure),
- * because then the crawl has work and is not waiting on sitemaps.
+ * bounded buffers, so this caps the bytes in flight and decompressed), how many bytes of parsed
+ * URLs wait for room in the crawler's queue, and how many bytes the readings hold to remember what
+ * they have seen (sitemap files queued or read, URLs read), each origin's within its own bound too
+ * ({@link HeldBytes}). Waiting frees buffered URLs (the crawler takes them); nothing frees what a
+ * reading remembers but its end, so there an item beyond the bound is dropped, not waited for.
+ * Per origin, a {@link Clock} runs the origin's total time budget and each file's timeout and stall
+ * window; it is paused while the feeder waits on the crawler (back-pressure), because then the
+ * crawl has work and is not waiting on sitemaps.
  */
 
 /** A pausable countdown: fires once when `ms` of running time have passed. */
@@ -85,20 +89,34 @@ export interface SitemapBudgetLimits {
   readonly maxConcurrentFetches: number;
   /** Bytes of parsed sitemap URLs waiting for room in the crawler's queue, across all origins. */
   readonly maxBufferedBytes: number;
+  /** Bytes the readings of all origins hold to remember what they have seen. Default: no bound. */
+  readonly maxHeldBytes?: number;
 }
 
-/** The budget shared by every origin of one plugin: open files and buffered URL bytes. */
+/** The budget shared by every origin of one plugin: open files, buffered URL bytes, held bytes. */
 export class SitemapBudget {
   private fetching = 0;
   private buffered = 0;
+  private held = 0;
   private readonly fetchWaiters: (() => void)[] = [];
   private byteWaiters: (() => void)[] = [];
 
   constructor(readonly limits: SitemapBudgetLimits) {}
 
-  /** Files being read and URL bytes buffered right now. */
-  usage(): { readonly fetching: number; readonly bufferedBytes: number } {
-    return { fetching: this.fetching, bufferedBytes: this.buffered };
+  /** Files being read, URL bytes buffered and bytes held right now. */
+  usage(): { readonly fetching: number; readonly bufferedBytes: number; readonly heldBytes: number } {
+    return { fetching: this.fetching, bufferedBytes: this.buffered, heldBytes: this.held };
+  }
+
+  /** Counts `bytes` as held when they fit under `maxHeldBytes`; `false` (nothing counted) when not. */
+  tryHold(bytes: number): boolean {
+    if (this.held + bytes > (this.limits.maxHeldBytes ?? Infinity)) return false;
+    this.held += bytes;
+    return true;
+  }
+
+  releaseHeld(bytes: number): void {
+    this.held = Math.max(0, this.held - bytes);
   }
 
   /**
@@ -145,6 +163,39 @@ export class SitemapBudget {
     const waiters = this.byteWaiters;
     this.byteWaiters = [];
     for (const wake of waiters) wake();
+  }
+}
+
+/**
+ * What one origin's sitemap reading remembers, in bytes, within its own bound and the plugin's
+ * {@link SitemapBudget}: an item is remembered only when {@link tryHold} says both have room, and
+ * everything is given back at once when the reading ends ({@link releaseAll}).
+ */
+export class HeldBytes {
+  private held = 0;
+
+  constructor(
+    readonly maxBytes: number,
+    private readonly budget?: SitemapBudget,
+  ) {}
+
+  /** Bytes held now. */
+  get bytes(): number {
+    return this.held;
+  }
+
+  /** Counts `bytes` as held when both bounds allow; `false` (nothing counted) when not. */
+  tryHold(bytes: number): boolean {
+    if (this.held + bytes > this.maxBytes) return false;
+    if (this.budget && !this.budget.tryHold(bytes)) return false;
+    this.held += bytes;
+    return true;
+  }
+
+  /** Gives back everything held: the reading has ended, and what it remembered with it. */
+  releaseAll(): void {
+    this.budget?.releaseHeld(this.held);
+    this.held = 0;
   }
 }
 

@@ -12,16 +12,23 @@
  *
  * Errors: sax reports each fault and parsing resumes after it, so an unescaped `&` costs nothing
  * (it is kept as the literal character, as browsers and Google read it) and the entries before any
- * fault are always kept. A file is abandoned after {@link MAX_XML_ERRORS} faults, nesting deeper
- * than {@link MAX_DEPTH}, or a tag with more than {@link MAX_ATTRIBUTES} attributes — the shapes
- * that would otherwise grow sax's own state without bound. Entities declared in a DOCTYPE are never
- * expanded (no billion laughs, no external entities).
+ * fault are always kept. Faults are paid for by entries: a file may have {@link FREE_XML_FAULTS}
+ * plus {@link XML_FAULTS_PER_ENTRY} for each entry it yielded, so a sitemap with a bare `&` in every
+ * URL is read to its end, while a file of faults alone is abandoned early. A fault costs little
+ * (sax builds an `Error` for it, whose stack trace, most of the cost, is not captured), so a file
+ * of as many faults as its entries pay for parses in time linear in its size, a small multiple of
+ * a clean file's. A file is also abandoned at nesting deeper than {@link MAX_DEPTH}, or a tag with
+ * more than {@link MAX_ATTRIBUTES} attributes — the shapes that would otherwise grow sax's own state
+ * without bound. Entities declared in a DOCTYPE are never expanded (no billion laughs, no external
+ * entities).
  */
 import sax from 'sax';
 import type { SitemapEntry } from './types.js';
 
-/** Faults tolerated in one file before the rest of it is skipped. */
-export const MAX_XML_ERRORS = 100;
+/** Faults tolerated in one file whatever its entries. */
+export const FREE_XML_FAULTS = 100;
+/** Faults tolerated for each entry a file yielded: a URL with several bare `&` costs one each. */
+export const XML_FAULTS_PER_ENTRY = 8;
 /** Element nesting a sitemap never needs (a `<loc>` sits at depth 3). */
 export const MAX_DEPTH = 32;
 /** Attributes on one tag a sitemap never needs. */
@@ -38,6 +45,8 @@ export class XmlSitemapParser {
   private attributes = 0;
   /** XML faults seen (parsing went on past each). */
   errors = 0;
+  /** Entries yielded so far: each pays for {@link XML_FAULTS_PER_ENTRY} faults. */
+  private entries = 0;
   /** Why the rest of the file is skipped, once it is. */
   stopped: string | undefined;
   /** `<loc>` values dropped (not absolute http(s) URLs, or too long), with the first as an example. */
@@ -70,7 +79,11 @@ export class XmlSitemapParser {
     p.onerror = (error) => {
       this.errors++;
       this.firstError ??= error.message.split('\n').join(' ');
-      if (this.errors >= MAX_XML_ERRORS) this.stop(`${MAX_XML_ERRORS} XML errors`);
+      if (this.errors > FREE_XML_FAULTS + XML_FAULTS_PER_ENTRY * this.entries) {
+        this.stop(
+          `${this.errors} XML errors against ${this.entries} entries (more than ${FREE_XML_FAULTS} plus ${XML_FAULTS_PER_ENTRY} per entry)`,
+        );
+      }
       // sax's buffer guard repeats for every further character once hit: nothing sane follows.
       else if (error.message.startsWith('Max buffer length exceeded')) this.stop('an XML token longer than 64 KiB');
       p.resume();
@@ -79,7 +92,7 @@ export class XmlSitemapParser {
 
   /** Feeds the next piece of text; returns the entries it completed. */
   write(text: string): SitemapEntry[] {
-    if (this.stopped === undefined) this.parser.write(text);
+    if (this.stopped === undefined) withoutStackTraces(() => this.parser.write(text));
     return this.take();
   }
 
@@ -88,7 +101,7 @@ export class XmlSitemapParser {
     if (this.stopped === undefined) {
       // An unclosed element at the end of a cut file is a fault like any other: entries are kept.
       try {
-        this.parser.close();
+        withoutStackTraces(() => this.parser.close());
       } catch {
         // sax throws from close() only when an error is pending, which onerror has cleared.
       }
@@ -105,8 +118,10 @@ export class XmlSitemapParser {
   private stop(reason: string): void {
     this.stopped ??= reason;
     this.loc = undefined;
-    // sax has no abort: further callbacks are ignored and write() is no longer called.
+    // sax has no abort: further callbacks are ignored and write() is no longer called; the rest of
+    // the slice being written goes on, its faults no longer counted.
     this.parser.onopentag = this.parser.ontext = this.parser.oncdata = this.parser.onclosetag = this.parser.onattribute = () => {};
+    this.parser.onerror = () => this.parser.resume();
   }
 
   private appendLoc(text: string): void {
@@ -131,7 +146,23 @@ export class XmlSitemapParser {
         this.dropped.example = loc.tooLong ? `${value}… (over ${MAX_LOC_CHARS} characters)` : value.slice(0, 200);
       return;
     }
+    this.entries++;
     this.out.push({ kind: loc.kind, loc: url });
+  }
+}
+
+/**
+ * Runs `parse` with no stack trace captured for the `Error` sax builds on every fault: capturing it
+ * is most of a fault's cost, and the message (line, column) says all the report needs.
+ * The setting is restored before anything else can run: `parse` is synchronous.
+ */
+function withoutStackTraces(parse: () => void): void {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    parse();
+  } finally {
+    Error.stackTraceLimit = limit;
   }
 }
 

@@ -6,11 +6,28 @@
  * is held but the slice being parsed. With a {@link SitemapBudget}, a file is read only while it
  * holds one of the budget's fetch slots; with a {@link Clock}, each file's `timeoutMs` is running
  * time of that clock (it stops while the consumer waits on the crawler).
+ *
+ * Memory: the files to read are the walk's only state, and it never holds more of them than it may
+ * still fetch (`maxFiles` less the files read) nor more bytes of them than its {@link HeldBytes}
+ * allows: an index listing 700,000 sitemaps costs the few it can read, not 700,000 queued URLs.
+ * The locations beyond are dropped and reported once, counted.
+ *
+ * The stall rule: a file that yields no entry for `stallMs` (from its request, or from its last
+ * batch of entries; the consumer's time with them not counted) is cut, its entries kept. A file
+ * that drips a byte now and then is cut by it as one that sends nothing is: only an entry is
+ * progress. Once {@link STALLS_IN_A_ROW} files in a row are cut that way, the walk ends: the files
+ * left are most likely the same, and reading them one by one would hold a crawl whose pages are
+ * done for `stallMs` each.
  */
-import { Clock, type Countdown, type SitemapBudget } from './budget.js';
+import { Clock, type Countdown, type HeldBytes, type SitemapBudget } from './budget.js';
 import { sitemapBytes, type SitemapFetchOptions, type SitemapGate } from './fetch.js';
 import { parseSitemapChunks } from './parse.js';
 import type { SitemapUrl } from './types.js';
+
+/** Files in a row cut by the stall rule, with no entry between them, after which the walk ends. */
+export const STALLS_IN_A_ROW = 2;
+/** What one remembered sitemap file costs beyond its characters (its queue entry and set entry). */
+const FILE_OVERHEAD_BYTES = 96;
 
 /** Options of {@link readSitemaps}. */
 export interface ReadSitemapsOptions extends Omit<SitemapFetchOptions, 'onOpen'> {
@@ -20,10 +37,14 @@ export interface ReadSitemapsOptions extends Omit<SitemapFetchOptions, 'onOpen'>
   readonly maxFiles?: number;
   /** Time to read one file, in milliseconds, from the request to its last byte. */
   readonly timeoutMs: number;
+  /** Time one file may go without a new entry, in milliseconds. Default: no limit but `timeoutMs`. */
+  readonly stallMs?: number;
   /** Fetch slots shared with other readers. Default: none (no limit). */
   readonly budget?: SitemapBudget;
   /** The clock `timeoutMs` runs on. Default: a clock of its own (wall time). */
   readonly clock?: Clock;
+  /** The bound on what the walk remembers (files queued or read); also the consumer's. Default: none. */
+  readonly held?: HeldBytes;
 }
 
 /** Callbacks of {@link readSitemaps}. */
@@ -46,24 +67,46 @@ export async function* readSitemaps(
   options: ReadSitemapsOptions,
   hooks: ReadSitemapsHooks = {},
 ): AsyncGenerator<SitemapUrl> {
-  const queue = sitemapUrls.map((url) => ({ url, depth: 0 }));
-  const seen = new Set(sitemapUrls);
+  const queue: { url: string; depth: number }[] = [];
+  /** Files queued or read, so that each is read once. */
+  const seen = new Set<string>();
   const clock = options.clock ?? new Clock();
-  const { signal } = options;
+  const { signal, held } = options;
+  const maxFiles = options.maxFiles ?? Infinity;
   let fetched = 0;
+  let stalledInRow = 0;
+  /** Locations not queued: beyond the files the walk may still read, or beyond its bytes. */
+  let beyondFiles = 0;
+  let beyondBytes = 0;
+  /** Queues `url` unless already seen; beyond a bound it is dropped and counted. */
+  const enqueue = (url: string, depth: number): void => {
+    if (seen.has(url)) return;
+    if (fetched + queue.length >= maxFiles) beyondFiles++;
+    else if (held && !held.tryHold(2 * url.length + FILE_OVERHEAD_BYTES)) beyondBytes++;
+    else {
+      seen.add(url);
+      queue.push({ url, depth });
+    }
+  };
+  for (const url of sitemapUrls) enqueue(url, 0);
   while (queue.length > 0) {
     if (signal?.aborted) return;
-    if (fetched >= (options.maxFiles ?? Infinity)) {
-      hooks.onProblem?.(`more than ${options.maxFiles} sitemap files; the remaining ${queue.length} are not read`);
-      return;
-    }
     fetched++;
     const { url, depth } = queue.shift()!;
     const release = options.budget ? await options.budget.acquireFetch(signal) : () => {};
     if (!release) return;
     const problem = (message: string) => hooks.onProblem?.(`sitemap ${url}: ${message}`);
     const timeout = new AbortController();
-    const countdown = clock.countdown(options.timeoutMs, () => timeout.abort());
+    let cutBy: 'timeout' | 'stall' | undefined;
+    const cut = (why: 'timeout' | 'stall') => () => {
+      cutBy ??= why;
+      timeout.abort();
+    };
+    const countdown = clock.countdown(options.timeoutMs, cut('timeout'));
+    const { stallMs } = options;
+    const stallWindow = () => (stallMs === undefined ? undefined : clock.countdown(stallMs, cut('stall')));
+    let stall = stallWindow();
+    let yielded = false;
     try {
       const bytes = sitemapBytes(
         url,
@@ -73,42 +116,68 @@ export async function* readSitemaps(
           ...(options.proxyUrl ? { proxyUrl: options.proxyUrl } : {}),
           signal: signal ? AbortSignal.any([signal, timeout.signal]) : timeout.signal,
           onOpen: () => hooks.onSitemapRead?.(url),
-          ...(options.gate === undefined ? {} : { gate: pausing(options.gate, countdown) }),
+          ...(options.gate === undefined ? {} : { gate: pausing(options.gate, () => [countdown, stall]) }),
         },
         problem,
       );
       for await (const entries of parseSitemapChunks(bytes, problem)) {
+        // The consumer's time with the entries is not the file's: the window starts after them.
+        stall?.stop();
+        yielded = true;
         for (const entry of entries) {
           if (entry.kind === 'url') {
             yield { url: entry.loc, sitemapUrl: url };
             continue;
           }
           const nested = entry.loc;
-          if (seen.has(nested) || depth + 1 > options.maxDepth) continue;
-          seen.add(nested);
+          if (depth + 1 > options.maxDepth || seen.has(nested)) continue;
           if (hooks.keepNested && !hooks.keepNested(nested, url)) continue;
-          queue.push({ url: nested, depth: depth + 1 });
+          enqueue(nested, depth + 1);
         }
+        stall = stallWindow();
       }
-      if (timeout.signal.aborted) problem(`not read within ${options.timeoutMs} ms (sitemaps.timeoutMs); the entries read before kept`);
+      if (cutBy === 'timeout') problem(`not read within ${options.timeoutMs} ms (sitemaps.timeoutMs); the entries read before kept`);
+      if (cutBy === 'stall') problem(`no new entry for ${stallMs} ms (sitemaps.stallMs); cut, the entries read before kept`);
     } finally {
       countdown.stop();
+      stall?.stop();
       release();
     }
+    // A file cut after entries starts a new row: its stall began after its last entry.
+    if (cutBy === 'stall') stalledInRow = yielded ? 1 : stalledInRow + 1;
+    else if (yielded) stalledInRow = 0;
+    if (stalledInRow >= STALLS_IN_A_ROW && queue.length + beyondFiles > 0) {
+      hooks.onProblem?.(
+        `${STALLS_IN_A_ROW} sitemap files in a row stalled (sitemaps.stallMs); the remaining ${queue.length + beyondFiles} are not read`,
+      );
+      beyondFiles = 0;
+      break;
+    }
+  }
+  // Reported once the walk has ended by itself (not when the consumer stopped it).
+  if (beyondFiles > 0 && !signal?.aborted) {
+    hooks.onProblem?.(`more than ${options.maxFiles} sitemap files; the remaining ${beyondFiles} are not read`);
+  }
+  if (beyondBytes > 0) {
+    hooks.onProblem?.(
+      `${beyondBytes} sitemap location(s) dropped unread: remembering them would pass the bytes the reading may hold (sitemaps.maxHeldBytesPerOrigin, sitemaps.maxHeldBytes)`,
+    );
   }
 }
 
 /**
- * `gate` with the file's timeout stopped while it decides: a wait for the origin's crawl-delay (or
- * for its robots.txt) is not the file being slow. The origin's own time budget keeps running.
+ * `gate` with the file's timeout and stall window stopped while it decides: a wait for the
+ * origin's crawl-delay (or for its robots.txt) is neither the file being slow nor stalling. The
+ * origin's own time budget keeps running.
  */
-function pausing(gate: SitemapGate, countdown: Countdown): SitemapGate {
+function pausing(gate: SitemapGate, countdowns: () => readonly (Countdown | undefined)[]): SitemapGate {
   return async (request, signal) => {
-    countdown.pause();
+    const paused = countdowns();
+    for (const countdown of paused) countdown?.pause();
     try {
       return await gate(request, signal);
     } finally {
-      countdown.resume();
+      for (const countdown of paused) countdown?.resume();
     }
   };
 }
