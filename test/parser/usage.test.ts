@@ -47,6 +47,11 @@ describe('usage conformance (test/conformance/*.jsonl, cases with `usage`)', () 
       'attach-example',
       'content-signal-before-groups',
       'several-tokens',
+      'usage-inside-agent-list',
+      'usage-ends-agent-list',
+      'usage-only-group',
+      'merged-groups',
+      'usage-before-user-agent',
     ]) {
       expect(ids).toContain(topic);
     }

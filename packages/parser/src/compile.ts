@@ -3,8 +3,9 @@
  *
  * Grouping follows google/robotstxt's matcher: consecutive `user-agent` lines open a group, the
  * first `allow`/`disallow` after them closes the agent list, and a `user-agent` after a rule opens
- * the next group. `sitemap`, `crawl-delay` and other lines do not end a group. Rules before any
- * `user-agent` belong to no group and are ignored.
+ * the next group. `sitemap`, `crawl-delay`, other and usage lines do not end a group. Rules before
+ * any `user-agent` belong to no group and are ignored. Usage lines have a grouping of their own, the
+ * attach draft's (see {@link compileAgent}); it decides only which usage lines apply.
  */
 import { escapeBytes } from './escape.js';
 import { RuleMatcher } from './match.js';
@@ -176,8 +177,8 @@ export interface CompiledAgent {
    */
   readonly groupIndices: number | readonly number[];
   /**
-   * Rows of the `content-usage` and `content-signal` lines that apply: those of the chosen groups,
-   * then the `content-signal` lines before any group. Empty for a file without such lines.
+   * Rows of the `content-usage` and `content-signal` lines that apply: those of the chosen usage
+   * groups (the attach draft's grouping), then the `content-signal` lines before any group. Empty for a file without such lines.
    */
   readonly usageRows: readonly number[];
   /**
@@ -194,10 +195,30 @@ export interface CompiledAgent {
 const NO_ROWS: readonly number[] = [];
 
 /**
+ * Where the usage lines of one compiled agent go. Usage lines are grouped as draft-ietf-aipref-attach
+ * reads robots.txt, which makes `content-usage` one of RFC 9309's rules: a usage line ends the
+ * user-agent list as Allow/Disallow do, and belongs to the group it is in. Content-Signal lines are
+ * grouped the same way. Only the crawl groups stay Google's.
+ */
+interface UsageGrouping {
+  /** A usage group has started (a user-agent line was seen). */
+  open: boolean;
+  /** Its agent list has ended (a rule or usage line was seen): the next user-agent opens another. */
+  closed: boolean;
+  /** The current usage group names a token / is a `*` group. */
+  specific: boolean;
+  global: boolean;
+  readonly specificRows: number[];
+  readonly globalRows: number[];
+  /** Content-Signal lines before any group: they speak for every group. */
+  readonly preamble: number[];
+}
+
+/**
  * Compiles the rules that apply to `tokens` straight from the directive table, with the grouping
  * described at the top of this module: every group naming one of the tokens (merged), else every
- * `*` group. Usage lines do not end a group's agent list (Google reads them as unknown keys, so the
- * crawl verdicts stay Google's); they belong to the group they are in, decided when it ends.
+ * `*` group. The usage lines are grouped in the same walk, the attach draft's way
+ * ({@link UsageGrouping}); the same selection rule then picks their groups.
  */
 export function compileAgent(table: DirectiveTable, tokens: readonly string[], options: CompileOptions): CompiledAgent {
   const { rows, text } = table;
@@ -212,56 +233,65 @@ export function compileAgent(table: DirectiveTable, tokens: readonly string[], o
   let group = -1; // the current group's index, counted as materializeTable counts groups
   const specificGroups: number[] = [];
   const globalGroups: number[] = [];
-  // Usage lines, only for files that have them: the current group's, then per kind of group.
-  const usage = table.hasUsage
-    ? { pending: [] as number[], specific: [] as number[], global: [] as number[], preamble: [] as number[] }
+  // Only files with usage lines pay for their grouping.
+  const usage: UsageGrouping | undefined = table.hasUsage
+    ? { open: false, closed: true, specific: false, global: false, specificRows: [], globalRows: [], preamble: [] }
     : undefined;
-  const flush = (): void => {
-    if (usage === undefined || usage.pending.length === 0) return;
-    if (groupSpecific) usage.specific.push(...usage.pending);
-    else if (groupGlobal) usage.global.push(...usage.pending);
-    usage.pending.length = 0;
-  };
   for (let i = 0; i < table.count; i++) {
     const head = rowHead(rows, i);
     const kind = head & 7;
     if (kind === KIND['user-agent']) {
       if (closed) {
-        flush();
         groupSpecific = groupGlobal = false;
         closed = false;
         open = true;
         group++;
       }
+      if (usage !== undefined && usage.closed) {
+        usage.specific = usage.global = false;
+        usage.closed = false;
+        usage.open = true;
+      }
       const start = rowStart(text, rows, i);
       const end = rowEnd(rows, i);
       for (const token of tokens) {
         const match = agentMatches(text, start, end, token);
-        if (match === 'global' && !groupGlobal) {
-          groupGlobal = anyGlobal = true;
-          globalGroups.push(group);
-        } else if (match === 'specific' && !groupSpecific) {
-          groupSpecific = anySpecific = true;
-          specificGroups.push(group);
+        if (match === 'no') continue;
+        if (match === 'global') {
+          if (usage !== undefined) usage.global = true;
+          if (!groupGlobal) {
+            groupGlobal = anyGlobal = true;
+            globalGroups.push(group);
+          }
+        } else {
+          if (usage !== undefined) usage.specific = true;
+          if (!groupSpecific) {
+            groupSpecific = anySpecific = true;
+            specificGroups.push(group);
+          }
         }
-        if (match !== 'no') break;
+        break;
       }
     } else if (kind === KIND.allow || kind === KIND.disallow) {
       if (!open) continue;
       closed = true;
+      if (usage !== undefined) usage.closed = true;
       if (groupSpecific) specific.push(i);
       else if (groupGlobal) global.push(i);
     } else if (usage !== undefined && kind >= KIND['content-usage']) {
-      // A Content-Signal before any group speaks for every group; a Content-Usage there is ignored.
-      if (open) usage.pending.push(i);
-      else if (kind === KIND['content-signal']) usage.preamble.push(i);
+      if (usage.open) {
+        usage.closed = true;
+        if (usage.specific) usage.specificRows.push(i);
+        else if (usage.global) usage.globalRows.push(i);
+      } else if (kind === KIND['content-signal']) usage.preamble.push(i);
+      // A Content-Usage before any group belongs to none (RFC 9309 ignores rules outside groups).
     }
   }
-  flush();
   // Google compares the whole token: one with other characters ("Foo Bar") names no group.
   const chosen = anySpecific ? specific : global;
   const indices = chooseGroups(specificGroups, globalGroups);
-  const usageRows = usage === undefined ? NO_ROWS : [...(anySpecific ? usage.specific : usage.global), ...usage.preamble];
+  // The same user-agent lines name the token in both groupings, so `anySpecific` chooses for both.
+  const usageRows = usage === undefined ? NO_ROWS : [...(anySpecific ? usage.specificRows : usage.globalRows), ...usage.preamble];
   return {
     matcher: RuleMatcher.fromTable(table, chosen, options.decodeUnreservedEscapes),
     matchedBy: matchedBy(anySpecific, anyGlobal),

@@ -156,9 +156,11 @@ export class RobotsTxt {
   /**
    * The AI-usage preferences that apply to `url` for `productToken` (one product token or a list, as
    * for {@link isAllowed}): per category (`train-ai`, `search`, `ai-input`, ...) `allow`, `disallow`
-   * or `unknown`, with the `Content-Usage` or `Content-Signal` line that decided. The groups are
-   * chosen as for Allow/Disallow; a URL that may not be crawled has no usage preference (every
-   * category `unknown`, reason `crawl-disallowed`). See the README, "AI-usage preferences".
+   * or `unknown`, with the `Content-Usage` or `Content-Signal` line that decided. The usage lines are
+   * grouped as draft-ietf-aipref-attach reads robots.txt (a usage line ends a user-agent list; the
+   * crawl verdicts keep Google's groups, where it does not), and the groups chosen as for
+   * Allow/Disallow. A URL that may not be crawled has no usage preference (every category
+   * `unknown`, reason `crawl-disallowed`). See the README, "AI-usage preferences".
    */
   usage(url: string, productToken: ProductTokens): UsageVerdict {
     const path = this.pathOf(url);

@@ -64,6 +64,10 @@ export const DIAGNOSTIC_CODES = {
     severity: 'warning',
     summary: 'Content-Signal before any user-agent line: Heed applies it to every group, RFC 9309 readers drop it',
   },
+  'usage-splits-agent-list': {
+    severity: 'warning',
+    summary: 'a Content-Usage/Content-Signal line between user-agent lines: usage readers end the group there, Google does not',
+  },
   'usage-path-disallowed': {
     severity: 'warning',
     summary: 'a Content-Usage path its group disallows anyway: preferences apply only to what may be crawled',

@@ -4,15 +4,16 @@
  * dictionary that does not parse (an upper-case key is the classic case), a key that names no
  * category, a value that is not the signal's token (`yes` in Content-Usage, `n` in Content-Signal).
  * And where the lines sit: a Content-Signal before any group (Heed applies it to every group), a
- * Content-Usage before any group (ignored), a Content-Usage path its group disallows anyway.
+ * Content-Usage before any group (ignored), a Content-Usage path its group disallows anyway, and a
+ * usage line between user-agent lines (where the attach draft's groups and Google's part ways).
  */
 import { RobotsTxt } from '../robots-txt.js';
 import type { TokenizedLine } from '../tokenize.js';
-import type { Group } from '../types.js';
 import { parseContentSignal } from '../usage/content-signal.js';
 import { parseContentUsageRule, splitContentUsage } from '../usage/content-usage.js';
 import type { StatementProblem } from '../usage/statement.js';
 import { VOCABULARIES, type UsageVocabulary } from '../usage/vocabulary.js';
+import { agentLineToken } from '../user-agent.js';
 import { valueColumn, type LintContext } from './context.js';
 import { diagnostic, type Diagnostic } from './diagnostics.js';
 
@@ -22,20 +23,52 @@ import { diagnostic, type Diagnostic } from './diagnostics.js';
  */
 const PATH_CHECK_BUDGET = 256;
 
+/**
+ * Where the lint is in the file, in both groupings: the crawl groups (Google's: only Allow/Disallow
+ * end an agent list) and the usage groups (the attach draft's: usage lines end it too).
+ */
+interface Position {
+  /** Tokens of the current usage group's user-agent lines; empty before the first one. */
+  usageAgents: string[];
+  /** The usage group's agent list has ended: the next user-agent line opens another. */
+  usageClosed: boolean;
+  /** The current crawl group has an Allow/Disallow: its agent list has ended. */
+  crawlRules: boolean;
+  /** The first usage line after the crawl group's latest user-agent line, while its agent list is open; 0 when none. */
+  usageInAgentList: number;
+  usageInAgentListKey: string;
+}
+
 export function checkUsage(context: LintContext, out: Diagnostic[]): void {
-  const { groups } = context.directives;
   let robots: RobotsTxt | undefined;
   const budget = { left: PATH_CHECK_BUDGET };
-  let groupIndex = -1;
+  const at: Position = { usageAgents: [], usageClosed: false, crawlRules: false, usageInAgentList: 0, usageInAgentListKey: '' };
   for (const record of context.lines) {
     if (record.kind !== 'directive') continue;
-    // Usage lines never open a group: a record belongs to the last group started before it.
-    while (groupIndex + 1 < groups.length && (groups[groupIndex + 1] as Group).line <= record.line) groupIndex++;
-    const group = groupIndex === -1 ? undefined : groups[groupIndex];
-    if (record.directive === 'content-signal') {
+    const directive = record.directive;
+    if (directive === 'user-agent') {
+      enterAgentLine(record, at, out);
+      continue;
+    }
+    if (directive === 'allow' || directive === 'disallow') {
+      at.crawlRules = true;
+      at.usageInAgentList = 0;
+      at.usageClosed = at.usageAgents.length > 0;
+      continue;
+    }
+    if (directive !== 'content-signal' && directive !== 'content-usage') continue;
+    const inGroup = at.usageAgents.length > 0;
+    if (inGroup) {
+      at.usageClosed = true;
+      if (!at.crawlRules && at.usageInAgentList === 0) {
+        at.usageInAgentList = record.line;
+        at.usageInAgentListKey = record.key ?? directive;
+      }
+    }
+    if (directive === 'content-signal') {
       const { problems } = parseContentSignal(record.valueBytes ?? '', record.line);
       report(record, VOCABULARIES['content-signal'], problems, out);
-      if (group === undefined) {
+      if (!inGroup) {
         out.push(
           diagnostic(
             'content-signal-outside-group',
@@ -45,10 +78,10 @@ export function checkUsage(context: LintContext, out: Diagnostic[]): void {
           ),
         );
       }
-    } else if (record.directive === 'content-usage') {
+    } else {
       const parsed = parseContentUsageRule(record.valueBytes ?? '', record.line);
       report(record, VOCABULARIES['content-usage'], parsed.problems, out);
-      if (group === undefined) {
+      if (!inGroup) {
         out.push(
           diagnostic(
             'rule-before-user-agent',
@@ -59,10 +92,36 @@ export function checkUsage(context: LintContext, out: Diagnostic[]): void {
         );
       } else if (!parsed.statement.invalid && budget.left > 0) {
         robots ??= new RobotsTxt(byteStringToBytes(context.bytes), { maxBytes: context.maxBytes });
-        checkDisallowedPath(record, parsed.normalizedPath, group, robots, budget, out);
+        checkDisallowedPath(record, parsed.normalizedPath, at.usageAgents, robots, budget, out);
       }
     }
   }
+}
+
+/**
+ * A user-agent line: it opens a usage group after a rule or usage line, a crawl group only after an
+ * Allow/Disallow. Where the two differ (a usage line between user-agent lines), the file says two
+ * things at once: that is reported.
+ */
+function enterAgentLine(record: TokenizedLine, at: Position, out: Diagnostic[]): void {
+  if (at.usageInAgentList !== 0) {
+    const key = at.usageInAgentListKey;
+    out.push(
+      diagnostic(
+        'usage-splits-agent-list',
+        at.usageInAgentList,
+        `\`${key}:\` sits between \`User-agent:\` lines. AI-usage readers (draft-ietf-aipref-attach) end the agent list there, so it speaks only for the agents above it; for Allow/Disallow, Google reads it as an unknown key, so the \`User-agent: ${record.value}\` on line ${record.line} shares the Allow/Disallow rules of the agents above. Move the usage lines below the group's Allow/Disallow rules, or give the agents below a group with rules of its own.`,
+        { column: 1, related: [record.line] },
+      ),
+    );
+    at.usageInAgentList = 0;
+  }
+  at.crawlRules = false;
+  if (at.usageClosed) {
+    at.usageAgents = [];
+    at.usageClosed = false;
+  }
+  at.usageAgents.push(agentLineToken(record.valueBytes ?? ''));
 }
 
 function report(record: TokenizedLine, vocabulary: UsageVocabulary, problems: readonly StatementProblem[], out: Diagnostic[]): void {
@@ -150,7 +209,7 @@ function example(vocabulary: UsageVocabulary): string {
 function checkDisallowedPath(
   record: TokenizedLine,
   normalizedPath: string,
-  group: Group,
+  agents: readonly string[],
   robots: RobotsTxt,
   budget: { left: number },
   out: Diagnostic[],
@@ -160,9 +219,9 @@ function checkDisallowedPath(
   if (prefix.endsWith('$')) prefix = prefix.slice(0, -1);
   if (prefix === '') prefix = '/';
   let decidingLine = 0;
-  for (const agent of group.agents) {
+  for (const agent of agents) {
     if (budget.left-- <= 0) return;
-    const token = agent.token === '*' ? '' : agent.token;
+    const token = agent === '*' ? '' : agent;
     const verdict = robots.explain(prefix, token);
     const rule = verdict.rule;
     if (verdict.allowed || rule === undefined || rule.normalizedPattern.endsWith('$')) return;
