@@ -82,6 +82,64 @@ describe('parseTdmRep()', () => {
     // Deep nesting is just JSON: bounded by the size limit.
     expect(parseTdmRep('['.repeat(30_000) + ']'.repeat(30_000)).rules).toEqual([]);
   });
+
+  it('keeps the rules around a value nested 30,000 deep (60 KB): the reservation stands, the odd rule is skipped', () => {
+    const deep = '['.repeat(30_000) + ']'.repeat(30_000);
+    const third = '['.repeat(10_000) + ']'.repeat(10_000);
+    const body = `[{"location":"/","tdm-reservation":1},{"location":${third}},{"location":"/b","tdm-reservation":${third}},{"location":"/c","tdm-reservation":0,"tdm-policy":{"a":${third}}}]`;
+    expect(body.length).toBeLessThanOrEqual(MAX_TDMREP_BYTES);
+    const file = parseTdmRep(body);
+    expect(file.rules).toEqual([
+      { index: 0, location: '/', reservation: 1 },
+      { index: 2, location: '/b', reservation: undefined },
+      { index: 3, location: '/c', reservation: 0 },
+    ]);
+    expect(file.problems).toEqual([
+      'rule 1: "location" must be a path pattern starting with "/" (got an array); skipped',
+      'rule 2: "tdm-reservation" must be 0 or 1 (got an array); read as unset',
+      'rule 3: "tdm-policy" is not a URL string; ignored',
+    ]);
+    // Within the size limit, as the hostile file was: the rule before the odd one decides.
+    const hostile = `[{"location":"/","tdm-reservation":1},{"location":${deep}}]`;
+    expect(hostile.length).toBeLessThanOrEqual(MAX_TDMREP_BYTES);
+    expect(new TdmRepMatcher(parseTdmRep(hostile)).verdict('https://example.com/page').preferences['train-ai']).toBe('disallow');
+  });
+
+  it('never throws and stays fast on hostile shapes: deep nesting anywhere, long strings, odd types, up to the size limit', () => {
+    const nested = fc
+      .tuple(fc.integer({ min: 1, max: 32_000 }), fc.constantFrom('[', '{"a":'), fc.constantFrom('1', '"x"', 'null', '[]', '{}'))
+      .map(([depth, open, leaf]) => open.repeat(depth) + leaf + (open === '[' ? ']' : '}').repeat(depth));
+    const value = fc.oneof(
+      nested,
+      fc.json({ maxDepth: 3 }),
+      fc.string({ maxLength: 3_000 }).map((s) => JSON.stringify(s)),
+    );
+    const rule = fc
+      .record({ location: fc.oneof(value, fc.constant('"/a*b$"')), reservation: fc.oneof(value, fc.constantFrom('0', '1')), policy: value })
+      .map(({ location, reservation, policy }) => `{"location":${location},"tdm-reservation":${reservation},"tdm-policy":${policy}}`);
+    const body = fc.oneof(
+      fc.array(fc.oneof(rule, value), { maxLength: 6 }).map((items) => `[${items.join(',')}]`),
+      nested,
+      // Cut anywhere: broken JSON of the same shapes.
+      fc.tuple(fc.array(rule, { maxLength: 4 }), fc.nat()).map(([items, at]) => {
+        const text = `[${items.join(',')}]`;
+        return text.slice(0, at % (text.length + 1));
+      }),
+    );
+    let slowest = 0;
+    fc.assert(
+      fc.property(body, (text) => {
+        const start = performance.now();
+        const file = parseTdmRep(text);
+        new TdmRepMatcher(file).verdict('https://example.com/a/b?c');
+        slowest = Math.max(slowest, performance.now() - start);
+        expect(Array.isArray(file.rules)).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+    // A 64 KiB body parses in about a millisecond; the bound is for a hang, not for speed.
+    expect(slowest).toBeLessThan(500);
+  });
 });
 
 describe('TdmRepMatcher', () => {
