@@ -183,10 +183,12 @@ describe.skipIf(!redisAvailable)('RedisStore replies and listeners (real redis-s
       expect(lines.filter((l) => l.level === 'warning').map((l) => l.message)).toEqual([
         expect.stringContaining(`The stored robots record of ${origin} is`),
       ]);
-      // Writing one that large: kept in the fallback (this process), not in Redis.
+      // Writing one that large: kept in the fallback (this process), not in Redis, whose older copy goes.
+      await store.set('https://big2.example', goodRecord('https://big2.example', ROBOTS), 60_000);
+      expect(await redisCommand(redis.port, 'EXISTS', 'big:record:https://big2.example')).toBe(':1\r\n');
       await store.set('https://big2.example', big, 60_000);
       expect(await redisCommand(redis.port, 'EXISTS', 'big:record:https://big2.example')).toBe(':0\r\n');
-      expect((await store.get('https://big2.example'))?.status).toBe('ok');
+      expect((await store.get('https://big2.example'))?.body).toBe(big.body);
       expect(lines.filter((l) => l.level === 'warning')).toHaveLength(2);
       // A normal record still goes to Redis and back.
       await store.set('https://small.example', goodRecord('https://small.example', ROBOTS), 60_000);

@@ -195,6 +195,11 @@ export class RedisStore implements RobotsStore {
         { origin, bytes: Buffer.byteLength(encoded) },
       );
       await this.fallback.set(origin, record, retainMs);
+      // An older copy in Redis would be read before the fallback's: it goes.
+      await this.run(
+        async (client) => client.call('DEL', [this.recordKey(origin)]),
+        async () => undefined,
+      );
       return;
     }
     const args: (string | number)[] = [this.recordKey(origin), encoded];
