@@ -25,13 +25,14 @@ const runHeed = (args: string[]) => run(args, { NO_COLOR: '1' });
 
 let server: Server;
 let origin: string;
+let tdmrep = TDMREP;
 const requested: string[] = [];
 let dir: string;
 beforeAll(async () => {
   server = createServer((req, res) => {
     requested.push(req.url ?? '');
     if (req.url === '/robots.txt') return void res.end(ROBOTS);
-    if (req.url === '/.well-known/tdmrep.json') return void res.end(TDMREP);
+    if (req.url === '/.well-known/tdmrep.json') return void res.end(tdmrep);
     res.statusCode = 404;
     res.end();
   });
@@ -71,6 +72,17 @@ describe('heed check --purpose', () => {
     expect(json.results[0]?.usageAllowed).toBe(true);
     expect(json.results[0]?.usage['search']).toMatchObject({ preference: 'allow', decidedBy: { signal: 'content-signal', line: 5 } });
     expect(requested).not.toContain('/.well-known/tdmrep.json');
+  });
+
+  it('reads a tdmrep.json with a value nested 30,000 deep: the reservation stands (it used to exit 2, "Maximum call stack size exceeded")', async () => {
+    tdmrep = `[{"location":"/","tdm-reservation":1},{"location":${'['.repeat(30_000)}${']'.repeat(30_000)}}]`;
+    try {
+      const r = await runHeed(['check', `${origin}/open/x`, '--purpose', 'train-ai', '-A', 'HeedBot/1.0']);
+      expect(r.stdout).toContain(`DISALLOWED by tdm-reservation 1 for "/" at ${origin}/.well-known/tdmrep.json rule 0`);
+      expect(r.code).toBe(1);
+    } finally {
+      tdmrep = TDMREP;
+    }
   });
 
   it('refuses an unknown purpose as bad usage (exit 2)', async () => {

@@ -227,6 +227,40 @@ describe('the same crawl without purposes', () => {
   });
 });
 
+describe('one usage evaluation per URL', () => {
+  it('works out a crawled URL once for its enqueue check, its check before the fetch and its response', async () => {
+    resetHits();
+    const manager = new RobotsManager({ userAgent: HEEDBOT });
+    const asked = new Map<string, number>();
+    const usage = manager.usage.bind(manager);
+    manager.usage = (url, query) => {
+      asked.set(url, (asked.get(url) ?? 0) + 1);
+      return usage(url, query);
+    };
+    const handled: string[] = [];
+    const crawler = new crawleeCheerio.CheerioCrawler(
+      {
+        maxRequestRetries: 0,
+        requestHandler: async (ctx) => {
+          handled.push(ctx.request.url);
+          await ctx.enqueueLinks({ strategy: 'all' });
+        },
+      },
+      freshConfig(),
+    );
+    await RobotsPlugin.attach(crawler, { userAgent: HEEDBOT, manager, logSummary: false, purposes: ['train-ai'] });
+    await crawler.run([a.url('/')]);
+    await manager.close();
+    // Pages handled, and pages stopped at their response (headers, meta tags): each went through all three checks.
+    expect(handled).toContain(c.url('/fine'));
+    const fetched = site.allUrls().filter((url) => !url.endsWith('/robots.txt') && !url.endsWith(TDMREP));
+    expect(fetched.length).toBeGreaterThan(8);
+    expect(Object.fromEntries(fetched.map((url) => [url, asked.get(url)]))).toEqual(Object.fromEntries(fetched.map((url) => [url, 1])));
+    // Skipped at enqueue: asked once too.
+    expect(asked.get(c.url('/tdm-no/page'))).toBe(1);
+  });
+});
+
 describe('the check before the fetch', () => {
   it('skips a queued request a declared purpose may not use, even one queued before attach()', async () => {
     resetHits();

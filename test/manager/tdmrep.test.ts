@@ -4,6 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { parseRobotsTxt } from '@heed/parser';
 import { MAX_TDMREP_BYTES, MAX_TDMREP_RULES, parseTdmRep, TdmRepMatcher } from '../../packages/manager/src/tdmrep/index.js';
 
 const verdict = (body: string, url: string) => new TdmRepMatcher(parseTdmRep(body)).verdict(url);
@@ -82,6 +83,64 @@ describe('parseTdmRep()', () => {
     // Deep nesting is just JSON: bounded by the size limit.
     expect(parseTdmRep('['.repeat(30_000) + ']'.repeat(30_000)).rules).toEqual([]);
   });
+
+  it('keeps the rules around a value nested 30,000 deep (60 KB): the reservation stands, the odd rule is skipped', () => {
+    const deep = '['.repeat(30_000) + ']'.repeat(30_000);
+    const third = '['.repeat(10_000) + ']'.repeat(10_000);
+    const body = `[{"location":"/","tdm-reservation":1},{"location":${third}},{"location":"/b","tdm-reservation":${third}},{"location":"/c","tdm-reservation":0,"tdm-policy":{"a":${third}}}]`;
+    expect(body.length).toBeLessThanOrEqual(MAX_TDMREP_BYTES);
+    const file = parseTdmRep(body);
+    expect(file.rules).toEqual([
+      { index: 0, location: '/', reservation: 1 },
+      { index: 2, location: '/b', reservation: undefined },
+      { index: 3, location: '/c', reservation: 0 },
+    ]);
+    expect(file.problems).toEqual([
+      'rule 1: "location" must be a path pattern starting with "/" (got an array); skipped',
+      'rule 2: "tdm-reservation" must be 0 or 1 (got an array); read as unset',
+      'rule 3: "tdm-policy" is not a URL string; ignored',
+    ]);
+    // Within the size limit, as the hostile file was: the rule before the odd one decides.
+    const hostile = `[{"location":"/","tdm-reservation":1},{"location":${deep}}]`;
+    expect(hostile.length).toBeLessThanOrEqual(MAX_TDMREP_BYTES);
+    expect(new TdmRepMatcher(parseTdmRep(hostile)).verdict('https://example.com/page').preferences['train-ai']).toBe('disallow');
+  });
+
+  it('never throws and stays fast on hostile shapes: deep nesting anywhere, long strings, odd types, up to the size limit', () => {
+    const nested = fc
+      .tuple(fc.integer({ min: 1, max: 32_000 }), fc.constantFrom('[', '{"a":'), fc.constantFrom('1', '"x"', 'null', '[]', '{}'))
+      .map(([depth, open, leaf]) => open.repeat(depth) + leaf + (open === '[' ? ']' : '}').repeat(depth));
+    const value = fc.oneof(
+      nested,
+      fc.json({ maxDepth: 3 }),
+      fc.string({ maxLength: 3_000 }).map((s) => JSON.stringify(s)),
+    );
+    const rule = fc
+      .record({ location: fc.oneof(value, fc.constant('"/a*b$"')), reservation: fc.oneof(value, fc.constantFrom('0', '1')), policy: value })
+      .map(({ location, reservation, policy }) => `{"location":${location},"tdm-reservation":${reservation},"tdm-policy":${policy}}`);
+    const body = fc.oneof(
+      fc.array(fc.oneof(rule, value), { maxLength: 6 }).map((items) => `[${items.join(',')}]`),
+      nested,
+      // Cut anywhere: broken JSON of the same shapes.
+      fc.tuple(fc.array(rule, { maxLength: 4 }), fc.nat()).map(([items, at]) => {
+        const text = `[${items.join(',')}]`;
+        return text.slice(0, at % (text.length + 1));
+      }),
+    );
+    let slowest = 0;
+    fc.assert(
+      fc.property(body, (text) => {
+        const start = performance.now();
+        const file = parseTdmRep(text);
+        new TdmRepMatcher(file).verdict('https://example.com/a/b?c');
+        slowest = Math.max(slowest, performance.now() - start);
+        expect(Array.isArray(file.rules)).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+    // A 64 KiB body parses in about a millisecond; the bound is for a hang, not for speed.
+    expect(slowest).toBeLessThan(500);
+  });
 });
 
 describe('TdmRepMatcher', () => {
@@ -126,5 +185,33 @@ describe('TdmRepMatcher', () => {
       verdict('[{"location": "/", "tdm-reservation": "yes"}, {"location": "/", "tdm-reservation": 1}]', 'https://example.com/y'),
     ).toMatchObject({ rule: { index: 0 }, preferences: { 'train-ai': 'unknown' } });
     expect(verdict('', 'https://example.com/y').preferences['train-ai']).toBe('unknown');
+  });
+
+  it('compiles a file into one matcher: a 62 KB file of 1,000 hostile `*` locations costs about what as many Disallow rules cost', () => {
+    const location = (i: number) => `/*a*a*a*a*a*a*a*a*a*a*a*${i % 10}b`;
+    const url = `https://example.com/${'a'.repeat(2_000)}`;
+    const perCheck = (check: () => unknown, rounds = 5, checks = 200) => {
+      let best = Infinity;
+      for (let r = 0; r < rounds; r++) {
+        const start = performance.now();
+        for (let i = 0; i < checks; i++) check();
+        best = Math.min(best, (performance.now() - start) / checks);
+      }
+      return best;
+    };
+    const costs = [500, 1_000].map((rules) => {
+      const body = JSON.stringify(Array.from({ length: rules }, (_, i) => ({ location: location(i), 'tdm-reservation': 1 })));
+      expect(body.length).toBeLessThanOrEqual(MAX_TDMREP_BYTES);
+      const matcher = new TdmRepMatcher(parseTdmRep(body));
+      expect(matcher.verdict(url).rule).toBeUndefined();
+      expect(matcher.verdict(`${url}0b`).rule?.index).toBe(0);
+      const robots = parseRobotsTxt(`User-agent: *\n${Array.from({ length: rules }, (_, i) => `Disallow: ${location(i)}`).join('\n')}\n`);
+      return { tdmrep: perCheck(() => matcher.verdict(url)), robots: perCheck(() => robots.isAllowed(url, 'HeedBot')) };
+    });
+    const [half, full] = costs as [(typeof costs)[0], (typeof costs)[0]];
+    // One matcher per rule: ~18 ms a check here, ~2,000 times the Disallow rules' ~8 µs.
+    expect(full.tdmrep).toBeLessThan(5 * full.robots + 0.05);
+    // Twice the rules, at most ~2.5 times the cost (a small floor for timer noise at microseconds).
+    expect(full.tdmrep).toBeLessThan(2.5 * half.tdmrep + 0.02);
   });
 });

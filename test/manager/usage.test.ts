@@ -118,4 +118,16 @@ describe('RobotsManager#usage', () => {
     expect(down.notes.join(' ')).toContain('unreachable');
     await n.close();
   });
+
+  it('reads a tdmrep.json with a value nested 30,000 deep: the reservation before it stands (the check used to reject)', async () => {
+    const deep = '['.repeat(30_000) + ']'.repeat(30_000);
+    const body = `[{"location":"/","tdm-reservation":1},{"location":${deep}}]`;
+    files = { '/robots.txt': { status: 200, body: 'User-agent: *\nAllow: /' }, '/.well-known/tdmrep.json': { status: 200, body } };
+    const m = create();
+    const report = await m.usage(`${server.origin}/reserved/page`, { purposes: ['train-ai'] });
+    expect(report.preference('train-ai')).toBe('disallow');
+    expect(report.decision('train-ai')).toMatchObject({ source: 'tdmrep.json', line: 0 });
+    expect(report.notes.join(' ')).toContain('rule 1: "location" must be a path pattern');
+    await m.close();
+  });
 });

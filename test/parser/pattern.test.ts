@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseRobotsTxt } from '@heed/parser';
-import { pathPattern } from '@heed/parser/internal';
+import { pathPattern, pathPatternList } from '@heed/parser/internal';
 
 describe('pathPattern()', () => {
   it('matches prefixes, * runs and a trailing $, on path and query', () => {
@@ -32,6 +32,42 @@ describe('pathPattern()', () => {
         expect(pathPattern(pattern).matches(url)).toBe(!robots.isAllowed(url, 'HeedBot'));
       }),
       { numRuns: 500 },
+    );
+  });
+});
+
+describe('pathPatternList()', () => {
+  it('answers with the first pattern in the order given, not the longest', () => {
+    const list = pathPatternList(['/a', '/a/b/c', '/*.pdf$', '/a']);
+    expect(list.firstMatch('https://example.com/a/b/c')).toBe(0);
+    expect(list.firstMatch('https://example.com/x.pdf')).toBe(2);
+    expect(list.firstMatch('https://example.com/b')).toBe(-1);
+    expect(pathPatternList([]).firstMatch('https://example.com/')).toBe(-1);
+  });
+
+  it('agrees with its patterns asked one by one, for any list and path: small, bucketed (over 256 patterns) and hot', () => {
+    const piece = fc.constantFrom('/', 'a', 'b', '*', '$', '%7E', '~', 'é', '?', '=', '.pdf');
+    const pattern = fc.array(piece, { maxLength: 5 }).map((pieces) => '/' + pieces.join(''));
+    fc.assert(
+      fc.property(
+        fc.array(pattern, { maxLength: 12 }),
+        fc.nat({ max: 300 }),
+        fc.array(piece, { maxLength: 8 }),
+        fc.boolean(),
+        (patterns, filler, pathPieces, decode) => {
+          // Filler patterns that never match push the list past the bucketing threshold.
+          const all = [...Array.from({ length: filler }, (_, i) => `/zz${i}/never`), ...patterns];
+          const url = 'https://example.com/' + pathPieces.join('').replace(/[$*]/g, '');
+          const options = { decodeUnreservedEscapes: decode };
+          const expected = all.findIndex((p) => pathPattern(p, options).matches(url));
+          const list = pathPatternList(all, options);
+          expect(list.firstMatch(url)).toBe(expected);
+          // Past 64 checks the engine switches to its hot form: the answer must not change.
+          for (let i = 0; i < 64; i++) list.firstMatch(url);
+          expect(list.firstMatch(url)).toBe(expected);
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 });

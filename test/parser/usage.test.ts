@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { lint, parseRobotsTxt, UsageVerdict, type ParseOptions, type UsagePreference } from '@heed/parser';
+import { parseUsageHeader } from '@heed/parser/internal';
 import { parseDictionary } from '../../packages/parser/src/usage/structured-fields.js';
 
 interface UsageCase {
@@ -403,6 +404,47 @@ describe('RFC 9651 Dictionary parser (usage/structured-fields.ts)', () => {
       }),
       { numRuns: 1_000 },
     );
+  });
+
+  it('never throws and stays linear on hostile values: its own syntax in any order, repeated up to and past the size limit', () => {
+    const piece = fc.constantFrom(
+      ...'abzAZ09*-._=,;()"\\:?@%/ \t'.split(''),
+      '=(',
+      '=%"',
+      '%c3%a9',
+      '%zz',
+      '=?1',
+      '=@-1',
+      '=:aGk=:',
+      '=1.2345',
+      '=-999999999999999',
+      '\x80',
+      '\u00ff',
+      'train-ai=n',
+      'search=y;a;b=("x" 1)',
+    );
+    const value = fc.oneof(
+      fc.array(piece, { maxLength: 80 }).map((parts) => parts.join('')),
+      // A fragment repeated to around the limit: where a quadratic step would show.
+      fc.tuple(fc.array(piece, { minLength: 1, maxLength: 6 }), fc.integer({ min: 1_000, max: 18_000 })).map(([parts, size]) => {
+        const unit = parts.join('');
+        return unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
+      }),
+    );
+    let slowest = 0;
+    fc.assert(
+      fc.property(value, fc.boolean(), (input, asLines) => {
+        const start = performance.now();
+        const result = parseDictionary(input);
+        const statement = parseUsageHeader('content-usage', asLines ? input.split(',') : input);
+        slowest = Math.max(slowest, performance.now() - start);
+        expect(typeof result.ok).toBe('boolean');
+        expect(statement.invalid || statement.preferences instanceof Map).toBe(true);
+      }),
+      { numRuns: 400 },
+    );
+    // 16 KiB parses in well under a millisecond; the bound is for a hang or a quadratic step.
+    expect(slowest).toBeLessThan(250);
   });
 });
 

@@ -9,6 +9,7 @@ import type { ResolvedOptions } from './options.js';
 import { timerDelay, type CrawlDelayScheduler } from './crawl-delay.js';
 import type { SitemapFeeder } from './sitemap-feeder.js';
 import { originOf, type UsageEvidence, type UsageReport } from '@heed/manager';
+import { LRUCache } from 'lru-cache';
 import { nofollowSkip, skipFromVerdict, usageSkipEvent, type SkipEvent, type SkipReporter, type SkipStage } from './skips.js';
 import type { PluginStats } from './stats.js';
 
@@ -42,6 +43,18 @@ export class RobotsGuard {
   readonly pages = new WeakMap<object, PageInfo>();
   /** With `purposes`: the usage verdict of requests being handled (URL and page signals), for `robots.usage(context)`. */
   readonly usage = new WeakMap<object, UsageReport>();
+  /**
+   * Usage verdicts of recent URLs (robots.txt and tdmrep.json), so that a crawled URL is worked out
+   * once for its enqueue check, its check before the fetch and its response, not three times. A
+   * verdict is reused for {@link USAGE_REUSE_MS} at most: a URL fetched later is asked again, and
+   * obeys a robots.txt or tdmrep.json that changed meanwhile.
+   */
+  private readonly usageReports = new LRUCache<string, { report: UsageReport | undefined }>({
+    max: USAGE_REUSE_ENTRIES,
+    ttl: USAGE_REUSE_MS,
+  });
+  /** Usage verdicts being worked out, by URL: concurrent asks share one. */
+  private readonly usageLookups = new Map<string, Promise<UsageReport | undefined>>();
   /** Crawl-delay lookups in progress, by origin (deleted when answered: at most one per origin being asked). */
   private readonly delayLookups = new Map<string, Promise<number | undefined>>();
   /** Numbers the scheduler keys of {@link awaitCrawlDelay}'s waits (no Crawlee request id looks like them). */
@@ -149,9 +162,23 @@ export class RobotsGuard {
    */
   async usageReport(url: string): Promise<UsageReport | undefined> {
     if (!this.readsUsage || this.manager.usage === undefined) return undefined;
+    const known = this.usageReports.get(url);
+    if (known !== undefined) return known.report;
+    let lookup = this.usageLookups.get(url);
+    if (lookup === undefined) {
+      lookup = this.askUsage(url).finally(() => this.usageLookups.delete(url));
+      this.usageLookups.set(url, lookup);
+    }
+    return lookup;
+  }
+
+  private async askUsage(url: string): Promise<UsageReport | undefined> {
     try {
-      return await this.manager.usage(url, { productToken: this.options.productToken, purposes: this.options.purposes });
+      const report = await this.manager.usage?.(url, { productToken: this.options.productToken, purposes: this.options.purposes });
+      this.usageReports.set(url, { report });
+      return report;
     } catch (error) {
+      // Not kept: the next ask of the URL tries again.
       this.warn(
         `RobotsPlugin: reading the usage preferences of ${url} failed (${error instanceof Error ? error.message : String(error)}); they count as unknown`,
       );
@@ -359,3 +386,12 @@ function abortReason(signal: AbortSignal | undefined): Error {
   const reason: unknown = signal?.reason;
   return reason instanceof Error ? reason : new Error(`aborted: ${String(reason)}`);
 }
+
+/**
+ * How long a URL's usage verdict is reused: long enough to cover its enqueue check, its check
+ * before the fetch and its response in a crawl whose queue moves, short next to how long the
+ * manager itself keeps a robots.txt or tdmrep.json (`Cache-Control: max-age`, else a day).
+ */
+const USAGE_REUSE_MS = 10 * 60_000;
+/** URLs whose usage verdict is kept for reuse, at most: ~12 MB (measured: ~1.25 KB for a verdict of three statements and its URL). */
+const USAGE_REUSE_ENTRIES = 10_000;

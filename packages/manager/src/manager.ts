@@ -576,30 +576,37 @@ export class RobotsManager {
     }
     this.counters.storeMisses++;
     let previous = newest(stored, this.entries.peek(origin, { allowStale: true })?.record);
-    // Real time, not the injectable clock: this bounds an actual wait.
-    const waitStart = Date.now();
+    // Real time, not the injectable clock: this bounds an actual wait. One lock life: the holder
+    // takes the lock once its fetch slot is ours, so it holds it for one fetch (timeoutMs, within
+    // lockTtlMs); past that the lock has expired, or the store never frees it.
+    const waitUntil = Date.now() + this.options.lockTtlMs;
     let pollMs = 25;
+    let force = false;
     for (;;) {
-      // The lock is taken once a fetch slot is ours, so it is held for the fetch only, never for
-      // the time spent queued behind other origins.
-      const force = Date.now() - waitStart > 2 * this.options.lockTtlMs;
       const record = await this.queue.add(() => this.fetchUnderLock(origin, previous, force), { signal: this.abort.signal });
       if (this.closed) throw new ManagerClosedError('check');
       if (record !== undefined) return this.remember(origin, record);
       // Another manager is fetching this origin: wait for its record rather than fetch twice.
-      await sleep(pollMs);
+      await sleep(Math.max(1, Math.min(pollMs, waitUntil - Date.now())));
       pollMs = Math.min(pollMs * 2, 500);
       if (this.closed) throw new ManagerClosedError('check');
       const seen = await this.storeGet(origin);
       if (seen !== undefined && this.clock() < seen.expiresAt) return this.remember(origin, seen);
       previous = newest(seen, previous);
+      if (!force && Date.now() >= waitUntil) {
+        force = true;
+        this.log.warning(
+          `The robots fetch lock of ${origin} was not given within lockTtlMs (${this.options.lockTtlMs} ms), and no other process stored its robots.txt meanwhile: fetching it without the lock. Logged for every new origin, it means the store's lock never frees (check the store).`,
+          { origin },
+        );
+      }
     }
   }
 
   /**
    * Runs in a fetch slot: takes the origin's lock, fetches, stores the record. `undefined` when
-   * another manager holds the lock. `force` skips the lock (it should long have expired: a store
-   * whose lock never frees must not stall checks forever).
+   * another manager holds the lock. `force` skips the lock (it has outlived its ttl: a store whose
+   * lock never frees must not stall checks forever).
    */
   private async fetchUnderLock(origin: string, previous: RobotsRecord | undefined, force: boolean): Promise<RobotsRecord | undefined> {
     const lock = force ? NO_LOCK : await this.storeLock(origin);

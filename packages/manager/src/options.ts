@@ -123,8 +123,9 @@ export interface RobotsManagerOptions {
    */
   readonly maxCacheBytes?: number;
   /**
-   * How long a cross-process fetch lock lives when its holder dies without releasing it, from 1 to
-   * 2,147,483,647 ms.
+   * How long a cross-process fetch lock lives when its holder dies without releasing it, and the
+   * longest a check waits for another process's lock before it fetches without it (with one
+   * warning). From 1 to 2,147,483,647 ms.
    * @default `timeoutMs` + 10,000
    */
   readonly lockTtlMs?: number;

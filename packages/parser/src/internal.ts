@@ -32,7 +32,7 @@ export type { Tokenized, TokenizeOptions } from './tokenize.js';
 export type { LineRecord, LineKind, LineEnding } from './types.js';
 export type { DirectiveKind } from './directive-kinds.js';
 export { canonicalPath } from './url.js';
-export { pathPattern, type PathPattern } from './pattern.js';
+export { pathPattern, pathPatternList, type PathPattern, type PathPatternList } from './pattern.js';
 export { parseCrawlDelay } from './compile.js';
 export { parseUsageHeader } from './usage/header.js';
 export type { UsageStatement, StatedPreference } from './usage/statement.js';

@@ -112,9 +112,17 @@ export class RuleMatcher {
 
   /**
    * Compiles the rules at `rowIndices` of `table` (file order). `decodeUnreservedEscapes` applies
-   * the RFC 9309 reading to the patterns (the caller decodes the path the same way).
+   * the RFC 9309 reading to the patterns (the caller decodes the path the same way). `order`:
+   * `'precedence'` sorts the rules by Google's precedence (longest first, `allow` wins ties);
+   * `'listed'` keeps them as given, so the first listed rule that matches decides (TDMRep's
+   * locations, pattern.ts).
    */
-  static fromTable(table: DirectiveTable, rowIndices: readonly number[], decodeUnreservedEscapes: boolean): RuleMatcher {
+  static fromTable(
+    table: DirectiveTable,
+    rowIndices: readonly number[],
+    decodeUnreservedEscapes: boolean,
+    order: 'precedence' | 'listed' = 'precedence',
+  ): RuleMatcher {
     const source = decodeUnreservedEscapes ? decodedView(table, rowIndices) : { text: table.text, rows: table.rows, indices: rowIndices };
     const drafts: { entry: number; shape: Shape }[] = [];
     for (const row of source.indices) {
@@ -131,13 +139,13 @@ export class RuleMatcher {
         drafts.push({ entry: entry | ALTERNATIVE, shape: shapeOf(source.text, source.rows, entry | ALTERNATIVE) });
       }
     }
-    drafts.sort((a, b) => byPrecedence(a.shape, b.shape));
+    if (order === 'precedence') drafts.sort((a, b) => byPrecedence(a.shape, b.shape));
     const entries: number[] = [];
     const masks: number[] = [];
     let anyWildcard = false;
     const seen = new Set<string>();
     for (const { entry, shape } of drafts) {
-      // Exact repeats never decide: the earlier line of two equal rules always wins.
+      // Exact repeats never decide: the earlier line of two equal rules always wins (in either order).
       const key = `${shape.allow ? 'a' : 'd'}${shape.anchored ? '$' : ''}${shape.priority}:${source.text.slice(shape.start, shape.end)}`;
       if (seen.has(key)) continue;
       seen.add(key);

@@ -15,11 +15,18 @@
  * then one command probes it; a success, or the client reconnecting, closes the circuit. A check
  * thus waits for Redis at most once, `commandTimeoutMs`, however long the outage.
  *
+ * What Redis answers is bounded too. A stored value above `maxRecordBytes` is never sent: the read
+ * is a script that answers with the value's size instead (a record that big is corrupt, or written
+ * by someone else, and is treated as absent, with a warning); a record that would be larger is kept
+ * in the fallback rather than written. A `SET NX` answered with anything but `OK` or nil (a proxy
+ * that speaks another dialect) takes the fallback's lock, with one warning, rather than reading as
+ * "held by another process" forever.
+ *
  * `ioredis` is an optional dependency: it is imported only when the store connects itself from a
  * `url`; pass `client` to bring your own (any ioredis `Redis` instance).
  */
 import { randomUUID } from 'node:crypto';
-import { checkKnownKeys, optionError, timerOption, type OptionScope } from '@heed/parser/internal';
+import { checkKnownKeys, numberOption, optionError, timerOption, type OptionScope } from '@heed/parser/internal';
 import { didYouMean } from '../did-you-mean.js';
 import { decodeRecord, encodeRecord, type RobotsRecord } from '../record.js';
 import { MemoryStore } from './memory.js';
@@ -72,6 +79,14 @@ export interface RedisStoreOptions {
    */
   readonly circuitBreakMs?: number;
   /**
+   * The largest record read from or written to Redis, in bytes of its JSON. A larger stored value
+   * is treated as absent (and never transferred); a larger record is kept in the fallback. A
+   * record holds up to two bodies in base64: raise this to about 3 × the manager's `maxBytes` when
+   * you raise that above its 500 KB default.
+   * @default 4 MiB
+   */
+  readonly maxRecordBytes?: number;
+  /**
    * Where records go while Redis is down.
    * @default a new `MemoryStore()`
    */
@@ -83,8 +98,24 @@ export interface RedisStoreOptions {
   readonly log?: Log;
 }
 
-const KNOWN_OPTIONS = ['client', 'url', 'keyPrefix', 'commandTimeoutMs', 'connectTimeoutMs', 'circuitBreakMs', 'fallback', 'log'];
+const KNOWN_OPTIONS = [
+  'client',
+  'url',
+  'keyPrefix',
+  'commandTimeoutMs',
+  'connectTimeoutMs',
+  'circuitBreakMs',
+  'maxRecordBytes',
+  'fallback',
+  'log',
+];
 const SCOPE: OptionScope = { where: 'new RedisStore()', suggest: didYouMean };
+
+/** GET, unless the value is larger than ARGV[1] bytes: then its size (an integer reply), so it never crosses the wire. */
+const BOUNDED_GET_SCRIPT =
+  "local size = redis.call('strlen', KEYS[1]) if size > tonumber(ARGV[1]) then return size end return redis.call('get', KEYS[1])";
+/** Default of `maxRecordBytes`: two 500 KB bodies in base64 (a record's most, at the default `maxBytes`), with room. */
+const DEFAULT_MAX_RECORD_BYTES = 4 * 1024 * 1024;
 
 const RELEASE_SCRIPT = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
 
@@ -96,6 +127,7 @@ export class RedisStore implements RobotsStore {
   private readonly commandTimeoutMs: number;
   private readonly connectTimeoutMs: number;
   private readonly circuitBreakMs: number;
+  private readonly maxRecordBytes: number;
   private readonly fallback: RobotsStore;
   private readonly log: Log;
   private clientPromise: Promise<RedisClientLike> | undefined;
@@ -106,6 +138,10 @@ export class RedisStore implements RobotsStore {
   private openUntil = 0;
   /** A probe command is out: the others keep skipping Redis until it is back. */
   private probing = false;
+  /** The wait for the first connection, shared by every command sent before it (one 'ready' listener, not one each). */
+  private firstReady: Promise<boolean> | undefined;
+  /** A wrong answer to `SET NX` has been reported (once per store). */
+  private warnedLockReply = false;
   /** The client we listen on for 'ready' while the circuit is open. */
   private readyListener: { client: RedisClientLike; listener: () => void } | undefined;
 
@@ -123,6 +159,13 @@ export class RedisStore implements RobotsStore {
     this.commandTimeoutMs = timerOption(options.commandTimeoutMs, 'commandTimeoutMs', 1_000, SCOPE);
     this.connectTimeoutMs = timerOption(options.connectTimeoutMs, 'connectTimeoutMs', 2_000, SCOPE);
     this.circuitBreakMs = timerOption(options.circuitBreakMs, 'circuitBreakMs', 30_000, SCOPE);
+    this.maxRecordBytes = numberOption(
+      options.maxRecordBytes,
+      'maxRecordBytes',
+      DEFAULT_MAX_RECORD_BYTES,
+      { min: 1024, max: 512 * 1024 * 1024, integer: true, unit: 'bytes', why: "1 KiB to 512 MiB, Redis's largest string" },
+      SCOPE,
+    );
     this.fallback = options.fallback ?? new MemoryStore();
     this.log = options.log ?? consoleLog;
     if (options.client !== undefined) this.clientPromise = Promise.resolve(options.client);
@@ -136,7 +179,7 @@ export class RedisStore implements RobotsStore {
   async get(origin: string): Promise<RobotsRecord | undefined> {
     const key = this.recordKey(origin);
     const fromRedis = await this.run(
-      async (client) => ({ value: decodeRecord(await client.call('GET', [key]), origin) }),
+      async (client) => ({ value: this.readReply(await client.call('EVAL', [BOUNDED_GET_SCRIPT, 1, key, this.maxRecordBytes]), origin) }),
       async () => undefined,
     );
     if (fromRedis !== undefined && fromRedis.value !== undefined) return fromRedis.value;
@@ -145,7 +188,21 @@ export class RedisStore implements RobotsStore {
   }
 
   async set(origin: string, record: RobotsRecord, retainMs: number): Promise<void> {
-    const args: (string | number)[] = [this.recordKey(origin), encodeRecord(record)];
+    const encoded = encodeRecord(record);
+    if (Buffer.byteLength(encoded) > this.maxRecordBytes) {
+      this.log.warning(
+        `The robots record of ${origin} is larger than RedisStore's maxRecordBytes (${this.maxRecordBytes}): it is kept in process memory only, and other processes fetch it themselves. Raise maxRecordBytes to share it.`,
+        { origin, bytes: Buffer.byteLength(encoded) },
+      );
+      await this.fallback.set(origin, record, retainMs);
+      // An older copy in Redis would be read before the fallback's: it goes.
+      await this.run(
+        async (client) => client.call('DEL', [this.recordKey(origin)]),
+        async () => undefined,
+      );
+      return;
+    }
+    const args: (string | number)[] = [this.recordKey(origin), encoded];
     if (Number.isFinite(retainMs)) args.push('PX', Math.max(1, Math.ceil(retainMs)));
     const stored = await this.run(
       async (client) => client.call('SET', args),
@@ -166,11 +223,23 @@ export class RedisStore implements RobotsStore {
     const key = `${this.keyPrefix}lock:${origin}`;
     const token = randomUUID();
     const answer = await this.run(
-      async (client) => ({ taken: (await client.call('SET', [key, token, 'PX', Math.max(1, Math.ceil(ttlMs)), 'NX'])) === 'OK' }),
+      async (client) => ({ reply: await client.call('SET', [key, token, 'PX', Math.max(1, Math.ceil(ttlMs)), 'NX']) }),
       async () => undefined,
     );
     if (answer === undefined) return this.fallback.lock?.(origin, ttlMs);
-    if (!answer.taken) return undefined;
+    // nil: another process holds it. Anything but OK or nil is no answer to SET NX: read as "held",
+    // it would keep every new origin waiting for a lock that never comes.
+    if (answer.reply === null) return undefined;
+    if (answer.reply !== 'OK') {
+      if (!this.warnedLockReply) {
+        this.warnedLockReply = true;
+        this.log.warning(
+          `Redis answered the fetch lock of ${origin} (SET NX) with ${describeReply(answer.reply)}, not OK or nil: fetch locks are taken in process memory from now on, so each process fetches a new origin itself. Check that the Redis URL points at Redis, not a proxy that rewrites replies.`,
+          { origin },
+        );
+      }
+      return this.fallback.lock?.(origin, ttlMs);
+    }
     return {
       release: async () => {
         await this.run(
@@ -193,6 +262,18 @@ export class RedisStore implements RobotsStore {
     } catch {
       client.disconnect();
     }
+  }
+
+  /** A bounded GET's reply as a record: an integer is the size of a value too large to send. */
+  private readReply(reply: unknown, origin: string): RobotsRecord | undefined {
+    const size =
+      typeof reply === 'number' ? reply : typeof reply === 'string' && reply.length > this.maxRecordBytes ? reply.length : undefined;
+    if (size === undefined) return decodeRecord(reply, origin);
+    this.log.warning(
+      `The stored robots record of ${origin} is ${size} bytes, above RedisStore's maxRecordBytes (${this.maxRecordBytes}): it is ignored as corrupt and the file is fetched again.`,
+      { origin, bytes: size },
+    );
+    return undefined;
   }
 
   private recordKey(origin: string): string {
@@ -264,6 +345,11 @@ export class RedisStore implements RobotsStore {
       return true;
     }
     if (this.everReady || client.status === 'end' || client.status === 'close') return false;
+    this.firstReady ??= this.waitForFirstReady(client);
+    return this.firstReady;
+  }
+
+  private waitForFirstReady(client: RedisClientLike): Promise<boolean> {
     if (client.status === 'wait') void client.connect?.().catch(() => undefined);
     return new Promise<boolean>((resolve) => {
       const onReady = () => {
@@ -327,4 +413,11 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
     timer = setTimeout(() => reject(new Error(`Redis did not answer within ${ms} ms`)), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** A reply as a warning shows it: its type, and a short value. */
+function describeReply(reply: unknown): string {
+  if (typeof reply === 'string') return `the string ${JSON.stringify(reply.slice(0, 20))}`;
+  if (typeof reply === 'number') return `the integer ${reply}`;
+  return Array.isArray(reply) ? 'an array' : typeof reply;
 }

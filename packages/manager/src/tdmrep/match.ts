@@ -9,7 +9,7 @@
  * matching rule, or an unset reservation, says nothing (unknown). `search` is not TDM.
  */
 import type { UsagePreference } from '@heed/parser';
-import { pathPattern, type PathPattern } from '@heed/parser/internal';
+import { pathPatternList, type PathPatternList } from '@heed/parser/internal';
 import type { TdmRepFile, TdmRepRule } from './parse.js';
 
 /** The categories a TDM reservation speaks for. */
@@ -23,19 +23,26 @@ export interface TdmRepVerdict {
   readonly preferences: Readonly<Record<(typeof TDM_CATEGORIES)[number], UsagePreference>>;
 }
 
-/** A parsed tdmrep.json with its patterns compiled once, ready to answer per URL. */
+/**
+ * A parsed tdmrep.json with its locations compiled once, into one matcher for the whole file: a
+ * check reads the URL once and asks one rule set, so 1,000 hostile `*` locations cost about what
+ * 1,000 Disallow rules cost (one matcher per rule cost about 9 ms a check for a 63 KB file).
+ */
 export class TdmRepMatcher {
-  private readonly patterns: readonly { readonly rule: TdmRepRule; readonly pattern: PathPattern }[];
+  private readonly locations: PathPatternList;
 
   constructor(readonly file: TdmRepFile) {
-    this.patterns = file.rules.map((rule) => ({ rule, pattern: pathPattern(rule.location, { decodeUnreservedEscapes: true }) }));
+    this.locations = pathPatternList(
+      file.rules.map((rule) => rule.location),
+      { decodeUnreservedEscapes: true },
+    );
   }
 
   /** The verdict for `url` (any string; only its path and query are compared). */
   verdict(url: string): TdmRepVerdict {
-    const found = this.patterns.find(({ pattern }) => pattern.matches(url));
+    const found = this.file.rules[this.locations.firstMatch(url)];
     if (found === undefined) return { preferences: { 'train-ai': 'unknown', 'ai-input': 'unknown' } };
-    const preference: UsagePreference = found.rule.reservation === 1 ? 'disallow' : found.rule.reservation === 0 ? 'allow' : 'unknown';
-    return { rule: found.rule, preferences: { 'train-ai': preference, 'ai-input': preference } };
+    const preference: UsagePreference = found.reservation === 1 ? 'disallow' : found.reservation === 0 ? 'allow' : 'unknown';
+    return { rule: found, preferences: { 'train-ai': preference, 'ai-input': preference } };
   }
 }

@@ -103,9 +103,18 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * A value as a problem line shows it. Only strings and scalars are written out: an array or object
+ * is named by its kind, since writing it out would walk it whole, and a hostile file nests 30,000
+ * levels deep in 60 KB (JSON.stringify then overflows the stack).
+ */
 function describe(value: unknown): string {
   if (value === undefined) return 'nothing';
-  // Values come from JSON.parse, so they stringify; `typeof` covers anything else handed in.
-  const text = JSON.stringify(value) ?? typeof value;
-  return text.length > 40 ? `${text.slice(0, 37)}...` : text;
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') {
+    const text = JSON.stringify(value.slice(0, 40));
+    return text.length > 40 ? `${text.slice(0, 37)}...` : text;
+  }
+  if (typeof value === 'number' || typeof value === 'boolean' || value === null) return String(value);
+  return typeof value === 'object' ? 'an object' : typeof value;
 }
