@@ -95,6 +95,26 @@ describe('XML faults cost only themselves', () => {
     expect(large / small).toBeLessThanOrEqual(8);
     expect(large).toBeLessThan(10_000);
   });
+
+  it('a <loc> of white space between two letters costs linear time (trimmed from each end, no backtracking)', async () => {
+    // 200 such locations, 2,000 then 8,000 spaces inside each: four times the bytes, at most eight
+    // times the time; an end-anchored regular expression would take sixteen and more.
+    const spaced = (inner: number) =>
+      `<urlset ${NS}>` + Array.from({ length: 200 }, () => `<url><loc>x${' '.repeat(inner)}x</loc></url>`).join('') + '</urlset>';
+    const cost = async (body: string) => {
+      let best = Infinity;
+      for (let round = 0; round < 2; round++) {
+        const started = mainThreadCpuMs();
+        expect(await collect(parseSitemapStream([body]))).toEqual([]);
+        best = Math.min(best, mainThreadCpuMs() - started);
+      }
+      return best;
+    };
+    const small = await cost(spaced(2_000));
+    const large = await cost(spaced(8_000));
+    console.log(`<loc> of spaces: 2,000 inside ${small.toFixed(1)} ms, 8,000 inside ${large.toFixed(1)} ms`);
+    expect(large / Math.max(small, 1)).toBeLessThanOrEqual(8);
+  });
 });
 
 /**

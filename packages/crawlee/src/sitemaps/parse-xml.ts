@@ -138,7 +138,7 @@ export class XmlSitemapParser {
   private finishLoc(): void {
     const loc = this.loc!;
     this.loc = undefined;
-    const value = loc.text.replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '');
+    const value = trimXmlSpace(loc.text);
     const url = loc.tooLong ? undefined : absoluteHttpUrl(value);
     if (url === undefined) {
       this.dropped.count++;
@@ -180,4 +180,21 @@ export function absoluteHttpUrl(value: string): string | undefined {
 function localName(name: string): string {
   const colon = name.indexOf(':');
   return colon < 0 ? name : name.slice(colon + 1);
+}
+
+/**
+ * `text` without leading and trailing XML white space (space, tab, CR, LF), in one pass from each
+ * end: a regular expression anchored at the end retries at every position of a run of white space
+ * that does not reach the end, quadratic in a hostile `<loc>` of spaces between two letters.
+ */
+function trimXmlSpace(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && isXmlSpace(text.charCodeAt(start))) start++;
+  while (end > start && isXmlSpace(text.charCodeAt(end - 1))) end--;
+  return text.slice(start, end);
+}
+
+function isXmlSpace(code: number): boolean {
+  return code === 0x20 || code === 0x09 || code === 0x0d || code === 0x0a;
 }
