@@ -2,10 +2,10 @@
  * Compressed robots.txt bodies: decoded completely, or the fetch fails closed (`unreachable`).
  * A body decoded only in part must never be recorded `ok`: its lost end may hold a `Disallow`.
  */
-import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import { brotliCompressSync, crc32, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RobotsManager } from '@heed/manager';
-import { fetchRobotsTxt } from '@heed/manager/internal';
+import { DecodeError, decoded, fetchRobotsTxt } from '@heed/manager/internal';
 import { recordingLog, startServer, UA, type TestServer } from './helpers.js';
 
 /** ~53 KB of rules whose last line is the one that matters. */
@@ -98,5 +98,38 @@ describe('the output cap still holds', () => {
     const outcome = await fetchRobotsTxt(`${server.origin}/robots.txt`, { userAgent: UA, maxBytes: 100_000 });
     expect(outcome).toMatchObject({ kind: 'response', bodyCapped: true });
     if (outcome.kind === 'response') expect(outcome.body.length).toBe(100_000);
+  });
+});
+
+describe('gzip framing, in chunks of any size', () => {
+  /** A gzip member with every optional header field (FEXTRA, FNAME, FCOMMENT, FHCRC) set. */
+  function fullHeaderMember(text: string): Buffer {
+    const data = Buffer.from(text);
+    const header = Buffer.from([0x1f, 0x8b, 8, 0x1e, 0, 0, 0, 0, 0, 255]);
+    const extra = Buffer.from([4, 0, 1, 2, 3, 4]);
+    const name = Buffer.from('robots.txt\0');
+    const comment = Buffer.from('a comment\0');
+    const trailer = Buffer.alloc(8);
+    trailer.writeUInt32LE(crc32(data), 0);
+    trailer.writeUInt32LE(data.length, 4);
+    return Buffer.concat([header, extra, name, comment, Buffer.from([0xaa, 0xbb]), deflateRawSync(data), trailer]);
+  }
+
+  async function decode(body: Buffer, chunk: number): Promise<string> {
+    async function* pieces() {
+      for (let i = 0; i < body.length; i += chunk) yield body.subarray(i, i + chunk);
+    }
+    const out: Buffer[] = [];
+    for await (const part of decoded(pieces(), 'gzip')) out.push(part);
+    return Buffer.concat(out).toString('utf8');
+  }
+
+  const body = Buffer.concat([fullHeaderMember(SHORT), gzipSync(LONG), Buffer.alloc(10), JUNK]);
+  it.each([1, 7, 4_096])('chunks of %i bytes: every member, optional header fields skipped, padding and junk ignored', async (chunk) => {
+    expect(await decode(body, chunk)).toBe(SHORT + LONG);
+  });
+
+  it('a cut stream rejects with a DecodeError in chunks of 1 byte too', async () => {
+    await expect(decode(gzipSync(LONG).subarray(0, 3_000), 1)).rejects.toBeInstanceOf(DecodeError);
   });
 });
