@@ -189,14 +189,44 @@ describe('unreachable origins', () => {
       res.end();
     });
     let now = Date.UTC(2026, 0, 1);
-    const m = create({ now: () => now, unreachableAllowAfterMs: 3 * 3_600_000, retryMaxMs: 3_600_000 });
+    // Retries at least every 10 minutes: failures spread across the 3 hours (never a quarter apart).
+    const m = create({ now: () => now, unreachableAllowAfterMs: 3 * 3_600_000, retryMaxMs: 600_000 });
     expect(await m.check(`${server.origin}/x`)).toMatchObject({ allowed: false, reason: 'unreachable' });
-    for (let i = 0; i < 3; i++) {
-      now += 3_600_000;
+    for (let i = 0; i < 6; i++) {
+      now += 1_800_000;
       await m.isAllowed(`${server.origin}/x`);
     }
     expect(await m.check(`${server.origin}/x`)).toMatchObject({ allowed: true, reason: 'long-unreachable' });
     await m.close();
+  });
+  it('a stored unreachable record from a clock 31 days behind plus one fresh 503 still disallows', async () => {
+    server.handle((_req, res) => {
+      res.statusCode = 503;
+      res.end();
+    });
+    const behind = Date.UTC(2026, 0, 1);
+    const now = behind + 31 * 24 * 3_600_000;
+    for (const run of [{}, { failedAt: [behind] }]) {
+      // As a version without failure runs (no failedAt) and as this one stored it.
+      const store = new MemoryStore();
+      const stored: RobotsRecord = {
+        version: RECORD_VERSION,
+        origin: server.origin,
+        status: 'unreachable',
+        httpStatus: 503,
+        fetchedAt: behind,
+        expiresAt: behind + 60_000,
+        problem: { code: 'http-503', message: 'robots.txt answered HTTP 503' },
+        failures: 1,
+        unreachableSince: behind,
+        ...run,
+      };
+      await store.set(server.origin, stored, Infinity);
+      const m = create({ store, now: () => now });
+      expect(await m.check(`${server.origin}/private`)).toMatchObject({ allowed: false, reason: 'unreachable' });
+      expect(await m.get(server.origin)).toMatchObject({ status: 'unreachable', failures: 2, failedAt: [now] });
+      await m.close();
+    }
   });
 });
 

@@ -3,7 +3,7 @@
  * Pure functions: no server, no clock.
  */
 import { describe, expect, it } from 'vitest';
-import { RobotsFetchError, type RobotsRecord } from '@heed/manager';
+import { decodeRecord, RobotsFetchError, type RobotsRecord } from '@heed/manager';
 import {
   cacheTtl,
   decideRecord,
@@ -119,14 +119,66 @@ describe('unreachable: backoff, stale copy, the 30-day rule', () => {
     expect(effectivePolicy(down, NOW + DAY)).toEqual({ kind: 'allow-all', reason: 'stale-copy' });
   });
 
-  it('allows all after 30 days unreachable with no good copy', () => {
+  /** The record after failures at each of `days` (days after NOW), starting from `previous`. */
+  function failingOn(days: readonly number[], previous?: RobotsRecord): RobotsRecord {
+    let record = previous;
+    for (const day of days) record = decideRecord(ORIGIN, network(), record, NOW + day * DAY);
+    if (record === undefined) throw new Error('no failure');
+    return record;
+  }
+
+  it('allows all once failures spread over 30 days show the outage, with no good copy', () => {
     const first = decideRecord(ORIGIN, network(), undefined, NOW);
     expect(effectivePolicy(first, NOW + 29 * DAY)).toEqual({ kind: 'disallow-all', reason: 'unreachable' });
-    const later = decideRecord(ORIGIN, network(), first, NOW + 30 * DAY);
+    // A failure at least every 7.5 days (a quarter of the period) over the 30 days.
+    const later = failingOn([7, 14, 21, 28, 30], first);
     expect(later.unreachableSince).toBe(NOW);
+    expect(later.failures).toBe(6);
     expect(effectivePolicy(later, NOW + 30 * DAY)).toEqual({ kind: 'allow-all', reason: 'long-unreachable' });
     // Configurable: Infinity keeps disallowing.
     expect(effectivePolicy(later, NOW + 365 * DAY, { unreachableAllowAfterMs: Infinity }).kind).toBe('disallow-all');
+  });
+
+  it('one old failure and one new one are no evidence: still disallowed', () => {
+    // The 30-day-old time may be a clock far behind; nothing shows the origin was tried between.
+    const later = failingOn([0, 30]);
+    expect(later.unreachableSince).toBe(NOW);
+    expect(effectivePolicy(later, NOW + 30 * DAY)).toEqual({ kind: 'disallow-all', reason: 'unreachable' });
+    // Failures 8 days apart leave gaps: no evidence either, however long the streak.
+    expect(effectivePolicy(failingOn([0, 8, 16, 24, 32, 40, 48]), NOW + 48 * DAY).kind).toBe('disallow-all');
+  });
+
+  it('a stored record written by a clock 31 days behind, plus one fresh 503: still disallowed', () => {
+    const skewed = decideRecord(ORIGIN, network(), undefined, NOW - 31 * DAY);
+    const fresh = decideRecord(ORIGIN, response(503), skewed, NOW);
+    expect(effectivePolicy(fresh, NOW)).toEqual({ kind: 'disallow-all', reason: 'unreachable' });
+    // The same record as a version without failure runs stored it: readable, and no evidence either.
+    const { failedAt: _run, ...old } = skewed;
+    const fromOld = decideRecord(ORIGIN, response(503), decodeRecord(JSON.stringify(old), ORIGIN), NOW);
+    expect(fromOld.failedAt).toEqual([NOW]);
+    expect(effectivePolicy(fromOld, NOW)).toEqual({ kind: 'disallow-all', reason: 'unreachable' });
+  });
+
+  it('failure times from a clock ahead count from when this clock reaches them, and restart the run', () => {
+    const ahead = failingOn([40, 47, 54, 61, 68, 72]); // a clock 40 days ahead wrote this run
+    expect(effectivePolicy(ahead, NOW).kind).toBe('disallow-all');
+    const next = decideRecord(ORIGIN, network(), ahead, NOW + HOUR);
+    expect(next.failedAt).toEqual([NOW + HOUR]);
+    expect(next.unreachableSince).toBe(NOW + HOUR);
+    expect(effectivePolicy(next, NOW + HOUR).kind).toBe('disallow-all');
+  });
+
+  it('a hand-made run with a gap in it is no evidence', () => {
+    const record: RobotsRecord = { ...failingOn([0]), failedAt: [NOW - 40 * DAY, NOW], unreachableSince: NOW - 40 * DAY };
+    expect(effectivePolicy(record, NOW).kind).toBe('disallow-all');
+  });
+
+  it('keeps the failure run short however many failures there are', () => {
+    const hourly = Array.from({ length: 60 * 24 }, (_, i) => i / 24); // every hour for 60 days
+    const record = failingOn(hourly);
+    expect(record.failures).toBe(hourly.length);
+    expect(record.failedAt?.length).toBeLessThanOrEqual(12);
+    expect(effectivePolicy(record, NOW + 60 * DAY).kind).toBe('allow-all');
   });
 
   it('a success ends the unreachable streak', () => {

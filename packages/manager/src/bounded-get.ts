@@ -10,9 +10,9 @@
  *   each hop before it is requested (`beforeRedirect`).
  * - The body of a 2xx response only (no other body means anything to Heed's callers), streamed
  *   with back-pressure: the caller's pace is the reading's pace. `gzip`, `deflate` and `br`
- *   `Content-Encoding`s are decoded as a stream with sync flush (a body cut short still yields what
- *   it decoded) and the output cut at `maxBytes`; compressed input past `maxBytes` plus 64 KiB is
- *   not read either, so a decompression bomb costs at most `maxBytes`.
+ *   `Content-Encoding`s are decoded as a stream (`decode.ts`: completely, or a `decode` error) and
+ *   the output cut at `maxBytes`; compressed input past `maxBytes` plus 64 KiB is not read either,
+ *   so a decompression bomb costs at most `maxBytes`.
  * - A connect timeout, and a total deadline (`timeoutMs`) over every hop and the whole body: a
  *   `timeout` error. The caller's `signal` ends the GET too (a `network` error, "aborted"); a
  *   caller with a deadline of its own (the sitemap reader's clock stops while the crawl waits)
@@ -23,10 +23,9 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import { Readable, pipeline } from 'node:stream';
-import zlib from 'node:zlib';
 import type { IncomingHttpHeaders } from 'node:http';
 import { MAX_TIMER_MS } from '@heed/parser/internal';
+import { DecodeError, contentCoding, decoded } from './decode.js';
 import { RobotsFetchError, type RobotsFetchErrorCode } from './errors.js';
 
 /** How a bounded GET is made. */
@@ -69,7 +68,7 @@ export interface BoundedResponse {
   /**
    * The decoded body of a 2xx response, at most `maxBytes` bytes (nothing for any other status).
    * Read it once. Rejects with a `RobotsFetchError` for a connection lost mid-body (`truncated`)
-   * or a body that could not be decoded at all (`decode`); a body decoded up to a point ends there.
+   * or a compressed body that could not be decoded completely (`decode`: damaged or cut short).
    */
   body(): AsyncGenerator<Uint8Array>;
   /** After `body()` ended: the body was longer than `maxBytes` and was cut there. */
@@ -285,12 +284,12 @@ async function* decodedBody(
 ): AsyncGenerator<Uint8Array> {
   const { maxBytes } = options;
   const { signal } = deadline;
-  const decoder = createDecoder(Array.isArray(encoding) ? encoding.join(',') : encoding);
+  const coding = contentCoding(encoding);
   const onAbort = () => request.destroy();
   signal?.addEventListener('abort', onAbort, { once: true });
   // Compressed data is at worst slightly larger than its plain form (stored blocks), so past this
   // much input the decoded output is past `maxBytes` too: stop reading the wire there.
-  const wireLimit = decoder === undefined ? Infinity : maxBytes + COMPRESSED_SLACK_BYTES;
+  const wireLimit = coding === undefined ? Infinity : maxBytes + COMPRESSED_SLACK_BYTES;
   async function* wire(): AsyncGenerator<Buffer> {
     let length = 0;
     for await (const chunk of request) {
@@ -302,12 +301,7 @@ async function* decodedBody(
       yield chunk;
     }
   }
-  let source: AsyncIterable<Buffer> = wire();
-  if (decoder !== undefined) {
-    // pipeline() carries a network error into the decoder, which ends the loop below with it.
-    pipeline(Readable.from(source), decoder, () => {});
-    source = decoder;
-  }
+  const source: AsyncIterable<Uint8Array> = coding === undefined ? wire() : decoded(wire(), coding);
   let length = 0;
   try {
     for await (const chunk of source) {
@@ -325,38 +319,14 @@ async function* decodedBody(
   } catch (error) {
     if (error instanceof RobotsFetchError) throw error;
     if (signal?.aborted) throw deadline.error(url);
-    const failure = error as Error & { code?: string; event?: string };
-    if (decoder !== undefined && String(failure.code ?? '').startsWith('Z_')) {
-      // A body that was decoded up to a point is still a body; only nothing at all is an error.
-      if (length > 0) return;
-      throw new RobotsFetchError('decode', url, `could not decode the ${String(encoding)} body: ${failure.message}`, { cause: error });
-    }
-    throw classifyError(url, failure, true);
+    // A body decoded only in part is no body: a robots.txt cut short could allow what its end forbids.
+    if (error instanceof DecodeError)
+      throw new RobotsFetchError('decode', url, `could not decode the body: ${error.message}`, { cause: error });
+    throw classifyError(url, error as Error & { code?: string; event?: string }, true);
   } finally {
     signal?.removeEventListener('abort', onAbort);
     deadline.clear();
     request.destroy();
-    decoder?.destroy();
-  }
-}
-
-function createDecoder(encoding: string | undefined): zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress | undefined {
-  // Sync flush: a body cut at the byte cap still yields everything decodable up to the cut.
-  const flush = { flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH };
-  switch (encoding?.trim().toLowerCase()) {
-    case 'gzip':
-    case 'x-gzip':
-      return zlib.createGunzip(flush);
-    case 'deflate':
-    case 'x-deflate':
-      return zlib.createInflate(flush);
-    case 'br':
-      return zlib.createBrotliDecompress({
-        flush: zlib.constants.BROTLI_OPERATION_FLUSH,
-        finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH,
-      });
-    default:
-      return undefined;
   }
 }
 

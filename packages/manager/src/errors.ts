@@ -24,7 +24,7 @@ export type RobotsFetchErrorCode =
   | 'timeout'
   /** The body ended before its announced `Content-Length`. */
   | 'truncated'
-  /** The body claimed a content encoding it could not be decoded with. */
+  /** A compressed body could not be decoded completely: damaged, cut short, or not in the encoding it claimed. */
   | 'decode'
   /** The TLS handshake failed (bad certificate, protocol mismatch, the server hanging up mid-handshake). */
   | 'tls'

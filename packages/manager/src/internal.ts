@@ -15,4 +15,5 @@ export { RECORD_VERSION } from './record.js';
 export { parseTdmRep, TdmRepMatcher } from './tdmrep/index.js';
 export type { TdmRepFile, TdmRepRule, TdmRepVerdict } from './tdmrep/index.js';
 export { TDMREP_PATH } from './usage/index.js';
+export { decoded, contentCoding, DecodeError, type ContentCoding } from './decode.js';
 export { boundedGet, type BoundedGetOptions, type BoundedResponse, type BoundedRedirectFailure } from './bounded-get.js';

@@ -9,10 +9,10 @@
  * | 3xx beyond `maxRedirects` hops, a loop, a bad `Location` | `unavailable` | allow all               | 24 h                               |
  * | 3xx without `Location` (e.g. 304)                | `unavailable` | allow all                        | 24 h                               |
  * | 4xx except 429                                   | `unavailable` | allow all                        | 24 h                               |
- * | 429, 5xx, other status, network failure          | `unreachable` | disallow all; the last good copy if any (`stale-copy`); allow all once unreachable for 30 days with no good copy | the retry interval: `Retry-After`, else exponential backoff |
+ * | 429, 5xx, other status, network failure          | `unreachable` | disallow all; the last good copy if any (`stale-copy`); allow all once failures spread over 30 days show the outage, with no good copy | the retry interval: `Retry-After`, else exponential backoff |
  *
  * These follow RFC 9309 §2.3.1 and Google's documented handling; the departures are the 30-day rule
- * (Google's, not the RFC's) and that a 4xx is cached like a success (RFC: "MAY access any resources").
+ * (Google's, not the RFC's; it needs failures spread across the period, see `nextFailureRun`) and that a 4xx is cached like a success (RFC: "MAY access any resources").
  */
 import type { FetchOutcome } from './fetch.js';
 import { RECORD_VERSION, type GoodCopy, type RobotsRecord } from './record.js';
@@ -109,8 +109,11 @@ export function decideRecord(
   }
 
   // 429, 5xx, any other status, or no response at all: unreachable.
-  const failures = previous?.status === 'unreachable' ? (previous.failures ?? 0) + 1 : 1;
-  const unreachableSince = previous?.status === 'unreachable' ? (previous.unreachableSince ?? previous.fetchedAt) : now;
+  const streak = previous?.status === 'unreachable' ? previous : undefined;
+  const failures = streak === undefined ? 1 : (streak.failures ?? 0) + 1;
+  // A streak start ahead of this clock was written by a clock running ahead: it starts now.
+  const unreachableSince = streak === undefined ? now : Math.min(streak.unreachableSince ?? streak.fetchedAt, now);
+  const failedAt = nextFailureRun(streak, now, policy);
   const lastGood = goodCopyOf(previous);
   const retryAfter = outcome.kind === 'response' ? parseRetryAfter(outcome.headers.retryAfter, now) : undefined;
   const retryMs = retryDelay(failures, retryAfter, policy);
@@ -127,8 +130,59 @@ export function decideRecord(
     problem,
     failures,
     unreachableSince,
+    failedAt,
     ...(lastGood === undefined ? {} : { lastGood }),
   };
+}
+
+/**
+ * The longest gap between two failures of one run, as a share of `unreachableAllowAfterMs`: the
+ * 30-day rule needs failures spread across the whole period (so at least five at a quarter), not
+ * one old time and one new failure; an old time may come from a clock far behind.
+ */
+const RUN_GAP_SHARE = 4;
+
+function runGap(policy: Pick<StatusPolicyOptions, 'unreachableAllowAfterMs'>): number {
+  return policy.unreachableAllowAfterMs / RUN_GAP_SHARE;
+}
+
+/**
+ * The failure run after a failure at `now` that follows `streak` (see `RobotsRecord.failedAt`).
+ * A record written before runs were kept counts its own fetch as the run's only failure. The run
+ * starts again at `now` after a gap longer than the run gap, or when its last failure is ahead of
+ * `now`. Samples are thinned so that any two next-but-one are over a gap apart: the newest failure
+ * replaces the last sample when the sample before that is within a gap, which keeps every gap
+ * within the run gap and the list at about 2 × `RUN_GAP_SHARE` + 2 entries.
+ */
+function nextFailureRun(
+  streak: RobotsRecord | undefined,
+  now: number,
+  policy: Pick<StatusPolicyOptions, 'unreachableAllowAfterMs'>,
+): readonly number[] {
+  const run = streak === undefined ? [] : (streak.failedAt ?? [streak.fetchedAt]);
+  const last = run.at(-1);
+  const gap = runGap(policy);
+  if (last === undefined || last > now || now - last > gap || !isRun(run, gap)) return [now];
+  const beforeLast = run.at(-2);
+  return beforeLast !== undefined && now - beforeLast <= gap ? [...run.slice(0, -1), now] : [...run, now];
+}
+
+/** Times in order, each within `gap` of the one before. */
+function isRun(times: readonly number[], gap: number): boolean {
+  return times.every((time, i) => i === 0 || (time >= (times[i - 1] ?? time) && time - (times[i - 1] ?? time) <= gap));
+}
+
+/**
+ * When the failures of an unreachable record (no good copy) show a streak of
+ * `unreachableAllowAfterMs`: the first of its failure times that far after the run's first, else
+ * `Infinity`. A record without a run (written before runs were kept), with a broken run, or whose
+ * run is shorter never switches by itself; its next failures build the evidence.
+ */
+function longUnreachableFrom(record: RobotsRecord, policy: Pick<StatusPolicyOptions, 'unreachableAllowAfterMs'>): number {
+  const run = record.failedAt;
+  const first = run?.[0];
+  if (run === undefined || first === undefined || !isRun(run, runGap(policy))) return Infinity;
+  return run.find((time) => time - first >= policy.unreachableAllowAfterMs) ?? Infinity;
 }
 
 /** The good state a record stands for, to fall back on while the origin is unreachable. */
@@ -226,8 +280,8 @@ export function effectivePolicy(
       ? { kind: 'rules', reason: 'stale-copy', body: good.body ?? '' }
       : { kind: 'allow-all', reason: 'stale-copy' };
   }
-  const since = record.unreachableSince ?? record.fetchedAt;
-  if (now - since >= policy.unreachableAllowAfterMs) return { kind: 'allow-all', reason: 'long-unreachable' };
+  // Failure times ahead of `now` (a writer's clock running ahead) are not evidence yet.
+  if (longUnreachableFrom(record, policy) <= now) return { kind: 'allow-all', reason: 'long-unreachable' };
   return { kind: 'disallow-all', reason: 'unreachable' };
 }
 
@@ -237,5 +291,5 @@ export function policyChangesAt(
   policy: Pick<StatusPolicyOptions, 'unreachableAllowAfterMs'> = POLICY_DEFAULTS,
 ): number {
   if (record.status !== 'unreachable' || record.lastGood !== undefined) return Infinity;
-  return (record.unreachableSince ?? record.fetchedAt) + policy.unreachableAllowAfterMs;
+  return longUnreachableFrom(record, policy);
 }

@@ -9,6 +9,9 @@
 /** Version of the stored record format. Bump it when the shape changes incompatibly. */
 export const RECORD_VERSION = 1;
 
+/** Most entries of {@link RobotsRecord.failedAt} a stored record may hold (the policy keeps about 10). */
+export const MAX_FAILED_AT = 64;
+
 /**
  * What the last fetch of an origin's robots.txt came to (see the status policy in `policy.ts`):
  * - `ok`: a 2xx; the body holds the rules.
@@ -59,6 +62,15 @@ export interface RobotsRecord {
   readonly failures?: number;
   /** When the current unreachable streak began; `unreachable` records only. */
   readonly unreachableSince?: number;
+  /**
+   * The evidence the 30-day rule rests on; `unreachable` records only. Times of failed fetches,
+   * oldest first: the first of the current run of failures none of which came more than a quarter
+   * of `unreachableAllowAfterMs` after the one before, then samples of that run no further apart,
+   * the last one being this record's own. A gap longer than that, or a time ahead of the clock
+   * that writes the next failure, starts the run again. At most 64 entries (about 10 are kept).
+   * Records written before it was kept have none: their run starts at their next failure.
+   */
+  readonly failedAt?: readonly number[];
   /** The last good state, used while the origin is unreachable; `unreachable` records only. */
   readonly lastGood?: GoodCopy;
 }
@@ -97,6 +109,8 @@ function isRecord(value: unknown, expectedOrigin: string | undefined): value is 
   if (r.body !== undefined && typeof r.body !== 'string') return false;
   if (r.failures !== undefined && !isFiniteNumber(r.failures)) return false;
   if (r.unreachableSince !== undefined && !isFiniteNumber(r.unreachableSince)) return false;
+  if (r.failedAt !== undefined && !(Array.isArray(r.failedAt) && r.failedAt.length <= MAX_FAILED_AT && r.failedAt.every(isFiniteNumber)))
+    return false;
   if (r.problem !== undefined) {
     const p = r.problem as Record<string, unknown> | null;
     if (typeof p !== 'object' || p === null || typeof p.code !== 'string' || typeof p.message !== 'string') return false;

@@ -20,7 +20,7 @@ import {
   type EvaluatingPage,
   type PageSignals,
 } from '../page-signals.js';
-import { pageUsageEvidence, type UsageHeaders } from '../page-signals/usage.js';
+import { pageUsageEvidence } from '../page-signals/usage.js';
 import type { ContextInternals } from './crawler-internals.js';
 
 export async function readPageInfo(
@@ -29,10 +29,10 @@ export async function readPageInfo(
 ): Promise<PageInfo> {
   const { productToken, metaRobots, honorRelNofollow } = options;
   const signals = await readSignals(context, honorRelNofollow);
-  const header = responseHeader(context.response, 'x-robots-tag');
+  const headers = await headerLines(context.response);
+  const header = headers['x-robots-tag'];
   // With purposes, what the response says about AI usage (headers, and the same meta tags).
-  const usage =
-    options.purposes.length > 0 ? { usageEvidence: pageUsageEvidence(productToken, usageHeaders(context.response), signals.metaTags) } : {};
+  const usage = options.purposes.length > 0 ? { usageEvidence: pageUsageEvidence(productToken, headers, signals.metaTags) } : {};
   if (!metaRobots) return { directives: NO_DIRECTIVES, nofollowSource: undefined, nofollowLinks: signals.nofollowLinks, ...usage };
   const directives = robotsDirectives(productToken, signals.metaTags, header);
   return {
@@ -43,14 +43,55 @@ export async function readPageInfo(
   };
 }
 
-/** The headers the usage evidence reads. */
-function usageHeaders(response: unknown): UsageHeaders {
-  const headers: Record<string, string[]> = {};
-  for (const name of ['content-usage', 'content-signal', 'tdm-reservation', 'x-robots-tag', 'content-type'] as const) {
-    const value = responseHeader(response, name);
-    if (value !== undefined) headers[name] = value;
+/** The response headers read here: the robots directives, the usage signals and the content type. */
+const READ_HEADERS = ['content-usage', 'content-signal', 'tdm-reservation', 'x-robots-tag', 'content-type'] as const;
+
+type HeaderLines = Partial<Record<(typeof READ_HEADERS)[number], string[]>>;
+
+/**
+ * The lines of the headers read, per lower-case name, each line as it came: each is its own
+ * statement. Node's `headers` object joins repeated lines with ", ", which reads
+ * `X-Robots-Tag: otherbot: noindex` + `X-Robots-Tag: noai` as one line for otherbot, so the raw
+ * lines are read where the response has them: `rawHeaders` (Node's `IncomingMessage`, the HTTP
+ * crawlers' response), `headersArray()` (Playwright). Otherwise `headers()` (Puppeteer), whose
+ * repeated lines are joined with "\n", split there. A browser may join repeated lines before
+ * either sees them (Chromium under Playwright 1.65 hands on one line joined with ", "); those
+ * read as one line, as the browser gave them.
+ */
+async function headerLines(response: unknown): Promise<HeaderLines> {
+  const lines: HeaderLines = {};
+  const add = (name: string, value: string) => {
+    const key = READ_HEADERS.find((read) => read === name.toLowerCase());
+    if (key !== undefined) (lines[key] ??= []).push(...value.split('\n'));
+  };
+  if (!response || typeof response !== 'object') return lines;
+  const { rawHeaders, headersArray, headers } = response as { rawHeaders?: unknown; headersArray?: unknown; headers?: unknown };
+  if (Array.isArray(rawHeaders)) {
+    for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+      const [name, value] = [rawHeaders[i] as unknown, rawHeaders[i + 1] as unknown];
+      if (typeof name === 'string' && typeof value === 'string') add(name, value);
+    }
+    return lines;
   }
-  return headers;
+  if (typeof headersArray === 'function') {
+    try {
+      const array: unknown = await (headersArray as () => unknown).call(response);
+      if (Array.isArray(array)) {
+        for (const entry of array as { name?: unknown; value?: unknown }[])
+          if (typeof entry.name === 'string' && typeof entry.value === 'string') add(entry.name, entry.value);
+        return lines;
+      }
+    } catch {
+      // A response whose raw headers are gone (its page closed): its headers() still tell.
+    }
+  }
+  const object: unknown = typeof headers === 'function' ? (headers as () => unknown).call(response) : headers;
+  if (!object || typeof object !== 'object') return lines;
+  for (const [name, value] of Object.entries(object as Record<string, unknown>)) {
+    if (typeof value === 'string') add(name, value);
+    else if (Array.isArray(value)) for (const item of value as unknown[]) if (typeof item === 'string') add(name, item);
+  }
+  return lines;
 }
 
 /** The page's signals from the best document the context has: the crawler's own parse first. */
@@ -76,19 +117,6 @@ function nofollowSource(token: ProductTokens, signals: PageSignals, header: stri
   if (byMeta && !byHeader) return 'its robots meta tag says nofollow';
   if (byHeader && !byMeta) return 'its X-Robots-Tag header says nofollow';
   return 'its robots meta tag and X-Robots-Tag header say nofollow';
-}
-
-/** Values of header `name` (lower-case) of a response: Node's `IncomingMessage`, or Playwright's/Puppeteer's `headers()`. */
-function responseHeader(response: unknown, name: string): string[] | undefined {
-  if (!response || typeof response !== 'object') return undefined;
-  const headers = (response as { headers?: unknown }).headers;
-  // Browsers: `headers()` returns an object, repeated headers joined with "\n".
-  const object = typeof headers === 'function' ? (headers as () => unknown).call(response) : headers;
-  if (!object || typeof object !== 'object') return undefined;
-  const value = (object as Record<string, unknown>)[name];
-  if (typeof value === 'string') return value.split('\n');
-  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string');
-  return undefined;
 }
 
 /** The body as text; of a binary body only as many bytes as the HTML reader reads characters (a character cut at the end is harmless). */

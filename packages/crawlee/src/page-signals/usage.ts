@@ -19,7 +19,11 @@ import { robotsDirectives, type MetaTag } from '../meta-robots.js';
 /** The categories `tdm-reservation` and `noai` speak for. */
 const AI_CATEGORIES = ['train-ai', 'ai-input'] as const;
 
-/** The response headers read (lower-case names; several values of one name as an array). */
+/**
+ * The response headers read (lower-case names), each line of a name as its own array item, never
+ * joined: Node joins repeated lines with ", ", which would make `X-Robots-Tag: otherbot: noindex`
+ * and `X-Robots-Tag: noai` one statement for otherbot, and two `tdm-reservation: 1` lines "1, 1".
+ */
 export interface UsageHeaders {
   readonly 'content-usage'?: string | readonly string[];
   readonly 'content-signal'?: string | readonly string[];
@@ -34,30 +38,29 @@ const HEADER_NAMES: Readonly<Record<UsageSignal, string>> = { 'content-usage': '
 export function pageUsageEvidence(token: ProductTokens, headers: UsageHeaders, metaTags: readonly MetaTag[]): UsageEvidence[] {
   const evidence: UsageEvidence[] = [];
   for (const signal of ['content-usage', 'content-signal'] as const) {
-    const value = headers[signal];
-    if (value === undefined) continue;
-    const statement = parseUsageHeader(signal, value);
-    for (const [category, stated] of statement.preferences) {
-      evidence.push({
-        category,
-        preference: stated.preference,
-        signal,
-        source: 'header',
-        where: `${HEADER_NAMES[signal]} header`,
-        value: statement.value,
-        description: `the ${HEADER_NAMES[signal]} response header "${statement.value}"`,
-      });
+    for (const line of lines(headers[signal])) {
+      const statement = parseUsageHeader(signal, line);
+      for (const [category, stated] of statement.preferences) {
+        evidence.push({
+          category,
+          preference: stated.preference,
+          signal,
+          source: 'header',
+          where: `${HEADER_NAMES[signal]} header`,
+          value: statement.value,
+          description: `the ${HEADER_NAMES[signal]} response header "${statement.value}"`,
+        });
+      }
     }
   }
-  const reservation = first(headers['tdm-reservation']);
-  if (reservation !== undefined)
+  for (const reservation of lines(headers['tdm-reservation']))
     evidence.push(
       ...tdmReservation(reservation, 'header', 'tdm-reservation header', `the tdm-reservation response header "${reservation}"`),
     );
 
   const image = /^\s*image\//i.test(first(headers['content-type']) ?? '');
-  const header = headers['x-robots-tag'];
-  if (header !== undefined)
+  const header = lines(headers['x-robots-tag']);
+  if (header.length > 0)
     evidence.push(
       ...noai(robotsDirectives(token, [], header).raw, image, 'header', 'X-Robots-Tag header', 'the X-Robots-Tag response header'),
     );
@@ -109,4 +112,9 @@ function noai(raw: readonly string[], image: boolean, source: 'header' | 'meta',
 
 function first(value: string | readonly string[] | undefined): string | undefined {
   return typeof value === 'string' ? value : value?.[0];
+}
+
+/** The header lines of one name, each its own statement (a string is one line); a repeated line counts once. */
+function lines(value: string | readonly string[] | undefined): readonly string[] {
+  return value === undefined ? [] : typeof value === 'string' ? [value] : [...new Set(value)];
 }

@@ -3,14 +3,13 @@
  * the one robots.txt is fetched with: the crawler's own user-agent, not a generated browser one;
  * the proxy if one is set; up to 5 redirects; `Content-Encoding` decoded with an output cap). What
  * is the sitemap's own is here: a gzipped file (`.xml.gz` served as `application/gzip`, no
- * `Content-Encoding`) is inflated as it streams, at most `maxBytes` out. Nothing is buffered beyond
+ * `Content-Encoding`) is inflated as it streams, at most `maxBytes` out; a damaged or cut gzip stream
+ * keeps what was inflated and is reported. Nothing is buffered beyond
  * the chunk being handed on, so a file costs its stream's high-water marks whatever its size.
  * The file's request and each redirect hop pass the caller's gate first (robots.txt, crawl-delay,
  * the cross-host rule: the feeder's). Never throws: a broken sitemap must not stop the crawl.
  */
-import { Readable, pipeline } from 'node:stream';
-import { createGunzip } from 'node:zlib';
-import { boundedGet } from '@heed/manager/internal';
+import { DecodeError, boundedGet, decoded } from '@heed/manager/internal';
 
 /** How a sitemap file is fetched. */
 export interface SitemapFetchOptions {
@@ -137,21 +136,15 @@ async function* inflated(
     yield* source;
     return;
   }
-  const gunzip = createGunzip();
-  // pipeline() carries a network error into gunzip, which ends the loop below with it.
-  pipeline(
-    Readable.from(
+  let length = 0;
+  try {
+    for await (const chunk of decoded(
       (async function* () {
         yield head;
         yield* source;
       })(),
-    ),
-    gunzip,
-    () => {},
-  );
-  let length = 0;
-  try {
-    for await (const chunk of gunzip as AsyncIterable<Buffer>) {
+      'gzip',
+    )) {
       if (length + chunk.byteLength > maxBytes) {
         yield chunk.subarray(0, maxBytes - length);
         onProblem(`larger than ${maxBytes} bytes once decompressed; only the first ${maxBytes} were read`);
@@ -161,11 +154,8 @@ async function* inflated(
       yield chunk;
     }
   } catch (error) {
-    // A network error or an abort is the caller's to report; a zlib one (code Z_…) is the file's.
-    const code = (error as { code?: unknown }).code;
-    if (typeof code !== 'string' || !code.startsWith('Z_')) throw error;
-    onProblem(`damaged gzip stream (${error instanceof Error ? error.message : String(error)}); what was inflated is kept`);
-  } finally {
-    gunzip.destroy();
+    // A network error or an abort is the caller's to report; a damaged gzip stream is the file's.
+    if (!(error instanceof DecodeError)) throw error;
+    onProblem(`damaged or cut gzip stream (${error.message}); what was inflated is kept`);
   }
 }
