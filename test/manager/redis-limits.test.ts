@@ -92,17 +92,18 @@ describe('RedisStore fetch locks that never come', () => {
     const storeLog = recordingLog();
     const managerLog = recordingLog();
     const store = new RedisStore({ url: redis.url, keyPrefix: 'never:', log: storeLog.log });
-    const manager = new RobotsManager({ userAgent: UA, store, lockTtlMs: 3_000, log: managerLog.log });
+    const manager = new RobotsManager({ userAgent: UA, store, lockTtlMs: 4_000, log: managerLog.log });
     try {
       const start = performance.now();
       expect(await manager.isAllowed(`${site.origin}/private`)).toBe(false);
       const ms = performance.now() - start;
-      // Before: over 6 s (2 × lockTtlMs, then the poll step), and nothing logged.
-      expect(ms).toBeGreaterThanOrEqual(2_900);
-      expect(ms).toBeLessThan(5_000);
+      // Before: over 8 s (2 × lockTtlMs, then the poll step), and nothing logged. The upper bound
+      // leaves a loaded machine most of a second lock life.
+      expect(ms).toBeGreaterThanOrEqual(3_900);
+      expect(ms).toBeLessThan(7_500);
       const warnings = managerLog.lines.filter((l) => l.level === 'warning');
       expect(warnings).toHaveLength(1);
-      expect(warnings[0]?.message).toContain(`fetch lock of ${site.origin} was not given within lockTtlMs (3000 ms)`);
+      expect(warnings[0]?.message).toContain(`fetch lock of ${site.origin} was not given within lockTtlMs (4000 ms)`);
       expect(warnings[0]?.message).toContain('fetching it without the lock');
       expect(site.robotsRequests()).toBe(1);
       // The store itself saw nothing wrong: Redis answered every command.
@@ -126,7 +127,7 @@ describe('RedisStore fetch locks that never come', () => {
       expect(await manager.isAllowed(`${site.origin}/private`)).toBe(false);
       expect(await manager.isAllowed(`${other.origin}/private`)).toBe(false);
       // Before: each origin waited 2 × lockTtlMs (10 s here).
-      expect(performance.now() - start).toBeLessThan(2_500);
+      expect(performance.now() - start).toBeLessThan(4_000);
       const warnings = storeLog.lines.filter((l) => l.level === 'warning');
       expect(warnings).toHaveLength(1);
       expect(warnings[0]?.message).toContain(`fetch lock of ${site.origin} (SET NX) with the integer 1`);
