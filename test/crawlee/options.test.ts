@@ -53,7 +53,7 @@ describe('RobotsPlugin.attach() options', () => {
       productToken: 'HeedBot',
       checkRedirects: true,
       checkSendRequest: true,
-      blockSubresources: false,
+      blockSubresources: true,
       crawlDelay: true,
       maxCrawlDelaySecs: 60,
       metaRobots: true,

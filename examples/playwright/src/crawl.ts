@@ -1,8 +1,8 @@
 /**
  * A PlaywrightCrawler with Heed, on the system's Chromium (Debian's `/usr/bin/chromium`; no
  * `playwright install`). Heed checks links, start URLs and sitemap URLs before they are queued,
- * every navigation's redirects before the browser follows them, and — with `blockSubresources` —
- * the scripts, images and XHR a page asks for, aborting those robots.txt disallows.
+ * every navigation's redirects before the browser follows them, popups, and the scripts, images,
+ * XHR and workers' fetches a page asks for, aborting those robots.txt disallows.
  */
 import { existsSync } from 'node:fs';
 import { Configuration, PlaywrightCrawler } from '@crawlee/playwright';
@@ -93,7 +93,6 @@ export async function crawlWithBrowser(startUrls: readonly string[], options: Pl
 
   const robots = await RobotsPlugin.attach(crawler, {
     userAgent: options.userAgent,
-    blockSubresources: true,
     onSkip: (event) => void skipped.push(event),
   });
 
