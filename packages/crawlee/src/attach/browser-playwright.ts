@@ -123,17 +123,32 @@ export class PlaywrightGuards {
         if (!blockSubresources) return await route.fallback();
         if (!(await allowSubresource(url, this.guard, context.request.url))) return await route.abort('blockedbyclient');
         if (hopsPaused) return await route.fallback();
-        return await fetchHopByHop(
-          route,
-          url,
-          async (target, from) => ((await allowSubresource(target, this.guard, from)) ? 'continue' : 'block'),
-          this.guard,
-        );
+        return await this.followSubresource(route, url);
       } catch {
         // The page closed or the route was already handled: nothing left to decide.
         await route.abort('failed').catch(() => {});
       }
     });
+  }
+
+  /** A sub-resource's request, its redirect chain followed hop by hop, each hop checked as a sub-resource. */
+  private followSubresource(route: PlaywrightRoute, url: string): Promise<void> {
+    return fetchHopByHop(
+      route,
+      url,
+      async (target, from) => ((await allowSubresource(target, this.guard, from)) ? 'continue' : 'block'),
+      this.guard,
+    );
+  }
+
+  /** A popup's navigation, its redirect chain followed hop by hop, each hop checked as a navigation. */
+  private followOtherNavigation(route: PlaywrightRoute, url: string): Promise<void> {
+    return fetchHopByHop(
+      route,
+      url,
+      async (target, from) => ((await allowOtherNavigation(target, this.guard, from)) ? 'continue' : 'block'),
+      this.guard,
+    );
   }
 
   /** One `context.route()` (and `routeWebSocket()`) per browser context, for what no page route sees. */
@@ -158,23 +173,13 @@ export class PlaywrightGuards {
           const referrer = request.headers()['referer'];
           if (!(await allowOtherNavigation(url, this.guard, referrer))) return await route.abort('blockedbyclient');
           if (!this.guard.options.checkRedirects) return await route.fallback();
-          return await fetchHopByHop(
-            route,
-            url,
-            async (target, from) => ((await allowOtherNavigation(target, this.guard, from)) ? 'continue' : 'block'),
-            this.guard,
-          );
+          return await this.followOtherNavigation(route, url);
         }
         if (!page) {
           // A service worker: its fetch is followed hop by hop, each hop checked.
           if (!(await allowSubresource(url, this.guard, undefined))) return await route.abort('blockedbyclient');
           if (!this.guard.options.blockSubresources) return await route.fallback();
-          return await fetchHopByHop(
-            route,
-            url,
-            async (target, from) => ((await allowSubresource(target, this.guard, from)) ? 'continue' : 'block'),
-            this.guard,
-          );
+          return await this.followSubresource(route, url);
         }
         // A page the crawler did not open: a popup, a target=_blank link.
         const hopsPaused = await this.guardHops(page, async (hop, from, mainFrame) => {
@@ -187,21 +192,11 @@ export class PlaywrightGuards {
           const opener = await page.opener().catch(() => null);
           if (!(await allowOtherNavigation(url, this.guard, opener?.url()))) return await route.abort('blockedbyclient');
           if (hopsPaused || !this.guard.options.checkRedirects) return await route.fallback();
-          return await fetchHopByHop(
-            route,
-            url,
-            async (target, from) => ((await allowOtherNavigation(target, this.guard, from)) ? 'continue' : 'block'),
-            this.guard,
-          );
+          return await this.followOtherNavigation(route, url);
         }
         if (!(await allowSubresource(url, this.guard, page.url()))) return await route.abort('blockedbyclient');
         if (hopsPaused || !this.guard.options.blockSubresources) return await route.fallback();
-        return await fetchHopByHop(
-          route,
-          url,
-          async (target, from) => ((await allowSubresource(target, this.guard, from)) ? 'continue' : 'block'),
-          this.guard,
-        );
+        return await this.followSubresource(route, url);
       } catch {
         await route.abort('failed').catch(() => {});
       }
