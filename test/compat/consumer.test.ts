@@ -197,7 +197,7 @@ describe.runIf(process.env['HEED_COMPAT_RELEASES'] === 'all')(
     ])(
       '%s: attach() throws naming the release found and the range supported; nothing is crawled',
       async (_how, legacy) => {
-        const proj = await project(UNSUPPORTED_RELEASE, tarballs, legacy);
+        const proj = await project(UNSUPPORTED_RELEASE, tarballs, { legacyPeerDeps: legacy });
         for (const origin of [a, b, c]) origin.hits.length = 0;
         const input = { start: [a.url('/')], withOnSkippedRequest: false };
         const failure = await sh('node', ['crawl.mjs'], proj.dir, { HEED_COMPAT: JSON.stringify(input) }, 120_000).then(
