@@ -33,6 +33,12 @@ export function releasesToTest(): string[] {
     .filter(Boolean);
 }
 
+/** Releases with `onSkippedRequest` (added in 3.13.8). */
+export function hasOnSkippedRequest(release: string): boolean {
+  const [major, minor, patch] = release.split('.').map(Number) as [number, number, number];
+  return major > 3 || minor > 13 || (minor === 13 && patch >= 8);
+}
+
 export interface Output {
   stdout: string;
   stderr: string;
