@@ -57,6 +57,7 @@ export default tseslint.config(
         queueMicrotask: 'readonly',
         setInterval: 'readonly',
         clearInterval: 'readonly',
+        fetch: 'readonly',
       },
     },
   },

@@ -4,14 +4,22 @@
  * CommonJS `require()` and strict NodeNext TypeScript (typechecked with tsc, then run). Each
  * flavour crawls a local three-origin site (links, cross-origin links, a redirect into a
  * disallowed path, a sitemap entry, a 503 robots.txt) and the servers must have seen no
- * disallowed request. `npm test` runs the newest release; `pnpm test:compat` runs every release
- * of `ALL_RELEASES` (HEED_COMPAT_RELEASES=all).
+ * disallowed request. The browser and JSDOM flavour (browsers.ts, registered here so it shares
+ * this file's packing) does the same with PlaywrightCrawler, PuppeteerCrawler and JSDOMCrawler.
+ *
+ * What runs where: `npm test` runs the Cheerio flavour on the newest release and no browser
+ * flavour. `pnpm test:compat` (HEED_COMPAT_RELEASES=all) runs the Cheerio flavour on every release
+ * of `ALL_RELEASES` and the browser flavour on every release of `BROWSER_SETS` (3.13.0 and 3.18.1).
+ * HEED_COMPAT_RELEASES=3.13.0,3.18.1 runs both flavours on the releases listed (the browser flavour
+ * on those of them that `BROWSER_SETS` has).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { page, redirect, startSite, text, type Site, type SiteOrigin } from '../crawlee/site.js';
+import { describeBrowserProjects } from './browsers.js';
 import {
+  hasOnSkippedRequest,
   heedWarnings,
   installedVersions,
   packAll,
@@ -25,12 +33,6 @@ import {
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SLOW = 600_000;
-
-/** Releases with `onSkippedRequest` (added in 3.13.8). */
-function hasOnSkippedRequest(release: string): boolean {
-  const [major, minor, patch] = release.split('.').map(Number) as [number, number, number];
-  return major > 3 || minor > 13 || (minor === 13 && patch >= 8);
-}
 
 interface CrawlResult {
   handled: string[];
@@ -197,7 +199,7 @@ describe.runIf(process.env['HEED_COMPAT_RELEASES'] === 'all')(
     ])(
       '%s: attach() throws naming the release found and the range supported; nothing is crawled',
       async (_how, legacy) => {
-        const proj = await project(UNSUPPORTED_RELEASE, tarballs, legacy);
+        const proj = await project(UNSUPPORTED_RELEASE, tarballs, { legacyPeerDeps: legacy });
         for (const origin of [a, b, c]) origin.hits.length = 0;
         const input = { start: [a.url('/')], withOnSkippedRequest: false };
         const failure = await sh('node', ['crawl.mjs'], proj.dir, { HEED_COMPAT: JSON.stringify(input) }, 120_000).then(
@@ -213,3 +215,5 @@ describe.runIf(process.env['HEED_COMPAT_RELEASES'] === 'all')(
     );
   },
 );
+
+describeBrowserProjects(() => tarballs);

@@ -33,6 +33,12 @@ export function releasesToTest(): string[] {
     .filter(Boolean);
 }
 
+/** Releases with `onSkippedRequest` (added in 3.13.8). */
+export function hasOnSkippedRequest(release: string): boolean {
+  const [major, minor, patch] = release.split('.').map(Number) as [number, number, number];
+  return major > 3 || minor > 13 || (minor === 13 && patch >= 8);
+}
+
 export interface Output {
   stdout: string;
   stderr: string;
@@ -99,18 +105,64 @@ export interface Project {
 /** The release below the supported range that `pnpm test:compat` tries: attach() must name it. */
 export const UNSUPPORTED_RELEASE = '3.12.2';
 
-/** A project with the packed packages and `@crawlee/cheerio@release` installed by `npm install`. */
-export async function project(release: string, tarballs: Record<string, string>, legacyPeerDeps = false): Promise<Project> {
+/**
+ * The browser crawlers and their browser libraries a browser project gets, per Crawlee release:
+ * versions the release accepts (its `@crawlee/playwright` and `@crawlee/puppeteer` take any
+ * `playwright`/`puppeteer`) that drive Debian's Chromium, which the projects launch instead of a
+ * downloaded browser. The releases `pnpm test:compat` runs the browser flavour on.
+ */
+export const BROWSER_SETS = {
+  '3.13.0': { playwright: '1.65.1', puppeteer: '24.43.1' },
+  '3.18.1': { playwright: '1.65.1', puppeteer: '24.43.1' },
+} as const satisfies Record<string, { playwright: string; puppeteer: string }>;
+
+export type BrowserRelease = keyof typeof BROWSER_SETS;
+
+export interface ProjectOptions {
+  /** Install with `--legacy-peer-deps`. */
+  readonly legacyPeerDeps?: boolean;
+  /**
+   * Also install `@crawlee/playwright`, `@crawlee/puppeteer` and `@crawlee/jsdom` at the release,
+   * with the browser libraries of `BROWSER_SETS` (no browser downloaded).
+   */
+  readonly browsers?: boolean;
+}
+
+/** The dependencies a browser project adds for `release`. */
+function browserDependencies(release: string): Record<string, string> {
+  const set = (BROWSER_SETS as Record<string, { playwright: string; puppeteer: string }>)[release];
+  if (!set) throw new Error(`No browser set for Crawlee ${release}: add the release to BROWSER_SETS in test/compat/consumer.ts`);
+  return {
+    '@crawlee/playwright': release,
+    '@crawlee/puppeteer': release,
+    '@crawlee/jsdom': release,
+    playwright: set.playwright,
+    'playwright-core': set.playwright,
+    puppeteer: set.puppeteer,
+  };
+}
+
+/**
+ * A project with the packed packages and `@crawlee/cheerio@release` installed by `npm install`
+ * (and the browser crawlers, with `browsers`).
+ */
+export async function project(release: string, tarballs: Record<string, string>, options: ProjectOptions = {}): Promise<Project> {
+  const { legacyPeerDeps = false, browsers = false } = options;
+  const variant = `${legacyPeerDeps ? '-legacy' : ''}${browsers ? '-browsers' : ''}`;
   const hash = createHash('sha256');
   for (const file of Object.values(tarballs).sort()) hash.update(readFileSync(file));
   for (const file of readdirSync(FIXTURES).sort()) hash.update(file).update(readFileSync(join(FIXTURES, file)));
-  hash.update(release).update(String(legacyPeerDeps));
-  const dir = join(WORK, `crawlee-${release}${legacyPeerDeps ? '-legacy' : ''}-${hash.digest('hex').slice(0, 12)}`);
+  hash.update(release).update(variant);
+  const extra = browsers ? browserDependencies(release) : {};
+  hash.update(JSON.stringify(extra));
+  const dir = join(WORK, `crawlee-${release}${variant}-${hash.digest('hex').slice(0, 12)}`);
   const marker = join(dir, '.installed');
   if (existsSync(marker)) return { dir, installLog: readFileSync(marker, 'utf8') };
   // Projects of this release built from older tarballs are of no further use.
-  const prefix = `crawlee-${release}${legacyPeerDeps ? '-legacy' : ''}-`;
-  for (const old of readdirSync(WORK).filter((name) => name.startsWith(prefix))) rmSync(join(WORK, old), { recursive: true, force: true });
+  const prefix = `crawlee-${release}${variant}-`;
+  for (const old of readdirSync(WORK).filter((name) => name.startsWith(prefix) && !name.slice(prefix.length).includes('-'))) {
+    rmSync(join(WORK, old), { recursive: true, force: true });
+  }
   mkdirSync(dir, { recursive: true });
   cpSync(FIXTURES, dir, { recursive: true });
   const pkg = {
@@ -120,6 +172,7 @@ export async function project(release: string, tarballs: Record<string, string>,
     description: 'A user project: Heed next to one Crawlee release.',
     dependencies: {
       '@crawlee/cheerio': release,
+      ...extra,
       // The tarballs, as a registry would serve them.
       '@heed/parser': `file:${tarballs['parser']}`,
       '@heed/manager': `file:${tarballs['manager']}`,
@@ -129,7 +182,10 @@ export async function project(release: string, tarballs: Record<string, string>,
   };
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
   const flags = ['--no-audit', '--no-fund', '--ignore-scripts', ...(legacyPeerDeps ? ['--legacy-peer-deps'] : [])];
-  const { stdout, stderr } = await sh('npm', ['install', ...flags], dir, { npm_config_update_notifier: 'false' });
+  // The crawls launch Debian's Chromium: no browser is downloaded (--ignore-scripts already skips
+  // the download scripts; the variables say so to any library that looks at install or run time).
+  const env = { npm_config_update_notifier: 'false', PUPPETEER_SKIP_DOWNLOAD: '1', PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' };
+  const { stdout, stderr } = await sh('npm', ['install', ...flags], dir, env);
   const log = `${stdout}\n${stderr}`;
   writeFileSync(marker, log);
   return { dir, installLog: log };
