@@ -1,5 +1,5 @@
 /**
- * Hostile and odd sitemaps (issue 24, items 5, 6 and 9), against real loopback servers, at CI
+ * Hostile and odd sitemaps (index fan-out, dripping files, XML faults), against real loopback servers, at CI
  * scale; the full scale is `pnpm test:stress` (test/stress/sitemaps.stress.ts).
  *
  * 5. Sitemap index fan-out is bounded in bytes: the files to read are never queued beyond what
