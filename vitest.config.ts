@@ -26,6 +26,8 @@ export default defineConfig({
     // Vitest runs one fork less than the machine has cores: one fork on CI's two. Most of the
     // suite waits on loopback servers, browsers and timers, so two forks halve its wall time;
     // the timing assertions measure main-thread CPU time or ratios with wide margins.
-    poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+    // `--expose-gc`: growth-ratio tests collect garbage before each timed round, so a major GC of
+    // earlier work does not land in one size's rounds only.
+    poolOptions: { forks: { maxForks: 2, minForks: 1, execArgv: ['--expose-gc'] } },
   },
 });
