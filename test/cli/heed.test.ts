@@ -1,5 +1,5 @@
 /**
- * The `heed` command line as users run it: a spawned `node packages/manager/dist/cli/heed.js`,
+ * The `heed` command line as users run it: a spawned `node packages/cli/dist/heed.js`,
  * against robots.txt files served by HTTP servers on 127.0.0.1 that this test starts. Output and
  * exit codes are asserted (0 allowed / clean, 1 disallowed / errors, 2 bad usage).
  */

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const root = fileURLToPath(new URL('../../', import.meta.url));
-export const heed = root + 'packages/manager/dist/cli/heed.js';
+export const heed = root + 'packages/cli/dist/heed.js';
 
 export interface Run {
   code: number | null;

@@ -22,5 +22,6 @@ export type { UsageDecision, UsageReason, AppliedStatement } from './usage/verdi
 export type { UsagePreference, UsageSignal, UsageCategory } from './usage/vocabulary.js';
 export { USAGE_CATEGORIES } from './usage/vocabulary.js';
 export { lint, DIAGNOSTIC_CODES } from './lint/index.js';
+export { robotsTxtLines } from './lines.js';
 export type { Diagnostic, DiagnosticCode, Severity, LintOptions } from './lint/index.js';
 export { HeedError, InvalidOptionsError } from './errors.js';

@@ -2,8 +2,29 @@
  * `--purpose`: the usage verdict of a URL for each declared purpose, and the evidence that decided
  * it (signal, file and line or tdmrep.json rule), for people and for machines.
  */
-import type { UsageReport } from '../usage/index.js';
+import { UsageReport, type UsageEvidence } from '@heed/manager';
+import type { UsageVerdict } from '@heed/parser';
 import type { Style } from './output.js';
+
+const SIGNAL_NAMES = { 'content-usage': 'Content-Usage', 'content-signal': 'Content-Signal' } as const;
+
+/**
+ * The usage report of one robots.txt file alone (`explain` reads no tdmrep.json), worded as the
+ * manager's `usage()` words robots.txt evidence, so `explain` and `check` print the same lines.
+ */
+export function robotsTxtUsage(url: string, verdict: UsageVerdict | undefined, robotsTxt: string): UsageReport {
+  const evidence: UsageEvidence[] = Object.entries(verdict?.decisions ?? {}).map(([category, decision]) => ({
+    category,
+    preference: decision.preference,
+    signal: decision.signal,
+    source: 'robots.txt',
+    where: robotsTxt,
+    line: decision.line,
+    value: decision.value,
+    description: `${SIGNAL_NAMES[decision.signal]} "${decision.value}" at ${robotsTxt} line ${decision.line}`,
+  }));
+  return new UsageReport(url, evidence);
+}
 
 /** Lines under a URL's verdict: one per purpose. */
 export function formatUsage(report: UsageReport, purposes: readonly string[], style: Style): string[] {

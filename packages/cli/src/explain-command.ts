@@ -6,27 +6,27 @@ import { lint, parseRobotsTxt } from '@heed/parser';
 import type { CliOptions } from './args.js';
 import type { CommandResult } from './lint-command.js';
 import { lineTexts, type Style } from './output.js';
-import { describeRecord, loadRobots, READ_LIMIT, type LoadedRobots } from './source.js';
-import { robotsEvidence } from '../usage/evidence.js';
-import { UsageReport } from '../usage/index.js';
-import { formatUsage, usageAllowed, usageJson } from './usage-view.js';
+import { describeRecord, hasRules, loadRobots, READ_LIMIT, type LoadedRobots } from './source.js';
+import { formatUsage, robotsTxtUsage, usageAllowed, usageJson } from './usage-view.js';
 import { formatVerdict, tokenLabel, verdictJson, type VerdictView } from './verdict.js';
 
 export async function explainCommand(source: string, urls: readonly string[], options: CliOptions, style: Style): Promise<CommandResult> {
   const header = options.userAgent;
   const token = options.productToken;
   const loaded = await loadRobots(source, options);
-  const robots = loaded.policy.kind === 'rules' && loaded.body !== undefined ? parseRobotsTxt(loaded.body) : undefined;
+  const robots = hasRules(loaded.record) && loaded.body !== undefined ? parseRobotsTxt(loaded.body) : undefined;
   const note = loaded.record === undefined || loaded.record.status === 'ok' ? undefined : describeRecord(loaded.record);
   const notes = robots === undefined ? [] : bodyNotes(loaded);
 
   const views: VerdictView[] = urls.map((url) => {
     if (robots === undefined) {
+      // A fresh fetch that got no rules: unavailable allows everything, unreachable nothing.
+      const status = loaded.record?.status ?? 'unreachable';
       return {
         url,
-        allowed: loaded.policy.kind === 'allow-all',
+        allowed: status === 'unavailable',
         productToken: token,
-        reason: loaded.policy.reason,
+        reason: status,
         ...(note === undefined ? {} : { note }),
       };
     }
@@ -45,10 +45,7 @@ export async function explainCommand(source: string, urls: readonly string[], op
   });
   // --purpose: the file's Content-Usage / Content-Signal lines (explain reads one robots.txt, not tdmrep.json).
   const { purposes } = options;
-  const usages =
-    purposes.length === 0
-      ? []
-      : urls.map((url) => new UsageReport(url, robots === undefined ? [] : robotsEvidence(robots.usage(url, token), loaded.name)));
+  const usages = purposes.length === 0 ? [] : urls.map((url) => robotsTxtUsage(url, robots?.usage(url, token), loaded.name));
   const exitCode = views.every((view) => view.allowed) && usages.every((usage) => usageAllowed(usage, purposes)) ? 0 : 1;
   if (options.json) {
     const results = views.map((view, i) => ({ ...verdictJson(view), ...(usages[i] === undefined ? {} : usageJson(usages[i], purposes)) }));

@@ -1,19 +1,16 @@
 /**
  * Where a robots.txt comes from for `explain` and `lint`: a file, read up to the size crawlers
  * read (plus one byte, to know there was more) whatever it is — a 1 GB file or `/dev/zero` costs
- * 500 KiB — or a URL fetched exactly as the manager fetches (same caps, redirects and user-agent
- * header) and judged by the same status policy, so `heed explain https://...` and a crawler agree
- * on what a 404 or a 503 means.
+ * 500 KiB — or a site's robots.txt fetched by a `RobotsManager` (same caps, redirects and
+ * user-agent header as a crawler's) and judged by its status policy, so `heed explain https://...`
+ * and a crawler agree on what a 404 or a 503 means.
  */
 import { open, type FileHandle } from 'node:fs/promises';
-import { fetchRobotsTxt, FETCH_DEFAULTS } from '../fetch.js';
-import { originOf } from '../origin.js';
-import { decideRecord, effectivePolicy, type EffectivePolicy } from '../policy.js';
-import type { RobotsRecord } from '../record.js';
-import { UsageError, type CliOptions } from './args.js';
+import { originOf, type RobotsRecord } from '@heed/manager';
+import { READ_LIMIT, UsageError, type CliOptions } from './args.js';
+import { openManager } from './manager.js';
 
-/** Bytes of a robots.txt crawlers read (Google: 500 KiB); the rest of a file is not read either. */
-export const READ_LIMIT = FETCH_DEFAULTS.maxBytes;
+export { READ_LIMIT };
 
 /** An input the command cannot read (a missing file, a directory, no permission): one line, exit 2. */
 export class InputError extends Error {
@@ -29,9 +26,8 @@ export interface LoadedRobots {
   readonly truncated: boolean;
   /** Its whole size in bytes, when known (a regular file). */
   readonly size?: number;
-  /** For URLs: the record the status policy made of the fetch, and the policy in force. */
+  /** For URLs: the record the manager's status policy made of the fetch. */
   readonly record?: RobotsRecord;
-  readonly policy: EffectivePolicy;
 }
 
 /** Whether a command-line operand names a URL rather than a file. */
@@ -40,13 +36,18 @@ export function isUrl(operand: string): boolean {
 }
 
 /**
- * The robots.txt URL an operand means: a URL whose path ends in `.txt` as given (a robots.txt
- * served for testing at another path works too), any other URL of a site that site's `/robots.txt`.
+ * The robots.txt URL an operand means: any URL of a site stands for that site's `/robots.txt`, the
+ * one file crawlers read. A URL of another `.txt` file is refused rather than silently replaced,
+ * since its author wants that file judged.
  */
 export function robotsUrlFor(operand: string): string {
   const url = new URL(operand);
-  if (url.pathname.toLowerCase().endsWith('.txt')) return url.href;
-  return `${url.origin}/robots.txt`;
+  const robotsTxt = `${url.origin}/robots.txt`;
+  if (url.pathname.toLowerCase().endsWith('.txt') && url.pathname !== '/robots.txt')
+    throw new UsageError(
+      `"${operand}" is not a site's /robots.txt; heed fetches ${robotsTxt}, as crawlers do. To judge another file, download it and pass its path.`,
+    );
+  return robotsTxt;
 }
 
 /** The first `limit` bytes of a file or device, whether there were more, and its size when it has one. */
@@ -115,22 +116,31 @@ export async function loadRobots(operand: string, options: CliOptions): Promise<
       body: read.bytes,
       truncated: read.truncated,
       ...(read.size === undefined ? {} : { size: read.size }),
-      policy: { kind: 'rules', reason: 'rules', body: '' },
     };
   }
   let url: string;
   try {
     url = robotsUrlFor(operand);
-  } catch {
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
     throw new UsageError(`"${operand}" is not a valid URL.`);
   }
-  const origin = originOf(url) ?? url;
-  const { userAgent, timeoutMs, connectTimeoutMs } = options.manager;
-  const outcome = await fetchRobotsTxt(url, { userAgent, timeoutMs, connectTimeoutMs, maxBytes: READ_LIMIT });
-  const now = Date.now();
-  const record = decideRecord(origin, outcome, undefined, now);
-  const loaded = { name: url, record, policy: effectivePolicy(record, now), truncated: false };
-  return outcome.kind === 'response' ? { ...loaded, body: outcome.body, truncated: outcome.bodyCapped } : loaded;
+  if (originOf(url) === undefined) throw new UsageError(`"${operand}" is not a valid URL.`);
+  const manager = openManager(options.manager);
+  let record: RobotsRecord;
+  try {
+    record = await manager.get(url);
+  } finally {
+    await manager.close();
+  }
+  // Only a 2xx keeps its body: the rules. Other answers are judged by their status alone.
+  const loaded = { name: url, record, truncated: record.bodyCapped === true };
+  return record.body === undefined ? loaded : { ...loaded, body: new Uint8Array(Buffer.from(record.body, 'base64')) };
+}
+
+/** Whether a record's robots.txt has rules to read (a 2xx); otherwise its status alone decides. */
+export function hasRules(record: RobotsRecord | undefined): boolean {
+  return record === undefined || record.status === 'ok';
 }
 
 /** One sentence on why a record that is not `ok` allows or disallows everything. */

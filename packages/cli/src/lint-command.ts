@@ -4,10 +4,12 @@
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { DIAGNOSTIC_CODES, lint, type Diagnostic, type DiagnosticCode } from '@heed/parser';
-import { ALL_DIAGNOSTIC_CODES } from '@heed/parser/internal';
 import { UsageError, type CliOptions } from './args.js';
 import { lineTexts, plural, quoteLine, type Style } from './output.js';
 import { describeRecord, InputError, loadRobots, READ_LIMIT, readBounded, readProblem } from './source.js';
+
+/** Every lint code, in the catalogue's order (the order of the summary table's ties). */
+const ALL_DIAGNOSTIC_CODES = Object.keys(DIAGNOSTIC_CODES) as DiagnosticCode[];
 
 export interface CommandResult {
   readonly exitCode: 0 | 1;

@@ -2,7 +2,7 @@
  * Human output: colour only for a terminal (and never with NO_COLOR set), and a robots.txt line
  * quoted with its number and a caret under the column that matters.
  */
-import { tokenize } from '@heed/parser/internal';
+import { robotsTxtLines } from '@heed/parser';
 
 export interface Style {
   readonly red: (text: string) => string;
@@ -34,9 +34,7 @@ export function makeStyle(color: boolean): Style {
 
 /** The lines of a robots.txt body, numbered the way the parser numbers them. */
 export function lineTexts(body: string | Uint8Array): Map<number, string> {
-  const texts = new Map<number, string>();
-  for (const record of tokenize(body).lines) texts.set(record.line, record.text);
-  return texts;
+  return new Map(robotsTxtLines(body).map((text, index) => [index + 1, text]));
 }
 
 /** Widest part of a line shown; longer lines are shown around the column. */

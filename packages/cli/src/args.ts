@@ -7,9 +7,8 @@
  */
 import { parseArgs } from 'node:util';
 import { USAGE_CATEGORIES, type ProductTokens } from '@heed/parser';
-import { InvalidOptionsError } from '../errors.js';
-import { resolveOptions, type RobotsManagerOptions } from '../options.js';
-import { originOf } from '../origin.js';
+import { InvalidOptionsError, originOf, type RobotsManagerOptions } from '@heed/manager';
+import { openManager } from './manager.js';
 
 /** Wrong command-line usage; the message says what is missing or wrong. */
 export class UsageError extends Error {
@@ -24,6 +23,12 @@ export const DEFAULT_USER_AGENT = 'heed-cli';
 /** What the fetch of a robots.txt waits at most for a connection, within the whole `--timeout`. */
 const CONNECT_TIMEOUT_MS = 10_000;
 
+/**
+ * Bytes of a robots.txt crawlers read (Google: 500 KiB, the manager's default `maxBytes`): files
+ * are read up to it and the manager is asked for it, so both kinds of input are cut at one place.
+ */
+export const READ_LIMIT = 512_000;
+
 export interface CliOptions {
   readonly json: boolean;
   /** The user-agent: the full header sent when fetching (`heed-cli` when none is given). */
@@ -34,7 +39,7 @@ export interface CliOptions {
    */
   readonly productToken: ProductTokens;
   /** The `RobotsManager` options the command line stands for, checked by the library. */
-  readonly manager: RobotsManagerOptions & { readonly timeoutMs: number; readonly connectTimeoutMs: number };
+  readonly manager: RobotsManagerOptions;
   /** `--color` / `--no-color`; undefined: decide from the TTY and NO_COLOR. */
   readonly color?: boolean;
   /** `lint --summary <dir>`: one table over every file of a directory. */
@@ -222,10 +227,14 @@ function libraryOptions(
     ...(productToken === undefined ? {} : { productToken }),
     timeoutMs: timeoutMs as number,
     connectTimeoutMs: typeof timeoutMs === 'number' ? Math.min(CONNECT_TIMEOUT_MS, timeoutMs) : CONNECT_TIMEOUT_MS,
+    maxBytes: READ_LIMIT,
   };
   try {
-    const resolved = resolveOptions(manager);
-    return { userAgent, productToken: resolved.productToken, manager };
+    // Building a manager is how its options are checked, and it says which product token it matches.
+    const probe = openManager(manager);
+    const matched = probe.productToken;
+    void probe.close();
+    return { userAgent, productToken: matched, manager };
   } catch (error) {
     if (!(error instanceof InvalidOptionsError)) throw error;
     const flag = FLAGS[error.option] ?? error.option;

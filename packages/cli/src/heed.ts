@@ -15,7 +15,7 @@ import { InputError } from './source.js';
 
 function version(): string {
   try {
-    const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
+    const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: string };
     return manifest.version ?? 'unknown';
   } catch {
     return 'unknown';

@@ -3,13 +3,11 @@
  * manager (status policy, redirects, size cap, single flight), with the deciding line and group, or
  * why no rule could decide.
  */
-import { selectGroups } from '@heed/parser/internal';
-import { silentLog } from '../cache/store.js';
-import { RobotsManager, type Verdict } from '../manager.js';
-import { originOf } from '../origin.js';
-import type { RobotsRecord } from '../record.js';
+import { originOf, type RobotsRecord, type Verdict } from '@heed/manager';
+import { parseRobotsTxt } from '@heed/parser';
 import { UsageError, type CliOptions } from './args.js';
 import type { CommandResult } from './lint-command.js';
+import { openManager } from './manager.js';
 import { lineTexts, type Style } from './output.js';
 import { describeRecord } from './source.js';
 import { formatUsage, usageAllowed, usageJson } from './usage-view.js';
@@ -20,7 +18,7 @@ export async function checkCommand(urls: readonly string[], options: CliOptions,
     if (originOf(url) === undefined)
       throw new UsageError(`"${url}" is not an absolute http(s) URL; check needs full URLs, e.g. https://example.com/page.`);
   }
-  const manager = new RobotsManager({ ...options.manager, log: silentLog });
+  const manager = openManager(options.manager);
   try {
     const out: string[] = [];
     const results: Record<string, unknown>[] = [];
@@ -35,7 +33,8 @@ export async function checkCommand(urls: readonly string[], options: CliOptions,
       })),
     );
     for (const { verdict, record, usage } of answers) {
-      const view = toView(verdict, record);
+      const body = bodyOf(record, verdict.reason);
+      const view = toView(verdict, record, body);
       allAllowed &&= verdict.allowed && (usage === undefined || usageAllowed(usage, purposes));
       if (options.json) {
         results.push({
@@ -52,7 +51,6 @@ export async function checkCommand(urls: readonly string[], options: CliOptions,
         });
         continue;
       }
-      const body = bodyOf(record, verdict.reason);
       out.push(
         style.dim(
           `robots.txt: ${verdict.origin}/robots.txt (${record.httpStatus === undefined ? (record.problem?.code ?? record.status) : `HTTP ${record.httpStatus}`})`,
@@ -80,7 +78,7 @@ function bodyOf(record: RobotsRecord, reason: Verdict['reason']): Uint8Array | u
   return base64 === undefined ? undefined : new Uint8Array(Buffer.from(base64, 'base64'));
 }
 
-function toView(verdict: Verdict, record: RobotsRecord): VerdictView {
+function toView(verdict: Verdict, record: RobotsRecord, body: Uint8Array | undefined): VerdictView {
   const base = { url: verdict.url, allowed: verdict.allowed, productToken: verdict.productToken, reason: verdict.reason };
   if (verdict.reason === 'rules' || (verdict.reason === 'stale-copy' && verdict.groups !== undefined)) {
     const groups = verdict.groups ?? [];
@@ -91,8 +89,8 @@ function toView(verdict: Verdict, record: RobotsRecord): VerdictView {
       line: verdict.line,
       ...(verdict.rule === undefined ? {} : { rule: verdict.rule }),
       groups,
-      // The parser's own group selection, run over the groups that applied: why they did.
-      matchedBy: selectGroups(groups, verdict.productToken).matchedBy,
+      // Why those groups applied (named, or the * groups): the parser's own selection, over the same bytes.
+      matchedBy: body === undefined ? 'none' : parseRobotsTxt(body).explain(verdict.url, verdict.productToken).matchedBy,
       ...(verdict.reason === 'stale-copy'
         ? {
             note: `${describeRecord(record).replace(/\.$/, '')}; the last good copy (fetched ${new Date(record.lastGood?.fetchedAt ?? 0).toISOString()}) decided.`,
