@@ -465,6 +465,19 @@ describe('heed explain', () => {
     expect(json.results[0]).toMatchObject({ allowed: false, matchedBy: 'wildcard', productToken: ['HeedBot-News', 'NoSuchBot'] });
   });
 
+  it('refuses the URL of another .txt file (exit 2, nothing fetched): crawlers read only /robots.txt', async () => {
+    ok.requests.length = 0;
+    for (const args of [
+      ['explain', `${ok.origin}/staging/robots.txt`, '/x', '-A', 'HeedBot'],
+      ['lint', `${ok.origin}/other.txt`],
+    ]) {
+      const result = await run(args);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(`is not a site's /robots.txt; heed fetches ${ok.origin}/robots.txt, as crawlers do.`);
+    }
+    expect(ok.requests).toEqual([]);
+  });
+
   it('applies the status policy to a robots.txt URL that does not answer 200', async () => {
     const gone = await run(['explain', missing.origin, '/x', '-A', 'HeedBot']);
     expect(gone.code).toBe(0);

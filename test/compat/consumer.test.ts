@@ -78,7 +78,7 @@ afterAll(async () => {
 
 describe('the packages as published', () => {
   it.each(PACKAGES)(
-    'pnpm publish --dry-run @heed/%s',
+    'pnpm publish --dry-run packages/%s',
     async (name) => {
       // Built and packed by packAll(); the dry run checks what would be published.
       const { stdout, stderr } = await sh(
@@ -88,7 +88,8 @@ describe('the packages as published', () => {
       );
       const listing = `${stdout}\n${stderr}`;
       expect(listing).toMatch(/LICENSE/);
-      expect(listing).toMatch(/dist\/index\.js/);
+      // The command line has no library entry: its bin imports dist/heed.js.
+      expect(listing).toMatch(name === 'cli' ? /bin\/heed\.js[\s\S]*dist\/heed\.js|dist\/heed\.js[\s\S]*bin\/heed\.js/ : /dist\/index\.js/);
       expect(listing).toMatch(/README\.md/);
     },
     SLOW,
@@ -172,6 +173,22 @@ describe.each(releasesToTest())('a user project with @crawlee/cheerio@%s', (rele
       const result = await crawl('crawl.cjs');
       expect(result.flavour).toBe('cjs');
       expectProtected(result);
+    },
+    SLOW,
+  );
+
+  it(
+    'the heed command of the packed `heed` package runs in the project (npx heed), fetching as a crawler',
+    async () => {
+      for (const origin of [a, b, c]) origin.hits.length = 0;
+      const { stdout } = await sh(
+        'npx',
+        ['--no-install', 'heed', 'check', a.url('/private/x'), '--user-agent', 'HeedBot/1.0', '--json'],
+        proj.dir,
+      ).catch((error: Error) => ({ stdout: /\{[\s\S]*\}/.exec(error.message)?.[0] ?? error.message, stderr: '' }));
+      const report = JSON.parse(stdout) as { results: { allowed: boolean; line: number }[] };
+      expect(report.results).toMatchObject([{ allowed: false, line: 2 }]);
+      expect(a.paths()).toEqual(['/robots.txt']);
     },
     SLOW,
   );

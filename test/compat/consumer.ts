@@ -1,5 +1,5 @@
 /**
- * A user's project, outside the workspace: the three packages packed with `pnpm pack` (their
+ * A user's project, outside the workspace: the four packages packed with `pnpm pack` (their
  * `prepack` builds them), installed with plain `npm install` next to `@crawlee/cheerio` at one
  * release, into a directory under the system's temp dir. Projects are kept and keyed by the hash
  * of everything that goes into them (tarballs, fixtures, release), so an unchanged package set is
@@ -16,7 +16,14 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
-export const PACKAGES = ['parser', 'manager', 'crawlee'] as const;
+/** The folders under `packages/` that are published, each as the package `NPM_NAMES` gives. */
+export const PACKAGES = ['parser', 'manager', 'crawlee', 'cli'] as const;
+export const NPM_NAMES: Readonly<Record<(typeof PACKAGES)[number], string>> = {
+  parser: '@heed/parser',
+  manager: '@heed/manager',
+  crawlee: '@heed/crawlee',
+  cli: 'heed',
+};
 // One folder per checkout: two clones testing at once never pack into, or clear, each other's projects.
 const WORK = join(tmpdir(), 'heed-compat', createHash('sha256').update(ROOT).digest('hex').slice(0, 12));
 
@@ -75,7 +82,7 @@ export async function sh(
 }
 
 /**
- * Packs the three packages. `pnpm test:compat` runs each package's `prepack` (a build from a clean
+ * Packs the four packages. `pnpm test:compat` runs each package's `prepack` (a build from a clean
  * `dist`, as `pnpm publish` does); within the whole suite (`npm test`) the `dist` built by the
  * setup step is packed as is, because a clean rebuild would pull `dist` from under the tests that
  * run the built CLI and examples in parallel. Returns the tarball paths by package.
@@ -88,12 +95,14 @@ export async function packAll(): Promise<Record<(typeof PACKAGES)[number], strin
   const env: Record<string, string> = process.env['HEED_COMPAT_RELEASES'] ? {} : { npm_config_ignore_scripts: 'true' };
   for (const name of PACKAGES) await sh('pnpm', ['pack', '--pack-destination', out], join(ROOT, 'packages', name), env);
   const files = readdirSync(out);
-  const find = (name: string) => {
-    const file = files.find((f) => f.startsWith(`heed-${name}-`) && f.endsWith('.tgz'));
-    if (!file) throw new Error(`pnpm pack produced no tarball for @heed/${name} in ${out}`);
+  // pnpm names a tarball after the package: `@heed/parser` → heed-parser-0.1.0.tgz, `heed` → heed-0.1.0.tgz.
+  const find = (name: (typeof PACKAGES)[number]) => {
+    const prefix = `${NPM_NAMES[name].replace(/^@/, '').replace('/', '-')}-`;
+    const file = files.find((f) => f.startsWith(prefix) && /^\d/.test(f.slice(prefix.length)) && f.endsWith('.tgz'));
+    if (!file) throw new Error(`pnpm pack produced no tarball for ${NPM_NAMES[name]} in ${out}`);
     return join(out, file);
   };
-  return { parser: find('parser'), manager: find('manager'), crawlee: find('crawlee') };
+  return { parser: find('parser'), manager: find('manager'), crawlee: find('crawlee'), cli: find('cli') };
 }
 
 export interface Project {
@@ -177,6 +186,7 @@ export async function project(release: string, tarballs: Record<string, string>,
       '@heed/parser': `file:${tarballs['parser']}`,
       '@heed/manager': `file:${tarballs['manager']}`,
       '@heed/crawlee': `file:${tarballs['crawlee']}`,
+      heed: `file:${tarballs['cli']}`,
     },
     devDependencies: { typescript: '5.9.3', '@types/node': '^20.19.0' },
   };

@@ -66,7 +66,7 @@ Commands:
       Judge each URL (or path) against one robots.txt, with the deciding line and group.
   heed lint <robots.txt file|url>
       Report what crawlers read differently from what the file says, line by line.
-  For explain and lint, a URL whose path does not end in .txt stands for its site's /robots.txt.
+  For explain and lint, any URL of a site stands for its /robots.txt, the one file crawlers read.
   heed lint --summary <directory>
       Lint every file of a directory; print how many files have each diagnostic.
 
