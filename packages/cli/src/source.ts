@@ -20,7 +20,7 @@ export class InputError extends Error {
 export interface LoadedRobots {
   /** The file path or the robots.txt URL, as shown to the user. */
   readonly name: string;
-  /** The body read, when there was one (a file, or any HTTP response): at most {@link READ_LIMIT} bytes. */
+  /** The body read, when there are rules to read (a file, or a 2xx response): at most {@link READ_LIMIT} bytes. */
   readonly body?: Uint8Array;
   /** The file or response was longer than {@link READ_LIMIT}: `body` is its first bytes. */
   readonly truncated: boolean;
