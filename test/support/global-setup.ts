@@ -13,7 +13,15 @@ export default function setup(): void {
   try {
     execFileSync(
       process.execPath,
-      [`${root}node_modules/typescript/bin/tsc`, '-b', 'packages/parser', 'packages/manager', 'packages/crawlee', 'packages/cli', 'examples'],
+      [
+        `${root}node_modules/typescript/bin/tsc`,
+        '-b',
+        'packages/parser',
+        'packages/manager',
+        'packages/crawlee',
+        'packages/cli',
+        'examples',
+      ],
       {
         cwd: root,
         encoding: 'utf8',
