@@ -67,7 +67,7 @@ type CrawlerFactory = (handler: Handler) => { run(urls: string[]): Promise<unkno
 const withLinksExtracted =
   (handler: Handler): Handler =>
   async (ctx) => {
-    const $ = await (ctx['parseWithCheerio'] as () => Promise<import('cheerio').CheerioAPI>)();
+    const $ = await (ctx['parseWithCheerio'] as () => Promise<import('@crawlee/cheerio').CheerioCrawlingContext['$']>)();
     const base = ctx.request.loadedUrl ?? ctx.request.url;
     const urls = $('a[href]')
       .map((_i, a) => new URL($(a).attr('href')!, base).href)
