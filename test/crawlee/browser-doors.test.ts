@@ -6,6 +6,7 @@
  * PlaywrightCrawler and a real PuppeteerCrawler (Debian's Chromium) with `blockSubresources`: no
  * disallowed URL may reach a server, the allowed twin of each must, and no request fails.
  */
+import type { BasicCrawler, CrawlingContext } from '@crawlee/basic';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RobotsManager } from '@heed/manager';
 import { RobotsPlugin, type SkipEvent } from '@heed/crawlee';
@@ -127,20 +128,29 @@ interface Outcome {
   failed: number;
 }
 
-type Make = (doors: Doors, handled: string[]) => { run(urls: string[]): Promise<unknown>; stats: { state: { requestsFailed: number } } };
+/** Attaches the plugin to a crawler and gives it back (each crawler class has its own context type). */
+type Attach = <Context extends CrawlingContext>(crawler: BasicCrawler<Context>) => Promise<BasicCrawler<Context>>;
+type Make = (
+  doors: Doors,
+  handled: string[],
+  attach: Attach,
+) => Promise<{ run(urls: string[]): Promise<unknown>; stats: { state: { requestsFailed: number } } }>;
 
 const START_PATHS = ['/chain', '/chain-ok', '/late-hop', '/img-chain', '/open-same', '/open-other', '/blank', '/sw', '/worker', '/ws'];
 
 async function crawl(doors: Doors, make: Make, blockSubresources = true, startPaths = START_PATHS): Promise<Outcome> {
   const outcome: Outcome = { handled: [], skips: [], failed: 0 };
   const manager = new RobotsManager({ userAgent: HEEDBOT });
-  const crawler = make(doors, outcome.handled);
-  await RobotsPlugin.attach(crawler, {
+  const options: Parameters<typeof RobotsPlugin.attach>[1] = {
     userAgent: HEEDBOT,
     manager,
     blockSubresources,
     logSummary: false,
     onSkip: (e) => void outcome.skips.push(e),
+  };
+  const crawler = await make(doors, outcome.handled, async (crawler) => {
+    await RobotsPlugin.attach(crawler, options);
+    return crawler;
   });
   await crawler.run(startPaths.map((path) => doors.a.url(path)));
   await manager.close();
@@ -154,41 +164,45 @@ async function crawl(doors: Doors, make: Make, blockSubresources = true, startPa
  */
 const makePlaywright =
   (devtools: boolean): Make =>
-  (doors, handled) =>
-    new crawleePlaywright.PlaywrightCrawler(
+  (doors, handled, attach) =>
+    attach(
+      new crawleePlaywright.PlaywrightCrawler(
+        {
+          launchContext: { launcher: playwright.chromium, launchOptions: PLAYWRIGHT_LAUNCH_OPTIONS },
+          headless: true,
+          minConcurrency: 8,
+          maxConcurrency: 8,
+          maxRequestRetries: 0,
+          browserPoolOptions: { useFingerprints: false },
+          preNavigationHooks: devtools
+            ? []
+            : [({ page }) => void Object.defineProperty(page.context(), 'newCDPSession', { value: undefined, configurable: true })],
+          requestHandler: async (ctx) => {
+            handled.push(ctx.request.loadedUrl ?? ctx.request.url);
+            await settle(doors, ctx.request.url);
+          },
+        },
+        freshConfig(),
+      ),
+    );
+
+const makePuppeteer: Make = (doors, handled, attach) =>
+  attach(
+    new crawleePuppeteer.PuppeteerCrawler(
       {
-        launchContext: { launcher: playwright.chromium, launchOptions: PLAYWRIGHT_LAUNCH_OPTIONS },
+        launchContext: { launcher: puppeteer, launchOptions: { executablePath: CHROMIUM, args: CHROMIUM_ARGS } },
         headless: true,
         minConcurrency: 8,
         maxConcurrency: 8,
         maxRequestRetries: 0,
         browserPoolOptions: { useFingerprints: false },
-        preNavigationHooks: devtools
-          ? []
-          : [({ page }) => void Object.defineProperty(page.context(), 'newCDPSession', { value: undefined, configurable: true })],
         requestHandler: async (ctx) => {
           handled.push(ctx.request.loadedUrl ?? ctx.request.url);
           await settle(doors, ctx.request.url);
         },
       },
       freshConfig(),
-    );
-
-const makePuppeteer: Make = (doors, handled) =>
-  new crawleePuppeteer.PuppeteerCrawler(
-    {
-      launchContext: { launcher: puppeteer, launchOptions: { executablePath: CHROMIUM, args: CHROMIUM_ARGS } },
-      headless: true,
-      minConcurrency: 8,
-      maxConcurrency: 8,
-      maxRequestRetries: 0,
-      browserPoolOptions: { useFingerprints: false },
-      requestHandler: async (ctx) => {
-        handled.push(ctx.request.loadedUrl ?? ctx.request.url);
-        await settle(doors, ctx.request.url);
-      },
-    },
-    freshConfig(),
+    ),
   );
 
 /** Paths of `origin` the server saw, robots.txt left out. */

@@ -3,6 +3,7 @@
  * Chromium through request interception): no disallowed path requested, every allowed page crawled,
  * no failed request.
  */
+import type { BasicCrawler, CrawlingContext } from '@crawlee/basic';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RobotsManager } from '@heed/manager';
 import { RobotsPlugin, type SkipEvent } from '@heed/crawlee';
@@ -19,8 +20,8 @@ interface Outcome {
   failed: number;
 }
 
-async function crawlWith(
-  make: (handled: string[]) => { run(urls: string[]): Promise<unknown>; stats: { state: { requestsFailed: number } } },
+async function crawlWith<Context extends CrawlingContext>(
+  make: (handled: string[]) => BasicCrawler<Context>,
   s: Scenario,
   extra: Record<string, unknown> = {},
 ): Promise<Outcome> {

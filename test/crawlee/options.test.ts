@@ -89,6 +89,7 @@ describe('RobotsPlugin.attach() options', () => {
   });
 
   it('rejects what is not a crawler, and a second attach to the same crawler', async () => {
+    // @ts-expect-error: not a crawler, on purpose (what a JavaScript caller can pass)
     await expect(RobotsPlugin.attach({}, { userAgent: 'Bot', manager: idleManager })).rejects.toBeInstanceOf(UnsupportedCrawlerError);
     const c = crawler();
     await RobotsPlugin.attach(c, { userAgent: 'Bot', manager: idleManager });

@@ -5,6 +5,7 @@
  * a redirect it follows). Real crawlers against a loopback origin that records every request: the
  * server never sees a disallowed path, allowed ones still come through.
  */
+import type { BasicCrawler, CrawlingContext } from '@crawlee/basic';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RobotsManager } from '@heed/manager';
 import { RobotsDisallowedError, RobotsPlugin, type SkipEvent } from '@heed/crawlee';
@@ -211,11 +212,15 @@ describe('context.sendRequest()', () => {
         }
       }
     };
+    // Generic: each crawler class has its own context type.
+    const attached = async <Context extends CrawlingContext>(crawler: BasicCrawler<Context>) => {
+      await RobotsPlugin.attach(crawler, { userAgent: UA, manager, sitemaps: false, onSkip: (e) => void skips.push(e), ...extra });
+      return crawler;
+    };
     const crawler =
       kind === 'basic'
-        ? new crawleeBasic.BasicCrawler({ maxRequestRetries: 0, requestHandler }, freshConfig())
-        : new crawleeCheerio.CheerioCrawler({ maxRequestRetries: 0, requestHandler }, freshConfig());
-    await RobotsPlugin.attach(crawler, { userAgent: UA, manager, sitemaps: false, onSkip: (e) => void skips.push(e), ...extra });
+        ? await attached(new crawleeBasic.BasicCrawler({ maxRequestRetries: 0, requestHandler }, freshConfig()))
+        : await attached(new crawleeCheerio.CheerioCrawler({ maxRequestRetries: 0, requestHandler }, freshConfig()));
     await crawler.run([a.url('/api-page')]);
     return { outcomes, skips, failed: crawler.stats.state.requestsFailed };
   }

@@ -6,9 +6,11 @@
  * saw and what the request handler was told are asserted.
  */
 import { has } from '../support/requirements.js';
+import type { BasicCrawler, CrawlingContext } from '@crawlee/basic';
+import type { HttpCrawlingContext } from '@crawlee/http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RobotsManager } from '@heed/manager';
-import { RobotsPlugin, type RobotsDirectives } from '@heed/crawlee';
+import { RobotsPlugin, type RobotsCrawlingContext, type RobotsDirectives } from '@heed/crawlee';
 import { PLAYWRIGHT_LAUNCH_OPTIONS } from '../support/chromium.js';
 import {
   crawleeCheerio,
@@ -56,54 +58,57 @@ interface Crawl {
   directives: Map<string, RobotsDirectives>;
 }
 
-interface Context extends Record<string, unknown> {
-  request: { url: string; loadedUrl?: string };
-  enqueueLinks(options?: object): Promise<unknown>;
+/** What the handler uses of every crawler's context. */
+interface Context {
+  readonly request: { readonly url: string; readonly loadedUrl?: string | undefined };
+  enqueueLinks(options?: { urls?: string[] }): Promise<unknown>;
 }
 type Handler = (ctx: Context) => Promise<void>;
-type CrawlerFactory = (handler: Handler) => { run(urls: string[]): Promise<unknown> };
+/** Attaches the plugin to a crawler and gives it back (each crawler class has its own context type). */
+type Attach = <Crawling extends CrawlingContext>(crawler: BasicCrawler<Crawling>) => Promise<BasicCrawler<Crawling>>;
+type CrawlerFactory = (handler: Handler, attach: Attach) => Promise<{ run(urls: string[]): Promise<unknown> }>;
 
 /** HttpCrawler extracts no links itself: its users parse the body (`parseWithCheerio`) and enqueue what they found. */
-const withLinksExtracted =
-  (handler: Handler): Handler =>
-  async (ctx) => {
-    const $ = await (ctx['parseWithCheerio'] as () => Promise<import('cheerio').CheerioAPI>)();
-    const base = ctx.request.loadedUrl ?? ctx.request.url;
-    const urls = $('a[href]')
-      .map((_i, a) => new URL($(a).attr('href')!, base).href)
-      .get();
-    await handler({ ...ctx, request: ctx.request, enqueueLinks: async () => ctx.enqueueLinks({ urls }) });
-  };
+const withLinksExtracted = (handler: Handler) => async (ctx: HttpCrawlingContext) => {
+  const $ = await ctx.parseWithCheerio();
+  const base = ctx.request.loadedUrl ?? ctx.request.url;
+  const urls = $('a[href]')
+    .map((_i, a) => new URL($(a).attr('href')!, base).href)
+    .get();
+  await handler({ ...ctx, request: ctx.request, enqueueLinks: async () => ctx.enqueueLinks({ urls }) });
+};
 
 const kinds: [string, CrawlerFactory, boolean][] = [
   [
     'HttpCrawler',
-    (requestHandler) =>
-      new crawleeHttp.HttpCrawler({ maxConcurrency: 4, requestHandler: withLinksExtracted(requestHandler) as never }, freshConfig()),
+    (requestHandler, attach) =>
+      attach(new crawleeHttp.HttpCrawler({ maxConcurrency: 4, requestHandler: withLinksExtracted(requestHandler) }, freshConfig())),
     false,
   ],
   [
     'CheerioCrawler',
-    (requestHandler) => new crawleeCheerio.CheerioCrawler({ maxConcurrency: 4, requestHandler: requestHandler as never }, freshConfig()),
+    (requestHandler, attach) => attach(new crawleeCheerio.CheerioCrawler({ maxConcurrency: 4, requestHandler }, freshConfig())),
     false,
   ],
   [
     'JSDOMCrawler',
-    (requestHandler) => new crawleeJsdom.JSDOMCrawler({ maxConcurrency: 4, requestHandler: requestHandler as never }, freshConfig()),
+    (requestHandler, attach) => attach(new crawleeJsdom.JSDOMCrawler({ maxConcurrency: 4, requestHandler }, freshConfig())),
     false,
   ],
   [
     'PlaywrightCrawler',
-    (requestHandler) =>
-      new crawleePlaywright.PlaywrightCrawler(
-        {
-          launchContext: { launcher: playwright.chromium, launchOptions: PLAYWRIGHT_LAUNCH_OPTIONS },
-          headless: true,
-          maxConcurrency: 2,
-          browserPoolOptions: { useFingerprints: false },
-          requestHandler: requestHandler as never,
-        },
-        freshConfig(),
+    (requestHandler, attach) =>
+      attach(
+        new crawleePlaywright.PlaywrightCrawler(
+          {
+            launchContext: { launcher: playwright.chromium, launchOptions: PLAYWRIGHT_LAUNCH_OPTIONS },
+            headless: true,
+            maxConcurrency: 2,
+            browserPoolOptions: { useFingerprints: false },
+            requestHandler,
+          },
+          freshConfig(),
+        ),
       ),
     true,
   ],
@@ -135,12 +140,18 @@ describe.each(kinds)('%s with robots meta tag traps', (_kind, makeCrawler, needs
     }
     origin.routes.set('/pixel.png', { headers: { 'content-type': 'image/png' }, body: Buffer.alloc(0) });
     const manager = new RobotsManager({ userAgent: HEEDBOT });
-    const crawler = makeCrawler(async (ctx) => {
-      crawl.handled.add(ctx.request.url);
-      crawl.directives.set(ctx.request.url, ctx['robotsDirectives'] as RobotsDirectives);
-      await ctx.enqueueLinks();
-    });
-    await RobotsPlugin.attach(crawler as never, { userAgent: HEEDBOT, manager });
+    const crawler = await makeCrawler(
+      async (ctx) => {
+        crawl.handled.add(ctx.request.url);
+        // The plugin adds `robotsDirectives` to every crawler's context.
+        crawl.directives.set(ctx.request.url, (ctx as Context & RobotsCrawlingContext).robotsDirectives);
+        await ctx.enqueueLinks();
+      },
+      async (crawler) => {
+        await RobotsPlugin.attach(crawler, { userAgent: HEEDBOT, manager });
+        return crawler;
+      },
+    );
     await crawler.run([origin.url('/')]);
     await manager.close();
   }, 120_000);

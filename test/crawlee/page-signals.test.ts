@@ -12,7 +12,9 @@ import { robotsDirectives } from '../../packages/crawlee/src/meta-robots.js';
 import { signalsFromCheerio, signalsFromDocument, signalsFromHtml, type PageSignals } from '../../packages/crawlee/src/page-signals.js';
 
 const crawleeRequire = createRequire(new URL('../../packages/crawlee/package.json', import.meta.url));
-const cheerio = createRequire(crawleeRequire.resolve('@crawlee/cheerio'))('cheerio') as typeof import('cheerio');
+const cheerio = createRequire(crawleeRequire.resolve('@crawlee/cheerio'))('cheerio') as {
+  load(html: string, options: object): import('@crawlee/cheerio').CheerioCrawlingContext['$'];
+};
 const { JSDOM } = createRequire(crawleeRequire.resolve('@crawlee/jsdom'))('jsdom') as typeof import('jsdom');
 
 const PAGE = 'https://example.com/dir/page';

@@ -21,6 +21,7 @@ function flakyManager(): RobotsManagerLike {
         origin: new URL(url).origin,
         productToken: productToken ?? 'HeedBot',
         reason: 'unavailable',
+        line: 0,
         record: { status: 'unavailable', httpStatus: 404, fetchedAt: 0, ageMs: 0 },
       };
     },

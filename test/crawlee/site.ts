@@ -117,7 +117,7 @@ export async function startSiteOn(addresses: readonly string[]): Promise<Site> {
 }
 
 /** An HTML page with the given links (and anything else in `extra`). */
-export function page(title: string, links: readonly string[], head = '', extra = ''): RouteResponse {
+export function page(title: string, links: readonly string[], head = '', extra = ''): RouteResponse & { readonly body: string } {
   return {
     body:
       `<!doctype html><html><head><title>${title}</title>${head}</head><body><h1>${title}</h1>` +

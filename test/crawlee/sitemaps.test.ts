@@ -178,7 +178,7 @@ describe('sitemap URLs into the queue', () => {
       {
         maxConcurrency: 2,
         requestHandler: async (ctx) => {
-          handled.push({ url: ctx.request.url, label: ctx.request.label, pending: crawler.pendingRequestCountApproximation });
+          handled.push({ url: ctx.request.url, label: ctx.request.label, pending: crawler['pendingRequestCountApproximation'] });
         },
       },
       freshConfig(),

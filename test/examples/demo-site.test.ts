@@ -1,8 +1,11 @@
+import { createRequire } from 'node:module';
 import { gunzipSync } from 'node:zlib';
 import { parseRobotsTxt } from '@heed/parser';
-import robotsParser from 'robots-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_BOT, DEMO_ORIGIN_NAMES, OTHER_BOT, startDemoSite, type DemoSite } from '../../examples/demo-site/src/index.js';
+
+// robots-parser is CommonJS whose types declare an ES default export: loaded the way Node loads it, typed as its function.
+const robotsParser = createRequire(import.meta.url)('robots-parser') as typeof import('robots-parser').default;
 
 let site: DemoSite;
 const seen: string[] = [];

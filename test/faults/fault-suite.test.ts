@@ -76,7 +76,7 @@ interface FaultCase {
   readonly retryNote?: string;
   readonly maxMs?: number;
   readonly maxPeakBytes?: number;
-  readonly skip?: string;
+  readonly skip?: string | undefined;
 }
 
 const DAY = 86_400_000;

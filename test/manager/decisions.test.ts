@@ -47,6 +47,11 @@ function okRecord(origin: string, fetchedAt: number, expiresAt: number, body = R
   return { ...record, expiresAt };
 }
 
+/** `record` after its origin became unreachable: no body, one failure, retried at `expiresAt`. */
+function unreachableRecord({ body: _body, ...record }: RobotsRecord, expiresAt: number): RobotsRecord {
+  return { ...record, status: 'unreachable', failures: 1, expiresAt };
+}
+
 describe('a stored expiresAt is capped by maxTtlMs when read', () => {
   it.each([
     ['within maxTtlMs: kept', okRecord('https://a.example', NOW - HOUR, NOW + HOUR), NOW + HOUR],
@@ -54,13 +59,7 @@ describe('a stored expiresAt is capped by maxTtlMs when read', () => {
     ['fetched "in the future" (a clock ahead): maxTtlMs from now', okRecord('https://a.example', NOW + YEAR, NOW + 2 * YEAR), NOW + DAY],
     [
       'unreachable, retry ten years away: retryMaxMs after the fetch',
-      {
-        ...okRecord('https://a.example', NOW, NOW),
-        status: 'unreachable',
-        body: undefined,
-        failures: 1,
-        expiresAt: NOW + 10 * YEAR,
-      } as RobotsRecord,
+      unreachableRecord(okRecord('https://a.example', NOW, NOW), NOW + 10 * YEAR),
       NOW + POLICY_DEFAULTS.retryMaxMs,
     ],
   ])('%s', (_name, record, expiresAt) => {

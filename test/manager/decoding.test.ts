@@ -66,7 +66,7 @@ describe('a compressed body is decoded completely', () => {
     serve(encoding, body());
     const outcome = await fetched();
     expect(outcome.kind).toBe('response');
-    if (outcome.kind === 'response') expect(outcome.body.toString('utf8')).toBe(text);
+    if (outcome.kind === 'response') expect(Buffer.from(outcome.body).toString('utf8')).toBe(text);
     expect(await privateAllowed()).toEqual({ allowed: false, status: 'ok' });
   });
 });

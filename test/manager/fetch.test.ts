@@ -136,7 +136,7 @@ describe('the request', () => {
 });
 
 describe('redirects', () => {
-  const chain = (hops: number) => (req: { url?: string }, res: import('node:http').ServerResponse) => {
+  const chain = (hops: number) => (req: { url?: string | undefined }, res: import('node:http').ServerResponse) => {
     const url = req.url ?? '';
     const n = url === '/robots.txt' ? 0 : Number(url.slice('/hop/'.length));
     if (n < hops) {

@@ -51,7 +51,7 @@ async function openRun(name = 'heed-robots') {
       return kvs.getValue(key);
     },
     setValue: (key: string, value: unknown) => kvs.setValue(key, value),
-    forEachKey: (iteratee: (key: string, index: number, info: { size: number }) => unknown) => {
+    forEachKey: (iteratee: Parameters<typeof kvs.forEachKey>[0]) => {
       calls.listings++;
       return kvs.forEachKey(iteratee);
     },

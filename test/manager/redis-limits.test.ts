@@ -158,7 +158,7 @@ describe.skipIf(!redisAvailable)('RedisStore replies and listeners (real redis-s
     await redisCommand(redis.port, 'SET', `big:record:${origin}`, JSON.stringify(big));
     expect(Number((await redisCommand(redis.port, 'STRLEN', `big:record:${origin}`)).slice(1))).toBeGreaterThan(8_000_000);
 
-    const { Redis } = (await import('../../packages/manager/node_modules/ioredis/built/index.js')) as typeof import('ioredis');
+    const { Redis } = await import('../../packages/manager/node_modules/ioredis/built/index.js');
     const client = new Redis(redis.url);
     const replies: number[] = [];
     // Every reply the store receives, by size: the value must not cross the wire.

@@ -6,7 +6,7 @@
  * the tests run in forks: hence the pool's execArgv.)
  */
 import { defineConfig } from 'vitest/config';
-import stress from './vitest.config';
+import stress from './vitest.config.js';
 
 const dir = process.env['HEED_PROFILE_DIR'] ?? '/tmp/heed-profile';
 

@@ -29,5 +29,5 @@ export interface DemoSiteOptions {
   /** Port per origin; `0` or absent picks a free port. Default: all free ports. */
   readonly ports?: Partial<Record<DemoOriginName, number>>;
   /** Called for every request, after it was logged (e.g. to print progress). Default: none. */
-  readonly onRequest?: (request: DemoRequest) => void;
+  readonly onRequest?: ((request: DemoRequest) => void) | undefined;
 }

@@ -18,7 +18,7 @@ const LF = 0x0a;
 /** A line record plus what the compiler needs and users do not: the value's exact bytes. */
 export interface TokenizedLine extends LineRecord {
   /** The value as a byte string (one char per byte), for byte-exact pattern handling. */
-  readonly valueBytes?: string;
+  readonly valueBytes?: string | undefined;
 }
 
 export interface TokenizeOptions {

@@ -42,7 +42,7 @@ export interface PurposeCheck {
   readonly allowed: boolean;
   /** The first declared purpose that is disallowed, and the evidence that decided it. */
   readonly purpose?: string;
-  readonly evidence?: UsageEvidence;
+  readonly evidence?: UsageEvidence | undefined;
 }
 
 /** The usage verdict of one URL across all signals. Plain data plus methods; prints as JSON. */
