@@ -10,8 +10,8 @@
 import { afterAll, expect, it } from 'vitest';
 import { RobotsManager } from '@heed/manager';
 import { SITEMAP_DEFAULTS } from '../../packages/crawlee/src/options.js';
-import { SitemapFeeder } from '../../packages/crawlee/src/sitemap-feeder.js';
-import { PluginStats } from '../../packages/crawlee/src/stats.js';
+import { SitemapFeeder } from '../../packages/crawlee/src/sitemaps/feeder.js';
+import { PluginStats } from '../../packages/crawlee/src/report/stats.js';
 import type { RobotsManagerLike } from '../../packages/crawlee/src/manager-contract.js';
 import { startSite, text, type Site } from './site.js';
 import { watchEventLoop } from './sitemaps-hosts.js';

@@ -6,9 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { SITEMAP_DEFAULTS } from '../../packages/crawlee/src/options.js';
-import { SitemapFeeder } from '../../packages/crawlee/src/sitemap-feeder.js';
+import { SitemapFeeder } from '../../packages/crawlee/src/sitemaps/feeder.js';
 import { MAX_RECENT_ORIGIN_BYTES, RecentOrigins } from '../../packages/crawlee/src/sitemaps/recent-origins.js';
-import { PluginStats } from '../../packages/crawlee/src/stats.js';
+import { PluginStats } from '../../packages/crawlee/src/report/stats.js';
 import type { RobotsManagerLike } from '../../packages/crawlee/src/manager-contract.js';
 
 const origin = (i: number) => `https://host-${i}.example.com`;

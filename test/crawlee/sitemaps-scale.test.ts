@@ -100,7 +100,6 @@ describe('a 50,000-URL sitemap', () => {
 
   it("feeds all 50,000 URLs into a real crawler's queue, and the crawl goes on", async () => {
     const manager = new RobotsManager({ userAgent: UA });
-    let plugin: RobotsPlugin | undefined;
     let fedAfterMs = Infinity;
     const crawler = new crawleeCheerio.CheerioCrawler(
       {
@@ -108,14 +107,14 @@ describe('a 50,000-URL sitemap', () => {
         requestHandler: async () => {
           // The home page waits for the feeder, then ends the crawl: the 50,000 pages are not the point.
           const started = performance.now();
-          await plugin!.sitemapsDone();
+          await plugin.sitemapsDone();
           fedAfterMs = performance.now() - started;
           crawler.stop();
         },
       },
       freshConfig(),
     );
-    plugin = await RobotsPlugin.attach(crawler, {
+    const plugin = await RobotsPlugin.attach(crawler, {
       userAgent: UA,
       manager,
       logSummary: false,

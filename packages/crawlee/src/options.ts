@@ -20,7 +20,7 @@ import {
   type OptionScope,
 } from '@heed/parser/internal';
 import type { RobotsManagerLike } from './manager-contract.js';
-import type { SkipEvent } from './skips.js';
+import type { SkipEvent } from './report/skip-events.js';
 
 /** Which sitemap URLs are kept, relative to the sitemap's own URL — Crawlee's `EnqueueStrategy` values. */
 export type SitemapEnqueueStrategy = 'all' | 'same-hostname' | 'same-domain' | 'same-origin';
@@ -245,7 +245,7 @@ export interface RobotsPluginOptions {
    */
   readonly prefetchBatchSize?: number;
 
-  // ---- purposes: AI-usage preferences (issue 17) -----------------------------------------------
+  // ---- purposes: AI-usage preferences ---------------------------------------------------------
 
   /**
    * What the crawl is for, as usage categories: `'train-ai'` (training AI models), `'ai-input'`

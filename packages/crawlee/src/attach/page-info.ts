@@ -6,7 +6,7 @@
  */
 import type { ProductTokens } from '@heed/parser';
 import type { PageInfo } from '../guard.js';
-import { NO_DIRECTIVES, robotsDirectives } from '../meta-robots.js';
+import { NO_DIRECTIVES, robotsDirectives } from '../page-signals/meta-robots.js';
 import type { ResolvedOptions } from '../options.js';
 import {
   isCheerio,
@@ -19,7 +19,7 @@ import {
   type DomDocument,
   type EvaluatingPage,
   type PageSignals,
-} from '../page-signals.js';
+} from '../page-signals/index.js';
 import { pageUsageEvidence } from '../page-signals/usage.js';
 import type { ContextInternals } from './crawler-internals.js';
 

@@ -18,22 +18,21 @@
  * origins already read are remembered within a byte bound ({@link RecentOrigins}).
  *
  * The backlog is handed over one batch per event-loop turn: Crawlee's in-memory queue adds a batch
- * without waiting on I/O, so batches chained by `await` alone ran as one stretch of microtasks: a
- * 50,000-URL sitemap held the loop 110–130 ms (quiet) or 64–92 ms (loaded), as long as the backlog
- * the reader had built; one batch per turn: 24–48 ms, the feed no slower (BENCHMARKS.md, "Sitemaps
- * at scale").
+ * without waiting on I/O, so batches chained by `await` alone would run as one stretch of
+ * microtasks, holding the event loop for as long as the whole backlog takes; one batch per turn
+ * holds it for one batch, and the feed is no slower (BENCHMARKS.md, "Sitemaps at scale").
  */
 import { AsyncResource } from 'node:async_hooks';
 import { originOf } from '@heed/manager';
-import type { RobotsManagerLike } from './manager-contract.js';
-import type { ResolvedSitemapOptions } from './options.js';
-import { Clock, HeldBytes, SitemapBudget } from './sitemaps/budget.js';
-import { readSitemaps } from './sitemaps/read.js';
-import { RecentOrigins } from './sitemaps/recent-origins.js';
-import { inScope, sitemapUrlFilter } from './sitemaps/scope.js';
-import type { SitemapRequest } from './sitemaps/fetch.js';
-import type { SitemapUrl } from './sitemaps/types.js';
-import type { PluginStats } from './stats.js';
+import type { RobotsManagerLike } from '../manager-contract.js';
+import type { ResolvedSitemapOptions } from '../options.js';
+import { Clock, HeldBytes, SitemapBudget } from './budget.js';
+import { readSitemaps } from './read.js';
+import { RecentOrigins } from './recent-origins.js';
+import { inScope, sitemapUrlFilter } from './scope.js';
+import type { SitemapRequest } from './fetch.js';
+import type { SitemapUrl } from './types.js';
+import type { PluginStats } from '../report/stats.js';
 
 export interface SitemapFeederDeps {
   readonly manager: RobotsManagerLike;
