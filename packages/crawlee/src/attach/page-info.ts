@@ -2,7 +2,7 @@
  * What a fetched page says about following its links and storing it: robots meta tags and
  * `X-Robots-Tag` (→ typed directives) and, with `honorRelNofollow`, its `rel="nofollow"` links.
  * Read from the document the crawler parsed (the browser's DOM, JSDOM's `window.document`,
- * Cheerio's `$`), otherwise from the body it downloaded (see `page-signals.ts`).
+ * Cheerio's `$`), otherwise from the body it downloaded (see `page-signals/index.ts`).
  */
 import type { ProductTokens } from '@heed/parser';
 import type { PageInfo } from '../guard.js';
