@@ -24,3 +24,18 @@ export { USAGE_CATEGORIES } from './usage/vocabulary.js';
 export { lint, DIAGNOSTIC_CODES } from './lint/index.js';
 export type { Diagnostic, DiagnosticCode, Severity, LintOptions } from './lint/index.js';
 export { HeedError, InvalidOptionsError } from './errors.js';
+export { defineOptions, option, describeValue } from './options/index.js';
+export type {
+  OptionsDefinition,
+  OptionsInput,
+  ResolvedOptions,
+  OptionField,
+  OptionFields,
+  DefineOptionsSettings,
+  NumberSpec,
+  ListSpec,
+  ObjectSpec,
+  CustomCheck,
+  Fail,
+  FieldContext,
+} from './options/index.js';
