@@ -16,8 +16,6 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
       // robots.txt bodies, headers and CLI output are hostile text: matching control characters is the point.
       'no-control-regex': 'off',
-      // A late-bound reference (a plugin or route table a closure reads once it is set) is a `let` on purpose.
-      'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
     },
   },
   {

@@ -9,14 +9,14 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { MemoryStore, RobotsManager } from '@heed/manager';
-import { QueueHooks, MAX_ADMITTED_URLS } from '../../packages/crawlee/src/attach/queue.js';
+import { PendingRequests, QueueHooks, MAX_ADMITTED_URLS } from '../../packages/crawlee/src/attach/queue.js';
 import type { LogInternals, RequestInternals, RequestQueueLike } from '../../packages/crawlee/src/attach/crawler-internals.js';
 import { CrawlDelayScheduler, MAX_IDLE_ORIGINS } from '../../packages/crawlee/src/crawl-delay.js';
 import { RobotsGuard } from '../../packages/crawlee/src/guard.js';
 import type { RobotsManagerLike } from '../../packages/crawlee/src/manager-contract.js';
 import { resolveOptions } from '../../packages/crawlee/src/options.js';
-import { SkipReporter } from '../../packages/crawlee/src/skips.js';
-import { MAX_COUNTED_ORIGINS, PluginStats } from '../../packages/crawlee/src/stats.js';
+import { Skips } from '../../packages/crawlee/src/report/skips.js';
+import { MAX_COUNTED_ORIGINS, PluginStats } from '../../packages/crawlee/src/report/stats.js';
 import { goodRecord } from '../manager/records.js';
 
 const UA = 'BoundsBot/1.0 (+https://example.com/bot)';
@@ -84,16 +84,16 @@ describe('20,000 origins and 100,000 URLs through the plugin', () => {
     const manager = await preloadedManager(ORIGINS);
     const options = resolveOptions({ userAgent: UA, manager: manager as unknown as RobotsManagerLike, crawlDelay: true });
     const stats = new PluginStats();
-    const reporter = new SkipReporter(
+    const skips = new Skips(
       stats,
       undefined,
       async () => {},
       () => {},
     );
     const scheduler = new CrawlDelayScheduler(options.maxCrawlDelaySecs * 1000);
-    const guard = new RobotsGuard(options, manager as unknown as RobotsManagerLike, stats, reporter, scheduler, undefined, () => {});
+    const guard = new RobotsGuard(options, manager as unknown as RobotsManagerLike, stats, skips, scheduler, () => {});
     const log = silentLog();
-    const hooks = new QueueHooks(guard, log);
+    const hooks = new QueueHooks(guard, skips, new PendingRequests(), undefined, log);
     const { queue, handled } = fifoQueue();
     hooks.wrap(queue);
     const admitted = (hooks as unknown as { admitted: Set<string> }).admitted;
@@ -145,14 +145,14 @@ describe('20,000 origins and 100,000 URLs through the plugin', () => {
     const manager = await preloadedManager(3);
     const options = resolveOptions({ userAgent: UA, manager: manager as unknown as RobotsManagerLike, crawlDelay: false });
     const stats = new PluginStats();
-    const reporter = new SkipReporter(
+    const skips = new Skips(
       stats,
       undefined,
       async () => {},
       () => {},
     );
-    const guard = new RobotsGuard(options, manager as unknown as RobotsManagerLike, stats, reporter, undefined, undefined, () => {});
-    const hooks = new QueueHooks(guard, silentLog());
+    const guard = new RobotsGuard(options, manager as unknown as RobotsManagerLike, stats, skips, undefined, () => {});
+    const hooks = new QueueHooks(guard, skips, new PendingRequests(), undefined, silentLog());
     const { queue, handled, inject } = fifoQueue();
     hooks.wrap(queue);
     const urls = Array.from({ length: MAX_ADMITTED_URLS + 10 }, (_, i) => `${originOf(i % 3)}/page-${i}`);
@@ -194,7 +194,7 @@ describe('a crawl-delay forgotten while requests of its origin are being release
     });
     const options = resolveOptions({ userAgent: UA, manager: manager as unknown as RobotsManagerLike, crawlDelay: true });
     const stats = new PluginStats();
-    const reporter = new SkipReporter(
+    const skips = new Skips(
       stats,
       undefined,
       async () => {},
@@ -202,8 +202,8 @@ describe('a crawl-delay forgotten while requests of its origin are being release
     );
     // Two idle origins at most: every other origin's delay, learnt in between, pushes o0 out.
     const scheduler = new CrawlDelayScheduler(60_000, 2);
-    const guard = new RobotsGuard(options, manager as unknown as RobotsManagerLike, stats, reporter, scheduler, undefined, () => {});
-    const hooks = new QueueHooks(guard, silentLog());
+    const guard = new RobotsGuard(options, manager as unknown as RobotsManagerLike, stats, skips, scheduler, () => {});
+    const hooks = new QueueHooks(guard, skips, new PendingRequests(), undefined, silentLog());
     const { queue } = fifoQueue();
     hooks.wrap(queue);
     const urls = [`${originOf(0)}/a`, ...[1, 2, 3, 4, 5, 6, 7].map((i) => `${originOf(i)}/a`), `${originOf(0)}/b`];

@@ -84,8 +84,8 @@ describe('guard.awaitCrawlDelay (requests under way: redirect hops, sitemap file
   async function guardWith(seconds: number, maxDelayMs: number) {
     const { RobotsGuard } = await import('../../packages/crawlee/src/guard.js');
     const { resolveOptions } = await import('../../packages/crawlee/src/options.js');
-    const { SkipReporter } = await import('../../packages/crawlee/src/skips.js');
-    const { PluginStats } = await import('../../packages/crawlee/src/stats.js');
+    const { Skips } = await import('../../packages/crawlee/src/report/skips.js');
+    const { PluginStats } = await import('../../packages/crawlee/src/report/stats.js');
     type Manager = import('../../packages/crawlee/src/manager-contract.js').RobotsManagerLike;
     const unused = async () => {
       throw new Error('not asked here');
@@ -99,14 +99,14 @@ describe('guard.awaitCrawlDelay (requests under way: redirect hops, sitemap file
     } as unknown as Manager;
     const options = resolveOptions({ userAgent: 'HeedBot/1.0', manager, crawlDelay: true });
     const stats = new PluginStats();
-    const reporter = new SkipReporter(
+    const skips = new Skips(
       stats,
       undefined,
       async () => {},
       () => {},
     );
     const scheduler = new CrawlDelayScheduler(maxDelayMs);
-    return { guard: new RobotsGuard(options, manager, stats, reporter, scheduler, undefined, () => {}), scheduler };
+    return { guard: new RobotsGuard(options, manager, stats, skips, scheduler, () => {}), scheduler };
   }
 
   it('lets requests of one origin go one capped delay apart, in the order they asked, after the slots already given to pages', async () => {

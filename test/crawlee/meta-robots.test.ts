@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { type MetaTag } from '@heed/crawlee';
-import { robotsDirectives } from '../../packages/crawlee/src/meta-robots.js';
+import { robotsDirectives } from '../../packages/crawlee/src/page-signals/meta-robots.js';
 
 const meta = (name: string, content: string): MetaTag => ({ name, content });
 

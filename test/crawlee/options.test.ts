@@ -67,7 +67,7 @@ describe('RobotsPlugin.attach() options', () => {
         maxDepth: 2,
         maxFilesPerOrigin: 100,
         maxPendingRequests: 1_000,
-        timeoutMs: 30_000,
+        timeoutSecs: 30,
       },
     });
   });

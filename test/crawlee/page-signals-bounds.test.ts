@@ -5,7 +5,7 @@
  * (25 KB 0.29 s, 100 KB 4.2 s: quadratic).
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_HTML_CHARS, signalsFromCheerio, signalsFromHtml } from '../../packages/crawlee/src/page-signals.js';
+import { MAX_HTML_CHARS, signalsFromCheerio, signalsFromHtml } from '../../packages/crawlee/src/page-signals/index.js';
 import type { TreeNode } from '../../packages/crawlee/src/page-signals/cheerio.js';
 
 const PAGE = 'https://example.com/';

@@ -8,8 +8,13 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { type MetaTag } from '@heed/crawlee';
-import { robotsDirectives } from '../../packages/crawlee/src/meta-robots.js';
-import { signalsFromCheerio, signalsFromDocument, signalsFromHtml, type PageSignals } from '../../packages/crawlee/src/page-signals.js';
+import { robotsDirectives } from '../../packages/crawlee/src/page-signals/meta-robots.js';
+import {
+  signalsFromCheerio,
+  signalsFromDocument,
+  signalsFromHtml,
+  type PageSignals,
+} from '../../packages/crawlee/src/page-signals/index.js';
 
 const crawleeRequire = createRequire(new URL('../../packages/crawlee/package.json', import.meta.url));
 const cheerio = createRequire(crawleeRequire.resolve('@crawlee/cheerio'))('cheerio') as {

@@ -96,7 +96,6 @@ afterAll(async () => {
 async function crawl(): Promise<Crawl> {
   const manager = new RobotsManager({ userAgent: USER_AGENT, productToken: [...TOKENS] });
   const result: Crawl = { handled: [], directives: new Map(), skips: [] };
-  let plugin: RobotsPlugin | undefined;
   const crawler = new crawleeCheerio.CheerioCrawler(
     {
       maxConcurrency: 4,
@@ -104,13 +103,13 @@ async function crawl(): Promise<Crawl> {
       requestHandler: async (ctx) => {
         const url = ctx.request.loadedUrl ?? ctx.request.url;
         result.handled.push(url);
-        result.directives.set(url, (plugin as RobotsPlugin).directives(ctx));
+        result.directives.set(url, plugin.directives(ctx));
         await ctx.enqueueLinks({ strategy: 'all' });
       },
     },
     freshConfig(),
   );
-  plugin = await RobotsPlugin.attach(crawler, {
+  const plugin = await RobotsPlugin.attach(crawler, {
     userAgent: USER_AGENT,
     productToken: [...TOKENS],
     manager,

@@ -9,9 +9,9 @@
  */
 import { afterAll, expect, it } from 'vitest';
 import { RobotsManager } from '@heed/manager';
-import { SITEMAP_DEFAULTS } from '../../packages/crawlee/src/options.js';
-import { SitemapFeeder } from '../../packages/crawlee/src/sitemap-feeder.js';
-import { PluginStats } from '../../packages/crawlee/src/stats.js';
+import { SITEMAP_OPTIONS } from '../../packages/crawlee/src/options.js';
+import { SitemapFeeder } from '../../packages/crawlee/src/sitemaps/feeder.js';
+import { PluginStats } from '../../packages/crawlee/src/report/stats.js';
 import type { RobotsManagerLike } from '../../packages/crawlee/src/manager-contract.js';
 import { startSite, text, type Site } from './site.js';
 import { watchEventLoop } from './sitemaps-hosts.js';
@@ -45,25 +45,22 @@ it('a backlog of 4,000 URLs reaches the queue one batch per turn: the event loop
   let queueFull = true;
   const added: string[] = [];
   const stats = new PluginStats();
-  const feeder = new SitemapFeeder(
-    { ...SITEMAP_DEFAULTS, maxUrlsPerOrigin: 4_000, filter: undefined, label: undefined, proxyUrl: undefined },
-    {
-      manager: manager as unknown as RobotsManagerLike,
-      userAgent: UA,
-      stats,
-      // The reader stops at maxUrlsPerOrigin and says so: the whole backlog is read.
-      warn: (message) => {
-        if (message.includes('sitemaps.maxUrlsPerOrigin')) readAll();
-      },
-      pending: () => (queueFull ? 1_000_000 : 0),
-      admit: async () => undefined,
-      enqueue: async (entries) => {
-        burnCpu(5);
-        added.push(...entries.map((e) => e.url));
-        return entries.length;
-      },
+  const feeder = new SitemapFeeder(SITEMAP_OPTIONS.resolve({ maxUrlsPerOrigin: 4_000 }), {
+    manager: manager as unknown as RobotsManagerLike,
+    userAgent: UA,
+    stats,
+    // The reader stops at maxUrlsPerOrigin and says so: the whole backlog is read.
+    warn: (message) => {
+      if (message.includes('sitemaps.maxUrlsPerOrigin')) readAll();
     },
-  );
+    pending: () => (queueFull ? 1_000_000 : 0),
+    admit: async () => undefined,
+    enqueue: async (entries) => {
+      burnCpu(5);
+      added.push(...entries.map((e) => e.url));
+      return entries.length;
+    },
+  });
   try {
     feeder.originSeen(a.origin, a.url('/'));
     await read;

@@ -7,9 +7,9 @@
  *    (`maxHeldBytesPerOrigin`) and all origins together (`maxHeldBytes`); what is beyond is dropped
  *    and reported once. (Before: every nested location was queued and remembered: an index listing
  *    700,000 sitemaps per file took one origin to 3 GB RSS.)
- * 6. Sitemaps that drip or hang do not hold a small crawl: a file with no new entry for `stallMs` is
+ * 6. Sitemaps that drip or hang do not hold a small crawl: a file with no new entry for `stallSecs` is
  *    cut, and two such files in a row end the origin's sitemaps. (Before: a 2-page crawl whose
- *    robots.txt names 10 sitemaps that never finish ran until `maxTimePerOriginMs`, 120 s by
+ *    robots.txt names 10 sitemaps that never finish ran until `maxTimePerOriginSecs`, 120 s by
  *    default.)
  * 9. XML faults cost only themselves. (Before: a sitemap with an unescaped `&` in every URL gave
  *    99 of its 5,000 URLs: the file was abandoned after 100 faults.)
@@ -201,7 +201,7 @@ describe('sitemaps that drip or hang', () => {
       userAgent: UA,
       manager,
       logSummary: false,
-      sitemaps: { stallMs: STALL_MS, maxTimePerOriginMs: 30_000 },
+      sitemaps: { stallSecs: STALL_MS / 1000, maxTimePerOriginSecs: 30 },
     });
     const started = performance.now();
     try {
@@ -219,8 +219,8 @@ describe('sitemaps that drip or hang', () => {
     // (the sitemap host's robots.txt, read before its first file, aside).
     expect(sitemaps.hits.filter((path) => path !== '/robots.txt')).toEqual(['/drip-0.xml', '/drip-1.xml']);
     const said = warnings.join('\n');
-    expect(said).toMatch(/drip-0\.xml: no new entry for 1000 ms \(sitemaps\.stallMs\); cut, the entries read before kept/);
-    expect(said).toMatch(/2 sitemap files in a row stalled \(sitemaps\.stallMs\); the remaining 8 are not read/);
+    expect(said).toMatch(/drip-0\.xml: no new entry for 1 s \(sitemaps\.stallSecs\); cut, the entries read before kept/);
+    expect(said).toMatch(/2 sitemap files in a row stalled \(sitemaps\.stallSecs\); the remaining 8 are not read/);
     // About two stall windows plus the crawl; before: the origin's whole budget (30 s here).
     expect(took).toBeLessThan(2 * STALL_MS + 8_000);
   }, 60_000);
@@ -294,7 +294,7 @@ describe('sitemap index fan-out is bounded in bytes', () => {
       const { warnings, tookMs } = await crawl([a.url('/')], {
         maxFilesPerOrigin: 100_000,
         maxHeldBytesPerOrigin: 65_536,
-        maxTimePerOriginMs: 20_000,
+        maxTimePerOriginSecs: 20,
       });
       const fetched = nestedFetched(a);
       console.log(`index of 10,000 sitemaps, 64 KiB held per origin: ${fetched} fetched, crawl ${(tookMs / 1000).toFixed(1)} s`);
@@ -316,7 +316,7 @@ describe('sitemap index fan-out is bounded in bytes', () => {
       // Each origin could hold 1 MiB (about 1,300 locations); all three together only 64 KiB.
       const { warnings } = await crawl(
         site.origins.map((o) => o.url('/')),
-        { maxFilesPerOrigin: 100_000, maxHeldBytesPerOrigin: 1_048_576, maxHeldBytes: 65_536, maxTimePerOriginMs: 20_000 },
+        { maxFilesPerOrigin: 100_000, maxHeldBytesPerOrigin: 1_048_576, maxHeldBytes: 65_536, maxTimePerOriginSecs: 20 },
       );
       const fetched = site.origins.map(nestedFetched);
       console.log(`3 origins of 5,000 sitemaps, 64 KiB held in all: ${fetched.join(' + ')} fetched`);

@@ -5,10 +5,10 @@
  * The manager here is a stand-in that counts `sitemaps()` calls: the feeder asks it once per read.
  */
 import { describe, expect, it } from 'vitest';
-import { SITEMAP_DEFAULTS } from '../../packages/crawlee/src/options.js';
-import { SitemapFeeder } from '../../packages/crawlee/src/sitemap-feeder.js';
+import { SITEMAP_OPTIONS } from '../../packages/crawlee/src/options.js';
+import { SitemapFeeder } from '../../packages/crawlee/src/sitemaps/feeder.js';
 import { MAX_RECENT_ORIGIN_BYTES, RecentOrigins } from '../../packages/crawlee/src/sitemaps/recent-origins.js';
-import { PluginStats } from '../../packages/crawlee/src/stats.js';
+import { PluginStats } from '../../packages/crawlee/src/report/stats.js';
 import type { RobotsManagerLike } from '../../packages/crawlee/src/manager-contract.js';
 
 const origin = (i: number) => `https://host-${i}.example.com`;
@@ -49,18 +49,15 @@ describe('the sitemap feeder over more origins than it remembers', () => {
         return [];
       },
     } as unknown as RobotsManagerLike;
-    const feeder = new SitemapFeeder(
-      { ...SITEMAP_DEFAULTS, filter: undefined, label: undefined, proxyUrl: undefined },
-      {
-        manager,
-        userAgent: 'HeedBot/1.0',
-        stats: new PluginStats(),
-        enqueue: async (urls) => urls.length,
-        pending: () => 0,
-        warn: () => {},
-        admit: async () => undefined,
-      },
-    );
+    const feeder = new SitemapFeeder(SITEMAP_OPTIONS.resolve({}), {
+      manager,
+      userAgent: 'HeedBot/1.0',
+      stats: new PluginStats(),
+      enqueue: async (urls) => urls.length,
+      pending: () => 0,
+      warn: () => {},
+      admit: async () => undefined,
+    });
     const seen = (o: string) => feeder.originSeen(o, `${o}/page`);
     return { feeder, reads, held, seen };
   }

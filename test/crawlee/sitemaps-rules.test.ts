@@ -226,12 +226,12 @@ describe('numeric sitemap options are bounded', () => {
   it.each([
     ['maxBytes', Infinity, /sitemaps\.maxBytes.*whole number of bytes from 0 to 1,073,741,824/],
     ['maxBytes', 2 ** 40, /sitemaps\.maxBytes/],
-    ['timeoutMs', 2 ** 31, /sitemaps\.timeoutMs.*from 1 to 2,147,483,647 \(the longest a Node\.js timer waits/],
-    ['maxTimePerOriginMs', Infinity, /sitemaps\.maxTimePerOriginMs.*milliseconds from 1 to 2,147,483,647/],
-    ['stallMs', 0, /sitemaps\.stallMs.*milliseconds from 1 to 2,147,483,647/],
+    ['timeoutSecs', 2_147_483.648, /sitemaps\.timeoutSecs.*from 0\.001 to 2,147,483\.647 \(the longest a Node\.js timer waits/],
+    ['maxTimePerOriginSecs', Infinity, /sitemaps\.maxTimePerOriginSecs.*seconds from 0\.001 to 2,147,483\.647/],
+    ['stallSecs', 0, /sitemaps\.stallSecs.*seconds from 0\.001 to 2,147,483\.647/],
     ['maxUrlsPerOrigin', Infinity, /sitemaps\.maxUrlsPerOrigin/],
     ['maxDepth', 1.5, /sitemaps\.maxDepth.*whole number from 0 to 10/],
-    ['maxConcurrentFetches', 0, /sitemaps\.maxConcurrentFetches.*from 1 to 64/],
+    ['maxConcurrency', 0, /sitemaps\.maxConcurrency.*from 1 to 64/],
     ['maxBufferedBytes', Number.NaN, /sitemaps\.maxBufferedBytes/],
     ['maxHeldBytesPerOrigin', 1_000, /sitemaps\.maxHeldBytesPerOrigin.*whole number of bytes from 65,536 to 1,073,741,824/],
     ['maxHeldBytes', 2 ** 31, /sitemaps\.maxHeldBytes.*whole number of bytes from 65,536 to 1,073,741,824/],
@@ -243,22 +243,25 @@ describe('numeric sitemap options are bounded', () => {
   });
 
   it('accepts the bounds themselves, and documents the defaults', async () => {
-    const plugin = await attach({ timeoutMs: 2 ** 31 - 1, maxTimePerOriginMs: 1, maxConcurrentFetches: 64, maxBytes: 1 });
+    const plugin = await attach({ timeoutSecs: 2_147_483.647, maxTimePerOriginSecs: 0.001, maxConcurrency: 64, maxBytes: 1 });
     const sitemaps = plugin.options.sitemaps;
-    expect(sitemaps && [sitemaps.timeoutMs, sitemaps.maxTimePerOriginMs, sitemaps.maxConcurrentFetches, sitemaps.maxBufferedBytes]).toEqual(
-      [2 ** 31 - 1, 1, 64, 16 * 1024 * 1024],
-    );
+    expect(sitemaps && [sitemaps.timeoutSecs, sitemaps.maxTimePerOriginSecs, sitemaps.maxConcurrency, sitemaps.maxBufferedBytes]).toEqual([
+      2_147_483.647,
+      0.001,
+      64,
+      16 * 1024 * 1024,
+    ]);
     await plugin.close();
     const defaults = (await attach({})).options.sitemaps;
     expect(
       defaults && [
-        defaults.maxTimePerOriginMs,
-        defaults.maxConcurrentFetches,
+        defaults.maxTimePerOriginSecs,
+        defaults.maxConcurrency,
         defaults.maxFilesPerOrigin,
-        defaults.stallMs,
+        defaults.stallSecs,
         defaults.maxHeldBytesPerOrigin,
         defaults.maxHeldBytes,
       ],
-    ).toEqual([120_000, 4, 100, 5_000, 16 * 1024 * 1024, 128 * 1024 * 1024]);
+    ).toEqual([120, 4, 100, 5, 16 * 1024 * 1024, 128 * 1024 * 1024]);
   });
 });

@@ -8,7 +8,7 @@
  *    103 s of a blocked event loop.)
  * 3. Many origins serving sitemap bombs stay under a memory bound. (Before: each origin read whole
  *    files concurrently, ~380 MB per 50 MB bomb; 100 origins crashed out of memory.)
- * 10. Sitemaps that never finish cost an origin at most `maxTimePerOriginMs`. (Before: 100 files of
+ * 10. Sitemaps that never finish cost an origin at most `maxTimePerOriginSecs`. (Before: 100 files of
  *    one origin × the file timeout, and the crawl waited for all of them.)
  */
 import type { IncomingMessage } from 'node:http';
@@ -100,7 +100,6 @@ describe('a 50,000-URL sitemap', () => {
 
   it("feeds all 50,000 URLs into a real crawler's queue, and the crawl goes on", async () => {
     const manager = new RobotsManager({ userAgent: UA });
-    let plugin: RobotsPlugin | undefined;
     let fedAfterMs = Infinity;
     const crawler = new crawleeCheerio.CheerioCrawler(
       {
@@ -108,19 +107,19 @@ describe('a 50,000-URL sitemap', () => {
         requestHandler: async () => {
           // The home page waits for the feeder, then ends the crawl: the 50,000 pages are not the point.
           const started = performance.now();
-          await plugin!.sitemapsDone();
+          await plugin.sitemapsDone();
           fedAfterMs = performance.now() - started;
           crawler.stop();
         },
       },
       freshConfig(),
     );
-    plugin = await RobotsPlugin.attach(crawler, {
+    const plugin = await RobotsPlugin.attach(crawler, {
       userAgent: UA,
       manager,
       logSummary: false,
       // Generous file and origin budgets: on a loaded CI machine Crawlee's inserts take the CPU.
-      sitemaps: { maxUrlsPerOrigin: 50_000, maxPendingRequests: 100_000, timeoutMs: 600_000, maxTimePerOriginMs: 600_000 },
+      sitemaps: { maxUrlsPerOrigin: 50_000, maxPendingRequests: 100_000, timeoutSecs: 600, maxTimePerOriginSecs: 600 },
     });
     try {
       await crawler.run([a.url('/')]);
@@ -174,7 +173,7 @@ describe('sitemap bombs on many origins', () => {
         `${ORIGINS} bomb origins: RSS grew ${(grew / 1024 / 1024).toFixed(0)} MB, crawl took ${((performance.now() - started) / 1000).toFixed(1)} s`,
       );
       // Before: ~380 MB per origin (8 origins 1.16 GB). Now: a few open files' chunks and parsers,
-      // shared by all origins (sitemaps.maxConcurrentFetches), plus the crawler's own.
+      // shared by all origins (sitemaps.maxConcurrency), plus the crawler's own.
       expect(grew).toBeLessThan(250 * 1024 * 1024);
     }
     for (const o of site.origins) expect(o.count('/same')).toBeLessThanOrEqual(1);
@@ -216,7 +215,7 @@ describe('sitemaps that never end', () => {
       userAgent: UA,
       manager,
       logSummary: false,
-      sitemaps: { timeoutMs: 1_000, maxTimePerOriginMs: 3_000 },
+      sitemaps: { timeoutSecs: 1, maxTimePerOriginSecs: 3 },
     });
     const started = performance.now();
     await crawler.run([a.url('/')]);
@@ -226,7 +225,7 @@ describe('sitemaps that never end', () => {
     expect(a.count('/two')).toBe(1);
     // Before: 100 s (100 files × 1 s). Budget 3 s; wide margin for a loaded machine.
     expect(took).toBeLessThan(20_000);
-    expect(warnings.join('\n')).toMatch(/not read within 3000 ms \(sitemaps\.maxTimePerOriginMs\)/);
+    expect(warnings.join('\n')).toMatch(/not read within 3 s \(sitemaps\.maxTimePerOriginSecs\)/);
   }, 60_000);
 
   it('a sitemap dripping bytes forever is cut by the time budget, its entries so far kept', async () => {
@@ -260,7 +259,7 @@ describe('sitemaps that never end', () => {
     try {
       const manager = new RobotsManager({ userAgent: UA });
       const crawler = new crawleeCheerio.CheerioCrawler({ maxConcurrency: 2, requestHandler: async () => {} }, freshConfig());
-      await RobotsPlugin.attach(crawler, { userAgent: UA, manager, logSummary: false, sitemaps: { maxTimePerOriginMs: 2_000 } });
+      await RobotsPlugin.attach(crawler, { userAgent: UA, manager, logSummary: false, sitemaps: { maxTimePerOriginSecs: 2 } });
       const started = performance.now();
       await crawler.run([a.url('/')]);
       const took = performance.now() - started;

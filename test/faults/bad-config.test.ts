@@ -75,7 +75,7 @@ const managerRows = async (): Promise<Row[]> => [
     'parseOptions with a typo',
     { userAgent: UA, parseOptions: { implicitRobotsTxtAlow: true } },
     'parseOptions',
-    /its "implicitRobotsTxtAlow": unknown option\. The options are maxBytes, /,
+    /its "implicitRobotsTxtAlow": unknown option; did you mean "implicitRobotsTxtAllow"\? The options are maxBytes, /,
   ],
   [
     'parseOptions of the wrong type',
@@ -224,15 +224,15 @@ const pluginRows: Row[] = [
     /whole number of bytes from 0 to 1,073,741,824/,
   ],
   [
-    'zero sitemaps.timeoutMs',
-    { userAgent: UA, manager: idleManager, sitemaps: { timeoutMs: 0 } },
-    'sitemaps.timeoutMs',
-    /from 1 to 2,147,483,647/,
+    'zero sitemaps.timeoutSecs',
+    { userAgent: UA, manager: idleManager, sitemaps: { timeoutSecs: 0 } },
+    'sitemaps.timeoutSecs',
+    /from 0\.001 to 2,147,483\.647/,
   ],
   [
-    'infinite sitemaps.timeoutMs',
-    { userAgent: UA, manager: idleManager, sitemaps: { timeoutMs: Infinity } },
-    'sitemaps.timeoutMs',
+    'infinite sitemaps.timeoutSecs',
+    { userAgent: UA, manager: idleManager, sitemaps: { timeoutSecs: Infinity } },
+    'sitemaps.timeoutSecs',
     /the longest a Node\.js timer waits/,
   ],
   [

@@ -9,7 +9,7 @@
  * - one origin whose index lists 200 one-GB bombs (gzip members of zeros, concatenated);
  * - hostile sitemaps: an index listing 700,000 fresh nested sitemaps (48 MB) in every file,
  *   memory bounded; 10 dripping or hanging sitemaps with default options, a 2-page crawl ends
- *   within about two `stallMs`; 50,000 URLs with a bare `&` each, all kept.
+ *   within about two `stallSecs`; 50,000 URLs with a bare `&` each, all kept.
  */
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -41,7 +41,6 @@ afterAll(async () => {
 
 async function crawlWithPlugin(starts: string[], sitemaps: Record<string, unknown> = {}) {
   const manager = new RobotsManager({ userAgent: UA });
-  let plugin: RobotsPlugin | undefined;
   let fedMs = 0;
   /** The longest the event loop was held while the sitemap was being fed (the crawl's start-up excluded). */
   let feedLoopMs = 0;
@@ -52,7 +51,7 @@ async function crawlWithPlugin(starts: string[], sitemaps: Record<string, unknow
         if (sitemaps['stopWhenFed'] !== true) return;
         const started = performance.now();
         const feeding = watchEventLoop();
-        await plugin!.sitemapsDone();
+        await plugin.sitemapsDone();
         feedLoopMs = feeding.stop();
         fedMs = performance.now() - started;
         void ctx;
@@ -64,7 +63,7 @@ async function crawlWithPlugin(starts: string[], sitemaps: Record<string, unknow
   crawler.log.warning = () => {};
   const { stopWhenFed, ...options } = sitemaps;
   void stopWhenFed;
-  plugin = await RobotsPlugin.attach(crawler, { userAgent: UA, manager, logSummary: false, sitemaps: options });
+  const plugin = await RobotsPlugin.attach(crawler, { userAgent: UA, manager, logSummary: false, sitemaps: options });
   const memory = watchMemory();
   const loop = watchEventLoop();
   const started = performance.now();
@@ -105,8 +104,8 @@ describe('sitemaps at scale', () => {
       stopWhenFed: true,
       maxUrlsPerOrigin: 50_000,
       maxPendingRequests: 100_000,
-      timeoutMs: 600_000,
-      maxTimePerOriginMs: 600_000,
+      timeoutSecs: 600,
+      maxTimePerOriginSecs: 600,
     });
     report(
       `50,000-URL sitemap into a CheerioCrawler's queue: ${(run.fedMs / 1000).toFixed(1)} s, event loop held at most ${run.feedLoopMs.toFixed(0)} ms while feeding ` +
@@ -138,10 +137,10 @@ describe('sitemaps at scale', () => {
     // reached in a quarter of the time, so CI can run it.
     const run = await crawlWithPlugin(
       site.origins.map((o) => o.url('/')),
-      { maxTimePerOriginMs: 30_000 },
+      { maxTimePerOriginSecs: 30 },
     );
     report(
-      `100 origins × 2 bombs of 50 MB (maxTimePerOriginMs 30 s): crawl ${(run.tookMs / 1000).toFixed(1)} s, ${run.plugin.stats.sitemapsRead} files read, RSS peak +${(run.rssGrowth / MB).toFixed(0)} MB, event loop held at most ${run.worstLoopMs.toFixed(0)} ms`,
+      `100 origins × 2 bombs of 50 MB (maxTimePerOriginSecs 30): crawl ${(run.tookMs / 1000).toFixed(1)} s, ${run.plugin.stats.sitemapsRead} files read, RSS peak +${(run.rssGrowth / MB).toFixed(0)} MB, event loop held at most ${run.worstLoopMs.toFixed(0)} ms`,
     );
     expect(run.rssGrowth).toBeLessThan(300 * MB);
     // The budget per origin, the time waiting for a fetch slot included, bounds the crawl's wait.
@@ -201,7 +200,7 @@ describe('hostile sitemaps at full scale', () => {
     a.routes.set('/n-999.xml', () => fanOut(999));
     for (let i = 0; i < 100; i++) a.routes.set(`/n-999-${i}.xml`, () => fanOut(i));
     // Default options but a 60 s origin budget (default 120 s): before, memory grew all along it.
-    const run = await crawlWithPlugin([a.url('/')], { maxTimePerOriginMs: 60_000 });
+    const run = await crawlWithPlugin([a.url('/')], { maxTimePerOriginSecs: 60 });
     report(
       `700,000-sitemap fan-out per file: crawl ${(run.tookMs / 1000).toFixed(1)} s, ${run.plugin.stats.sitemapsRead} files read, RSS peak +${(run.rssGrowth / MB).toFixed(0)} MB`,
     );
@@ -211,7 +210,7 @@ describe('hostile sitemaps at full scale', () => {
     expect(run.tookMs).toBeLessThan(90_000);
   });
 
-  it('10 dripping or hanging sitemaps, default options: a 2-page crawl ends within about two stallMs', async () => {
+  it('10 dripping or hanging sitemaps, default options: a 2-page crawl ends within about two stallSecs', async () => {
     const site = await startSite(1);
     sites.push(site);
     const a: SiteOrigin = site.origins[0]!;
@@ -252,7 +251,7 @@ describe('hostile sitemaps at full scale', () => {
     drips.closeAllConnections();
     drips.close();
     report(
-      `10 dripping/hanging sitemaps, default options (stallMs 5 s): 2-page crawl ${(took / 1000).toFixed(1)} s, ${asked.length} files asked`,
+      `10 dripping/hanging sitemaps, default options (stallSecs 5): 2-page crawl ${(took / 1000).toFixed(1)} s, ${asked.length} files asked`,
     );
     expect(a.count('/two')).toBe(1);
     // Before: still running after 55 s (120 s, the origin budget).

@@ -86,7 +86,6 @@ async function crawl({ site, userAgent, print, startUrls, maxRequestsPerCrawl }:
 
   // In-memory storage: every demo run starts from an empty queue and leaves nothing on disk.
   const config = new Configuration({ persistStorage: false });
-  let robots: RobotsPlugin | undefined;
 
   const crawler = new CheerioCrawler(
     {
@@ -100,7 +99,7 @@ async function crawl({ site, userAgent, print, startUrls, maxRequestsPerCrawl }:
       ],
       async requestHandler(context) {
         const { request, $, enqueueLinks } = context;
-        const directives = robots?.directives(context);
+        const directives = robots.directives(context);
         const page: CrawledPage = {
           url: request.loadedUrl ?? request.url,
           title: $('title').first().text().trim(),
@@ -121,7 +120,7 @@ async function crawl({ site, userAgent, print, startUrls, maxRequestsPerCrawl }:
     config,
   );
 
-  robots = await RobotsPlugin.attach(crawler, {
+  const robots = await RobotsPlugin.attach(crawler, {
     userAgent,
     manager,
     sitemaps: {

@@ -32,6 +32,7 @@ export async function startDemoSite(options: DemoSiteOptions = {}): Promise<Demo
   const requests: DemoRequest[] = [];
   // Routes need every origin's URL (pages link across origins), and URLs need the ports, so the
   // servers start first and look their routes up through this late-bound reference.
+  // eslint-disable-next-line prefer-const -- read by the servers before it is set (they answer 503 until then).
   let routes: SiteRoutes | undefined;
 
   const servers = new Map<DemoOriginName, Server>();

@@ -18,7 +18,7 @@ interface OriginClock {
 }
 
 /**
- * Origins kept at most (about 210 bytes each, measured: 2 MB) once their delay has run out: past
+ * Origins kept at most (a bound on memory in a broad crawl) once their delay has run out: past
  * it, the least recently used such origin is forgotten. An origin still inside its delay (its last
  * slot, granted or reserved, less than its delay ago or still ahead) is never forgotten, so the
  * bound is soft: this many plus the origins fetched within the last `maxCrawlDelaySecs`. A
@@ -177,7 +177,7 @@ const MAX_RESERVED = 100_000;
 
 /**
  * A wait as a timer can hold it. Node fires a longer timer after 1 ms, so a long queue of one
- * origin's requests (35,800 at a 60 s crawl-delay) would turn into a busy re-queue loop; capped,
+ * origin's requests at a long crawl-delay would turn into a busy re-queue loop; capped,
  * the request asks again when it wakes and keeps its reserved slot.
  */
 export function timerDelay(waitMs: number): number {

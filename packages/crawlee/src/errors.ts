@@ -5,7 +5,7 @@
  */
 
 import { HeedError } from '@heed/parser';
-import type { SkipEvent } from './skips.js';
+import type { SkipEvent } from './report/skip-events.js';
 
 // One option error for every package (defined in @heed/parser, re-exported here).
 export { HeedError, InvalidOptionsError } from '@heed/parser';

@@ -4,14 +4,14 @@
  * parallel, then each URL checked), and remember which requests were stopped mid-navigation.
  */
 import type { RobotsManagerLike, RobotsVerdict } from './manager-contract.js';
-import type { RobotsDirectives } from './meta-robots.js';
+import type { RobotsDirectives } from './page-signals/meta-robots.js';
 import type { ResolvedOptions } from './options.js';
 import { timerDelay, type CrawlDelayScheduler } from './crawl-delay.js';
-import type { SitemapFeeder } from './sitemap-feeder.js';
 import { originOf, type UsageEvidence, type UsageReport } from '@heed/manager';
 import { LRUCache } from 'lru-cache';
-import { nofollowSkip, skipFromVerdict, usageSkipEvent, type SkipEvent, type SkipReporter, type SkipStage } from './skips.js';
-import type { PluginStats } from './stats.js';
+import { nofollowSkip, skipFromVerdict, usageSkipEvent, type SkipEvent, type SkipStage } from './report/skip-events.js';
+import type { Skips } from './report/skips.js';
+import type { PluginStats } from './report/stats.js';
 
 /** What the plugin learnt from a fetched page, kept until its links are enqueued. */
 export interface PageInfo {
@@ -36,13 +36,21 @@ export interface FilterContext {
   readonly alsoNotify?: (url: string) => Promise<void>;
 }
 
+/** What a URL is checked for, which decides what is learnt about its origin (see {@link RobotsGuard.verdict}). */
+export type UrlUse = 'page' | 'redirect' | 'sitemap' | 'subresource';
+
+/** Told of each origin a page of the crawl is allowed on: the sitemap feeder reads its sitemaps. */
+export interface PageOriginListener {
+  originSeen(origin: string, url: string): void;
+}
+
 export class RobotsGuard {
   /** Requests stopped during navigation (a disallowed redirect), with the reason. */
-  readonly blocked = new WeakMap<object, SkipEvent>();
+  private readonly blocked = new WeakMap<object, SkipEvent>();
   /** Page information of requests being handled, keyed by the Crawlee `Request`. */
-  readonly pages = new WeakMap<object, PageInfo>();
+  private readonly pages = new WeakMap<object, PageInfo>();
   /** With `purposes`: the usage verdict of requests being handled (URL and page signals), for `robots.usage(context)`. */
-  readonly usage = new WeakMap<object, UsageReport>();
+  private readonly usage = new WeakMap<object, UsageReport>();
   /**
    * Usage verdicts of recent URLs (robots.txt and tdmrep.json), so that a crawled URL is worked out
    * once for its enqueue check, its check before the fetch and its response, not three times. A
@@ -59,16 +67,79 @@ export class RobotsGuard {
   private readonly delayLookups = new Map<string, Promise<number | undefined>>();
   /** Numbers the scheduler keys of {@link awaitCrawlDelay}'s waits (no Crawlee request id looks like them). */
   private waits = 0;
+  /** Told of the origins of allowed pages (see {@link tellPageOrigins}). */
+  private pageOrigins: PageOriginListener | undefined;
 
   constructor(
     readonly options: ResolvedOptions,
-    readonly manager: RobotsManagerLike,
+    private readonly manager: RobotsManagerLike,
     readonly stats: PluginStats,
-    readonly reporter: SkipReporter,
+    readonly skips: Skips,
     readonly crawlDelays: CrawlDelayScheduler | undefined,
-    readonly feeder: SitemapFeeder | undefined,
     private readonly warn: (message: string) => void,
   ) {}
+
+  /**
+   * Tells `listener` of each origin a page of the crawl is allowed on. The sitemap feeder listens:
+   * it is made after the guard, because its own fetches are admitted by the guard.
+   */
+  tellPageOrigins(listener: PageOriginListener): void {
+    this.pageOrigins = listener;
+  }
+
+  /** Marks `request` as stopped mid-navigation: the request-handling hook ends it as `skip`. */
+  block(request: object, skip: SkipEvent): void {
+    this.blocked.set(request, skip);
+  }
+
+  /** Whether `request` was stopped mid-navigation. */
+  isBlocked(request: object): boolean {
+    return this.blocked.has(request);
+  }
+
+  /** The skip `request` was stopped for, forgotten as it is read (it is reported once). */
+  takeBlocked(request: object): SkipEvent | undefined {
+    const skip = this.blocked.get(request);
+    this.blocked.delete(request);
+    return skip;
+  }
+
+  /** Keeps what was read of the page of `request` (and its usage verdict) while it is handled. */
+  notePage(request: object, info: PageInfo): void {
+    this.pages.set(request, info);
+  }
+
+  noteUsage(request: object, report: UsageReport): void {
+    this.usage.set(request, report);
+  }
+
+  /** What was read of the page of `request`, while it is handled. */
+  pageOf(request: object): PageInfo | undefined {
+    return this.pages.get(request);
+  }
+
+  /** The usage verdict of the page of `request`, while it is handled. */
+  usageOf(request: object): UsageReport | undefined {
+    return this.usage.get(request);
+  }
+
+  /** Forgets the page of `request`: its handling has ended. */
+  forgetPage(request: object): void {
+    this.pages.delete(request);
+    this.usage.delete(request);
+  }
+
+  /**
+   * The skip event when `url` may not be fetched, else `undefined`: robots.txt first, then with
+   * `purposes` the usage preferences of robots.txt and tdmrep.json. Every check of a URL about to
+   * be requested (before the fetch, a rewritten URL, `sendRequest`) and of a URL entering the queue
+   * goes through here. `from`: the page it was linked, redirected or requested from.
+   */
+  async skipFor(url: string, stage: SkipStage, from?: string, use: UrlUse = 'page'): Promise<SkipEvent | undefined> {
+    const verdict = await this.verdict(url, use);
+    if (!verdict.allowed) return skipFromVerdict(verdict, stage, from);
+    return this.usageSkip(url, stage, verdict.origin, from);
+  }
 
   /**
    * The manager's verdict for `url` and this crawler's product token(s). Never throws. `use` says what
@@ -78,7 +149,7 @@ export class RobotsGuard {
    * Heed fetches itself (`sitemap`); a sub-resource nothing
    * (a CDN's sitemaps are not the crawl's business).
    */
-  async verdict(url: string, use: 'page' | 'redirect' | 'sitemap' | 'subresource' = 'page'): Promise<RobotsVerdict> {
+  async verdict(url: string, use: UrlUse = 'page'): Promise<RobotsVerdict> {
     let verdict: RobotsVerdict;
     try {
       verdict = await this.checkOnce(url);
@@ -191,7 +262,7 @@ export class RobotsGuard {
    * else `undefined`. Only an explicit `disallow` keeps a URL unfetched: with `unknownUsage:
    * 'disallow'`, an unknown preference is judged at the response, whose headers may still say yes.
    */
-  async usageSkip(url: string, stage: SkipStage, origin: string, referrer?: string): Promise<SkipEvent | undefined> {
+  private async usageSkip(url: string, stage: SkipStage, origin: string, referrer?: string): Promise<SkipEvent | undefined> {
     if (!this.readsUsage) return undefined;
     const report = await this.usageReport(url);
     return this.skipOf(report, url, stage, origin, referrer, 'allow');
@@ -292,25 +363,20 @@ export class RobotsGuard {
           continue;
         }
       }
-      const verdict = await this.verdict(url);
-      if (!verdict.allowed) {
-        await this.skip(skipFromVerdict(verdict, context.stage, context.referrer), context);
-        continue;
-      }
-      const usageSkip = await this.usageSkip(url, context.stage, verdict.origin, context.referrer);
-      if (usageSkip === undefined) yield items[i]!;
-      else await this.skip(usageSkip, context);
+      const skip = await this.skipFor(url, context.stage, context.referrer);
+      if (skip === undefined) yield items[i]!;
+      else await this.skip(skip, context);
     }
   }
 
   private async skip(event: SkipEvent, context: FilterContext): Promise<void> {
-    await this.reporter.report(event);
+    await this.skips.report(event);
     await context.alsoNotify?.(event.url);
   }
 
   /** An allowed URL of an origin: learn its crawl-delay (once) and, for pages, read its sitemaps (once). */
   private learn(origin: string, url: string, readSitemaps: boolean): void {
-    if (readSitemaps) this.feeder?.originSeen(origin, url);
+    if (readSitemaps) this.pageOrigins?.originSeen(origin, url);
     void this.learnCrawlDelay(origin, url);
   }
 
@@ -393,5 +459,5 @@ function abortReason(signal: AbortSignal | undefined): Error {
  * manager itself keeps a robots.txt or tdmrep.json (`Cache-Control: max-age`, else a day).
  */
 const USAGE_REUSE_MS = 10 * 60_000;
-/** URLs whose usage verdict is kept for reuse, at most: ~12 MB (measured: ~1.25 KB for a verdict of three statements and its URL). */
+/** URLs whose usage verdict is kept for reuse, at most (a bound on memory in a broad crawl). */
 const USAGE_REUSE_ENTRIES = 10_000;

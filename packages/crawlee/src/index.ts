@@ -27,8 +27,8 @@ export {
   RobotsDisallowedError,
   SharedRequestQueueError,
 } from './errors.js';
-export type { SkipEvent, SkipReason, SkipStage, UsageSkip } from './skips.js';
-export { SKIP_REASONS, SKIP_STAGES } from './skips.js';
-export type { RobotsPluginStats } from './stats.js';
-export type { RobotsDirectives, MetaTag } from './meta-robots.js';
+export type { SkipEvent, SkipReason, SkipStage, UsageSkip } from './report/skip-events.js';
+export { SKIP_REASONS, SKIP_STAGES } from './report/skip-events.js';
+export type { RobotsPluginStats } from './report/stats.js';
+export type { RobotsDirectives, MetaTag } from './page-signals/meta-robots.js';
 export type { UsageReport, UsageEvidence } from '@heed/manager';

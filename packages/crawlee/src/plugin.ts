@@ -24,17 +24,17 @@ import {
 } from './attach/crawler-internals.js';
 import { attachHttpHooks } from './attach/http.js';
 import { attachJsdomHooks } from './attach/jsdom.js';
-import { assertQueueFree, enqueueScope, QueueHooks } from './attach/queue.js';
+import { assertQueueFree, enqueueScope, PendingRequests, QueueHooks } from './attach/queue.js';
 import { CrawlDelayScheduler } from './crawl-delay.js';
 import { AlreadyAttachedError, UnsupportedCrawleeVersionError, UnsupportedCrawlerError } from './errors.js';
 import { RobotsGuard } from './guard.js';
 import type { RobotsManagerLike } from './manager-contract.js';
-import { NO_DIRECTIVES, type RobotsDirectives } from './meta-robots.js';
-import { resolveOptions, type ResolvedOptions, type RobotsPluginOptions } from './options.js';
-import { SitemapFeeder } from './sitemap-feeder.js';
+import { NO_DIRECTIVES, type RobotsDirectives } from './page-signals/meta-robots.js';
+import { resolveOptions, type ResolvedOptions, type ResolvedSitemapOptions, type RobotsPluginOptions } from './options.js';
+import { SitemapFeeder, type SitemapFeederDeps } from './sitemaps/feeder.js';
 import type { SitemapUrl } from './sitemaps/index.js';
-import { SkipReporter } from './skips.js';
-import { PluginStats, type RobotsPluginStats } from './stats.js';
+import { Skips } from './report/skips.js';
+import { PluginStats, type RobotsPluginStats } from './report/stats.js';
 
 /** Crawlers already attached, so a second `attach()` fails instead of doubling every check. */
 const attached = new WeakSet<object>();
@@ -100,30 +100,25 @@ export class RobotsPlugin {
       );
     }
 
+    // The parts, each made from the ones before it.
     const manager = resolved.manager ?? (await createManager(resolved.userAgent, resolved.productToken));
-    const stats = new PluginStats();
     const warn = (message: string) => target.log.warning(message);
+    const stats = new PluginStats();
     const notifyCrawlee = crawleeSkipNotifier(target);
-    const reporter = new SkipReporter(
+    const skips = new Skips(
       stats,
       resolved.onSkip,
       async (url) => notifyCrawlee?.(url),
       (message, error) => target.log.warning(`${message}: ${error instanceof Error ? error.message : String(error)}`),
     );
     const crawlDelays = resolved.crawlDelay ? new CrawlDelayScheduler(resolved.maxCrawlDelaySecs * 1000) : undefined;
+    const guard = new RobotsGuard(resolved, manager, stats, skips, crawlDelays, warn);
+    const pending = new PendingRequests();
     const feeder = resolved.sitemaps
-      ? new SitemapFeeder(resolved.sitemaps, {
-          manager,
-          userAgent: resolved.userAgent,
-          stats,
-          warn,
-          pending: () => pendingRequestCount(target) ?? queue.pendingApproximation,
-          enqueue: (entries) => enqueueSitemapUrls(entries, guard, target, resolved.sitemaps ? resolved.sitemaps.label : undefined),
-          admit: (url, signal) => guard.admitOwnFetch(url, signal),
-        })
+      ? newFeeder(resolved.sitemaps, { manager, userAgent: resolved.userAgent, stats, warn }, guard, target, pending)
       : undefined;
-    const guard: RobotsGuard = new RobotsGuard(resolved, manager, stats, reporter, crawlDelays, feeder, warn);
-    const queue: QueueHooks = new QueueHooks(guard, target.log);
+    if (feeder) guard.tellPageOrigins(feeder);
+    const queue = new QueueHooks(guard, skips, pending, feeder, target.log);
     turnOffCrawleeRobotsCheck(target);
     const kind = crawlerKind(target);
     if (kind === 'http') {
@@ -131,7 +126,7 @@ export class RobotsPlugin {
       attachJsdomHooks(target, guard);
     }
     if (kind === 'browser') attachBrowserHooks(target, guard);
-    await attachBasicHooks(target, guard, queue);
+    await attachBasicHooks(target, guard, skips, queue, feeder);
     attached.add(crawler);
     return new RobotsPlugin(resolved, manager, guard, feeder, resolved.manager === undefined);
   }
@@ -151,7 +146,7 @@ export class RobotsPlugin {
    * crawler's token, or any of its tokens when `productToken` is a list). Call it in the request handler: `if (robots.directives(ctx).noindex) return;`.
    */
   directives(context: { request: object }): RobotsDirectives {
-    return this.guard.pages.get(context.request)?.directives ?? NO_DIRECTIVES;
+    return this.guard.pageOf(context.request)?.directives ?? NO_DIRECTIVES;
   }
 
   /**
@@ -161,7 +156,7 @@ export class RobotsPlugin {
    * request handler. `undefined` without `purposes`, or when nothing could be read.
    */
   usage(context: { request: object }): UsageReport | undefined {
-    return this.guard.usage.get(context.request);
+    return this.guard.usageOf(context.request);
   }
 
   /** Resolves once every sitemap read in the background has been enqueued (or given up). */
@@ -174,6 +169,25 @@ export class RobotsPlugin {
     this.feeder?.close();
     if (this.ownsManager) await this.manager.close();
   }
+}
+
+/**
+ * The sitemap feeder of `crawler`: its files are fetched as `guard` admits them, its URLs enqueued
+ * through `guard`'s filter, while the crawler has fewer than `maxPendingRequests` pending.
+ */
+function newFeeder(
+  options: ResolvedSitemapOptions,
+  base: Pick<SitemapFeederDeps, 'manager' | 'userAgent' | 'stats' | 'warn'>,
+  guard: RobotsGuard,
+  crawler: PublicCrawler,
+  pending: PendingRequests,
+): SitemapFeeder {
+  return new SitemapFeeder(options, {
+    ...base,
+    pending: () => pendingRequestCount(crawler) ?? pending.approximation,
+    enqueue: (entries) => enqueueSitemapUrls(entries, guard, crawler, options.label),
+    admit: (url, signal) => guard.admitOwnFetch(url, signal),
+  });
 }
 
 /** Puts sitemap URLs into the queue: robots-checked (stage `sitemap`), labelled. Resolves to how many were added. */

@@ -144,37 +144,3 @@ export interface Explanation {
    */
   readonly usage?: UsageVerdict;
 }
-
-/** Options of {@link parseRobotsTxt}. Every default is Google's reading. */
-export interface ParseOptions {
-  /**
-   * Bytes of the body that are read; the rest is ignored, as Google and RFC 9309 (which asks for
-   * at least 500 KiB) allow. At most 8 MiB.
-   * @default 512,000 (500 KiB)
-   */
-  readonly maxBytes?: number;
-  /**
-   * RFC 9309 §2.2.2: decode `%XX` escapes of unreserved characters (`A-Z a-z 0-9 - . _ ~`) in both
-   * the pattern and the URL before comparing, so `/%41` and `/A` are the same path.
-   * Google compares the escapes as written.
-   * @default `false`
-   */
-  readonly decodeUnreservedEscapes?: boolean;
-  /**
-   * RFC 9309 §2.2.3: `/robots.txt` is always allowed. Google has no such rule.
-   * @default `false`
-   */
-  readonly implicitRobotsTxtAllow?: boolean;
-  /**
-   * Accept the key typos Google accepts (`useragent`, `user agent`, `dissallow`, `dissalow`,
-   * `disalow`, `diasllow`, `disallaw`, `site-map`) and keys that merely start with a known key.
-   * RFC 9309 names only the exact keys.
-   * @default `true`
-   */
-  readonly acceptTypos?: boolean;
-  /**
-   * Accept white space instead of the `:` between key and value, as Google does.
-   * @default `true`
-   */
-  readonly acceptMissingColon?: boolean;
-}

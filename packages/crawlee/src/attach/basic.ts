@@ -13,29 +13,36 @@
  *   checked again (see `outgoing.ts`);
  * - `run` (public): the queue of a later run is wrapped too; one summary line at the end.
  */
-import { RequestState } from '@crawlee/core';
 import { UsageReport } from '@heed/manager';
 import { safeOrigin, type RobotsGuard } from '../guard.js';
-import { skipFromVerdict } from '../skips.js';
+import type { Skips } from '../report/skips.js';
+import type { SitemapFeeder } from '../sitemaps/feeder.js';
 import { readPageInfo } from './page-info.js';
 import { navigationHooks, wrapRequestHandling, wrapUserHandler, type ContextInternals, type PublicCrawler } from './crawler-internals.js';
 import { checkRewrite } from './outgoing.js';
 import { enqueueScope, type QueueHooks } from './queue.js';
 import { guardSendRequest } from './send-request.js';
+import { skipRequest } from './skip-request.js';
 
-export async function attachBasicHooks(crawler: PublicCrawler, guard: RobotsGuard, queue: QueueHooks): Promise<void> {
+export async function attachBasicHooks(
+  crawler: PublicCrawler,
+  guard: RobotsGuard,
+  skips: Skips,
+  queue: QueueHooks,
+  feeder: SitemapFeeder | undefined,
+): Promise<void> {
   queue.wrap(await crawler.getRequestQueue());
-  hookRequestHandling(crawler, guard, queue);
+  hookRequestHandling(crawler, guard, skips, queue);
   hookUserHandler(crawler, guard);
-  hookRun(crawler, guard, queue);
+  hookRun(crawler, guard, queue, feeder);
   hookAddRequests(crawler, queue);
 }
 
-function hookRequestHandling(crawler: PublicCrawler, guard: RobotsGuard, queue: QueueHooks): void {
+function hookRequestHandling(crawler: PublicCrawler, guard: RobotsGuard, skips: Skips, queue: QueueHooks): void {
   // A navigation stopped by a hook that could not throw (a browser request handler aborting a
   // script navigation during page.goto()) ends here, before any user hook sees the page.
   navigationHooks(crawler)?.post.unshift((context: ContextInternals) => {
-    if (guard.blocked.has(context.request)) throw new NavigationBlockedError(context.request.url);
+    if (guard.isBlocked(context.request)) throw new NavigationBlockedError(context.request.url);
   });
   // After every user hook (the plugin's hooks are added once the crawler has its own): a hook that
   // set request.url sends the navigation (got's request, the browser's page.goto) to a URL the
@@ -66,18 +73,9 @@ function hookRequestHandling(crawler: PublicCrawler, guard: RobotsGuard, queue: 
         (q) => queue.wrap(q),
         () => undefined,
       );
-      const verdict = await guard.verdict(request.url);
-      if (!verdict.allowed) {
-        request.noRetry = true;
-        request.state = RequestState.SKIPPED;
-        await guard.reporter.report(skipFromVerdict(verdict, 'before-fetch'));
-        return;
-      }
-      const usageSkip = await guard.usageSkip(request.url, 'before-fetch', verdict.origin);
-      if (usageSkip !== undefined) {
-        request.noRetry = true;
-        request.state = RequestState.SKIPPED;
-        await guard.reporter.report(usageSkip);
+      const skip = await guard.skipFor(request.url, 'before-fetch');
+      if (skip !== undefined) {
+        await skipRequest(request, skip, skips);
         return;
       }
       queue.checkedBeforeFetch.set(request, request.url);
@@ -89,29 +87,21 @@ function hookRequestHandling(crawler: PublicCrawler, guard: RobotsGuard, queue: 
       await next(context);
       // The page loaded, then tried to navigate somewhere disallowed (a script or meta refresh):
       // that navigation was stopped; report it, the page itself was handled.
-      const later = guard.blocked.get(request);
-      if (later) {
-        guard.blocked.delete(request);
-        await guard.reporter.report(later);
-      }
+      const later = guard.takeBlocked(request);
+      if (later) await skips.report(later);
     } catch (error) {
-      const blocked = guard.blocked.get(request);
+      const blocked = guard.takeBlocked(request);
       if (!blocked) throw error;
-      // Stopped on purpose (a disallowed redirect): end the request the way Crawlee ends its own
-      // skips, so it is neither retried nor counted as failed.
-      guard.blocked.delete(request);
+      // Stopped on purpose (a disallowed redirect): a skip, not a failure.
       guard.stats.allowed--;
-      request.noRetry = true;
-      request.state = RequestState.SKIPPED;
-      await guard.reporter.report(blocked);
+      await skipRequest(request, blocked, skips);
     } finally {
-      guard.pages.delete(request);
-      guard.usage.delete(request);
+      guard.forgetPage(request);
     }
   });
 }
 
-/** Keeps a page whose response disallows a declared purpose from the handler (its skip is in `guard.blocked`). Never reaches the user. */
+/** Keeps a page whose response disallows a declared purpose from the handler (its skip is kept by `guard.block()`). Never reaches the user. */
 class UsageDisallowedError extends Error {
   override readonly name = 'UsageDisallowedError';
   constructor(url: string) {
@@ -119,7 +109,7 @@ class UsageDisallowedError extends Error {
   }
 }
 
-/** Stops a navigation robots.txt disallowed (its reason is in `guard.blocked`). Never reaches the user. */
+/** Stops a navigation robots.txt disallowed (its skip is kept by `guard.block()`). Never reaches the user. */
 class NavigationBlockedError extends Error {
   override readonly name = 'NavigationBlockedError';
   constructor(url: string) {
@@ -134,7 +124,7 @@ function hookUserHandler(crawler: PublicCrawler, guard: RobotsGuard): void {
     if (readsPages) {
       try {
         const info = await readPageInfo(context, guard.options);
-        guard.pages.set(request, info);
+        guard.notePage(request, info);
         context['robotsDirectives'] = info.directives;
       } catch (error) {
         // Reading directives is best effort: a page that cannot be read is handled as without them.
@@ -146,7 +136,7 @@ function hookUserHandler(crawler: PublicCrawler, guard: RobotsGuard): void {
     if (typeof enqueueLinks === 'function') {
       context.enqueueLinks = (options?: Record<string, unknown>) => {
         const userOnSkipped = options?.['onSkippedRequest'] as ((o: { url: string; reason: string }) => unknown) | undefined;
-        const page = guard.pages.get(request);
+        const page = guard.pageOf(request);
         return enqueueScope.run(
           {
             referrer: request.loadedUrl ?? request.url,
@@ -168,17 +158,17 @@ function hookUserHandler(crawler: PublicCrawler, guard: RobotsGuard): void {
 async function checkPageUsage(context: ContextInternals, guard: RobotsGuard): Promise<void> {
   const { request } = context;
   const pageUrl = request.loadedUrl ?? request.url;
-  const evidence = guard.pages.get(request)?.usageEvidence ?? [];
+  const evidence = guard.pageOf(request)?.usageEvidence ?? [];
   const base = await guard.usageReport(pageUrl);
   const report = base === undefined ? (evidence.length > 0 ? new UsageReport(pageUrl, evidence) : undefined) : base.with(evidence);
-  if (report !== undefined) guard.usage.set(request, report);
+  if (report !== undefined) guard.noteUsage(request, report);
   const skip = guard.skipOf(report, pageUrl, 'response', safeOrigin(pageUrl));
   if (skip === undefined) return;
-  guard.blocked.set(request, skip);
+  guard.block(request, skip);
   throw new UsageDisallowedError(pageUrl);
 }
 
-function hookRun(crawler: PublicCrawler, guard: RobotsGuard, queue: QueueHooks): void {
+function hookRun(crawler: PublicCrawler, guard: RobotsGuard, queue: QueueHooks, feeder: SitemapFeeder | undefined): void {
   const original = crawler.run.bind(crawler);
   crawler.run = async (requests?: unknown, options?: unknown) => {
     // A crawler run a second time may open a new default queue; wrap whichever it reads now.
@@ -190,7 +180,7 @@ function hookRun(crawler: PublicCrawler, guard: RobotsGuard, queue: QueueHooks):
       // Done reading its queue: a crawler built later on the same queue may claim it.
       queue.busy = false;
       // Ended with sitemaps still being read (maxRequestsPerCrawl, stop()): nothing will crawl them.
-      guard.feeder?.stopRunning();
+      feeder?.stopRunning();
       if (guard.options.logSummary) crawler.log.info(guard.stats.summary());
     }
   };

@@ -5,7 +5,7 @@
  */
 import { originOf } from '@heed/manager';
 import type { RobotsGuard } from '../guard.js';
-import { skipFromVerdict } from '../skips.js';
+import { skipFromVerdict } from '../report/skip-events.js';
 import type { Decision } from './cdp-fetch.js';
 import type { ContextInternals } from './crawler-internals.js';
 
@@ -36,10 +36,10 @@ export async function decideNavigation(
   if (verdict.allowed) return continueAfterCrawlDelay(url, guard);
   const skip = skipFromVerdict(verdict, 'redirect', from);
   if (!navigated.has(context.request)) {
-    guard.blocked.set(context.request, skip);
+    guard.block(context.request, skip);
     return 'block';
   }
-  await guard.reporter.report(skip);
+  await guard.skips.report(skip);
   return 'no-content';
 }
 
@@ -48,7 +48,7 @@ export async function allowSubresource(url: string, guard: RobotsGuard, referrer
   if (!guard.options.blockSubresources || !/^https?:/i.test(url)) return true;
   const verdict = await guard.verdict(url, 'subresource');
   if (verdict.allowed) return true;
-  await guard.reporter.report({ ...skipFromVerdict(verdict, 'subresource', referrer), url: reportAs });
+  await guard.skips.report({ ...skipFromVerdict(verdict, 'subresource', referrer), url: reportAs });
   return false;
 }
 
@@ -63,7 +63,7 @@ export async function allowOtherNavigation(url: string, guard: RobotsGuard, refe
   if (guard.options.checkRedirects) {
     const verdict = await guard.verdict(url, 'redirect');
     if (!verdict.allowed) {
-      await guard.reporter.report(skipFromVerdict(verdict, 'redirect', referrer));
+      await guard.skips.report(skipFromVerdict(verdict, 'redirect', referrer));
       return false;
     }
   }

@@ -8,7 +8,7 @@
  * rewritten after the queue's check (`gotOptions.url`, a user's got hook) the same way.
  */
 import type { RobotsGuard } from '../guard.js';
-import { skipFromVerdict } from '../skips.js';
+import { skipFromVerdict } from '../report/skip-events.js';
 import { navigationHooks, type ContextInternals, type PublicCrawler } from './crawler-internals.js';
 import { checkRewrite } from './outgoing.js';
 
@@ -41,7 +41,7 @@ export function attachHttpHooks(crawler: PublicCrawler, guard: RobotsGuard): voi
       const from = response.url ?? context.request.url;
       const verdict = await guard.verdict(to, 'redirect');
       if (!verdict.allowed) {
-        guard.blocked.set(context.request, skipFromVerdict(verdict, 'redirect', from));
+        guard.block(context.request, skipFromVerdict(verdict, 'redirect', from));
         throw new RedirectDisallowedError(from, to);
       }
       // A hop is a request to its origin like any page: it waits for the origin's crawl-delay here

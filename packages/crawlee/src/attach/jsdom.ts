@@ -16,7 +16,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { RobotsGuard } from '../guard.js';
-import { skipFromVerdict } from '../skips.js';
+import { skipFromVerdict } from '../report/skip-events.js';
 import {
   jsdomResourceLoader,
   wrapRequestHandling,
@@ -60,7 +60,7 @@ function patchLoader(loader: ResourceLoaderClass): void {
     const promise: FetchPromise = (async () => {
       const verdict = await scope.guard.verdict(url, 'subresource');
       if (!verdict.allowed) {
-        await scope.guard.reporter.report(skipFromVerdict(verdict, 'subresource', scope.pageUrl()));
+        await scope.guard.skips.report(skipFromVerdict(verdict, 'subresource', scope.pageUrl()));
         throw new Error(`${url} not loaded: robots.txt disallows it`);
       }
       if (aborted) throw new Error(`${url} not loaded: the page was closed`);

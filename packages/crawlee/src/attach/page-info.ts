@@ -2,11 +2,11 @@
  * What a fetched page says about following its links and storing it: robots meta tags and
  * `X-Robots-Tag` (→ typed directives) and, with `honorRelNofollow`, its `rel="nofollow"` links.
  * Read from the document the crawler parsed (the browser's DOM, JSDOM's `window.document`,
- * Cheerio's `$`), otherwise from the body it downloaded (see `page-signals.ts`).
+ * Cheerio's `$`), otherwise from the body it downloaded (see `page-signals/index.ts`).
  */
 import type { ProductTokens } from '@heed/parser';
 import type { PageInfo } from '../guard.js';
-import { NO_DIRECTIVES, robotsDirectives } from '../meta-robots.js';
+import { NO_DIRECTIVES, robotsDirectives } from '../page-signals/meta-robots.js';
 import type { ResolvedOptions } from '../options.js';
 import {
   isCheerio,
@@ -19,7 +19,7 @@ import {
   type DomDocument,
   type EvaluatingPage,
   type PageSignals,
-} from '../page-signals.js';
+} from '../page-signals/index.js';
 import { pageUsageEvidence } from '../page-signals/usage.js';
 import type { ContextInternals } from './crawler-internals.js';
 

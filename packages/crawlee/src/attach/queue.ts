@@ -17,13 +17,12 @@
  * `basic.ts`).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { RequestState } from '@crawlee/core';
 import { timerDelay } from '../crawl-delay.js';
 import { SharedRequestQueueError } from '../errors.js';
-import type { FilterContext, PageInfo, RequestLike, RobotsGuard } from '../guard.js';
-import { urlOf } from '../guard.js';
-import { skipFromVerdict } from '../skips.js';
+import { safeOrigin, urlOf, type FilterContext, type PageInfo, type RequestLike, type RobotsGuard } from '../guard.js';
+import type { Skips } from '../report/skips.js';
 import type { LogInternals, RequestInternals, RequestQueueLike } from './crawler-internals.js';
+import { skipRequest } from './skip-request.js';
 
 /** Where the requests being added come from, set around a page's `enqueueLinks` and the sitemap feeder. */
 export interface EnqueueScope {
@@ -59,6 +58,31 @@ export function assertQueueFree(queue: RequestQueueLike, claimant?: QueueHooks):
   if (owner !== undefined && owner !== claimant && owner.busy) throw new SharedRequestQueueError(queue.name ?? queue.id ?? 'default');
 }
 
+/**
+ * Requests admitted and not yet fetched, counted by the queue wrappers: the crawler's pending
+ * count on releases that do not expose one (an approximation: duplicates count until fetched).
+ */
+export class PendingRequests {
+  private count = 0;
+
+  get approximation(): number {
+    return Math.max(0, this.count);
+  }
+
+  added(): void {
+    this.count++;
+  }
+
+  taken(): void {
+    this.count--;
+  }
+}
+
+/** Work besides the queue's own that the crawl must wait for before it ends (the sitemap feeder). */
+export interface BackgroundWork {
+  idle(): boolean;
+}
+
 /** What the wrapped queue reports to the rest of the plugin. */
 export class QueueHooks {
   /**
@@ -76,8 +100,6 @@ export class QueueHooks {
   private admittedForgotten = false;
   private readonly wrapped = new WeakSet<object>();
   private warnedBypass = false;
-  /** Admitted minus fetched: the pending count on releases that do not expose one. */
-  private pending = 0;
   /**
    * Whether this plugin's crawler may still read its queue: from `attach()` until its `run()` ends,
    * and during each later `run()`. Another plugin may claim the queue only while this is false.
@@ -86,13 +108,11 @@ export class QueueHooks {
 
   constructor(
     private readonly guard: RobotsGuard,
+    private readonly skips: Skips,
+    private readonly pending: PendingRequests,
+    private readonly background: BackgroundWork | undefined,
     private readonly log: LogInternals,
   ) {}
-
-  /** Requests admitted and not yet fetched (an approximation: duplicates count until fetched). */
-  get pendingApproximation(): number {
-    return Math.max(0, this.pending);
-  }
 
   /**
    * Claims `queue` and installs the wrappers on it (once per queue object).
@@ -143,11 +163,11 @@ export class QueueHooks {
       for (;;) {
         const request = await original.fetchNextRequest();
         if (!request) return request;
-        this.pending--;
+        this.pending.taken();
         if (await this.releaseForFetch(queue, request)) return request;
       }
     };
-    queue.isFinished = async () => (await original.isFinished()) && (passThrough() || (this.guard.feeder?.idle() ?? true));
+    queue.isFinished = async () => (await original.isFinished()) && (passThrough() || (this.background?.idle() ?? true));
   }
 
   /**
@@ -157,25 +177,13 @@ export class QueueHooks {
   private async releaseForFetch(queue: RequestQueueLike, request: RequestInternals): Promise<boolean> {
     // Past the bound a missing URL may have been forgotten: a bypass is then not known, only possible.
     if (!this.admitted.has(request.url) && !this.admittedForgotten) this.noteBypass(request.url);
-    const verdict = await this.guard.verdict(request.url);
-    if (!verdict.allowed) {
-      // The way Crawlee ends its own robots.txt skips: neither retried nor counted as failed.
-      request.state = RequestState.SKIPPED;
-      request.noRetry = true;
-      await queue.markRequestHandled(request);
-      await this.guard.reporter.report(skipFromVerdict(verdict, 'before-fetch'));
-      return false;
-    }
-    const usageSkip = await this.guard.usageSkip(request.url, 'before-fetch', verdict.origin);
-    if (usageSkip !== undefined) {
-      request.state = RequestState.SKIPPED;
-      request.noRetry = true;
-      await queue.markRequestHandled(request);
-      await this.guard.reporter.report(usageSkip);
+    const skip = await this.guard.skipFor(request.url, 'before-fetch');
+    if (skip !== undefined) {
+      await skipRequest(request, skip, this.skips, () => queue.markRequestHandled(request));
       return false;
     }
     const scheduler = this.guard.crawlDelays;
-    const origin = verdict.origin;
+    const origin = safeOrigin(request.url);
     if (scheduler && origin) {
       // A forgotten (or not yet learnt) delay is learnt before the slot is asked for, and set again
       // right before it if the scheduler forgot the origin while other requests ran (no await
@@ -188,7 +196,7 @@ export class QueueHooks {
       const wait = scheduler.acquire(origin, request.id ?? request.uniqueKey, Date.now());
       if (wait > 0) {
         this.guard.stats.crawlDelayDeferrals++;
-        this.pending++;
+        this.pending.added();
         // The request stays locked (in progress) while it waits, so the crawl does not end; it
         // goes back to the head of the queue when its slot comes (or, past the longest timer,
         // asks again then).
@@ -217,7 +225,7 @@ export class QueueHooks {
     for await (const item of source) {
       const url = urlOf(item);
       if (url !== undefined) this.noteAdmitted(url);
-      this.pending++;
+      this.pending.added();
       yield item;
     }
   }
@@ -247,8 +255,8 @@ export class QueueHooks {
 }
 
 /**
- * Admitted URLs remembered for the bypass warning, at most (about 160 bytes each for 60-character
- * URLs, measured: 8 MB). A queue filled before `attach()` shows on the first requests fetched, long
+ * Admitted URLs remembered for the bypass warning, at most (a bound on memory in a long crawl).
+ * A queue filled before `attach()` shows on the first requests fetched, long
  * before the bound is reached; past it the warning is no longer given (a URL not found may have
  * been forgotten), and every request is still checked before its fetch.
  */

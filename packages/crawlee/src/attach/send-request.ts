@@ -7,9 +7,8 @@
  */
 import { RobotsDisallowedError } from '../errors.js';
 import type { RobotsGuard } from '../guard.js';
-import type { SkipEvent } from '../skips.js';
+import type { SkipEvent } from '../report/skip-events.js';
 import type { ContextInternals } from './crawler-internals.js';
-import { outgoingSkip } from './outgoing.js';
 
 type GotHook = (options: { url?: URL | string }, ...rest: unknown[]) => unknown;
 type SendRequest = (options?: Record<string, unknown>) => Promise<unknown>;
@@ -25,10 +24,11 @@ export function guardSendRequest(context: ContextInternals, guard: RobotsGuard):
     // Set by a hook that refused a URL: got wraps what a hook throws, the caller gets this instead.
     let refused: SkipEvent | undefined;
     const judge = async (url: string) => {
-      const skip = await outgoingSkip(guard, url, 'send-request', from, 'redirect');
+      // Used as a redirect target is: an API's sitemaps are not the crawl's business.
+      const skip = await guard.skipFor(url, 'send-request', from, 'redirect');
       if (skip === undefined) return;
       refused = skip;
-      await guard.reporter.report(skip);
+      await guard.skips.report(skip);
       throw new RobotsDisallowedError(skip);
     };
     await judge(asked);

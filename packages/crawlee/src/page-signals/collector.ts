@@ -21,7 +21,7 @@
  * Every event costs O(1) (one string compare of a short tag name, a few set lookups): linear in the
  * page whatever its shape.
  */
-import type { MetaTag } from '../meta-robots.js';
+import type { MetaTag } from './meta-robots.js';
 
 /** What the plugin reads from a page. */
 export interface PageSignals {

@@ -14,7 +14,7 @@
 import type { ProductTokens, UsageSignal } from '@heed/parser';
 import { parseUsageHeader } from '@heed/parser/internal';
 import type { UsageEvidence } from '@heed/manager';
-import { robotsDirectives, type MetaTag } from '../meta-robots.js';
+import { robotsDirectives, type MetaTag } from './meta-robots.js';
 
 /** The categories `tdm-reservation` and `noai` speak for. */
 const AI_CATEGORIES = ['train-ai', 'ai-input'] as const;

@@ -2,9 +2,9 @@
  * A sitemap file's bytes to entries, as they arrive: decoded as UTF-8 (the protocol's encoding) in
  * streaming mode, the format sniffed from the first non-blank character (`<`: XML, else plain text),
  * then fed to the format's incremental parser in slices of at most {@link SLICE_CHARS} characters,
- * giving the event loop a turn whenever a few milliseconds of parsing have run. A 50,000-URL
- * sitemap (about 6 MB) parses in well under a second and never holds the event loop more than a
- * few milliseconds; memory is the slice, the parser's bounded buffers and the entries of one slice.
+ * giving the event loop a turn whenever a few milliseconds of parsing have run, so a sitemap of
+ * the protocol's largest size never holds the event loop long; memory is the slice, the parser's
+ * bounded buffers and the entries of one slice.
  *
  * A file that yields no entry in {@link MAX_BYTES_WITHOUT_ENTRY} bytes is abandoned there: no real
  * sitemap has 4 MiB between two `<loc>`s, and a decompression bomb then costs 4 MiB, not `maxBytes`.

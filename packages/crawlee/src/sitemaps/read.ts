@@ -136,8 +136,9 @@ export async function* readSitemaps(
         }
         stall = stallWindow();
       }
-      if (cutBy === 'timeout') problem(`not read within ${options.timeoutMs} ms (sitemaps.timeoutMs); the entries read before kept`);
-      if (cutBy === 'stall') problem(`no new entry for ${stallMs} ms (sitemaps.stallMs); cut, the entries read before kept`);
+      if (cutBy === 'timeout')
+        problem(`not read within ${options.timeoutMs / 1000} s (sitemaps.timeoutSecs); the entries read before kept`);
+      if (cutBy === 'stall') problem(`no new entry for ${(stallMs ?? 0) / 1000} s (sitemaps.stallSecs); cut, the entries read before kept`);
     } finally {
       countdown.stop();
       stall?.stop();
@@ -148,7 +149,7 @@ export async function* readSitemaps(
     else if (yielded) stalledInRow = 0;
     if (stalledInRow >= STALLS_IN_A_ROW && queue.length + beyondFiles > 0) {
       hooks.onProblem?.(
-        `${STALLS_IN_A_ROW} sitemap files in a row stalled (sitemaps.stallMs); the remaining ${queue.length + beyondFiles} are not read`,
+        `${STALLS_IN_A_ROW} sitemap files in a row stalled (sitemaps.stallSecs); the remaining ${queue.length + beyondFiles} are not read`,
       );
       beyondFiles = 0;
       break;

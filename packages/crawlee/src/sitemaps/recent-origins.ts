@@ -1,6 +1,6 @@
 /**
  * The origins whose sitemaps the feeder has read, remembered within a byte bound: a broad crawl
- * meets an unbounded number of hosts, and a set that only grows would grow with it (issue 15).
+ * meets an unbounded number of hosts, and a set that only grows would grow with it.
  * The least recently seen origin is forgotten first. Forgetting costs little: a forgotten origin
  * seen again counts as new, so its sitemaps are read once more, and Crawlee's queue drops the URLs
  * it already holds (same `uniqueKey`). An origin seen on every page it crawls stays recent.

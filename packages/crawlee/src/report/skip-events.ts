@@ -1,13 +1,12 @@
 /**
  * Skip events: every URL the plugin keeps from being fetched or enqueued becomes one event that
  * says which URL, which origin, for which product token(s), why (the deciding robots.txt line and rule,
- * or the robots.txt status), and at which point of the crawl. One reporter counts them, hands them
- * to the user's `onSkip` and, where the URL was a Crawlee request, to Crawlee's `onSkippedRequest`.
+ * or the robots.txt status), and at which point of the crawl. The reasons and stages are declared
+ * here once; the counters (`stats.ts`) and the reporting (`skips.ts`) derive from them.
  */
 import type { ProductTokens, Rule } from '@heed/parser';
 import type { UsageEvidence } from '@heed/manager';
-import type { RobotsVerdict } from './manager-contract.js';
-import type { PluginStats } from './stats.js';
+import type { RobotsVerdict } from '../manager-contract.js';
 
 /**
  * Why a URL was skipped:
@@ -76,32 +75,6 @@ export interface SkipEvent {
   readonly usage?: UsageSkip;
   /** A one-line explanation fit for a log. */
   readonly message: string;
-}
-
-/** Everything needed to report skips, shared by the hooks of one attached crawler. */
-export class SkipReporter {
-  constructor(
-    private readonly stats: PluginStats,
-    private readonly onSkip: ((event: SkipEvent) => void | Promise<void>) | undefined,
-    /** Crawlee's skip path (`handleSkippedRequest`, 3.13.8+), which calls the user's `onSkippedRequest`. */
-    private readonly notifyCrawlee: (url: string) => Promise<void>,
-    private readonly logError: (message: string, error: unknown) => void,
-  ) {}
-
-  /** Counts the skip and tells the user: the plugin's `onSkip`, and Crawlee's `onSkippedRequest` for Crawlee requests. */
-  async report(event: SkipEvent): Promise<void> {
-    this.stats.countSkip(event);
-    if (this.onSkip) {
-      try {
-        await this.onSkip(event);
-      } catch (error) {
-        // A throwing callback must not turn a skip into a failed request.
-        this.logError('RobotsPlugin: the onSkip callback threw', error);
-      }
-    }
-    // Sub-resources and sendRequest() calls are not Crawlee requests: Crawlee has nothing to be told.
-    if (event.stage !== 'subresource' && event.stage !== 'send-request') await this.notifyCrawlee(event.url);
-  }
 }
 
 /** The skip event for a disallowing verdict. */

@@ -10,7 +10,7 @@
  * - CheerioCrawler: `context.$`.
  * - HttpCrawler and anything else with a body: htmlparser2's tokenizer over at most 5,000,000 characters.
  */
-export { NO_SIGNALS, type PageSignals } from './page-signals/collector.js';
-export { signalsFromHtml, MAX_HTML_CHARS } from './page-signals/html-stream.js';
-export { signalsFromCheerio, isCheerio, type CheerioLike } from './page-signals/cheerio.js';
-export { signalsFromDocument, signalsFromBrowserPage, type EvaluatingPage, type DomDocument } from './page-signals/dom.js';
+export { NO_SIGNALS, type PageSignals } from './collector.js';
+export { signalsFromHtml, MAX_HTML_CHARS } from './html-stream.js';
+export { signalsFromCheerio, isCheerio, type CheerioLike } from './cheerio.js';
+export { signalsFromDocument, signalsFromBrowserPage, type EvaluatingPage, type DomDocument } from './dom.js';

@@ -3,8 +3,8 @@
  * status of each origin met, sitemap URLs enqueued. `summary()` is the one line logged at the end
  * of `crawler.run()`.
  */
-import type { RobotsVerdict } from './manager-contract.js';
-import { SKIP_REASONS, SKIP_STAGES, type SkipEvent, type SkipReason, type SkipStage } from './skips.js';
+import type { RobotsVerdict } from '../manager-contract.js';
+import { SKIP_REASONS, SKIP_STAGES, type SkipEvent, type SkipReason, type SkipStage } from './skip-events.js';
 
 /** A snapshot of the plugin's counters (`plugin.stats`). */
 export interface RobotsPluginStats {
@@ -42,7 +42,7 @@ export interface RobotsPluginStats {
 }
 
 /**
- * Origins whose last robots.txt status the stats keep (about 130 bytes each, measured: 1.3 MB), the first met
+ * Origins whose last robots.txt status the stats keep (a bound on memory in a broad crawl), the first met
  * forgotten first: an origin is counted once however many of its URLs are checked, unless it comes
  * back after this many new origins.
  */

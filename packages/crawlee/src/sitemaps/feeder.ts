@@ -18,22 +18,22 @@
  * origins already read are remembered within a byte bound ({@link RecentOrigins}).
  *
  * The backlog is handed over one batch per event-loop turn: Crawlee's in-memory queue adds a batch
- * without waiting on I/O, so batches chained by `await` alone ran as one stretch of microtasks: a
- * 50,000-URL sitemap held the loop 110–130 ms (quiet) or 64–92 ms (loaded), as long as the backlog
- * the reader had built; one batch per turn: 24–48 ms, the feed no slower (BENCHMARKS.md, "Sitemaps
- * at scale").
+ * without waiting on I/O, so batches chained by `await` alone would run as one stretch of
+ * microtasks, holding the event loop for as long as the whole backlog takes; one batch per turn
+ * holds it for one batch, and the feed is no slower (BENCHMARKS.md, "Sitemaps at scale").
  */
 import { AsyncResource } from 'node:async_hooks';
 import { originOf } from '@heed/manager';
-import type { RobotsManagerLike } from './manager-contract.js';
-import type { ResolvedSitemapOptions } from './options.js';
-import { Clock, HeldBytes, SitemapBudget } from './sitemaps/budget.js';
-import { readSitemaps } from './sitemaps/read.js';
-import { RecentOrigins } from './sitemaps/recent-origins.js';
-import { inScope, sitemapUrlFilter } from './sitemaps/scope.js';
-import type { SitemapRequest } from './sitemaps/fetch.js';
-import type { SitemapUrl } from './sitemaps/types.js';
-import type { PluginStats } from './stats.js';
+import { MAX_TIMER_MS } from '@heed/parser/internal';
+import type { RobotsManagerLike } from '../manager-contract.js';
+import type { ResolvedSitemapOptions } from '../options.js';
+import { Clock, HeldBytes, SitemapBudget } from './budget.js';
+import { readSitemaps } from './read.js';
+import { RecentOrigins } from './recent-origins.js';
+import { inScope, sitemapUrlFilter } from './scope.js';
+import type { SitemapRequest } from './fetch.js';
+import type { SitemapUrl } from './types.js';
+import type { PluginStats } from '../report/stats.js';
 
 export interface SitemapFeederDeps {
   readonly manager: RobotsManagerLike;
@@ -85,7 +85,7 @@ export class SitemapFeeder {
     // would otherwise inherit for its whole life; it runs in the context the plugin was made in.
     this.detached = AsyncResource.bind((start: () => Promise<void>) => start());
     this.budget = new SitemapBudget({
-      maxConcurrentFetches: options.maxConcurrentFetches,
+      maxConcurrentFetches: options.maxConcurrency,
       maxBufferedBytes: options.maxBufferedBytes,
       maxHeldBytes: options.maxHeldBytes,
     });
@@ -133,7 +133,7 @@ export class SitemapFeeder {
     const outOfTime = new AbortController();
     const signal = AbortSignal.any([run, outOfTime.signal]);
     const clock = new Clock();
-    const budget = clock.countdown(this.options.maxTimePerOriginMs, () => outOfTime.abort());
+    const budget = clock.countdown(timerMs(this.options.maxTimePerOriginSecs), () => outOfTime.abort());
     const backlog = new Backlog();
     const handing = this.handOver(backlog, run, Math.min(BATCH_SIZE, this.options.maxPendingRequests));
     const held = new HeldBytes(this.options.maxHeldBytesPerOrigin, this.budget);
@@ -146,7 +146,7 @@ export class SitemapFeeder {
     }
     if (outOfTime.signal.aborted && !run.aborted) {
       this.deps.warn(
-        `RobotsPlugin: ${origin}: its sitemaps were not read within ${this.options.maxTimePerOriginMs} ms (sitemaps.maxTimePerOriginMs); the URLs read so far are enqueued, the rest is not`,
+        `RobotsPlugin: ${origin}: its sitemaps were not read within ${this.options.maxTimePerOriginSecs} s (sitemaps.maxTimePerOriginSecs); the URLs read so far are enqueued, the rest is not`,
       );
     }
     await handing;
@@ -157,7 +157,7 @@ export class SitemapFeeder {
     const { manager } = this.deps;
     const sitemapUrls = await untilAborted(manager.sitemaps(url), signal);
     if (!sitemapUrls || sitemapUrls.length === 0) return;
-    const { maxUrlsPerOrigin, maxBytes, maxDepth, maxFilesPerOrigin, timeoutMs, stallMs, proxyUrl, enqueueStrategy } = this.options;
+    const { maxUrlsPerOrigin, maxBytes, maxDepth, maxFilesPerOrigin, timeoutSecs, stallSecs, proxyUrl, enqueueStrategy } = this.options;
     const warn = (message: string) => this.deps.warn(`RobotsPlugin: ${origin}: ${message}`);
     const vouching = new Map<string, Promise<ReadonlySet<string>>>();
     let outOfScope = 0;
@@ -189,8 +189,8 @@ export class SitemapFeeder {
         maxBytes,
         maxDepth,
         maxFiles: maxFilesPerOrigin,
-        timeoutMs,
-        stallMs,
+        timeoutMs: timerMs(timeoutSecs),
+        stallMs: timerMs(stallSecs),
         signal,
         clock,
         budget: this.budget,
@@ -364,6 +364,11 @@ async function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promis
   } finally {
     if (onAbort) signal.removeEventListener('abort', onAbort);
   }
+}
+
+/** A duration option in seconds as a timer's milliseconds: whole, and no longer than a Node.js timer waits. */
+function timerMs(secs: number): number {
+  return Math.min(MAX_TIMER_MS, Math.max(1, Math.round(secs * 1000)));
 }
 
 function sameHost(a: string, b: string): boolean {
