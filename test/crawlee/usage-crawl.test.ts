@@ -6,6 +6,7 @@
  * is the crawl of today.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { UsageCategory } from '@heed/parser';
 import { RobotsManager } from '@heed/manager';
 import { RobotsPlugin, type SkipEvent, type UsageReport } from '@heed/crawlee';
 import { crawleeCheerio, freshConfig, page, startSite, type Site, type SiteOrigin } from './site.js';
@@ -87,7 +88,7 @@ function resetHits(): void {
   for (const origin of site.origins) origin.hits.length = 0;
 }
 
-async function crawl(purposes: readonly string[] | undefined): Promise<Crawl> {
+async function crawl(purposes: readonly UsageCategory[] | undefined): Promise<Crawl> {
   const manager = new RobotsManager({ userAgent: HEEDBOT });
   const result: Crawl = { handled: [], skips: [], reports: new Map(), plugin: undefined as unknown as RobotsPlugin, failed: 0 };
   const crawler = new crawleeCheerio.CheerioCrawler(
