@@ -59,7 +59,8 @@ function reference(groups: readonly Group[], url: string, options?: ParseOptions
         const wins =
           best === undefined ||
           candidate.length > best.pattern.length ||
-          (candidate.length === best.pattern.length && (allow ? !best.allow || rule.line < best.line : !best.allow && rule.line < best.line));
+          (candidate.length === best.pattern.length &&
+            (allow ? !best.allow || rule.line < best.line : !best.allow && rule.line < best.line));
         if (wins) best = { pattern: candidate, allow, line: rule.line };
       }
     }
