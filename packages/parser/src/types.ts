@@ -29,11 +29,11 @@ export interface LineRecord {
   readonly text: string;
   readonly kind: LineKind;
   /** The directive, for `kind === 'directive'`. */
-  readonly directive?: DirectiveKind;
+  readonly directive?: DirectiveKind | undefined;
   /** The key as written (white space trimmed), for directives and for invalid lines that had one. */
-  readonly key?: string;
+  readonly key?: string | undefined;
   /** The value as written: comment removed, white space trimmed, UTF-8 text. */
-  readonly value?: string;
+  readonly value?: string | undefined;
   /**
    * The key was accepted only through Google's leniency: a typo (`dissallow`, `useragent`, ...) or a
    * longer word that starts with a known key (`Disallowed:`).
