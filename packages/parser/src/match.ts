@@ -269,7 +269,7 @@ export class RuleMatcher {
     return lines;
   }
 
-  /** Whether `path` is allowed: the hot path, no allocation. */
+  /** Whether `path` is allowed: the hot path, allocating nothing but a long path's shared segment tables. */
   allows(path: string): boolean {
     const winner = this.winner(path);
     return winner === -1 || this.allowsAt(winner);
