@@ -81,11 +81,14 @@ export class RuleMatcher {
   /** Per rule position (precedence order), {@link SPAN} numbers: row, prefix, tail, end, flags. */
   private readonly spans: Int32Array;
   /** Per rule position: its literal segments between `*`s, without an anchored tail (`*` rules; not with `shared`). */
-  private readonly segments: (readonly string[] | undefined)[] | undefined;
+  private readonly segments: (readonly string[] | undefined)[];
   /** The shared segment search of rule sets with many `*` rules. */
   private readonly shared: SharedSegments | undefined;
-  /** Per rule position with `shared`: the byte classes its pattern needs (0 without `*`). */
-  private readonly masks: Int32Array | undefined;
+  /**
+   * Per rule position: the byte classes its pattern needs (0 without `*`), filled with `shared`. Every
+   * matcher has the array, so the check reads one field shape for small and large rule sets alike.
+   */
+  private readonly masks: Int32Array;
   /** Per rule position: the byte after `/` the rule needs, 0 for any, {@link NO_PATH} for none. */
   private readonly seconds: Uint8Array;
   /** All candidate lists back to back: for each byte after `/`, the rules that can match. */
@@ -111,19 +114,18 @@ export class RuleMatcher {
       this.addRule(i, rule);
       if (rule.firstStar !== -1) wildcards++;
     });
+    this.masks = new Int32Array(count);
+    this.segments = new Array<readonly string[] | undefined>(count);
     if (wildcards >= SHARED_SEGMENTS_FROM) {
       this.shared = new SharedSegments(text, this.spans, count);
-      this.masks = new Int32Array(count);
       for (let i = 0; i < count; i++) {
         const at = i * SPAN;
         if ((this.spans[at + FLAGS] as number) & STAR)
           this.masks[i] = byteClasses(text, this.spans[at + START] as number, this.spans[at + END] as number);
       }
-      this.segments = undefined;
     } else {
       this.shared = undefined;
-      this.masks = undefined;
-      this.segments = rules.map((rule, i) => (rule.firstStar === -1 ? undefined : this.cutSegments(i)));
+      for (let i = 0; i < count; i++) if ((rules[i] as Shape).firstStar !== -1) this.segments[i] = this.cutSegments(i);
     }
 
     let listed: readonly number[] | undefined;
@@ -343,7 +345,7 @@ export class RuleMatcher {
     const second = path.charCodeAt(1);
     // Masks pay for rule sets with many `*` rules; for a few, native segment searches cost less than
     // a pass over the path in JavaScript, however long the path.
-    const masks = this.masks;
+    const useMasks = this.shared !== undefined;
     let pathMask = -1;
     for (let k = from; k < to; k++) {
       const i = list[k] as number;
@@ -351,8 +353,8 @@ export class RuleMatcher {
         const expected = this.seconds[i] as number;
         if (expected !== 0 && expected !== second) continue;
       }
-      if (masks !== undefined) {
-        const mask = masks[i] as number;
+      if (useMasks) {
+        const mask = this.masks[i] as number;
         if (mask !== 0) {
           if (pathMask === -1) pathMask = byteClasses(path, 0, path.length);
           if ((mask & ~pathMask) !== 0) continue;
@@ -387,7 +389,7 @@ export class RuleMatcher {
       }
     }
     if (this.shared !== undefined) return this.shared.matches(i, path, prefixLength, limit, scratch);
-    const segments = (this.segments as (readonly string[] | undefined)[])[i] as readonly string[];
+    const segments = this.segments[i] as readonly string[];
     let position = prefixLength;
     for (let k = 0; k < segments.length; k++) {
       const segment = segments[k] as string;
@@ -569,18 +571,20 @@ class SharedSegments {
  * at every path position answers in O(1). Made per check, so no matcher state outlives a check.
  */
 class SegmentScratch {
-  private uses: Int32Array | undefined;
-  private readonly tables: (Int32Array | undefined)[] = [];
+  /** Per segment id: `true` once searched, then its next-occurrence table. */
+  private readonly searched: (Int32Array | true | undefined)[] = [];
 
   find(segments: SharedSegments, path: string, id: number, from: number): number {
     if (from > path.length) return -1;
-    const table = this.tables[id];
-    if (table !== undefined) return table[from] as number;
-    this.uses ??= new Int32Array(segments.strings.length);
+    const seen = this.searched[id];
+    if (seen !== undefined && seen !== true) return seen[from] as number;
     const segment = segments.strings[id] as string;
-    if (++(this.uses[id] as number) < 2) return path.indexOf(segment, from);
+    if (seen === undefined) {
+      this.searched[id] = true;
+      return path.indexOf(segment, from);
+    }
     const built = nextOccurrences(path, segment);
-    this.tables[id] = built;
+    this.searched[id] = built;
     return built[from] as number;
   }
 }
