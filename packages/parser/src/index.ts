@@ -15,8 +15,8 @@
  * own packages share beyond it is in `@heed/parser/internal`, which is not public API.
  */
 export { parseRobotsTxt, RobotsTxt, type ParseOptions } from './robots-txt.js';
-export { productToken } from './user-agent.js';
-export type { Decision, Explanation, RuleReason, Group, Rule, AgentLine, OtherDirective, ProductTokens } from './types.js';
+export { productToken, type ProductTokens } from './user-agent.js';
+export type { Decision, Explanation, RuleReason, Group, Rule, AgentLine, OtherDirective } from './types.js';
 export { UsageVerdict } from './usage/verdict.js';
 export type { UsageDecision, UsageReason, AppliedStatement } from './usage/verdict.js';
 export type { UsagePreference, UsageSignal, UsageCategory } from './usage/vocabulary.js';

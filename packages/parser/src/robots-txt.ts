@@ -7,7 +7,8 @@ import { decodeUnreserved } from './escape.js';
 import { buildTable, MAX_BODY_BYTES, type DirectiveTable } from './table.js';
 import { defineOptions, option, type OptionsInput } from './options/index.js';
 import { DEFAULT_MAX_BYTES, prepareBody } from './tokenize.js';
-import type { Decision, Explanation, Group, OtherDirective, ProductTokens, Rule } from './types.js';
+import type { Decision, Explanation, Group, OtherDirective, Rule } from './types.js';
+import type { ProductTokens } from './user-agent.js';
 import { canonicalPath } from './url.js';
 import { UsageRules } from './usage/rules.js';
 import type { UsageVerdict } from './usage/verdict.js';
@@ -231,9 +232,8 @@ export class RobotsTxt {
     if (productToken === this.lastToken && this.lastAgent !== undefined) return this.lastAgent;
     if (typeof productToken === 'string') return this.remember(productToken, productToken.toLowerCase(), undefined, [productToken]);
     // Any other list is compared by its contents: the caller may reuse and change one array. A
-    // frozen one cannot change, so it is then known by identity and its key is not built again:
-    // a warm decide() with a frozen list of two took 0.15-0.31 µs instead of 0.88-1.50 µs (one
-    // token: 0.13-0.32 µs; 300,000 calls per round on a shared 2-core VM).
+    // frozen one cannot change, so it is then known by identity and its key is not built again,
+    // and a crawler asking with one frozen list (the manager's) costs what one token does.
     const stable = Array.isArray(productToken) && Object.isFrozen(productToken) ? productToken : NOT_STABLE;
     const tokens = tokenList(productToken);
     const key = tokens.map((token) => token.toLowerCase()).join('\n');

@@ -22,12 +22,12 @@ export interface TokenizedLine extends LineRecord {
 }
 
 export interface TokenizeOptions {
-  /** See {@link ParseOptions.maxBytes}. */
-  readonly maxBytes?: number;
-  /** See {@link ParseOptions.acceptTypos}. */
-  readonly acceptTypos?: boolean;
-  /** See {@link ParseOptions.acceptMissingColon}. */
-  readonly acceptMissingColon?: boolean;
+  /** Bytes read; see `parseRobotsTxt()`'s `maxBytes`. */
+  readonly maxBytes?: number | undefined;
+  /** Accept Google's key typos; see `parseRobotsTxt()`'s `acceptTypos`. */
+  readonly acceptTypos?: boolean | undefined;
+  /** Accept white space for the colon; see `parseRobotsTxt()`'s `acceptMissingColon`. */
+  readonly acceptMissingColon?: boolean | undefined;
 }
 
 export interface Tokenized {

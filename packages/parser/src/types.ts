@@ -2,9 +2,9 @@
  * Public types of `@heed/parser`. Kept in one module so the tokenizer, the compiler, the matcher,
  * `explain()` and the linter all speak the same vocabulary.
  */
-import type { UsageVerdict } from './usage/verdict.js';
-
 import type { DirectiveKind } from './directive-kinds.js';
+import type { UsageVerdict } from './usage/verdict.js';
+import type { ProductTokens } from './user-agent.js';
 
 export type { DirectiveKind };
 
@@ -89,12 +89,6 @@ export interface OtherDirective {
   readonly value: string;
   readonly line: number;
 }
-
-/**
- * Who asks: one product token (`'HeedBot'`), or several (`['HeedBot-News', 'HeedBot']`): the groups
- * of every listed token that a group names apply together, the `*` groups only when none is named.
- */
-export type ProductTokens = string | readonly string[];
 
 /**
  * Why the rules gave the answer they gave (the manager's `VerdictReason` says why an origin's
