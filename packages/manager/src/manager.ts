@@ -329,7 +329,7 @@ export class RobotsManager {
       reason: policy.reason,
       fetchedAt: record.fetchedAt,
       expiresAt: record.expiresAt,
-      ...(record.problem === undefined ? {} : { problem: record.problem.code }),
+      ...(record.status === 'ok' ? {} : { problem: record.problem.code }),
     }));
     const loads = this.robots.stats();
     return {

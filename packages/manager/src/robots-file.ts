@@ -68,7 +68,7 @@ export function robotsKind(options: ResolvedOptions): FileKind<RobotsRules> {
       return { value: { robots, answers: [], answersKept: 0 }, bytes: parsedBytes(body, robots.directiveCount) };
     },
     unreachableWarning: (origin, record) =>
-      `robots.txt of ${origin} is unreachable (${record.problem?.code ?? 'unknown'}); ${
+      `robots.txt of ${origin} is unreachable (${record.problem.code}); ${
         record.lastGood === undefined ? 'its URLs are disallowed' : 'using the last good copy'
       } until a retry succeeds.`,
   };

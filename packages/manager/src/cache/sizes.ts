@@ -24,7 +24,7 @@
 import { isAscii } from 'node:buffer';
 import { getHeapStatistics } from 'node:v8';
 import { numberOption, type OptionScope } from '@heed/parser/internal';
-import type { RobotsRecord } from '../record.js';
+import type { OkRecord, UnreachableRecord } from '../record.js';
 
 /** A record object, its slot in a cache and its small fields, beside its strings. */
 const RECORD_OVERHEAD = 640;
@@ -48,7 +48,7 @@ const PARSED_PER_DIRECTIVE = 320;
 export function recordBytes(record: unknown): number {
   if (typeof record === 'string') return RECORD_OVERHEAD + 2 * record.length;
   if (typeof record !== 'object' || record === null) return RECORD_OVERHEAD;
-  const r = record as Partial<Record<keyof RobotsRecord, unknown>>;
+  const r = record as Partial<Record<keyof OkRecord | keyof UnreachableRecord, unknown>>;
   const good = r.lastGood as { body?: unknown } | undefined;
   const problem = r.problem as { code?: unknown; message?: unknown } | undefined;
   return (

@@ -9,7 +9,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { fetchRobotsTxt, FETCH_DEFAULTS } from '../fetch.js';
 import { originOf } from '../origin.js';
 import { decideRecord, effectivePolicy, type EffectivePolicy } from '../policy.js';
-import type { RobotsRecord } from '../record.js';
+import type { RecordProblem, RobotsRecord } from '../record.js';
 import { UsageError, type CliOptions } from './args.js';
 
 /** Bytes of a robots.txt crawlers read (Google: 500 KiB); the rest of a file is not read either. */
@@ -134,13 +134,11 @@ export async function loadRobots(operand: string, options: CliOptions): Promise<
 }
 
 /** One sentence on why a record that is not `ok` allows or disallows everything. */
-export function describeRecord(record: Pick<RobotsRecord, 'status' | 'httpStatus' | 'problem'>): string {
-  const answer =
-    record.httpStatus !== undefined ? `answered HTTP ${record.httpStatus}` : `could not be fetched (${fetchProblem(record.problem)})`;
+export function describeRecord(record: RobotsRecord): string {
+  const problem = record.status === 'ok' ? undefined : record.problem;
+  const answer = record.httpStatus !== undefined ? `answered HTTP ${record.httpStatus}` : `could not be fetched (${fetchProblem(problem)})`;
   const detail =
-    record.problem !== undefined && record.httpStatus !== undefined && !record.problem.code.startsWith('http-')
-      ? ` (${record.problem.message})`
-      : '';
+    problem !== undefined && record.httpStatus !== undefined && !problem.code.startsWith('http-') ? ` (${problem.message})` : '';
   switch (record.status) {
     case 'ok':
       return `robots.txt ${answer}: its rules apply.`;
@@ -152,7 +150,7 @@ export function describeRecord(record: Pick<RobotsRecord, 'status' | 'httpStatus
 }
 
 /** `refused: connect ECONNREFUSED 127.0.0.1:1` from a RobotsFetchError message, without the URL already shown. */
-function fetchProblem(problem: RobotsRecord['problem']): string {
+function fetchProblem(problem: RecordProblem | undefined): string {
   if (problem === undefined) return 'network error';
   const detail = problem.message.replace(/^Fetching \S+ failed \([^)]*\): /, '');
   return detail === problem.code ? detail : `${problem.code}: ${detail}`;

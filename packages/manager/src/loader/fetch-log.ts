@@ -4,7 +4,7 @@
  */
 import type { Log } from '../cache/store.js';
 import type { FetchOutcome } from '../fetch.js';
-import type { RobotsRecord } from '../record.js';
+import { problemOf, type RobotsRecord } from '../record.js';
 
 /** The class of a fetch's final HTTP status; `network` when there was no response. */
 export type StatusClass = '2xx' | '3xx' | '4xx' | '5xx' | 'other' | 'network';
@@ -38,7 +38,7 @@ export class FetchLog {
       url,
       status: record.status,
       httpStatus: record.httpStatus,
-      problem: record.problem?.code,
+      problem: problemOf(record)?.code,
       durationMs: outcome.durationMs,
     });
   }

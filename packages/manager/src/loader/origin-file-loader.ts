@@ -30,7 +30,7 @@ import { ManagerClosedError } from '../errors.js';
 import { fetchRobotsTxt } from '../fetch.js';
 import type { ResolvedOptions } from '../options.js';
 import { capExpiry, decideRecord, effectivePolicy, policyChangesAt, type EffectivePolicy } from '../policy.js';
-import { decodeRecord, type RobotsRecord } from '../record.js';
+import { decodeRecord, type RobotsRecord, type UnreachableRecord } from '../record.js';
 import { FetchLog } from './fetch-log.js';
 
 /** What a loader needs to know about one kind of file. */
@@ -49,7 +49,7 @@ export interface FileKind<P> {
    */
   parse(key: string, record: RobotsRecord, policy: EffectivePolicy, previous: LoadedFile<P> | undefined): Parsed<P>;
   /** The warning logged when a file becomes unreachable, if the kind warns of it. */
-  unreachableWarning?(origin: string, record: RobotsRecord): string | undefined;
+  unreachableWarning?(origin: string, record: UnreachableRecord): string | undefined;
 }
 
 export interface Parsed<P> {
@@ -302,7 +302,7 @@ export class OriginFileLoader<P> {
     if (this.ctx.isClosed()) throw new Closed();
     const record = decideRecord(key, outcome, previous, clock(), options);
     this.fetchLog.fetched(url, outcome, record);
-    if (record.status === 'unreachable' && (record.failures ?? 1) === 1) {
+    if (record.status === 'unreachable' && record.failures === 1) {
       const warning = this.kind.unreachableWarning?.(origin, record);
       if (warning !== undefined) log.warning(warning, { origin, retryAt: new Date(record.expiresAt).toISOString() });
     }

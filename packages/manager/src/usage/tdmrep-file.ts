@@ -13,6 +13,7 @@
  * {@link MAX_TDMREP_BYTES} is refused whole (no rule is guessed from half a file).
  */
 import type { CacheBounds, FileKind } from '../loader/origin-file-loader.js';
+import { problemOf } from '../record.js';
 import { MAX_TDMREP_BYTES, parseTdmRep, TdmRepMatcher } from '../tdmrep/index.js';
 
 /** The path of the file (TDMRep, "TDM Reservation Protocol", §3.2.1). */
@@ -52,7 +53,8 @@ export const tdmrepKind: FileKind<TdmRepReading> = {
       const file = parseTdmRep(body);
       let note: string | undefined;
       if (file.problems.length > 0) note = `${url}: ${file.problems.join('; ')}`;
-      if (policy.reason === 'stale-copy') note = `${url} is unreachable (${record.problem?.code ?? 'unknown'}); its last good copy is used`;
+      if (policy.reason === 'stale-copy')
+        note = `${url} is unreachable (${problemOf(record)?.code ?? 'unknown'}); its last good copy is used`;
       return { value: { url, matcher: new TdmRepMatcher(file), note }, bytes: body.length * PARSED_BYTES_PER_BODY_BYTE };
     }
     const note =
@@ -60,7 +62,7 @@ export const tdmrepKind: FileKind<TdmRepReading> = {
         ? record.status === 'unreachable'
           ? `${url} has been unreachable too long: no reservation is read`
           : undefined
-        : `${url} is unreachable (${record.problem?.code ?? 'unknown'}): no reservation could be read`;
+        : `${url} is unreachable (${problemOf(record)?.code ?? 'unknown'}): no reservation could be read`;
     return { value: { url, matcher: undefined, note }, bytes: 2 * (note?.length ?? 0) };
   },
 };
