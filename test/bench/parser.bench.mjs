@@ -8,13 +8,16 @@
  *   --rounds=N          rounds per figure (default 7, at least 5)
  *   --full-agreement    compare the verdicts of all 100k URLs on the 500 KiB file too (robots-parser
  *                       needs about two minutes for that; by default every 10th URL)
- *   --only=a,b          some sections: parse, check, heap, hostile, agreement (for --cpu-prof)
+ *   --only=a,b          some sections: parse, check, heap, corpus, hostile, agreement (for --cpu-prof)
+ *   --corpus-every=N    corpus section: every Nth real file (default 10)
  *   --lib=heed|rp       one library only (for --cpu-prof; no ratios)
  * HEED_PARSER_DIST=/path/to/dist/index.js measures another build of the parser (A/B comparisons).
+ * HEED_CORPUS_DIR=/path/to/real-robots/ reads the real files of the corpus section from there
+ * (default: the sample in test/fixtures/real-robots-sample/).
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import robotsParser from 'robots-parser';
 import { DATA_DIR, ORIGIN, generate } from './generate.mjs';
 
@@ -186,7 +189,7 @@ if (section('heap')) {
   // compiled state.
   console.log('retained heap');
   const COPIES = 10;
-  /** More checks than a rule set needs to switch to its hot form (HOT_AFTER in match.ts). */
+  /** What a crawler does with a cached origin: checks many of its URLs. */
   const HOT_CHECKS = 100;
   const probe = `${ORIGIN}/products/outdoor-garden/item-1234?sort=price`;
   /** Built in its own frame, so no local variable keeps the last object alive after it returns. */
@@ -234,7 +237,7 @@ if (section('heap')) {
       )
       .join('; ')}`,
   );
-  // A file a crawler keeps checking switches to its hot form after HOT_CHECKS checks: what it costs.
+  // A file a crawler keeps checking: what it costs after HOT_CHECKS checks.
   const hotSamples = new Map(libraries.map((l) => [l.name, []]));
   for (let round = 0; round < ROUNDS; round++)
     for (const l of inRoundOrder(round)) hotSamples.get(l.name).push(retainedPerFile(l, HOT_CHECKS));
@@ -249,6 +252,66 @@ if (section('heap')) {
             .join(', ')}]`,
       )
       .join('; ')}`,
+  );
+}
+
+// --- real files: memory and checks per cached origin, on the path a crawl takes ----------------------
+if (section('corpus')) {
+  const dir = process.env.HEED_CORPUS_DIR ?? fileURLToPath(new URL('../fixtures/real-robots-sample/', import.meta.url));
+  const every = Math.max(1, Number(option('corpus-every') ?? 10) || 10);
+  const names = readdirSync(dir)
+    .filter((name) => name !== 'README.md')
+    .sort()
+    .filter((_, i) => i % every === 0);
+  const bodies = names.map((name) => readFileSync(`${dir.replace(/\/$/, '')}/${name}`));
+  const bytes = bodies.reduce((sum, body) => sum + body.length, 0);
+  /** URLs checked per origin, as a crawl of each site checks many of its pages. */
+  const CHECKS = 100;
+  const crawlUrls = urls.slice(0, CHECKS);
+  console.log(`real files (${names.length} of ${dir}, mean ${Math.round(bytes / names.length)} bytes), ${CHECKS} URLs each`);
+  const used = () => {
+    const memory = process.memoryUsage();
+    return memory.heapUsed + memory.arrayBuffers;
+  };
+  /** Built in its own frame, so no local variable keeps the last object alive after it returns. */
+  const parseAndCheck = (l, checks) => {
+    const kept = new Array(bodies.length);
+    bodies.forEach((body, k) => {
+      const robots = l.parse(body.toString('utf8'));
+      for (let i = 0; i < checks; i++) sink += l.check(robots, crawlUrls[i]) ? 1 : 0;
+      kept[k] = robots;
+    });
+    return kept;
+  };
+  const retainedPerOrigin = (l, checks) => {
+    gc();
+    gc();
+    const before = used();
+    let kept = parseAndCheck(l, checks);
+    gc();
+    gc();
+    const perOrigin = (used() - before) / kept.length;
+    kept = undefined;
+    return perOrigin;
+  };
+  for (const checks of [0, CHECKS]) {
+    for (const l of libraries) retainedPerOrigin(l, checks); // warm-up
+    const samples = new Map(libraries.map((l) => [l.name, []]));
+    for (let round = 0; round < ROUNDS; round++)
+      for (const l of inRoundOrder(round)) samples.get(l.name).push(retainedPerOrigin(l, checks));
+    const result = Object.fromEntries(libraries.map((l) => [l.name, median(samples.get(l.name))]));
+    results[checks === 0 ? 'corpusHeapParsed' : 'corpusHeap'] = result;
+    console.log(
+      `  bytes per parsed real file after ${checks} checks: ${libraries.map((l) => `${l.name} ${result[l.name].toFixed(0)}`).join('; ')}`,
+    );
+  }
+  const parsed = new Map(libraries.map((l) => [l.name, bodies.map((body) => l.parse(body.toString('utf8')))]));
+  results.corpusCheck = throughput(
+    `real files, checks/s (${CHECKS} URLs against each file)`,
+    (l) => {
+      for (const robots of parsed.get(l.name)) for (const url of crawlUrls) sink += l.check(robots, url) ? 1 : 0;
+    },
+    bodies.length * CHECKS,
   );
 }
 
@@ -369,7 +432,10 @@ if (both) {
     ['isAllowed, 500 KiB file (checks/s)', results.checkBig, 'higher', 100],
     ['isAllowed, 2 KB files (checks/s)', results.checkTypical, 'higher', 20],
     ['retained heap per parsed 2 KB file (bytes)', results.heap, 'lower', 1 / 3],
-    ['retained heap per 2 KB file after 100 checks (Heed: hot form)', results.heapHot, 'lower', undefined],
+    ['retained heap per 2 KB file after 100 checks', results.heapHot, 'lower', undefined],
+    ['isAllowed, real files, 100 URLs each (checks/s)', results.corpusCheck, 'higher', undefined],
+    ['retained heap per real file, parsed, not checked (bytes)', results.corpusHeapParsed, 'lower', undefined],
+    ['retained heap per real file after 100 checks (bytes)', results.corpusHeap, 'lower', undefined],
   ];
   const lines = ['| metric | @heed/parser | robots-parser | ratio | target | met |', '|---|---:|---:|---:|---:|:---:|'];
   for (const [metric, values, better, target] of rows) {

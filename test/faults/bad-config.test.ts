@@ -75,7 +75,7 @@ const managerRows = async (): Promise<Row[]> => [
     'parseOptions with a typo',
     { userAgent: UA, parseOptions: { implicitRobotsTxtAlow: true } },
     'parseOptions',
-    /its "implicitRobotsTxtAlow": unknown option\. The options are maxBytes, /,
+    /its "implicitRobotsTxtAlow": unknown option; did you mean "implicitRobotsTxtAllow"\? The options are maxBytes, /,
   ],
   [
     'parseOptions of the wrong type',

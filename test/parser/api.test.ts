@@ -87,10 +87,13 @@ describe('RobotsTxt', () => {
   it('rejects bad options with a message that says what to do', () => {
     expect(() => parseRobotsTxt('', { maxbytes: 5 } as never)).toThrow(InvalidOptionsError);
     expect(() => parseRobotsTxt('', { maxbytes: 5 } as never)).toThrow(
-      /Invalid option "maxbytes" of parseRobotsTxt\(\): unknown option\. The options are maxBytes,/,
+      /Invalid option "maxbytes" of parseRobotsTxt\(\): unknown option; did you mean "maxBytes"\? The options are maxBytes,/,
     );
     expect(() => parseRobotsTxt('', { maxBytes: -1 })).toThrow(/expected a number of bytes from 0 to 8,388,608/);
     expect(() => parseRobotsTxt('', { acceptTypos: 'yes' } as never)).toThrow(/true or false/);
+    expect(() => parseRobotsTxt('', 'strict' as never)).toThrow(
+      /Invalid option "options" of parseRobotsTxt\(\): expected an options object, e\.g\. \{ implicitRobotsTxtAllow: true \}, got "strict"\./,
+    );
   });
 
   it('never throws on odd URLs and user-agents', () => {

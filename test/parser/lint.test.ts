@@ -101,7 +101,9 @@ describe('lint()', () => {
 
   it('rejects options it cannot honour, naming the option', () => {
     expect(() => lint('', { maxBytes: -1 })).toThrow(InvalidOptionsError);
-    expect(() => lint('', { ignore: ['no-such-code' as DiagnosticCode] })).toThrow(/unknown code "no-such-code"/);
+    expect(() => lint('', { ignore: ['no-such-code' as DiagnosticCode] })).toThrow(
+      /"no-such-code" is not a diagnostic code\. The diagnostic codes are 'rule-before-user-agent', /,
+    );
     expect(() => lint('', { filesPerDirectory: 1 })).toThrow(/filesPerDirectory/);
     expect(() => lint('', { maxbytes: 10 } as LintOptions)).toThrow(/Invalid option "maxbytes" of lint\(\): unknown option/);
   });

@@ -62,7 +62,7 @@ describe('pathPatternList()', () => {
           const expected = all.findIndex((p) => pathPattern(p, options).matches(url));
           const list = pathPatternList(all, options);
           expect(list.firstMatch(url)).toBe(expected);
-          // Past 64 checks the engine switches to its hot form: the answer must not change.
+          // A crawler asks the same list again and again: no check may change a later answer.
           for (let i = 0; i < 64; i++) list.firstMatch(url);
           expect(list.firstMatch(url)).toBe(expected);
         },

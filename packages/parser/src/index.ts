@@ -14,9 +14,9 @@
  * This file is the whole public API (the README's API section lists the same names). What Heed's
  * own packages share beyond it is in `@heed/parser/internal`, which is not public API.
  */
-export { parseRobotsTxt, RobotsTxt } from './robots-txt.js';
-export { productToken } from './user-agent.js';
-export type { Decision, Explanation, RuleReason, Group, Rule, AgentLine, OtherDirective, ParseOptions, ProductTokens } from './types.js';
+export { parseRobotsTxt, RobotsTxt, type ParseOptions } from './robots-txt.js';
+export { productToken, type ProductTokens } from './user-agent.js';
+export type { Decision, Explanation, RuleReason, Group, Rule, AgentLine, OtherDirective } from './types.js';
 export { UsageVerdict } from './usage/verdict.js';
 export type { UsageDecision, UsageReason, AppliedStatement } from './usage/verdict.js';
 export type { UsagePreference, UsageSignal, UsageCategory } from './usage/vocabulary.js';
@@ -24,3 +24,18 @@ export { USAGE_CATEGORIES } from './usage/vocabulary.js';
 export { lint, DIAGNOSTIC_CODES } from './lint/index.js';
 export type { Diagnostic, DiagnosticCode, Severity, LintOptions } from './lint/index.js';
 export { HeedError, InvalidOptionsError } from './errors.js';
+export { defineOptions, option, describeValue } from './options/index.js';
+export type {
+  OptionsDefinition,
+  OptionsInput,
+  ResolvedOptions,
+  OptionField,
+  OptionFields,
+  DefineOptionsSettings,
+  NumberSpec,
+  ListSpec,
+  ObjectSpec,
+  CustomCheck,
+  Fail,
+  FieldContext,
+} from './options/index.js';

@@ -4,46 +4,67 @@
  *
  * No regular expression is built from a pattern. A pattern is read as literal segments between its
  * `*`s, found left to right with `indexOf` (greedy leftmost is exact for this language), so one
- * pattern costs O(path length) and hostile patterns cannot backtrack. Cheap rejections come first:
- * the byte after the leading `/`, then, for `*` rules, a 32-bit mask of the byte classes the pattern
- * needs. Rule sets with many `*` rules share next-occurrence tables of their segments within a check,
- * which is what keeps thousands of `/*a*a*…*b` patterns cheap against a 2,000-byte URL.
+ * pattern costs O(path length) and hostile patterns cannot backtrack.
  *
- * A compiled rule is one integer: the directive table row that holds the pattern, plus two small
- * fields; rules are kept in the order in which they win, so the first rule that matches decides.
- * Large rule sets are bucketed by literal prefix. A rule set checked often switches to a faster,
- * larger form (hot-rules.ts).
+ * A crawler checks the same rule set thousands of times, so compiling does the per-rule work once:
+ * each rule's literal prefix, anchored tail and flags become integers in one typed array and its
+ * `*` segments strings; rules are kept in the order in which they win, so the first rule that
+ * matches decides; and they are listed by the byte after the leading `/`, so a check visits only
+ * the rules that can match. A rule set is compiled for a user-agent on its first check (compile.ts):
+ * a parsed file nobody asks about costs its directive table only.
+ *
+ * Two defences keep hostile files cheap. Large rule sets are also bucketed by literal prefix. Rule
+ * sets with many `*` rules filter them by a byte-class mask first, and within one check of a long
+ * path share next-occurrence tables of their segments, which is what keeps thousands of
+ * `/*a*a*…*b` patterns cheap against a 2,000-byte URL; those tables live in the check that builds
+ * them, so a matcher holds no state between checks.
  */
 import { decodeUnreserved } from './escape.js';
-import { HotRules, type RuleSource } from './hot-rules.js';
 import { HAS_RAW, HAS_STAR, LINE_SHIFT, rowEnd, rowHead, rowStart, type DirectiveTable } from './table.js';
 
 const KIND_ALLOW = 1;
-/** Entry layout: `row << 9 | alternative << 8 | second byte of the literal prefix (0: none)`. */
-const ALTERNATIVE = 0x100;
-const SECOND = 0xff;
 
 /**
- * Rule sets up to this size are scanned whole (the byte after `/` rejects most rules with one integer
- * compare); larger ones are bucketed by literal prefix.
+ * Rule sets up to this size are listed whole by the byte after `/`; larger ones are bucketed by
+ * literal prefix, and only the rules too short for a bucket are listed.
  */
 const LINEAR_LIMIT = 256;
 /** Bucket key length: large rule sets are bucketed by the first bytes of their literal prefix. */
 const KEY_LENGTH = 5;
-/** From this many `*` rules on, segment searches share next-occurrence tables within a check. */
+/** From this many `*` rules on, a byte-class mask filters them and segment searches are shared within a check. */
 const SHARED_SEGMENTS_FROM = 64;
 /** Paths shorter than this search segments with plain `indexOf`: a table would cost more. */
 const SHARED_SEGMENTS_PATH = 256;
 /** Bucket offsets and lengths share one number: offset * BUCKET_SPLIT + length. */
 const BUCKET_SPLIT = 2 ** 21;
-/**
- * After this many checks a rule set switches to its hot form ({@link HotRules}): faster checks for
- * about 100 more bytes per rule, paid only by the rule sets a crawler keeps asking.
- */
-export const HOT_AFTER = 64;
+/** Candidate lists are indexed by the byte after `/`; a canonical path is ASCII. */
+const ASCII = 128;
+/** The candidate lists may hold at most this many entries per rule (plus one per byte). */
+const LIST_GROWTH = 4;
+/** `second` of a rule whose byte after `/` is not ASCII: no canonical path has it. */
+const NO_PATH = 0xff;
 
-/** Where a compiled rule's pattern is, and how to read it. */
+/** Numbers per rule in {@link RuleMatcher.spans}. */
+const SPAN = 6;
+/** Offsets in a rule's span: its directive row, where its prefix and tail are in the text, flags. */
+const ROW = 0;
+const START = 1;
+const PREFIX_END = 2;
+const TAIL_START = 3;
+const END = 4;
+const FLAGS = 5;
+const ANCHORED = 1;
+/** The pattern has a `*`: its segments follow the prefix. */
+const STAR = 2;
+/** Google's `index.html` alternative of an `allow` (see `fromTable`). */
+const ALTERNATIVE = 4;
+/** An `allow`, or an empty pattern (Google's `disallow()` needs a priority above 0). */
+const ALLOWS = 8;
+
+/** Where a rule's pattern is, and how to read it. */
 interface Shape {
+  readonly row: number;
+  readonly alternative: boolean;
   readonly start: number;
   /** End of the pattern without its anchoring `$`. */
   readonly end: number;
@@ -57,57 +78,126 @@ interface Shape {
 
 /** A compiled rule set for one user-agent: answers "which rule wins for this path?". */
 export class RuleMatcher {
-  /** Rule positions (into `entries`) whose literal prefix is shorter than the bucket key; all rules when small. */
-  private readonly short: Int32Array | undefined;
-  /** Bucket key → [offset, length] in `bucketItems`: one array for all buckets, not one each. */
+  /** Per rule position (precedence order), {@link SPAN} numbers: row, prefix, tail, end, flags. */
+  private readonly spans: Int32Array;
+  /** Per rule position: its literal segments between `*`s, without an anchored tail (`*` rules; not with `shared`). */
+  private readonly segments: (readonly string[] | undefined)[] | undefined;
+  /** The shared segment search of rule sets with many `*` rules. */
+  private readonly shared: SharedSegments | undefined;
+  /** Per rule position with `shared`: the byte classes its pattern needs (0 without `*`). */
+  private readonly masks: Int32Array | undefined;
+  /** Per rule position: the byte after `/` the rule needs, 0 for any, {@link NO_PATH} for none. */
+  private readonly seconds: Uint8Array;
+  /** All candidate lists back to back: for each byte after `/`, the rules that can match. */
+  private readonly lists: Int32Array;
+  /** Where each byte's list starts and ends in {@link lists}: `[start, end]` per byte. */
+  private readonly bounds: Int32Array;
+  /** The lists were not split by the byte after `/` (see the constructor): check it per rule. */
+  private readonly checkIndexed: boolean;
+  /** Bucket key → [offset, length] in `bucketItems`, for large rule sets: one array for all buckets. */
   private readonly buckets: Map<string, number> | undefined;
   private readonly bucketItems: Int32Array | undefined;
-  private readonly segments: SegmentFinder | undefined;
-  private hot: HotRules | undefined;
-  private checks = 0;
 
   private constructor(
     private readonly text: string,
     private readonly rows: Int32Array,
-    /**
-     * Compiled rules in precedence order, then, when any rule has a `*`, the byte-class mask of
-     * each rule (0 for rules without `*`): one array, so a small file pays for one buffer.
-     */
-    private readonly entries: Int32Array,
-    private readonly count: number,
+    rules: readonly Shape[],
   ) {
-    const hasMasks = entries.length > count;
+    const count = rules.length;
+    this.spans = new Int32Array(count * SPAN);
+    this.seconds = new Uint8Array(count);
     let wildcards = 0;
-    if (hasMasks) for (let i = 0; i < count; i++) if (entries[count + i] !== 0) wildcards++;
-    this.segments = wildcards >= SHARED_SEGMENTS_FROM ? new SegmentFinder(this) : undefined;
+    rules.forEach((rule, i) => {
+      this.addRule(i, rule);
+      if (rule.firstStar !== -1) wildcards++;
+    });
+    if (wildcards >= SHARED_SEGMENTS_FROM) {
+      this.shared = new SharedSegments(text, this.spans, count);
+      this.masks = new Int32Array(count);
+      for (let i = 0; i < count; i++) {
+        const at = i * SPAN;
+        if ((this.spans[at + FLAGS] as number) & STAR)
+          this.masks[i] = byteClasses(text, this.spans[at + START] as number, this.spans[at + END] as number);
+      }
+      this.segments = undefined;
+    } else {
+      this.shared = undefined;
+      this.masks = undefined;
+      this.segments = rules.map((rule, i) => (rule.firstStar === -1 ? undefined : this.cutSegments(i)));
+    }
+
+    let listed: readonly number[] | undefined;
     if (count <= LINEAR_LIMIT) {
-      this.short = undefined;
       this.buckets = undefined;
       this.bucketItems = undefined;
-      return;
+    } else {
+      const short: number[] = [];
+      const buckets = new Map<string, number[]>();
+      for (let i = 0; i < count; i++) {
+        const at = i * SPAN;
+        const start = this.spans[at + START] as number;
+        if ((this.spans[at + PREFIX_END] as number) - start < KEY_LENGTH) {
+          short.push(i);
+          continue;
+        }
+        const key = text.slice(start, start + KEY_LENGTH);
+        const bucket = buckets.get(key);
+        if (bucket === undefined) buckets.set(key, [i]);
+        else bucket.push(i);
+      }
+      const items: number[] = [];
+      this.buckets = new Map();
+      for (const [key, list] of buckets) {
+        this.buckets.set(key, items.length * BUCKET_SPLIT + list.length);
+        items.push(...list);
+      }
+      this.bucketItems = new Int32Array(items);
+      listed = short;
     }
-    const short: number[] = [];
-    const buckets = new Map<string, number[]>();
-    for (let i = 0; i < count; i++) {
-      const shape = this.shape(i);
-      const prefixEnd = shape.firstStar === -1 ? shape.end : shape.firstStar;
-      if (prefixEnd - shape.start < KEY_LENGTH) {
-        short.push(i);
+
+    listed ??= [...rules.keys()];
+    const any: number[] = [];
+    const bySecond = new Map<number, number[]>();
+    for (const i of listed) {
+      const second = this.seconds[i] as number;
+      if (second === 0) {
+        any.push(i);
+        for (const list of bySecond.values()) list.push(i);
         continue;
       }
-      const key = text.slice(shape.start, shape.start + KEY_LENGTH);
-      const bucket = buckets.get(key);
-      if (bucket === undefined) buckets.set(key, [i]);
-      else bucket.push(i);
+      if (second === NO_PATH) continue;
+      let list = bySecond.get(second);
+      if (list === undefined) {
+        list = [...any];
+        bySecond.set(second, list);
+      }
+      list.push(i);
     }
-    this.short = new Int32Array(short);
-    const items: number[] = [];
-    this.buckets = new Map();
-    for (const [key, list] of buckets) {
-      this.buckets.set(key, items.length * BUCKET_SPLIT + list.length);
-      items.push(...list);
+    this.bounds = new Int32Array(ASCII * 2);
+    let size = any.length;
+    for (const list of bySecond.values()) size += list.length;
+    if (size > LIST_GROWTH * count + ASCII) {
+      // Many rules without a second byte and many distinct second bytes: one list for all bytes,
+      // read with the second-byte check, rather than (bytes × rules) copies.
+      const all = [...listed];
+      for (let code = 0; code < ASCII; code++) this.bounds[code * 2 + 1] = all.length;
+      this.lists = new Int32Array(all);
+      this.checkIndexed = true;
+      return;
     }
-    this.bucketItems = new Int32Array(items);
+    const lists: number[] = [...any];
+    for (let code = 0; code < ASCII; code++) {
+      const list = bySecond.get(code);
+      if (list === undefined) {
+        this.bounds[code * 2 + 1] = any.length; // the shared list of rules without a second byte
+        continue;
+      }
+      this.bounds[code * 2] = lists.length;
+      lists.push(...list);
+      this.bounds[code * 2 + 1] = lists.length;
+    }
+    this.lists = new Int32Array(lists);
+    this.checkIndexed = false;
   }
 
   /**
@@ -124,53 +214,42 @@ export class RuleMatcher {
     order: 'precedence' | 'listed' = 'precedence',
   ): RuleMatcher {
     const source = decodeUnreservedEscapes ? decodedView(table, rowIndices) : { text: table.text, rows: table.rows, indices: rowIndices };
-    const drafts: { entry: number; shape: Shape }[] = [];
+    const drafts: Shape[] = [];
     for (const row of source.indices) {
-      const head = rowHead(source.rows, row);
-      const entry = row << 9;
-      drafts.push({ entry, shape: shapeOf(source.text, source.rows, entry) });
-      if ((head & 7) !== KIND_ALLOW) continue;
+      drafts.push(shapeOf(source.text, source.rows, row, false));
+      if ((rowHead(source.rows, row) & 7) !== KIND_ALLOW) continue;
       // Google: `allow: /dir/index.htm[l]` also allows `/dir/` itself, as `allow: /dir/$` would. The
       // alternative is shorter than the pattern, so it only decides when the pattern does not match.
       const start = rowStart(source.text, source.rows, row);
       const end = rowEnd(source.rows, row);
       const slash = source.text.lastIndexOf('/', end - 1);
       if (slash >= start && slash + 10 <= end && source.text.startsWith('/index.htm', slash)) {
-        drafts.push({ entry: entry | ALTERNATIVE, shape: shapeOf(source.text, source.rows, entry | ALTERNATIVE) });
+        drafts.push(shapeOf(source.text, source.rows, row, true));
       }
     }
-    if (order === 'precedence') drafts.sort((a, b) => byPrecedence(a.shape, b.shape));
-    const entries: number[] = [];
-    const masks: number[] = [];
-    let anyWildcard = false;
+    if (order === 'precedence') drafts.sort(byPrecedence);
+    const rules: Shape[] = [];
     const seen = new Set<string>();
-    for (const { entry, shape } of drafts) {
+    for (const shape of drafts) {
       // Exact repeats never decide: the earlier line of two equal rules always wins (in either order).
       const key = `${shape.allow ? 'a' : 'd'}${shape.anchored ? '$' : ''}${shape.priority}:${source.text.slice(shape.start, shape.end)}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      const prefixEnd = shape.firstStar === -1 ? shape.end : shape.firstStar;
-      const second = prefixEnd - shape.start >= 2 ? source.text.charCodeAt(shape.start + 1) : 0;
-      entries.push(entry | (second & SECOND));
-      const mask = shape.firstStar === -1 ? 0 : maskOf(source.text, shape.start, shape.end);
-      if (mask !== 0) anyWildcard = true;
-      masks.push(mask);
+      rules.push(shape);
     }
-    return new RuleMatcher(source.text, source.rows, new Int32Array(anyWildcard ? entries.concat(masks) : entries), entries.length);
+    return new RuleMatcher(source.text, source.rows, rules);
   }
 
   /** Number of distinct compiled rules. */
   get size(): number {
-    return this.count;
+    return this.seconds.length;
   }
 
   /** The line of the rule that decides for `path`, with its verdict; undefined when none matches. */
   match(path: string): { line: number; allowed: boolean } | undefined {
     const winner = this.winner(path);
     if (winner === -1) return undefined;
-    const shape = this.shape(winner);
-    // A matching empty pattern (priority 0) decides, but allows (Google's `disallow()` needs > 0).
-    return { line: shape.line, allowed: shape.allow || shape.priority === 0 };
+    return { line: this.lineAt(winner), allowed: this.allowsAt(winner) };
   }
 
   /**
@@ -181,17 +260,16 @@ export class RuleMatcher {
   longestMatches(path: string): number[] {
     const first = this.winner(path);
     if (first === -1) return [];
-    const top = this.shape(first);
-    const lines = [top.line];
-    for (let i = first + 1; i < this.count; i++) {
-      const shape = this.shape(i);
-      if (shape.priority !== top.priority) break;
-      if (this.matches(i, path)) lines.push(shape.line);
+    const priority = this.priorityAt(first);
+    const lines = [this.lineAt(first)];
+    for (let i = first + 1; i < this.size; i++) {
+      if (this.priorityAt(i) !== priority) break;
+      if (this.matches(i, path, undefined)) lines.push(this.lineAt(i));
     }
     return lines;
   }
 
-  /** Whether `path` is allowed: the hot path, no allocation. */
+  /** Whether `path` is allowed: the hot path, allocating nothing but a long path's shared segment tables. */
   allows(path: string): boolean {
     const winner = this.winner(path);
     return winner === -1 || this.allowsAt(winner);
@@ -204,28 +282,38 @@ export class RuleMatcher {
 
   /** Whether the rule at position `i` allows: an `allow`, or a matching empty `disallow` (Google's `disallow()` needs > 0). */
   allowsAt(i: number): boolean {
-    const row = (this.entries[i] as number) >>> 9;
-    return (rowHead(this.rows, row) & 7) === KIND_ALLOW || rowStart(this.text, this.rows, row) === rowEnd(this.rows, row);
+    return ((this.spans[i * SPAN + FLAGS] as number) & ALLOWS) !== 0;
   }
 
   /** The 1-based line of the rule at position `i`. */
   lineAt(i: number): number {
-    return rowHead(this.rows, (this.entries[i] as number) >>> 9) >>> LINE_SHIFT;
+    return rowHead(this.rows, this.spans[i * SPAN + ROW] as number) >>> LINE_SHIFT;
   }
 
-  /** The shape of the compiled rule at position `i` of the precedence order. */
-  shape(i: number): Shape {
-    return shapeOf(this.text, this.rows, this.entries[i] as number);
+  /** Google's priority of the rule at position `i`: the pattern's length (the alternative's, plus its `$`). */
+  private priorityAt(i: number): number {
+    const at = i * SPAN;
+    const start = this.spans[at + START] as number;
+    if ((this.spans[at + FLAGS] as number) & ALTERNATIVE) return (this.spans[at + END] as number) - start + 1;
+    return rowEnd(this.rows, this.spans[at + ROW] as number) - start;
   }
 
   private winner(path: string): number {
-    if (this.hot === undefined && ++this.checks >= HOT_AFTER) this.hot = this.heatUp();
-    const hot = this.hot;
-    if (hot === undefined && this.short === undefined) return this.firstMatch(undefined, path);
-    const best = hot === undefined ? this.firstMatch(this.short, path) : hot.firstIndexedMatch(path);
+    // Rule sets with many `*` rules share segment searches within this check of a long path.
+    const scratch = this.shared !== undefined && path.length >= SHARED_SEGMENTS_PATH ? new SegmentScratch() : undefined;
+    const second = path.charCodeAt(1);
+    const code = second < ASCII ? second : 0;
+    const best = this.firstMatch(
+      this.lists,
+      this.bounds[code * 2] as number,
+      this.bounds[code * 2 + 1] as number,
+      path,
+      this.checkIndexed,
+      scratch,
+    );
     const bucket = this.bucketFor(path);
     if (bucket === undefined) return best;
-    const other = hot === undefined ? this.firstMatch(bucket, path) : hot.firstMatchIn(bucket, path);
+    const other = this.firstMatch(bucket, 0, bucket.length, path, true, scratch);
     // Positions follow precedence: the lower one wins.
     if (other === -1) return best;
     return best === -1 || other < best ? other : best;
@@ -240,121 +328,132 @@ export class RuleMatcher {
     return this.bucketItems.subarray(offset, offset + (bucket % BUCKET_SPLIT));
   }
 
-  private heatUp(): HotRules {
-    const { entries, count } = this;
-    const hasMasks = entries.length > count;
-    const sources: RuleSource[] = [];
-    for (let i = 0; i < count; i++) {
-      const { start, end, anchored, firstStar } = this.shape(i);
-      const mask = hasMasks ? (entries[count + i] as number) : 0;
-      sources.push({ start, end, anchored, firstStar, second: (entries[i] as number) & SECOND, mask });
-    }
-    return new HotRules(this.text, sources, this.short, this.segments);
-  }
-
-  /** The first rule of `list` (all rules when undefined) that matches `path`, or -1. */
-  private firstMatch(list: Int32Array | undefined, path: string): number {
-    const { entries } = this;
-    // Masks pay when many `*` rules or a long path would otherwise be walked; for a small file and
-    // a short path, computing the path's mask costs more than it saves.
-    const hasMasks = entries.length > this.count && (this.segments !== undefined || path.length >= SHARED_SEGMENTS_PATH);
-    const count = list === undefined ? this.count : list.length;
+  /**
+   * The first position of `list[from, to)` whose rule matches `path`, or -1. `checkSecond`: the list
+   * was not selected by the byte after `/`, so reject on it first.
+   */
+  private firstMatch(
+    list: Int32Array,
+    from: number,
+    to: number,
+    path: string,
+    checkSecond: boolean,
+    scratch: SegmentScratch | undefined,
+  ): number {
     const second = path.charCodeAt(1);
+    // Masks pay for rule sets with many `*` rules; for a few, native segment searches cost less than
+    // a pass over the path in JavaScript, however long the path.
+    const masks = this.masks;
     let pathMask = -1;
-    for (let k = 0; k < count; k++) {
-      const i = list === undefined ? k : (list[k] as number);
-      const entry = entries[i] as number;
-      // The byte after the leading `/` rejects most rules without reading the pattern.
-      const expected = entry & SECOND;
-      if (expected !== 0 && expected !== second) continue;
-      if (hasMasks) {
-        const mask = entries[this.count + i] as number;
+    for (let k = from; k < to; k++) {
+      const i = list[k] as number;
+      if (checkSecond) {
+        const expected = this.seconds[i] as number;
+        if (expected !== 0 && expected !== second) continue;
+      }
+      if (masks !== undefined) {
+        const mask = masks[i] as number;
         if (mask !== 0) {
-          if (pathMask === -1) pathMask = maskOf(path, 0, path.length);
+          if (pathMask === -1) pathMask = byteClasses(path, 0, path.length);
           if ((mask & ~pathMask) !== 0) continue;
         }
       }
-      if (this.matches(i, path)) return i;
+      if (this.matches(i, path, scratch)) return i;
     }
     return -1;
   }
 
-  /**
-   * Google's `RobotsMatchStrategy::Matches` for the compiled rule at position `i`. It reads the rule
-   * as {@link shapeOf} does, inline: this is the hot path, and it allocates nothing.
-   */
-  private matches(i: number, path: string): boolean {
-    const { text, rows } = this;
-    const entry = this.entries[i] as number;
-    const row = entry >>> 9;
-    const head = rowHead(rows, row);
-    const start = rowStart(text, rows, row);
-    let end = rowEnd(rows, row);
-    if (start === end) return true; // the empty pattern matches everything
-    let anchored: boolean;
-    if (entry & ALTERNATIVE) {
-      end = text.lastIndexOf('/', end - 1) + 1;
-      anchored = true;
-    } else {
-      anchored = text.charCodeAt(end - 1) === 0x24;
-      if (anchored) {
-        end--;
-        // `/a*$`: a trailing `*` makes the anchor always true.
-        if (head & HAS_STAR && end > start && text.charCodeAt(end - 1) === 0x2a) anchored = false;
+  /** Google's `RobotsMatchStrategy::Matches` for the rule at position `i`: the hot path, it allocates nothing. */
+  private matches(i: number, path: string, scratch: SegmentScratch | undefined): boolean {
+    const { spans, text } = this;
+    const at = i * SPAN;
+    const start = spans[at + START] as number;
+    const prefixLength = (spans[at + PREFIX_END] as number) - start;
+    const flags = spans[at + FLAGS] as number;
+    if (path.length < prefixLength) return false;
+    for (let k = 0; k < prefixLength; k++) {
+      if (path.charCodeAt(k) !== text.charCodeAt(start + k)) return false;
+    }
+    if ((flags & STAR) === 0) return (flags & ANCHORED) === 0 || path.length === prefixLength;
+    let limit = path.length;
+    if (flags & ANCHORED) {
+      // The tail must end the path: the cheapest rejection, so it goes first.
+      const tailStart = spans[at + TAIL_START] as number;
+      const tailLength = (spans[at + END] as number) - tailStart;
+      limit -= tailLength;
+      if (limit < prefixLength) return false;
+      for (let k = 0; k < tailLength; k++) {
+        if (path.charCodeAt(limit + k) !== text.charCodeAt(tailStart + k)) return false;
       }
     }
-    let firstStar = head & HAS_STAR ? text.indexOf('*', start) : -1;
-    if (firstStar >= end) firstStar = -1;
-    if (firstStar === -1) {
-      const length = end - start;
-      if (anchored ? path.length !== length : path.length < length) return false;
-      return sameBytes(path, 0, text, start, end);
+    if (this.shared !== undefined) return this.shared.matches(i, path, prefixLength, limit, scratch);
+    const segments = (this.segments as (readonly string[] | undefined)[])[i] as readonly string[];
+    let position = prefixLength;
+    for (let k = 0; k < segments.length; k++) {
+      const segment = segments[k] as string;
+      const found = path.indexOf(segment, position);
+      if (found === -1) return false;
+      position = found + segment.length;
     }
-    if (!sameBytes(path, 0, text, start, firstStar)) return false;
-    let position = firstStar - start;
-    let segmentsEnd = end;
-    let tailLength = 0;
-    if (anchored) {
-      // The last segment must end the path: check it first, it is the cheapest rejection.
-      const lastStar = text.lastIndexOf('*', end - 1);
-      tailLength = end - lastStar - 1;
-      if (path.length - tailLength < position || !sameBytes(path, path.length - tailLength, text, lastStar + 1, end)) return false;
-      segmentsEnd = lastStar;
-    }
-    if (this.segments !== undefined) return this.segments.matches(i, path, position, anchored);
-    let segmentStart = firstStar + 1;
-    while (segmentStart <= segmentsEnd) {
-      let segmentEnd = text.indexOf('*', segmentStart);
-      if (segmentEnd === -1 || segmentEnd > segmentsEnd) segmentEnd = segmentsEnd;
-      const length = segmentEnd - segmentStart;
-      if (length > 0) {
-        const found = path.indexOf(length === 1 ? (text[segmentStart] as string) : text.slice(segmentStart, segmentEnd), position);
-        if (found === -1) return false;
-        position = found + length;
-      }
-      segmentStart = segmentEnd + 1;
-    }
-    return !anchored || path.length - tailLength >= position;
+    return position <= limit;
   }
 
-  /** The pattern text the matcher reads (for the segment finder). */
-  get patternText(): string {
-    return this.text;
+  private addRule(i: number, rule: Shape): void {
+    const { start, end, anchored, firstStar } = rule;
+    const at = i * SPAN;
+    const spans = this.spans;
+    spans[at + ROW] = rule.row;
+    spans[at + START] = start;
+    spans[at + END] = end;
+    const allows = rule.allow || rule.priority === 0 ? ALLOWS : 0;
+    const flags = allows | (rule.alternative ? ALTERNATIVE : 0) | (anchored ? ANCHORED : 0);
+    const prefixEnd = firstStar === -1 ? end : firstStar;
+    spans[at + PREFIX_END] = prefixEnd;
+    this.seconds[i] = prefixEnd - start < 2 ? 0 : this.text.charCodeAt(start + 1) < ASCII ? this.text.charCodeAt(start + 1) : NO_PATH;
+    if (firstStar === -1) {
+      spans[at + TAIL_START] = end;
+      spans[at + FLAGS] = flags;
+      return;
+    }
+    // Anchored: the piece after the last `*` must end the path (it is never empty: `*$` unanchors).
+    spans[at + TAIL_START] = anchored ? this.text.lastIndexOf('*', end - 1) + 1 : end;
+    spans[at + FLAGS] = flags | STAR;
+  }
+
+  /** The literal segments of the `*` rule at position `i` between its prefix and its tail. */
+  private cutSegments(i: number): readonly string[] {
+    const at = i * SPAN;
+    const from = (this.spans[at + PREFIX_END] as number) + 1;
+    const to =
+      (this.spans[at + FLAGS] as number) & ANCHORED ? (this.spans[at + TAIL_START] as number) - 1 : (this.spans[at + END] as number);
+    return this.text
+      .slice(from, Math.max(from, to))
+      .split('*')
+      .filter((piece) => piece.length > 0);
   }
 }
 
-/** Where the pattern of a compiled rule (`entry`) is in `text`, and how to read it. */
-function shapeOf(text: string, rows: Int32Array, entry: number): Shape {
-  const row = entry >>> 9;
+/** Where the pattern at `row` (or its `index.html` alternative) is in `text`, and how to read it. */
+function shapeOf(text: string, rows: Int32Array, row: number, alternative: boolean): Shape {
   const head = rowHead(rows, row);
   const start = rowStart(text, rows, row);
   let end = rowEnd(rows, row);
   const allow = (head & 7) === KIND_ALLOW;
   const line = head >>> LINE_SHIFT;
-  if (entry & ALTERNATIVE) {
+  if (alternative) {
     end = text.lastIndexOf('/', end - 1) + 1;
     const star = head & HAS_STAR ? text.indexOf('*', start) : -1;
-    return { start, end, anchored: true, firstStar: star !== -1 && star < end ? star : -1, priority: end - start + 1, allow, line };
+    return {
+      row,
+      alternative,
+      start,
+      end,
+      anchored: true,
+      firstStar: star !== -1 && star < end ? star : -1,
+      priority: end - start + 1,
+      allow,
+      line,
+    };
   }
   const priority = end - start;
   let anchored = false;
@@ -364,7 +463,7 @@ function shapeOf(text: string, rows: Int32Array, entry: number): Shape {
     anchored = !(head & HAS_STAR && end > start && text.charCodeAt(end - 1) === 0x2a);
   }
   const star = head & HAS_STAR ? text.indexOf('*', start) : -1;
-  return { start, end, anchored, firstStar: star !== -1 && star < end ? star : -1, priority, allow, line };
+  return { row, alternative, start, end, anchored, firstStar: star !== -1 && star < end ? star : -1, priority, allow, line };
 }
 
 /** The chosen rows with their patterns decoded (RFC 9309 reading), as a small table of their own. */
@@ -388,16 +487,12 @@ function byPrecedence(a: Shape, b: Shape): number {
   return a.line - b.line;
 }
 
-function sameBytes(path: string, at: number, text: string, start: number, end: number): boolean {
-  if (path.length - at < end - start) return false;
-  for (let i = start; i < end; i++) {
-    if (path.charCodeAt(at + i - start) !== text.charCodeAt(i)) return false;
-  }
-  return true;
-}
-
-/** The byte classes (code & 31) of the literal bytes of text[start, end). */
-function maskOf(text: string, start: number, end: number): number {
+/**
+ * The byte classes (code & 31) of the bytes of text[start, end), `*` left out: the same function
+ * reads a pattern (whose `*` is no byte) and a path, and a pattern's classes must all be in the
+ * path's for it to match.
+ */
+function byteClasses(text: string, start: number, end: number): number {
   let mask = 0;
   for (let i = start; i < end; i++) {
     const code = text.charCodeAt(i);
@@ -407,32 +502,28 @@ function maskOf(text: string, start: number, end: number): number {
 }
 
 /**
- * Segment search for rule sets with many `*` rules (hostile files are thousands of `/*a*a*…*b`).
- * Segments are numbered and cut out once, at compile time. Within one check of a long path, the
- * first search for a segment uses `indexOf`; from the second on, a table of the segment's next
- * occurrence at every path position answers in O(1). A check then costs at most (distinct segments × path length) plus one step per
- * segment of each rule tried, instead of (rules × path length).
+ * The segments of rule sets with many `*` rules (hostile files are thousands of `/*a*a*…*b`),
+ * numbered and cut out once, at compile time, so that one check can share its searches for the
+ * same segment between rules (see {@link SegmentScratch}). A check then costs at most (distinct
+ * segments × path length) plus one step per segment of each rule tried, instead of (rules × path
+ * length).
  */
-class SegmentFinder {
-  /** Per rule position: offset of its segment ids in `ids`, and their count. */
+class SharedSegments {
+  /** Per rule position: offset of its segment ids in `ids`, and their count (the tail of an anchored rule last). */
   private readonly spans: Int32Array;
   private readonly ids: Int32Array;
-  private readonly strings: string[] = [];
-  private path: string | undefined;
-  private readonly uses: Int32Array;
-  private tables: (Int32Array | undefined)[] = [];
+  readonly strings: string[] = [];
 
-  constructor(matcher: RuleMatcher) {
-    const text = matcher.patternText;
-    const count = matcher.size;
+  constructor(text: string, ruleSpans: Int32Array, count: number) {
     const numbers = new Map<string, number>();
     const ids: number[] = [];
     this.spans = new Int32Array(count * 2);
     for (let i = 0; i < count; i++) {
-      const { end, firstStar } = matcher.shape(i);
-      if (firstStar === -1) continue;
+      const at = i * SPAN;
+      if (((ruleSpans[at + FLAGS] as number) & STAR) === 0) continue;
       this.spans[i * 2] = ids.length;
-      let from = firstStar + 1;
+      const end = ruleSpans[at + END] as number;
+      let from = (ruleSpans[at + PREFIX_END] as number) + 1;
       while (from <= end) {
         let to = text.indexOf('*', from);
         if (to === -1 || to > end) to = end;
@@ -451,39 +542,43 @@ class SegmentFinder {
       this.spans[i * 2 + 1] = ids.length - (this.spans[i * 2] as number);
     }
     this.ids = new Int32Array(ids);
-    this.uses = new Int32Array(this.strings.length);
   }
 
-  /** Whether the `*` rule at position `i`, whose literal prefix (and anchored tail) matched, matches. */
-  matches(i: number, path: string, position: number, anchored: boolean): boolean {
-    if (path !== this.path && path.length >= SHARED_SEGMENTS_PATH) {
-      this.path = path;
-      this.uses.fill(0);
-      this.tables = [];
-    }
+  /**
+   * Whether the `*` rule at position `i`, whose literal prefix (and anchored tail) matched, matches:
+   * its segments in order from `position`, ending by `limit` (where an anchored tail starts).
+   */
+  matches(i: number, path: string, position: number, limit: number, scratch: SegmentScratch | undefined): boolean {
     const offset = this.spans[i * 2] as number;
     const count = this.spans[i * 2 + 1] as number;
     // With an anchor, the last segment is the tail, which the caller has checked ends the path.
-    const middle = anchored ? count - 1 : count;
+    const middle = limit < path.length ? count - 1 : count;
     for (let k = 0; k < middle; k++) {
       const id = this.ids[offset + k] as number;
-      const found = this.find(path, id, position);
+      const found = scratch === undefined ? path.indexOf(this.strings[id] as string, position) : scratch.find(this, path, id, position);
       if (found === -1) return false;
       position = found + (this.strings[id] as string).length;
     }
-    if (!anchored) return true;
-    const tail = count === 0 ? 0 : (this.strings[this.ids[offset + count - 1] as number] as string).length;
-    return path.length - tail >= position;
+    return position <= limit;
   }
+}
 
-  private find(path: string, id: number, from: number): number {
+/**
+ * The searches of one check of a long path against a {@link SharedSegments} rule set: the first
+ * search for a segment uses `indexOf`; from the second on, a table of the segment's next occurrence
+ * at every path position answers in O(1). Made per check, so no matcher state outlives a check.
+ */
+class SegmentScratch {
+  private uses: Int32Array | undefined;
+  private readonly tables: (Int32Array | undefined)[] = [];
+
+  find(segments: SharedSegments, path: string, id: number, from: number): number {
     if (from > path.length) return -1;
-    if (path.length < SHARED_SEGMENTS_PATH) return path.indexOf(this.strings[id] as string, from);
     const table = this.tables[id];
     if (table !== undefined) return table[from] as number;
-    const uses = ++(this.uses[id] as number);
-    const segment = this.strings[id] as string;
-    if (uses < 2) return path.indexOf(segment, from);
+    this.uses ??= new Int32Array(segments.strings.length);
+    const segment = segments.strings[id] as string;
+    if (++(this.uses[id] as number) < 2) return path.indexOf(segment, from);
     const built = nextOccurrences(path, segment);
     this.tables[id] = built;
     return built[from] as number;

@@ -5,33 +5,59 @@
 import { compileAgent, materializeTable, type CompiledAgent, type Directives } from './compile.js';
 import { decodeUnreserved } from './escape.js';
 import { buildTable, MAX_BODY_BYTES, type DirectiveTable } from './table.js';
-import { booleanOption, checkKnownKeys, describe, isRecord, numberOption, optionError, type OptionScope } from './check-options.js';
+import { defineOptions, option, type OptionsInput } from './options/index.js';
 import { DEFAULT_MAX_BYTES, prepareBody } from './tokenize.js';
-import type { Decision, Explanation, Group, OtherDirective, ParseOptions, ProductTokens, Rule } from './types.js';
+import type { Decision, Explanation, Group, OtherDirective, Rule } from './types.js';
+import type { ProductTokens } from './user-agent.js';
 import { canonicalPath } from './url.js';
 import { UsageRules } from './usage/rules.js';
 import type { UsageVerdict } from './usage/verdict.js';
 
-const KNOWN_OPTIONS = ['maxBytes', 'decodeUnreservedEscapes', 'implicitRobotsTxtAllow', 'acceptTypos', 'acceptMissingColon'];
 /** Compiled agents kept per file: crawlers use one or a few; a bound keeps hostile callers in check. */
 const MAX_CACHED_AGENTS = 64;
 /** `lastToken` after a list that may change: no argument is identical to it. */
 const NOT_STABLE: unique symbol = Symbol('not stable');
-/** Line numbers and row indices are packed into integers: bodies stay within 8 MiB. */
-const MAX_MAX_BYTES = MAX_BODY_BYTES;
-const SCOPE: OptionScope = { where: 'parseRobotsTxt()' };
 
-function checkOptions(options: ParseOptions | undefined): ParseOptions {
-  if (options === undefined || options === null) return {};
-  if (!isRecord(options))
-    throw optionError('options', `expected an options object, e.g. { implicitRobotsTxtAllow: true }, got ${describe(options)}.`, SCOPE);
-  checkKnownKeys(options, KNOWN_OPTIONS, SCOPE);
-  for (const key of ['decodeUnreservedEscapes', 'implicitRobotsTxtAllow', 'acceptTypos', 'acceptMissingColon'] as const) {
-    booleanOption(options[key], key, key.startsWith('accept'), SCOPE);
-  }
-  numberOption(options.maxBytes, 'maxBytes', DEFAULT_MAX_BYTES, { min: 0, max: MAX_MAX_BYTES, unit: 'bytes' }, SCOPE);
-  return options;
-}
+/** The options of {@link parseRobotsTxt}. Every default is Google's reading. */
+const PARSE_OPTIONS = defineOptions(
+  'parseRobotsTxt()',
+  {
+    /**
+     * Bytes of the body that are read; the rest is ignored, as Google and RFC 9309 (which asks for
+     * at least 500 KiB) allow. At most 8 MiB: line numbers and row indices are packed into integers.
+     * @default 512,000 (500 KiB)
+     */
+    maxBytes: option.number({ default: DEFAULT_MAX_BYTES, min: 0, max: MAX_BODY_BYTES, unit: 'bytes' }),
+    /**
+     * RFC 9309 §2.2.2: decode `%XX` escapes of unreserved characters (`A-Z a-z 0-9 - . _ ~`) in both
+     * the pattern and the URL before comparing, so `/%41` and `/A` are the same path.
+     * Google compares the escapes as written.
+     * @default `false`
+     */
+    decodeUnreservedEscapes: option.boolean({ default: false }),
+    /**
+     * RFC 9309 §2.2.3: `/robots.txt` is always allowed. Google has no such rule.
+     * @default `false`
+     */
+    implicitRobotsTxtAllow: option.boolean({ default: false }),
+    /**
+     * Accept the key typos Google accepts (`useragent`, `user agent`, `dissallow`, `dissalow`,
+     * `disalow`, `diasllow`, `disallaw`, `site-map`) and keys that merely start with a known key.
+     * RFC 9309 names only the exact keys.
+     * @default `true`
+     */
+    acceptTypos: option.boolean({ default: true }),
+    /**
+     * Accept white space instead of the `:` between key and value, as Google does.
+     * @default `true`
+     */
+    acceptMissingColon: option.boolean({ default: true }),
+  },
+  { example: '{ implicitRobotsTxtAllow: true }' },
+);
+
+/** Options of {@link parseRobotsTxt}. Every default is Google's reading. */
+export type ParseOptions = OptionsInput<typeof PARSE_OPTIONS>;
 
 /** A parsed robots.txt file. Create it with {@link parseRobotsTxt}. */
 export class RobotsTxt {
@@ -51,17 +77,13 @@ export class RobotsTxt {
   private agents: Map<string, CompiledAgent> | undefined;
 
   constructor(input: string | Uint8Array, options?: ParseOptions) {
-    const checked = checkOptions(options);
+    const checked = PARSE_OPTIONS.resolve(options);
     const safeInput = typeof input === 'string' || input instanceof Uint8Array ? input : String(input ?? '');
     const prepared = prepareBody(safeInput, checked.maxBytes);
-    this.table = buildTable(prepared, {
-      acceptTypos: checked.acceptTypos !== false,
-      acceptMissingColon: checked.acceptMissingColon !== false,
-    });
+    this.table = buildTable(prepared, { acceptTypos: checked.acceptTypos, acceptMissingColon: checked.acceptMissingColon });
     this.byteLength = prepared.byteLength;
     this.truncated = prepared.truncated;
-    this.flags =
-      (checked.decodeUnreservedEscapes === true ? DECODE_ESCAPES : 0) | (checked.implicitRobotsTxtAllow === true ? ROBOTS_TXT_ALLOWED : 0);
+    this.flags = (checked.decodeUnreservedEscapes ? DECODE_ESCAPES : 0) | (checked.implicitRobotsTxtAllow ? ROBOTS_TXT_ALLOWED : 0);
   }
 
   /**
@@ -210,9 +232,8 @@ export class RobotsTxt {
     if (productToken === this.lastToken && this.lastAgent !== undefined) return this.lastAgent;
     if (typeof productToken === 'string') return this.remember(productToken, productToken.toLowerCase(), undefined, [productToken]);
     // Any other list is compared by its contents: the caller may reuse and change one array. A
-    // frozen one cannot change, so it is then known by identity and its key is not built again:
-    // a warm decide() with a frozen list of two took 0.15-0.31 µs instead of 0.88-1.50 µs (one
-    // token: 0.13-0.32 µs; 300,000 calls per round on a shared 2-core VM).
+    // frozen one cannot change, so it is then known by identity and its key is not built again,
+    // and a crawler asking with one frozen list (the manager's) costs what one token does.
     const stable = Array.isArray(productToken) && Object.isFrozen(productToken) ? productToken : NOT_STABLE;
     const tokens = tokenList(productToken);
     const key = tokens.map((token) => token.toLowerCase()).join('\n');

@@ -18,16 +18,16 @@ const LF = 0x0a;
 /** A line record plus what the compiler needs and users do not: the value's exact bytes. */
 export interface TokenizedLine extends LineRecord {
   /** The value as a byte string (one char per byte), for byte-exact pattern handling. */
-  readonly valueBytes?: string;
+  readonly valueBytes?: string | undefined;
 }
 
 export interface TokenizeOptions {
-  /** See {@link ParseOptions.maxBytes}. */
-  readonly maxBytes?: number;
-  /** See {@link ParseOptions.acceptTypos}. */
-  readonly acceptTypos?: boolean;
-  /** See {@link ParseOptions.acceptMissingColon}. */
-  readonly acceptMissingColon?: boolean;
+  /** Bytes read; see `parseRobotsTxt()`'s `maxBytes`. */
+  readonly maxBytes?: number | undefined;
+  /** Accept Google's key typos; see `parseRobotsTxt()`'s `acceptTypos`. */
+  readonly acceptTypos?: boolean | undefined;
+  /** Accept white space for the colon; see `parseRobotsTxt()`'s `acceptMissingColon`. */
+  readonly acceptMissingColon?: boolean | undefined;
 }
 
 export interface Tokenized {

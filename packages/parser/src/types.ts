@@ -2,9 +2,9 @@
  * Public types of `@heed/parser`. Kept in one module so the tokenizer, the compiler, the matcher,
  * `explain()` and the linter all speak the same vocabulary.
  */
-import type { UsageVerdict } from './usage/verdict.js';
-
 import type { DirectiveKind } from './directive-kinds.js';
+import type { UsageVerdict } from './usage/verdict.js';
+import type { ProductTokens } from './user-agent.js';
 
 export type { DirectiveKind };
 
@@ -29,11 +29,11 @@ export interface LineRecord {
   readonly text: string;
   readonly kind: LineKind;
   /** The directive, for `kind === 'directive'`. */
-  readonly directive?: DirectiveKind;
+  readonly directive?: DirectiveKind | undefined;
   /** The key as written (white space trimmed), for directives and for invalid lines that had one. */
-  readonly key?: string;
+  readonly key?: string | undefined;
   /** The value as written: comment removed, white space trimmed, UTF-8 text. */
-  readonly value?: string;
+  readonly value?: string | undefined;
   /**
    * The key was accepted only through Google's leniency: a typo (`dissallow`, `useragent`, ...) or a
    * longer word that starts with a known key (`Disallowed:`).
@@ -91,12 +91,6 @@ export interface OtherDirective {
 }
 
 /**
- * Who asks: one product token (`'HeedBot'`), or several (`['HeedBot-News', 'HeedBot']`): the groups
- * of every listed token that a group names apply together, the `*` groups only when none is named.
- */
-export type ProductTokens = string | readonly string[];
-
-/**
  * Why the rules gave the answer they gave (the manager's `VerdictReason` says why an origin's
  * verdict came from the rules or from the status policy).
  */
@@ -143,38 +137,4 @@ export interface Explanation {
    * the file has `Content-Usage` or `Content-Signal` lines.
    */
   readonly usage?: UsageVerdict;
-}
-
-/** Options of {@link parseRobotsTxt}. Every default is Google's reading. */
-export interface ParseOptions {
-  /**
-   * Bytes of the body that are read; the rest is ignored, as Google and RFC 9309 (which asks for
-   * at least 500 KiB) allow. At most 8 MiB.
-   * @default 512,000 (500 KiB)
-   */
-  readonly maxBytes?: number;
-  /**
-   * RFC 9309 §2.2.2: decode `%XX` escapes of unreserved characters (`A-Z a-z 0-9 - . _ ~`) in both
-   * the pattern and the URL before comparing, so `/%41` and `/A` are the same path.
-   * Google compares the escapes as written.
-   * @default `false`
-   */
-  readonly decodeUnreservedEscapes?: boolean;
-  /**
-   * RFC 9309 §2.2.3: `/robots.txt` is always allowed. Google has no such rule.
-   * @default `false`
-   */
-  readonly implicitRobotsTxtAllow?: boolean;
-  /**
-   * Accept the key typos Google accepts (`useragent`, `user agent`, `dissallow`, `dissalow`,
-   * `disalow`, `diasllow`, `disallaw`, `site-map`) and keys that merely start with a known key.
-   * RFC 9309 names only the exact keys.
-   * @default `true`
-   */
-  readonly acceptTypos?: boolean;
-  /**
-   * Accept white space instead of the `:` between key and value, as Google does.
-   * @default `true`
-   */
-  readonly acceptMissingColon?: boolean;
 }

@@ -6,6 +6,12 @@
 const TOKEN = /^[A-Za-z_-]*/;
 
 /**
+ * Who asks: one product token (`'HeedBot'`), or several (`['HeedBot-News', 'HeedBot']`): the groups
+ * of every listed token that a group names apply together, the `*` groups only when none is named.
+ */
+export type ProductTokens = string | readonly string[];
+
+/**
  * The product token of a user-agent header: `"HeedBot/1.0 (+https://example.com/bot)"` → `"HeedBot"`.
  * Returns `""` when the header does not start with a token character.
  */

@@ -7,13 +7,13 @@
  * (`lines.ts`), directives in their groups (`rules.ts`), the AI-usage lines (`usage.ts`), rules that
  * never decide (`conflicts.ts`) and long file lists (`directories.ts`).
  */
-import { checkKnownKeys, describe, isRecord, numberOption, optionError, type OptionScope } from '../check-options.js';
+import { defineOptions, option, type OptionsInput } from '../options/index.js';
 import { MAX_BODY_BYTES } from '../table.js';
 import { DEFAULT_MAX_BYTES } from '../tokenize.js';
 import { checkConflicts } from './conflicts.js';
 import { checkEncoding, checkNotRobotsTxt } from './content.js';
 import { lintContext } from './context.js';
-import { ALL_DIAGNOSTIC_CODES, type Diagnostic, type DiagnosticCode, type Severity } from './diagnostics.js';
+import { ALL_DIAGNOSTIC_CODES, type Diagnostic, type Severity } from './diagnostics.js';
 import { checkFileLists, FILES_PER_DIRECTORY } from './directories.js';
 import { checkLines } from './lines.js';
 import { checkRules } from './rules.js';
@@ -22,37 +22,41 @@ import { checkUsage } from './usage.js';
 export { ALL_DIAGNOSTIC_CODES, DIAGNOSTIC_CODES } from './diagnostics.js';
 export type { Diagnostic, DiagnosticCode, Severity } from './diagnostics.js';
 
+/** The options of {@link lint}. */
+const LINT_OPTIONS = defineOptions(
+  'lint()',
+  {
+    /**
+     * Bytes a crawler reads; content past it is reported as ignored.
+     * @default 512,000 (500 KiB, Google's limit)
+     */
+    maxBytes: option.number({ default: DEFAULT_MAX_BYTES, min: 0, max: MAX_BODY_BYTES, unit: 'bytes' }),
+    /**
+     * Codes to leave out of the result.
+     * @default none
+     */
+    ignore: option.list({ values: ALL_DIAGNOSTIC_CODES, item: 'diagnostic code' }),
+    /**
+     * How many single-file rules in one directory are reported as `files-instead-of-directory`.
+     * @default 10
+     */
+    filesPerDirectory: option.number({ default: FILES_PER_DIRECTORY, min: 2, integer: true }),
+  },
+  { example: "{ ignore: ['missing-user-agent'] }" },
+);
+
 /** Options of {@link lint}. */
-export interface LintOptions {
-  /**
-   * Bytes a crawler reads; content past it is reported as ignored.
-   * @default 512,000 (500 KiB, Google's limit)
-   */
-  readonly maxBytes?: number;
-  /**
-   * Codes to leave out of the result.
-   * @default none
-   */
-  readonly ignore?: readonly DiagnosticCode[];
-  /**
-   * How many single-file rules in one directory are reported as `files-instead-of-directory`.
-   * @default 10
-   */
-  readonly filesPerDirectory?: number;
-}
+export type LintOptions = OptionsInput<typeof LINT_OPTIONS>;
 
 const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
-const KNOWN_CODES = new Set<string>(ALL_DIAGNOSTIC_CODES);
-const KNOWN_OPTIONS = ['maxBytes', 'ignore', 'filesPerDirectory'];
-const SCOPE: OptionScope = { where: 'lint()' };
 
 /**
  * Lints a robots.txt body. A `Uint8Array` is read as the exact bytes served; a string is UTF-8
  * encoded first. Returns the diagnostics sorted by line, then severity. Never throws for any body
  * (throws `InvalidOptionsError` for bad options).
  */
-export function lint(input: string | Uint8Array, options: LintOptions = {}): Diagnostic[] {
-  const { maxBytes, ignore, filesPerDirectory } = checkOptions(options);
+export function lint(input: string | Uint8Array, options?: LintOptions): Diagnostic[] {
+  const { maxBytes, ignore, filesPerDirectory } = LINT_OPTIONS.resolve(options);
   const body = typeof input === 'string' || input instanceof Uint8Array ? input : String(input ?? '');
   const context = lintContext(body, maxBytes);
   const out: Diagnostic[] = [];
@@ -64,33 +68,9 @@ export function lint(input: string | Uint8Array, options: LintOptions = {}): Dia
     checkConflicts(context, out);
     checkFileLists(context, out, filesPerDirectory);
   }
-  const kept = ignore.size === 0 ? out : out.filter((item) => !ignore.has(item.code));
+  const ignored = new Set<string>(ignore);
+  const kept = ignored.size === 0 ? out : out.filter((item) => !ignored.has(item.code));
   return kept.sort(
     (a, b) => a.line - b.line || SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || (a.column ?? 0) - (b.column ?? 0),
   );
-}
-
-function checkOptions(options: LintOptions | undefined): { maxBytes: number; ignore: ReadonlySet<string>; filesPerDirectory: number } {
-  if (options === undefined || options === null)
-    return { maxBytes: DEFAULT_MAX_BYTES, ignore: new Set(), filesPerDirectory: FILES_PER_DIRECTORY };
-  if (!isRecord(options))
-    throw optionError('options', `expected an options object, e.g. { ignore: ['missing-user-agent'] }, got ${describe(options)}.`, SCOPE);
-  checkKnownKeys(options, KNOWN_OPTIONS, SCOPE);
-  const { ignore = [] } = options;
-  if (!Array.isArray(ignore)) throw optionError('ignore', `expected an array of diagnostic codes, got ${describe(ignore)}.`, SCOPE);
-  for (const code of ignore as unknown[]) {
-    if (typeof code !== 'string' || !KNOWN_CODES.has(code))
-      throw optionError('ignore', `unknown code ${describe(code)}; the codes are ${ALL_DIAGNOSTIC_CODES.join(', ')}.`, SCOPE);
-  }
-  return {
-    maxBytes: numberOption(options.maxBytes, 'maxBytes', DEFAULT_MAX_BYTES, { min: 0, max: MAX_BODY_BYTES, unit: 'bytes' }, SCOPE),
-    ignore: new Set(ignore),
-    filesPerDirectory: numberOption(
-      options.filesPerDirectory,
-      'filesPerDirectory',
-      FILES_PER_DIRECTORY,
-      { min: 2, max: Number.MAX_SAFE_INTEGER, integer: true },
-      SCOPE,
-    ),
-  };
 }

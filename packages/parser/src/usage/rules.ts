@@ -16,7 +16,7 @@
 import { decodeUnreserved, escapeBytes } from '../escape.js';
 import { RuleMatcher } from '../match.js';
 import { HAS_STAR, KIND, LINE_SHIFT, ROW, readRow, type DirectiveTable } from '../table.js';
-import type { ProductTokens } from '../types.js';
+import type { ProductTokens } from '../user-agent.js';
 import { parseContentSignal } from './content-signal.js';
 import { parseContentUsageRule, splitContentUsage } from './content-usage.js';
 import type { UsageStatement } from './statement.js';

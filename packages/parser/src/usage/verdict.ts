@@ -4,7 +4,7 @@
  * Preferences" says: any disallow → disallow; else any allow → allow; else unknown. Among equal
  * answers the first line in the file is the one reported.
  */
-import type { ProductTokens } from '../types.js';
+import type { ProductTokens } from '../user-agent.js';
 import type { UsageStatement } from './statement.js';
 import type { UsagePreference, UsageSignal } from './vocabulary.js';
 

@@ -1,0 +1,180 @@
+/**
+ * The matcher (packages/parser/src/match.ts) against Google's matching written the plain way: every
+ * rule of the groups that apply tried as a wildcard pattern (dynamic programming, no shortcuts), the
+ * longest match deciding, `allow` winning ties, then the earlier line, Google's `index.html`
+ * alternative added. Verdict and deciding line must agree for every path, on random rule sets —
+ * small ones, large ones that are bucketed, ones with enough `*` rules to share segment searches,
+ * long paths — and on real files.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parseRobotsTxt, type Group, type ParseOptions } from '@heed/parser';
+import { decodeUnreserved } from '../../packages/parser/src/escape.js';
+import { canonicalPath } from '../../packages/parser/src/url.js';
+
+const AGENT = 'HeedBot';
+
+/** Google's `Matches`: `*` is any run of bytes, a final `$` anchors at the end, else a prefix match. */
+function globMatches(pattern: string, path: string): boolean {
+  const anchored = pattern.endsWith('$');
+  const body = anchored ? pattern.slice(0, -1) : pattern;
+  // The literal prefix before the first `*` decides alone for most rules; the rest is a wildcard match.
+  const star = body.indexOf('*');
+  if (!path.startsWith(star === -1 ? body : body.slice(0, star))) return false;
+  if (star === -1) return !anchored || path.length === body.length;
+  // reach[j]: the pattern read so far matches path[0, j).
+  let reach = Array.from({ length: path.length + 1 }, (_, j) => j === 0);
+  for (const char of body) {
+    const next = new Array<boolean>(path.length + 1).fill(false);
+    let any = false;
+    for (let j = 0; j <= path.length; j++) {
+      if (char === '*') {
+        any ||= reach[j] === true;
+        next[j] = any;
+      } else next[j] = j > 0 && reach[j - 1] === true && path[j - 1] === char;
+    }
+    reach = next;
+  }
+  return anchored ? reach[path.length] === true : reach.includes(true);
+}
+
+/** Verdict and deciding line for `url`, worked out from the parsed groups with {@link globMatches}. */
+function reference(groups: readonly Group[], url: string, options?: ParseOptions): string {
+  const decode = options?.decodeUnreservedEscapes === true;
+  const canonical = canonicalPath(url);
+  const path = decode ? decodeUnreserved(canonical) : canonical;
+  let best: { pattern: string; allow: boolean; line: number } | undefined;
+  for (const group of groups) {
+    for (const rule of group.rules) {
+      const pattern = decode ? decodeUnreserved(rule.normalizedPattern) : rule.normalizedPattern;
+      const allow = rule.directive === 'allow';
+      const candidates = [pattern];
+      // Google: `allow: /dir/index.htm…` also allows `/dir/` itself, as `allow: /dir/$` would.
+      const slash = pattern.lastIndexOf('/');
+      if (allow && slash !== -1 && pattern.startsWith('/index.htm', slash)) candidates.push(`${pattern.slice(0, slash + 1)}$`);
+      for (const candidate of candidates) {
+        if (!globMatches(candidate, path)) continue;
+        const wins =
+          best === undefined ||
+          candidate.length > best.pattern.length ||
+          (candidate.length === best.pattern.length &&
+            (allow ? !best.allow || rule.line < best.line : !best.allow && rule.line < best.line));
+        if (wins) best = { pattern: candidate, allow, line: rule.line };
+      }
+    }
+  }
+  // A matching empty pattern decides but allows: Google's `disallow()` needs a priority above 0.
+  return best === undefined ? 'true@0' : `${best.allow || best.pattern === ''}@${best.line}`;
+}
+
+/** Verdict and deciding line of every path from one parsed file, asked as a crawler asks: many checks in a row. */
+function answers(body: string | Uint8Array, paths: readonly string[], options?: ParseOptions): string[] {
+  const robots = parseRobotsTxt(body, options);
+  return paths.map((path) => {
+    const { allowed, line } = robots.explain(path, AGENT);
+    const decision = robots.decide(path, AGENT);
+    expect(`${decision.allowed}@${decision.line}`).toBe(`${allowed}@${line}`);
+    return `${allowed}@${line}`;
+  });
+}
+
+function expected(body: string | Uint8Array, paths: readonly string[], options?: ParseOptions): string[] {
+  const groups = parseRobotsTxt(body, options).groupsFor(AGENT);
+  return paths.map((path) => reference(groups, path, options));
+}
+
+const piece = fc.constantFrom('/', 'a', 'b', 'ab', '*', '.', '?', '=', '&', '_', '%2F', '%41', 'index.html', 'x-y', '~');
+const pattern = fc
+  .array(piece, { maxLength: 7 })
+  .chain((pieces) => fc.boolean().map((anchored) => `/${pieces.join('')}${anchored ? '$' : ''}`));
+const rule = fc.tuple(fc.constantFrom('Allow', 'Disallow'), pattern).map(([key, value]) => `${key}: ${value}`);
+const path = fc
+  .array(fc.constantFrom('/', 'a', 'b', 'ab', '.', '?', '=', '&', '_', '%2F', '%41', 'A', 'index.html', 'x-y', '~'), { maxLength: 12 })
+  .map((pieces) => `/${pieces.join('')}`);
+
+function file(rules: readonly string[]): string {
+  return `User-agent: *\n${rules.join('\n')}\n`;
+}
+
+describe('the matcher', () => {
+  it('decides as Google does on small rule sets', () => {
+    fc.assert(
+      fc.property(fc.array(rule, { minLength: 1, maxLength: 40 }), fc.array(path, { minLength: 1, maxLength: 80 }), (rules, paths) => {
+        const body = file(rules);
+        expect(answers(body, paths)).toEqual(expected(body, paths));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('decides as Google does with the RFC reading of escapes', () => {
+    fc.assert(
+      fc.property(fc.array(rule, { minLength: 1, maxLength: 40 }), fc.array(path, { minLength: 1, maxLength: 40 }), (rules, paths) => {
+        const body = file(rules);
+        const options = { decodeUnreservedEscapes: true };
+        expect(answers(body, paths, options)).toEqual(expected(body, paths, options));
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('decides as Google does for large, bucketed rule sets with shared segment searches and long paths', () => {
+    const longPath = path.map((p) => p + 'a/b_c?d=e&'.repeat(30));
+    fc.assert(
+      fc.property(
+        fc.array(rule, { minLength: 300, maxLength: 400 }),
+        fc.array(fc.oneof(path, longPath), { minLength: 1, maxLength: 30 }),
+        (rules, paths) => {
+          const body = file(rules);
+          // Paths that share the rules' literal prefixes, so the buckets are really visited.
+          const fromRules = rules.slice(0, 20).map((r) =>
+            r
+              .slice(r.indexOf(':') + 2)
+              .replace(/\$$/, '')
+              .replace(/\*/g, 'zz'),
+          );
+          const all = [...paths, ...fromRules, ...fromRules.map((p) => p + '/tail?q=1')];
+          expect(answers(body, all)).toEqual(expected(body, all));
+        },
+      ),
+      { numRuns: 15 },
+    );
+  });
+
+  it('decides as Google does when rules without a second byte meet many distinct second bytes', () => {
+    // 60 `/*…` rules and 60 second bytes: the per-byte candidate lists would copy the 60 rules 60
+    // times, so the matcher keeps one list and checks the second byte per rule.
+    const bytes = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~'].slice(0, 60);
+    const rules = [
+      ...bytes.map((c, i) => `${i % 2 ? 'Allow' : 'Disallow'}: /${c}z`),
+      ...Array.from({ length: 60 }, (_, i) => `${i % 3 ? 'Disallow' : 'Allow'}: /*q${i}${i % 4 ? '' : '$'}`),
+    ];
+    const body = file(rules);
+    const paths = bytes.flatMap((c, i) => [`/${c}z`, `/${c}zz/q${i}`, `/${c}y/q${i}`, `/x/q${i}`]);
+    expect(answers(body, paths)).toEqual(expected(body, paths));
+  });
+
+  it('decides as Google does on real files', () => {
+    const sample = fileURLToPath(new URL('../fixtures/real-robots-sample/', import.meta.url));
+    const names = readdirSync(sample)
+      .filter((name) => name !== 'README.md')
+      .sort();
+    let compared = 0;
+    for (const name of names) {
+      const bytes = new Uint8Array(readFileSync(sample + name));
+      const robots = parseRobotsTxt(bytes);
+      const paths = ['/', '/index.html', '/search?q=x&page=2', '/a_b/c.php?x=1', '/' + 'a/'.repeat(200)];
+      for (const group of robots.groups) {
+        for (const { pattern } of group.rules.slice(0, 20)) {
+          const literal = pattern.replace(/\$$/, '').replace(/\*/g, 'x');
+          paths.push(literal, `${literal}/more?y=1`, literal.replace(/\/[^/]*$/, '/'));
+        }
+      }
+      expect(answers(bytes, paths), name).toEqual(expected(bytes, paths));
+      compared += paths.length;
+    }
+    expect(compared).toBeGreaterThan(names.length * 5);
+  });
+});
