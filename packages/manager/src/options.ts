@@ -4,7 +4,6 @@
  * wrong option fails at construction with an `InvalidOptionsError` that names it and says what it
  * expects; an unknown option name (a typo) is an error too rather than silently ignored.
  */
-import { getHeapStatistics } from 'node:v8';
 import {
   defineOptions,
   describeValue,
@@ -19,7 +18,7 @@ import {
   type ParseOptions,
   type ProductTokens,
 } from '@heed/parser';
-import { MIN_MEMORY_BOUND } from './cache/sizes.js';
+import { memoryBound } from './cache/sizes.js';
 import type { Log, RobotsStore } from './cache/store.js';
 import { FETCH_DEFAULTS } from './fetch.js';
 import { POLICY_DEFAULTS, type StatusPolicyOptions } from './policy.js';
@@ -154,14 +153,7 @@ const managerFields = {
    * bound is used for the check at hand but not kept (it is parsed again from the store next time).
    * @default 67_108_864 (64 MiB)
    */
-  maxCacheBytes: option.number({
-    default: DEFAULT_MAX_CACHE_BYTES,
-    min: MIN_MEMORY_BOUND,
-    max: getHeapStatistics().heap_size_limit,
-    integer: true,
-    unit: 'bytes',
-    why: "1 MiB to this process's heap limit",
-  }),
+  maxCacheBytes: memoryBound(DEFAULT_MAX_CACHE_BYTES),
   /**
    * How long a cross-process fetch lock lives when its holder dies without releasing it, and the
    * longest a check waits for another process's lock before it fetches without it (with one
