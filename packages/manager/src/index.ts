@@ -22,7 +22,15 @@ export type { VerdictReason } from './policy.js';
 export { UsageReport } from './usage/index.js';
 export type { UsageQuery, UsageEvidence, UsageEvidenceSignal, UsageSource, PurposeCheck } from './usage/index.js';
 export { encodeRecord, decodeRecord } from './record.js';
-export type { RobotsRecord, OkRecord, UnavailableRecord, UnreachableRecord, RobotsRecordStatus, RecordProblem, GoodCopy } from './record.js';
+export type {
+  RobotsRecord,
+  OkRecord,
+  UnavailableRecord,
+  UnreachableRecord,
+  RobotsRecordStatus,
+  RecordProblem,
+  GoodCopy,
+} from './record.js';
 export type { RobotsStore, StoreLock, Log } from './cache/store.js';
 export { MemoryStore } from './cache/memory.js';
 export type { MemoryStoreOptions } from './cache/memory.js';
