@@ -35,7 +35,7 @@ export type { RobotsStore, StoreLock, Log } from './cache/store.js';
 export { MemoryStore } from './cache/memory.js';
 export type { MemoryStoreOptions } from './cache/memory.js';
 export { KeyValueStoreStore } from './cache/key-value-store.js';
-export type { KeyValueStoreStoreOptions, KeyValueStoreLike } from './cache/key-value-store.js';
+export type { KeyValueStoreStoreOptions, KeyValueStoreOpenOptions, KeyValueStoreLike } from './cache/key-value-store.js';
 export { RedisStore } from './cache/redis.js';
 export type { RedisStoreOptions, RedisClientLike } from './cache/redis.js';
 export { HeedError, InvalidOptionsError, RobotsFetchError, ManagerClosedError, InvalidUrlError } from './errors.js';

@@ -31,8 +31,8 @@ const MAX_BODY_BYTES = 8 * 1024 * 1024;
 /** Default of `maxCacheBytes`: 64 MiB, about 1,600 typical origins or 11 of 500 KiB. */
 export const DEFAULT_MAX_CACHE_BYTES = 64 * 1024 * 1024;
 
-/** A time in milliseconds that is set as a timer. */
-const timer = <D extends number | undefined>(fallback: D): OptionField<number, number | D, D> =>
+/** A time in milliseconds that is set as a timer: from 1 ms to a Node.js timer's limit. */
+export const timer = <D extends number | undefined>(fallback: D): OptionField<number, number | D, D> =>
   option.number({
     default: fallback,
     min: 1,
