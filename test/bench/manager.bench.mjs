@@ -336,7 +336,7 @@ const machine = `${cpus()[0]?.model ?? 'unknown CPU'} × ${cpus().length}, ${(to
 const table = [
   '| Measure | Result |',
   '|---|---|',
-  // No absolute rate is a target (issue 14): this machine's speed moves with its load; the ratios are in plugin-path.bench.mjs.
+  // No absolute rate is a target: this machine's speed moves with its load; the ratios are in plugin-path.bench.mjs.
   `| Warm checks/s, \`await manager.isAllowed(url)\`, ${typical.length} cached origins, typical ~${(typicalBytes / 1000).toFixed(1)} KB files | ${fmt(warm.manager)} (rounds ${fmt(Math.min(...warm.rounds))}–${fmt(Math.max(...warm.rounds))}) |`,
   `| Bare parser \`robots.isAllowed(url, token)\`, same pairs | ${fmt(warm.parser)} |`,
   `| Parser / manager (target ≤ 2×) | ${warm.ratio.toFixed(2)}× (${warm.ratio <= 2 ? 'met' : '**not met**'}) |`,

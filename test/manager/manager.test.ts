@@ -320,6 +320,27 @@ describe('API', () => {
   });
 });
 
+describe('close names the method called', () => {
+  it.each([
+    ['get', (m: RobotsManager, url: string) => m.get(url)],
+    ['crawlDelay', (m: RobotsManager, url: string) => m.crawlDelay(url)],
+    ['sitemaps', (m: RobotsManager, url: string) => m.sitemaps(url)],
+    ['decide', (m: RobotsManager, url: string) => m.decide(url)],
+  ])('a %s() waiting on a fetch when close() comes rejects naming that method', async (method, call) => {
+    server.handle(() => {}); // never answers
+    const m = create({ timeoutMs: 60_000 });
+    const pending = Promise.resolve(call(m, `${server.origin}/x`));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await m.close();
+    const error: unknown = await pending.then(
+      () => undefined,
+      (reason: unknown) => reason,
+    );
+    expect(error).toBeInstanceOf(ManagerClosedError);
+    expect((error as Error).message).toContain(`RobotsManager.${method}() was called after close()`);
+  });
+});
+
 describe('close with fetches queued', () => {
   it('rejects every waiting check with ManagerClosedError and resolves', async () => {
     const servers = await Promise.all([0, 1, 2, 3].map(() => startServer(() => {}))); // never answer

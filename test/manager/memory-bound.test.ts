@@ -1,6 +1,6 @@
 /**
- * The manager's memory is bounded in bytes, not in entries (issue 12, item 4): a 500 KiB robots.txt
- * costs about 250 typical ones, so a bound of 10,000 entries was a bound of ~20 GB. Measured here
+ * The manager's memory is bounded in bytes, not in entries: a 500 KiB robots.txt
+ * costs about 250 typical ones, so a bound in entries alone would not bound memory. Measured here
  * against real heap growth: what the cache counts is an upper bound on what it holds; hundreds of
  * 500 KiB origins stay under `maxCacheBytes`; eviction is least recently used; and an origin the
  * cache evicted is parsed again from the store, never fetched again (20,000 origins, two passes).

@@ -200,3 +200,54 @@ describe('cacheTtl', () => {
     expect(cacheTtl('max-age=7200', { ...POLICY_DEFAULTS, maxTtlMs: HOUR })).toBe(HOUR);
   });
 });
+
+describe('stored records: one shape per status', () => {
+  // Records as the manager writes them (RECORD_VERSION 1), one per status.
+  const ok = {
+    version: 1,
+    origin: ORIGIN,
+    status: 'ok',
+    httpStatus: 200,
+    fetchedAt: NOW,
+    expiresAt: NOW + 1,
+    body: 'VXNlci1hZ2VudDogKg==',
+  };
+  const unavailable = {
+    version: 1,
+    origin: ORIGIN,
+    status: 'unavailable',
+    httpStatus: 404,
+    fetchedAt: NOW,
+    expiresAt: NOW + 1,
+    problem: { code: 'http-404', message: 'robots.txt answered HTTP 404' },
+  };
+  const unreachable = {
+    version: 1,
+    origin: ORIGIN,
+    status: 'unreachable',
+    httpStatus: 503,
+    fetchedAt: NOW,
+    expiresAt: NOW + 1,
+    problem: { code: 'http-503', message: 'robots.txt answered HTTP 503' },
+    failures: 2,
+    unreachableSince: NOW - 1,
+    failedAt: [NOW - 1, NOW],
+    lastGood: { status: 'ok', httpStatus: 200, body: 'VXNlci1hZ2VudDogKg==', fetchedAt: NOW - 2 },
+  };
+
+  it.each([ok, unavailable, unreachable])('reads a $status record the manager wrote, as written', (record) => {
+    expect(decodeRecord(JSON.stringify(record), ORIGIN)).toEqual(record);
+  });
+
+  it.each([
+    ['an ok record without its body', { ...ok, body: undefined }],
+    ['an unavailable record without its problem', { ...unavailable, problem: undefined }],
+    ['an unreachable record without its problem', { ...unreachable, problem: undefined }],
+    ['an unreachable record without its failure count', { ...unreachable, failures: undefined }],
+    ['an unreachable record without its streak start', { ...unreachable, unreachableSince: undefined }],
+    ['an unreachable record whose last good copy is ok without a body', { ...unreachable, lastGood: { status: 'ok', fetchedAt: NOW } }],
+    ['a record with a non-numeric redirect count', { ...ok, redirects: 'two' }],
+  ])('refuses %s (it is fetched again)', (_name, record) => {
+    expect(decodeRecord(JSON.stringify(record), ORIGIN)).toBeUndefined();
+  });
+});

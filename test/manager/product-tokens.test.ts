@@ -1,5 +1,5 @@
 /**
- * Issue 17 item 2 at the manager: every per-call check takes one product token or a list, with
+ * Product tokens at the manager: every per-call check takes one product token or a list, with
  * google/robotstxt's reading of a list (the groups of every named token apply together, `*` only
  * when none is named); the `productToken` option may be a list; one robots.txt fetch per origin
  * whatever tokens ask; and a malformed token is an `InvalidOptionsError` naming `productToken`.

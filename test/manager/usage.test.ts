@@ -17,16 +17,18 @@ const TDMREP = JSON.stringify([
 
 let server: TestServer;
 let files: Record<string, { status: number; body: string }>;
+const serveFiles: Parameters<TestServer['handle']>[0] = (req, res) => {
+  const file = files[req.url ?? ''];
+  res.statusCode = file?.status ?? 404;
+  res.end(file?.body ?? 'not found');
+};
 beforeAll(async () => {
-  server = await startServer((req, res) => {
-    const file = files[req.url ?? ''];
-    res.statusCode = file?.status ?? 404;
-    res.end(file?.body ?? 'not found');
-  });
+  server = await startServer(serveFiles);
 });
 afterAll(() => server.close());
 afterEach(() => {
   server.seen.length = 0;
+  server.handle(serveFiles);
 });
 
 const tdmRequests = () => server.seen.filter((r) => r.url === '/.well-known/tdmrep.json').length;
@@ -100,6 +102,39 @@ describe('RobotsManager#usage', () => {
     expect((await store.get(server.origin))?.body).toBe(Buffer.from(ROBOTS).toString('base64'));
     await a.close();
     await b.close();
+  });
+
+  it('fetches tdmrep.json once for two managers sharing a store: the second waits for the lock holder', async () => {
+    files = { '/robots.txt': { status: 200, body: ROBOTS } };
+    server.handle((req, res) => {
+      if (req.url === '/.well-known/tdmrep.json') {
+        setTimeout(() => res.end(TDMREP), 300);
+        return;
+      }
+      res.end(ROBOTS);
+    });
+    const store = new MemoryStore();
+    const a = create({ store });
+    const b = create({ store });
+    await a.isAllowed(`${server.origin}/`);
+    await b.isAllowed(`${server.origin}/`);
+    const reports = await Promise.all([a, b].map((m) => m.usage(`${server.origin}/reserved/doc`, { purposes: ['train-ai'] })));
+    expect(reports.map((r) => r.preference('train-ai'))).toEqual(['disallow', 'disallow']);
+    expect(tdmRequests()).toBe(1);
+    await a.close();
+    await b.close();
+  });
+
+  it('rejects a usage() waiting on tdmrep.json when close() comes, naming usage()', async () => {
+    server.handle((req, res) => {
+      if (req.url !== '/.well-known/tdmrep.json') res.end(ROBOTS); // tdmrep.json never answers
+    });
+    const m = create();
+    await m.isAllowed(`${server.origin}/`);
+    const pending = m.usage(`${server.origin}/reserved/doc`, { purposes: ['train-ai'] });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await m.close();
+    await expect(pending).rejects.toThrow('RobotsManager.usage() was called after close()');
   });
 
   it('refuses a tdmrep.json over 64 KiB whole, and an unreachable one states nothing', async () => {

@@ -1,7 +1,7 @@
 /**
  * A warm check (`decide()`, `isAllowed()`) answers from the cached origin: every spelling of a URL
- * must get its own origin's verdict, and no spelling may borrow another origin's rules (a lookup by
- * the URL's text, tried for speed before issue 14, could have).
+ * must get its own origin's verdict, and no spelling may borrow another origin's rules (as a lookup
+ * by the URL's text before its origin could).
  */
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -46,14 +46,14 @@ export async function checkCommand(urls: readonly string[], options: CliOptions,
             status: record.status,
             httpStatus: record.httpStatus ?? null,
             fetchedAt: new Date(record.fetchedAt).toISOString(),
-            ...(record.problem === undefined ? {} : { problem: record.problem }),
+            ...(record.status === 'ok' ? {} : { problem: record.problem }),
           },
         });
         continue;
       }
       out.push(
         style.dim(
-          `robots.txt: ${verdict.origin}/robots.txt (${record.httpStatus === undefined ? (record.problem?.code ?? record.status) : `HTTP ${record.httpStatus}`})`,
+          `robots.txt: ${verdict.origin}/robots.txt (${record.httpStatus === undefined ? (record.status === 'ok' ? record.status : record.problem.code) : `HTTP ${record.httpStatus}`})`,
         ),
       );
       out.push(...formatVerdict(view, body === undefined ? undefined : lineTexts(body), style));
@@ -74,8 +74,8 @@ export async function checkCommand(urls: readonly string[], options: CliOptions,
 
 /** The robots.txt bytes the verdict was made from: the body, or the last good copy. */
 function bodyOf(record: RobotsRecord, reason: Verdict['reason']): Uint8Array | undefined {
-  const base64 = reason === 'stale-copy' ? record.lastGood?.body : record.body;
-  return base64 === undefined ? undefined : new Uint8Array(Buffer.from(base64, 'base64'));
+  const source = reason === 'stale-copy' && record.status === 'unreachable' ? record.lastGood : record;
+  return source?.status === 'ok' ? new Uint8Array(Buffer.from(source.body, 'base64')) : undefined;
 }
 
 function toView(verdict: Verdict, record: RobotsRecord, body: Uint8Array | undefined): VerdictView {
@@ -93,7 +93,7 @@ function toView(verdict: Verdict, record: RobotsRecord, body: Uint8Array | undef
       matchedBy: body === undefined ? 'none' : parseRobotsTxt(body).explain(verdict.url, verdict.productToken).matchedBy,
       ...(verdict.reason === 'stale-copy'
         ? {
-            note: `${describeRecord(record).replace(/\.$/, '')}; the last good copy (fetched ${new Date(record.lastGood?.fetchedAt ?? 0).toISOString()}) decided.`,
+            note: `${describeRecord(record).replace(/\.$/, '')}; the last good copy (fetched ${new Date(record.status === 'unreachable' ? (record.lastGood?.fetchedAt ?? 0) : 0).toISOString()}) decided.`,
           }
         : {}),
     };

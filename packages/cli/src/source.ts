@@ -6,7 +6,7 @@
  * and a crawler agree on what a 404 or a 503 means.
  */
 import { open, type FileHandle } from 'node:fs/promises';
-import { originOf, type RobotsRecord } from '@heed/manager';
+import { originOf, type RecordProblem, type RobotsRecord } from '@heed/manager';
 import { READ_LIMIT, UsageError, type CliOptions } from './args.js';
 import { openManager } from './manager.js';
 
@@ -134,8 +134,8 @@ export async function loadRobots(operand: string, options: CliOptions): Promise<
     await manager.close();
   }
   // Only a 2xx keeps its body: the rules. Other answers are judged by their status alone.
-  const loaded = { name: url, record, truncated: record.bodyCapped === true };
-  return record.body === undefined ? loaded : { ...loaded, body: new Uint8Array(Buffer.from(record.body, 'base64')) };
+  if (record.status !== 'ok') return { name: url, record, truncated: false };
+  return { name: url, record, truncated: record.bodyCapped === true, body: new Uint8Array(Buffer.from(record.body, 'base64')) };
 }
 
 /** Whether a record's robots.txt has rules to read (a 2xx); otherwise its status alone decides. */
@@ -144,13 +144,11 @@ export function hasRules(record: RobotsRecord | undefined): boolean {
 }
 
 /** One sentence on why a record that is not `ok` allows or disallows everything. */
-export function describeRecord(record: Pick<RobotsRecord, 'status' | 'httpStatus' | 'problem'>): string {
-  const answer =
-    record.httpStatus !== undefined ? `answered HTTP ${record.httpStatus}` : `could not be fetched (${fetchProblem(record.problem)})`;
+export function describeRecord(record: RobotsRecord): string {
+  const problem = record.status === 'ok' ? undefined : record.problem;
+  const answer = record.httpStatus !== undefined ? `answered HTTP ${record.httpStatus}` : `could not be fetched (${fetchProblem(problem)})`;
   const detail =
-    record.problem !== undefined && record.httpStatus !== undefined && !record.problem.code.startsWith('http-')
-      ? ` (${record.problem.message})`
-      : '';
+    problem !== undefined && record.httpStatus !== undefined && !problem.code.startsWith('http-') ? ` (${problem.message})` : '';
   switch (record.status) {
     case 'ok':
       return `robots.txt ${answer}: its rules apply.`;
@@ -162,7 +160,7 @@ export function describeRecord(record: Pick<RobotsRecord, 'status' | 'httpStatus
 }
 
 /** `refused: connect ECONNREFUSED 127.0.0.1:1` from a RobotsFetchError message, without the URL already shown. */
-function fetchProblem(problem: RobotsRecord['problem']): string {
+function fetchProblem(problem: RecordProblem | undefined): string {
   if (problem === undefined) return 'network error';
   const detail = problem.message.replace(/^Fetching \S+ failed \([^)]*\): /, '');
   return detail === problem.code ? detail : `${problem.code}: ${detail}`;

@@ -22,12 +22,20 @@ export type { VerdictReason } from './policy.js';
 export { UsageReport } from './usage/index.js';
 export type { UsageQuery, UsageEvidence, UsageEvidenceSignal, UsageSource, PurposeCheck } from './usage/index.js';
 export { encodeRecord, decodeRecord } from './record.js';
-export type { RobotsRecord, RobotsRecordStatus, RecordProblem, GoodCopy } from './record.js';
+export type {
+  RobotsRecord,
+  OkRecord,
+  UnavailableRecord,
+  UnreachableRecord,
+  RobotsRecordStatus,
+  RecordProblem,
+  GoodCopy,
+} from './record.js';
 export type { RobotsStore, StoreLock, Log } from './cache/store.js';
 export { MemoryStore } from './cache/memory.js';
 export type { MemoryStoreOptions } from './cache/memory.js';
 export { KeyValueStoreStore } from './cache/key-value-store.js';
-export type { KeyValueStoreStoreOptions, KeyValueStoreLike } from './cache/key-value-store.js';
+export type { KeyValueStoreStoreOptions, KeyValueStoreOpenOptions, KeyValueStoreLike } from './cache/key-value-store.js';
 export { RedisStore } from './cache/redis.js';
 export type { RedisStoreOptions, RedisClientLike } from './cache/redis.js';
 export { HeedError, InvalidOptionsError, RobotsFetchError, ManagerClosedError, InvalidUrlError } from './errors.js';

@@ -1,28 +1,54 @@
 /**
- * `RobotsManager` options: declared with their defaults, and checked in one place. A wrong option
- * fails at construction with an `InvalidOptionsError` that names it and says what it expects; an
- * unknown option name (a typo) is an error too rather than silently ignored.
+ * `RobotsManager` options, declared once as an option table: each field carries its TSDoc and its
+ * default, and the input type, the resolved type, the known keys and the checks derive from it. A
+ * wrong option fails at construction with an `InvalidOptionsError` that names it and says what it
+ * expects; an unknown option name (a typo) is an error too rather than silently ignored.
  */
-import { InvalidOptionsError, parseRobotsTxt, productToken as tokenOf, type ParseOptions, type ProductTokens } from '@heed/parser';
 import {
-  checkKnownKeys,
-  describe,
-  MAX_TIMER_MS,
-  numberOption,
-  optionError,
-  proxyUrlOption,
-  timerOption,
-  type NumberRange,
-  type OptionScope,
-} from '@heed/parser/internal';
-import type { Log, RobotsStore } from './cache/store.js';
+  defineOptions,
+  describeValue,
+  InvalidOptionsError,
+  option,
+  parseRobotsTxt,
+  productToken as tokenOf,
+  type Fail,
+  type OptionField,
+  type OptionsDefinition,
+  type OptionsInput,
+  type ParseOptions,
+  type ProductTokens,
+} from '@heed/parser';
 import { memoryBound } from './cache/sizes.js';
-import { didYouMean } from './did-you-mean.js';
+import type { Log, RobotsStore } from './cache/store.js';
 import { FETCH_DEFAULTS } from './fetch.js';
 import { POLICY_DEFAULTS, type StatusPolicyOptions } from './policy.js';
 
-/** Options of `new RobotsManager(options)`. Only `userAgent` is required. */
-export interface RobotsManagerOptions {
+/** The longest a Node.js timer waits (2^31 - 1 ms, about 24.8 days); a longer delay fires after 1 ms instead. */
+const MAX_TIMER_MS = 2_147_483_647;
+const YEAR_MS = 365 * 24 * 60 * 60 * 1000;
+/** The most bytes of a body the parser reads (its `maxBytes` limit): reading more could not change a verdict. */
+const MAX_BODY_BYTES = 8 * 1024 * 1024;
+/** Default of `maxCacheBytes`: 64 MiB, about 1,600 typical origins or 11 of 500 KiB. */
+export const DEFAULT_MAX_CACHE_BYTES = 64 * 1024 * 1024;
+
+/** A time in milliseconds that is set as a timer: from 1 ms to a Node.js timer's limit. */
+export const timer = <D extends number | undefined>(fallback: D): OptionField<number, number | D, D> =>
+  option.number({
+    default: fallback,
+    min: 1,
+    max: MAX_TIMER_MS,
+    unit: 'milliseconds',
+    why: 'the longest a Node.js timer waits, about 24.8 days',
+  });
+/** A duration compared with clock times (a cache time, a retry interval): never set as a timer, so up to a year. */
+const upToAYear = (fallback: number): OptionField<number, number> =>
+  option.number({ default: fallback, min: 1, max: YEAR_MS, unit: 'milliseconds' });
+
+/** The parser's options, as `parseOptions` takes them (an interface, so declarations can name it). */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- names the parser's derived type
+export interface ParserOptions extends ParseOptions {}
+
+const managerFields = {
   /**
    * The full `User-Agent` header sent when fetching robots.txt, e.g. `'HeedBot/1.0 (+https://example.com/bot)'`,
    * at most 512 bytes. Its product token, the leading run of letters, `-` and `_` (`HeedBot`), is what
@@ -30,7 +56,7 @@ export interface RobotsManagerOptions {
    * (`Mozilla/5.0 (compatible; MyBot/1.0)`) is refused unless `productToken` names the bot's token:
    * no robots.txt group is written for `Mozilla`. Required.
    */
-  readonly userAgent: string;
+  userAgent: option.custom<string>({ check: (value) => value as string }),
   /**
    * The product token matched against robots.txt groups, when it is not the first token of
    * `userAgent`: `'MyBot'` for `'Mozilla/5.0 (compatible; MyBot/1.0; +https://example.com/bot)'`.
@@ -41,78 +67,84 @@ export interface RobotsManagerOptions {
    * logs); a list holds 1 to {@link MAX_PRODUCT_TOKENS} tokens. Calls that name no token use it.
    * @default the product token of `userAgent` (`'MyBot'` for `'MyBot/1.0 (+https://example.com/bot)'`)
    */
-  readonly productToken?: ProductTokens;
+  productToken: option.custom<ProductTokens | undefined>({ default: undefined, check: (value) => value as ProductTokens }),
   /** Where records are kept: `MemoryStore`, `KeyValueStoreStore`, `RedisStore` or your own. Default: `new MemoryStore()`. */
-  readonly store?: RobotsStore;
+  store: option.custom<RobotsStore | undefined>({ default: undefined, check: storeCheck }),
   /**
    * robots.txt fetches in flight at most, over all origins: a whole number from 1 to 10,000.
    * @default 20
    */
-  readonly concurrency?: number;
+  concurrency: option.number({ default: 20, min: 1, max: 10_000, integer: true }),
   /**
    * Milliseconds to wait for a connection, from 1 to 2,147,483,647 (a Node.js timer's limit).
    * @default 10,000
    */
-  readonly connectTimeoutMs?: number;
+  connectTimeoutMs: timer(FETCH_DEFAULTS.connectTimeoutMs),
   /**
    * Milliseconds for a whole fetch: all redirect hops and the body; from 1 to 2,147,483,647 (a Node.js timer's limit).
    * @default 30,000
    */
-  readonly timeoutMs?: number;
+  timeoutMs: timer(FETCH_DEFAULTS.timeoutMs),
   /**
    * Proxy to fetch robots.txt through, `http://user:pass@host:port`.
    * @default none (direct)
    */
-  readonly proxyUrl?: string;
+  proxyUrl: option.custom<string | undefined>({ default: undefined, check: proxyUrlCheck }),
   /**
    * Bytes of a robots.txt read at most (after decompression); the rest is ignored. A whole number
    * from 1 to 8,388,608 (8 MiB, the most the parser reads).
    * @default 512,000 (500 KiB)
    */
-  readonly maxBytes?: number;
+  maxBytes: option.number({ default: FETCH_DEFAULTS.maxBytes, min: 1, max: MAX_BODY_BYTES, integer: true }),
   /**
    * Redirect hops followed at most (0 to 100); beyond that robots.txt counts as unavailable.
    * @default 5
    */
-  readonly maxRedirects?: number;
+  maxRedirects: option.number({ default: FETCH_DEFAULTS.maxRedirects, min: 0, max: 100, integer: true }),
   /**
    * Cache time of a robots.txt or a 4xx without `Cache-Control: max-age`, at most 365 days.
    * @default 86,400,000 (24 h)
    */
-  readonly defaultTtlMs?: number;
+  defaultTtlMs: upToAYear(POLICY_DEFAULTS.defaultTtlMs),
   /**
    * Shortest cache time honoured from `max-age` (also for `no-cache`/`no-store`), at most 365 days.
    * @default 300,000 (5 min)
    */
-  readonly minTtlMs?: number;
+  minTtlMs: upToAYear(POLICY_DEFAULTS.minTtlMs),
   /**
    * Longest cache time honoured from `max-age`, at most 365 days.
    * @default 86,400,000 (24 h, RFC 9309 §2.4)
    */
-  readonly maxTtlMs?: number;
+  maxTtlMs: upToAYear(POLICY_DEFAULTS.maxTtlMs),
   /**
    * Retry interval after the first 5xx/429/network failure, doubled per further failure; at most 365 days.
    * @default 60,000 (1 min)
    */
-  readonly retryBaseMs?: number;
+  retryBaseMs: upToAYear(POLICY_DEFAULTS.retryBaseMs),
   /**
    * Longest retry interval; `Retry-After` is honoured up to it. At most 365 days.
    * @default 3,600,000 (1 h)
    */
-  readonly retryMaxMs?: number;
+  retryMaxMs: upToAYear(POLICY_DEFAULTS.retryMaxMs),
   /**
    * After this long unreachable with no good copy, all URLs of the origin are allowed (Google's
-   * rule). At most 3,650 days; `Infinity` keeps disallowing.
+   * rule). At most 3,650 days; `Infinity` keeps disallowing (the one option where it means something).
    * @default 2,592,000,000 (30 days)
    */
-  readonly unreachableAllowAfterMs?: number;
+  unreachableAllowAfterMs: option.number({
+    default: POLICY_DEFAULTS.unreachableAllowAfterMs,
+    min: 1,
+    max: 10 * YEAR_MS,
+    unit: 'milliseconds',
+    allowInfinity: true,
+  }),
   /**
    * Parsed robots.txt files kept in this process at most, least recently used evicted first
    * (`maxCacheBytes` usually binds first). An evicted origin is parsed again from the store, not
    * fetched again, while the store still holds its record.
    * @default 10_000
    */
-  readonly cacheSize?: number;
+  cacheSize: option.number({ default: 10_000, min: 1, integer: true }),
   /**
    * Bytes of memory the parsed robots.txt files kept in this process may take, least recently used
    * evicted first: each origin is counted for its raw record plus an upper estimate of its parsed,
@@ -121,171 +153,141 @@ export interface RobotsManagerOptions {
    * bound is used for the check at hand but not kept (it is parsed again from the store next time).
    * @default 67_108_864 (64 MiB)
    */
-  readonly maxCacheBytes?: number;
+  maxCacheBytes: memoryBound(DEFAULT_MAX_CACHE_BYTES),
   /**
    * How long a cross-process fetch lock lives when its holder dies without releasing it, and the
    * longest a check waits for another process's lock before it fetches without it (with one
    * warning). From 1 to 2,147,483,647 ms.
    * @default `timeoutMs` + 10,000
    */
-  readonly lockTtlMs?: number;
+  lockTtlMs: timer(undefined),
   /**
    * Options for the parser (`decodeUnreservedEscapes`, `implicitRobotsTxtAllow`, ...).
    * @default Google's reading
    */
-  readonly parseOptions?: ParseOptions;
+  parseOptions: option.custom<ParserOptions | undefined>({ default: undefined, check: parseOptionsCheck }),
   /**
    * Where the manager reports fetches (debug) and trouble (warning); Crawlee's `log` fits.
    * @default warnings and errors to the console
    */
-  readonly log?: Log;
+  log: option.custom<Log | undefined>({ default: undefined, check: logCheck }),
   /**
    * The clock, in ms since the epoch, for tests and simulations.
    * @default `Date.now`
    */
-  readonly now?: () => number;
-}
+  now: option.custom<() => number>({ default: Date.now, check: nowCheck }),
+};
 
-/** The options with every default filled in. */
-export interface ResolvedOptions extends StatusPolicyOptions {
+const managerOptions: OptionsDefinition<typeof managerFields> = defineOptions('new RobotsManager()', managerFields);
+
+/** Options of `new RobotsManager(options)`. Only `userAgent` is required. */
+export interface RobotsManagerOptions extends OptionsInput<typeof managerOptions> {
   readonly userAgent: string;
-  /** One token, or a frozen list of 1 to {@link MAX_PRODUCT_TOKENS}. */
-  readonly productToken: ProductTokens;
-  readonly store: RobotsStore | undefined;
-  readonly concurrency: number;
-  readonly connectTimeoutMs: number;
-  readonly timeoutMs: number;
-  readonly proxyUrl: string | undefined;
-  readonly maxBytes: number;
-  readonly maxRedirects: number;
-  readonly cacheSize: number;
-  readonly maxCacheBytes: number;
-  readonly lockTtlMs: number;
-  readonly parseOptions: ParseOptions | undefined;
-  readonly log: Log | undefined;
-  readonly now: () => number;
 }
 
-/** Default of `maxCacheBytes`: 64 MiB, about 1,600 typical origins or 11 of 500 KiB. */
-export const DEFAULT_MAX_CACHE_BYTES = 64 * 1024 * 1024;
+/** The options with every default filled in, and the product token the user-agent check settled on. */
+export type ResolvedOptions = Omit<ReturnType<typeof managerOptions.resolve>, 'productToken' | 'lockTtlMs'> &
+  StatusPolicyOptions & {
+    readonly productToken: ProductTokens;
+    readonly lockTtlMs: number;
+  };
 
-const KNOWN: readonly string[] = [
-  'userAgent',
-  'productToken',
-  'store',
-  'concurrency',
-  'connectTimeoutMs',
-  'timeoutMs',
-  'proxyUrl',
-  'maxBytes',
-  'maxRedirects',
-  'defaultTtlMs',
-  'minTtlMs',
-  'maxTtlMs',
-  'retryBaseMs',
-  'retryMaxMs',
-  'unreachableAllowAfterMs',
-  'cacheSize',
-  'maxCacheBytes',
-  'lockTtlMs',
-  'parseOptions',
-  'log',
-  'now',
-];
-const SCOPE: OptionScope = { where: 'new RobotsManager()', suggest: didYouMean };
+const WHERE = 'new RobotsManager()';
 
 /** Checks `options` and fills in the defaults. Throws `InvalidOptionsError`. */
 export function resolveOptions(options: RobotsManagerOptions): ResolvedOptions {
   if (typeof options !== 'object' || options === null) {
-    throw optionError(
+    throw new InvalidOptionsError(
       'options',
-      `pass an options object, e.g. new RobotsManager({ userAgent: "MyBot/1.0" }); got ${describe(options)}.`,
-      SCOPE,
+      `pass an options object, e.g. new RobotsManager({ userAgent: "MyBot/1.0" }); got ${describeValue(options)}.`,
+      WHERE,
     );
   }
-  checkKnownKeys(options, KNOWN, SCOPE);
-  const { userAgent } = options;
-  const identity = checkUserAgent(userAgent, options.productToken);
-  if (!identity.ok) throw optionError(identity.option, identity.problem, SCOPE);
-  const token = identity.productToken;
-
-  const store = options.store;
-  if (store !== undefined) checkStore(store);
-  const proxyUrl = proxyUrlOption(options.proxyUrl, 'proxyUrl', SCOPE);
-  if (options.log !== undefined) {
-    const log = options.log as Partial<Log> | null;
-    if (
-      typeof log !== 'object' ||
-      log === null ||
-      (['debug', 'info', 'warning', 'error'] as const).some((m) => typeof log[m] !== 'function')
-    ) {
-      throw optionError('log', "expected a logger with debug, info, warning and error methods (Crawlee's log fits).", SCOPE);
-    }
-  }
-  if (options.now !== undefined && typeof options.now !== 'function') {
-    throw optionError('now', 'expected a function returning milliseconds since the epoch.', SCOPE);
-  }
-  if (options.parseOptions !== undefined && (typeof options.parseOptions !== 'object' || options.parseOptions === null)) {
-    throw optionError('parseOptions', 'expected the parser options object, e.g. { implicitRobotsTxtAllow: true }.', SCOPE);
-  }
-  if (options.parseOptions !== undefined) {
-    // The parser checks its options when it parses: try them now, not at the first robots.txt.
-    try {
-      parseRobotsTxt('', options.parseOptions);
-    } catch (error) {
-      if (!(error instanceof InvalidOptionsError)) throw error;
-      throw optionError('parseOptions', `its "${error.option}": ${error.problem}`, SCOPE);
-    }
-  }
-
-  const timeoutMs = timerOption(options.timeoutMs, 'timeoutMs', FETCH_DEFAULTS.timeoutMs, SCOPE);
+  const table = managerOptions.resolve(options);
+  const identity = checkUserAgent(table.userAgent, options.productToken);
+  if (!identity.ok) throw new InvalidOptionsError(identity.option, identity.problem, WHERE);
   const resolved: ResolvedOptions = {
-    userAgent,
-    productToken: token,
-    store,
-    concurrency: numberOption(options.concurrency, 'concurrency', 20, { min: 1, max: 10_000, integer: true }, SCOPE),
-    connectTimeoutMs: timerOption(options.connectTimeoutMs, 'connectTimeoutMs', FETCH_DEFAULTS.connectTimeoutMs, SCOPE),
-    timeoutMs,
-    proxyUrl,
-    maxBytes: numberOption(options.maxBytes, 'maxBytes', FETCH_DEFAULTS.maxBytes, { min: 1, max: MAX_BODY_BYTES, integer: true }, SCOPE),
-    maxRedirects: numberOption(
-      options.maxRedirects,
-      'maxRedirects',
-      FETCH_DEFAULTS.maxRedirects,
-      { min: 0, max: 100, integer: true },
-      SCOPE,
-    ),
-    defaultTtlMs: numberOption(options.defaultTtlMs, 'defaultTtlMs', POLICY_DEFAULTS.defaultTtlMs, UP_TO_A_YEAR, SCOPE),
-    minTtlMs: numberOption(options.minTtlMs, 'minTtlMs', POLICY_DEFAULTS.minTtlMs, UP_TO_A_YEAR, SCOPE),
-    maxTtlMs: numberOption(options.maxTtlMs, 'maxTtlMs', POLICY_DEFAULTS.maxTtlMs, UP_TO_A_YEAR, SCOPE),
-    retryBaseMs: numberOption(options.retryBaseMs, 'retryBaseMs', POLICY_DEFAULTS.retryBaseMs, UP_TO_A_YEAR, SCOPE),
-    retryMaxMs: numberOption(options.retryMaxMs, 'retryMaxMs', POLICY_DEFAULTS.retryMaxMs, UP_TO_A_YEAR, SCOPE),
-    // The one option where Infinity means something ("never allow"), so it is accepted here only.
-    unreachableAllowAfterMs: numberOption(
-      options.unreachableAllowAfterMs,
-      'unreachableAllowAfterMs',
-      POLICY_DEFAULTS.unreachableAllowAfterMs,
-      { ...UP_TO_A_YEAR, max: 10 * YEAR_MS, allowInfinity: true },
-      SCOPE,
-    ),
-    cacheSize: numberOption(options.cacheSize, 'cacheSize', 10_000, { min: 1, max: Number.MAX_SAFE_INTEGER, integer: true }, SCOPE),
-    maxCacheBytes: memoryBound(options.maxCacheBytes, 'maxCacheBytes', DEFAULT_MAX_CACHE_BYTES, SCOPE),
-    lockTtlMs: timerOption(options.lockTtlMs, 'lockTtlMs', Math.min(timeoutMs + 10_000, MAX_TIMER_MS), SCOPE),
-    parseOptions: options.parseOptions,
-    log: options.log,
-    now: options.now ?? Date.now,
+    ...table,
+    productToken: identity.productToken,
+    lockTtlMs: table.lockTtlMs ?? Math.min(table.timeoutMs + 10_000, MAX_TIMER_MS),
   };
   if (resolved.minTtlMs > resolved.maxTtlMs) {
-    throw optionError('minTtlMs', `is ${resolved.minTtlMs}, above maxTtlMs (${resolved.maxTtlMs}); make minTtlMs <= maxTtlMs.`, SCOPE);
+    throw new InvalidOptionsError(
+      'minTtlMs',
+      `is ${resolved.minTtlMs}, above maxTtlMs (${resolved.maxTtlMs}); make minTtlMs <= maxTtlMs.`,
+      WHERE,
+    );
   }
   if (resolved.retryBaseMs > resolved.retryMaxMs) {
-    throw optionError(
+    throw new InvalidOptionsError(
       'retryBaseMs',
       `is ${resolved.retryBaseMs}, above retryMaxMs (${resolved.retryMaxMs}); make retryBaseMs <= retryMaxMs.`,
-      SCOPE,
+      WHERE,
     );
   }
   return resolved;
+}
+
+/** A proxy is an `http://` or `https://` URL: what got-scraping, which every Heed fetch uses, supports. */
+export function proxyUrlCheck(value: unknown, _name: string, fail: Fail): string {
+  let ok = false;
+  try {
+    ok = typeof value === 'string' && /^https?:$/.test(new URL(value).protocol);
+  } catch {
+    ok = false;
+  }
+  if (!ok) fail(`expected an http:// or https:// proxy URL, e.g. "http://user:pass@proxy.example:8000", got ${describeValue(value)}.`);
+  return value as string;
+}
+
+function logCheck(value: unknown, _name: string, fail: Fail): Log {
+  const log = value as Partial<Log> | null;
+  if (typeof log !== 'object' || log === null || (['debug', 'info', 'warning', 'error'] as const).some((m) => typeof log[m] !== 'function'))
+    fail("expected a logger with debug, info, warning and error methods (Crawlee's log fits).");
+  return value as Log;
+}
+
+function nowCheck(value: unknown, _name: string, fail: Fail): () => number {
+  if (typeof value !== 'function') fail('expected a function returning milliseconds since the epoch.');
+  return value as () => number;
+}
+
+function parseOptionsCheck(value: unknown, _name: string, fail: Fail): ParserOptions {
+  if (typeof value !== 'object' || value === null) fail('expected the parser options object, e.g. { implicitRobotsTxtAllow: true }.');
+  // The parser checks its options when it parses: try them now, not at the first robots.txt.
+  try {
+    parseRobotsTxt('', value);
+  } catch (error) {
+    if (!(error instanceof InvalidOptionsError)) throw error;
+    fail(`its "${error.option}": ${error.problem}`);
+  }
+  return value;
+}
+
+/** A store is an object with get/set/delete; say what to pass instead for the likely mix-ups. */
+function storeCheck(store: unknown, _name: string, fail: Fail): RobotsStore {
+  if (typeof store === 'function')
+    fail(`got the class ${store.name || '(anonymous)'} itself; pass an instance, e.g. store: new ${store.name || 'MemoryStore'}().`);
+  const candidate = store as Record<string, unknown> | null;
+  if (typeof candidate !== 'object' || candidate === null)
+    fail(
+      `expected a RobotsStore (MemoryStore, KeyValueStoreStore, RedisStore, or an object with get/set/delete), got ${candidate === null ? 'null' : typeof candidate}.`,
+    );
+  if (typeof candidate.getValue === 'function' && typeof candidate.setValue === 'function')
+    fail('got a Crawlee KeyValueStore; wrap it: store: new KeyValueStoreStore({ store: yourKeyValueStore }).');
+  if (typeof candidate.call === 'function' && typeof candidate.status === 'string')
+    fail('got a Redis client; wrap it: store: new RedisStore({ client: yourRedisClient }).');
+  const missing = ['get', 'set', 'delete'].filter((method) => typeof candidate[method] !== 'function');
+  if (missing.length > 0)
+    fail(
+      `expected a RobotsStore (MemoryStore, KeyValueStoreStore, RedisStore, or an object with get/set/delete); this one has no ${missing.join('/')} method.`,
+    );
+  const wrong = ['lock', 'close'].filter((method) => candidate[method] !== undefined && typeof candidate[method] !== 'function');
+  if (wrong.length > 0)
+    fail(
+      `its ${wrong.join(' and ')} must be ${wrong.length > 1 ? 'methods' : 'a method'} when present; remove ${wrong.length > 1 ? 'them' : 'it'} or make ${wrong.length > 1 ? 'them functions' : 'it a function'}.`,
+    );
+  return store as RobotsStore;
 }
 
 /**
@@ -380,7 +382,7 @@ export function freezeTokens(productToken: ProductTokens): ProductTokens {
 export function checkUserAgent(userAgent: unknown, productToken?: unknown): UserAgentCheck {
   const fail = (option: 'userAgent' | 'productToken', problem: string): UserAgentCheck => ({ ok: false, option, problem });
   if (typeof userAgent !== 'string' || userAgent.trim() === '') {
-    const got = typeof userAgent === 'string' ? 'only white space' : describe(userAgent);
+    const got = typeof userAgent === 'string' ? 'only white space' : describeValue(userAgent);
     return fail('userAgent', `required: your crawler's User-Agent header, e.g. "MyBot/1.0 (+https://example.com/bot)"; got ${got}.`);
   }
   // Node.js sends a header string as Latin-1, one byte per character (others are refused below).
@@ -437,53 +439,4 @@ function botTokenIn(userAgent: string): string | undefined {
     if (!BROWSER_TOKENS.has(name.toLowerCase())) return name;
   }
   return undefined;
-}
-
-const YEAR_MS = 365 * 24 * 60 * 60 * 1000;
-
-/** A duration compared with clock times (a cache time, a retry interval): never set as a timer, so up to a year. */
-const UP_TO_A_YEAR: NumberRange = { min: 1, max: YEAR_MS, unit: 'milliseconds' };
-
-/** The most bytes of a body the parser reads (its `maxBytes` limit): reading more could not change a verdict. */
-const MAX_BODY_BYTES = 8 * 1024 * 1024;
-
-/** A store is an object with get/set/delete; say what to pass instead for the likely mix-ups. */
-function checkStore(store: unknown): void {
-  const candidate = store as Record<string, unknown> | null;
-  if (typeof store === 'function') {
-    throw optionError(
-      'store',
-      `got the class ${store.name || '(anonymous)'} itself; pass an instance, e.g. store: new ${store.name || 'MemoryStore'}().`,
-      SCOPE,
-    );
-  }
-  if (typeof candidate !== 'object' || candidate === null) {
-    throw optionError(
-      'store',
-      `expected a RobotsStore (MemoryStore, KeyValueStoreStore, RedisStore, or an object with get/set/delete), got ${candidate === null ? 'null' : typeof candidate}.`,
-      SCOPE,
-    );
-  }
-  if (typeof candidate.getValue === 'function' && typeof candidate.setValue === 'function') {
-    throw optionError('store', 'got a Crawlee KeyValueStore; wrap it: store: new KeyValueStoreStore({ store: yourKeyValueStore }).', SCOPE);
-  }
-  if (typeof candidate.call === 'function' && typeof candidate.status === 'string') {
-    throw optionError('store', 'got a Redis client; wrap it: store: new RedisStore({ client: yourRedisClient }).', SCOPE);
-  }
-  const missing = ['get', 'set', 'delete'].filter((method) => typeof candidate[method] !== 'function');
-  if (missing.length > 0) {
-    throw optionError(
-      'store',
-      `expected a RobotsStore (MemoryStore, KeyValueStoreStore, RedisStore, or an object with get/set/delete); this one has no ${missing.join('/')} method.`,
-      SCOPE,
-    );
-  }
-  const wrong = ['lock', 'close'].filter((method) => candidate[method] !== undefined && typeof candidate[method] !== 'function');
-  if (wrong.length > 0) {
-    throw optionError(
-      'store',
-      `its ${wrong.join(' and ')} must be ${wrong.length > 1 ? 'methods' : 'a method'} when present; remove ${wrong.length > 1 ? 'them' : 'it'} or make ${wrong.length > 1 ? 'them functions' : 'it a function'}.`,
-      SCOPE,
-    );
-  }
 }

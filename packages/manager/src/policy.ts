@@ -15,7 +15,7 @@
  * (Google's, not the RFC's; it needs failures spread across the period, see `nextFailureRun`) and that a 4xx is cached like a success (RFC: "MAY access any resources").
  */
 import type { FetchOutcome } from './fetch.js';
-import { RECORD_VERSION, type GoodCopy, type RobotsRecord } from './record.js';
+import { RECORD_VERSION, type GoodCopy, type RobotsRecord, type UnreachableRecord } from './record.js';
 
 /** The tunable numbers of the status policy. Every field has a default in {@link POLICY_DEFAULTS}. */
 export interface StatusPolicyOptions {
@@ -110,9 +110,9 @@ export function decideRecord(
 
   // 429, 5xx, any other status, or no response at all: unreachable.
   const streak = previous?.status === 'unreachable' ? previous : undefined;
-  const failures = streak === undefined ? 1 : (streak.failures ?? 0) + 1;
+  const failures = streak === undefined ? 1 : streak.failures + 1;
   // A streak start ahead of this clock was written by a clock running ahead: it starts now.
-  const unreachableSince = streak === undefined ? now : Math.min(streak.unreachableSince ?? streak.fetchedAt, now);
+  const unreachableSince = streak === undefined ? now : Math.min(streak.unreachableSince, now);
   const failedAt = nextFailureRun(streak, now, policy);
   const lastGood = goodCopyOf(previous);
   const retryAfter = outcome.kind === 'response' ? parseRetryAfter(outcome.headers.retryAfter, now) : undefined;
@@ -155,7 +155,7 @@ function runGap(policy: Pick<StatusPolicyOptions, 'unreachableAllowAfterMs'>): n
  * within the run gap and the list at about 2 × `RUN_GAP_SHARE` + 2 entries.
  */
 function nextFailureRun(
-  streak: RobotsRecord | undefined,
+  streak: UnreachableRecord | undefined,
   now: number,
   policy: Pick<StatusPolicyOptions, 'unreachableAllowAfterMs'>,
 ): readonly number[] {
@@ -178,7 +178,7 @@ function isRun(times: readonly number[], gap: number): boolean {
  * `Infinity`. A record without a run (written before runs were kept), with a broken run, or whose
  * run is shorter never switches by itself; its next failures build the evidence.
  */
-function longUnreachableFrom(record: RobotsRecord, policy: Pick<StatusPolicyOptions, 'unreachableAllowAfterMs'>): number {
+function longUnreachableFrom(record: UnreachableRecord, policy: Pick<StatusPolicyOptions, 'unreachableAllowAfterMs'>): number {
   const run = record.failedAt;
   const first = run?.[0];
   if (run === undefined || first === undefined || !isRun(run, runGap(policy))) return Infinity;
@@ -189,12 +189,9 @@ function longUnreachableFrom(record: RobotsRecord, policy: Pick<StatusPolicyOpti
 function goodCopyOf(record: RobotsRecord | undefined): GoodCopy | undefined {
   if (record === undefined) return undefined;
   if (record.status === 'unreachable') return record.lastGood;
-  return {
-    status: record.status,
-    ...(record.httpStatus === undefined ? {} : { httpStatus: record.httpStatus }),
-    ...(record.body === undefined ? {} : { body: record.body }),
-    fetchedAt: record.fetchedAt,
-  };
+  const httpStatus = record.httpStatus === undefined ? {} : { httpStatus: record.httpStatus };
+  if (record.status === 'ok') return { status: 'ok', ...httpStatus, body: record.body, fetchedAt: record.fetchedAt };
+  return { status: 'unavailable', ...httpStatus, fetchedAt: record.fetchedAt };
 }
 
 /**
@@ -272,13 +269,11 @@ export function effectivePolicy(
   now: number,
   policy: Pick<StatusPolicyOptions, 'unreachableAllowAfterMs'> = POLICY_DEFAULTS,
 ): EffectivePolicy {
-  if (record.status === 'ok') return { kind: 'rules', reason: 'rules', body: record.body ?? '' };
+  if (record.status === 'ok') return { kind: 'rules', reason: 'rules', body: record.body };
   if (record.status === 'unavailable') return { kind: 'allow-all', reason: 'unavailable' };
   const good = record.lastGood;
   if (good !== undefined) {
-    return good.status === 'ok'
-      ? { kind: 'rules', reason: 'stale-copy', body: good.body ?? '' }
-      : { kind: 'allow-all', reason: 'stale-copy' };
+    return good.status === 'ok' ? { kind: 'rules', reason: 'stale-copy', body: good.body } : { kind: 'allow-all', reason: 'stale-copy' };
   }
   // Failure times ahead of `now` (a writer's clock running ahead) are not evidence yet.
   if (longUnreachableFrom(record, policy) <= now) return { kind: 'allow-all', reason: 'long-unreachable' };

@@ -28,51 +28,84 @@ export interface RecordProblem {
 }
 
 /** The last successful (`ok` or `unavailable`) state, kept while an origin is unreachable. */
-export interface GoodCopy {
-  readonly status: 'ok' | 'unavailable';
-  readonly httpStatus?: number;
-  /** The robots.txt bytes, base64, for `ok`. */
-  readonly body?: string;
-  readonly fetchedAt: number;
-}
+export type GoodCopy =
+  | {
+      readonly status: 'ok';
+      readonly httpStatus?: number;
+      /** The robots.txt bytes, base64. */
+      readonly body: string;
+      readonly fetchedAt: number;
+    }
+  | {
+      readonly status: 'unavailable';
+      readonly httpStatus?: number;
+      readonly fetchedAt: number;
+    };
 
-/** One origin's robots.txt as stored: versioned JSON, the raw bytes and the fetch metadata. */
-export interface RobotsRecord {
+/** What every record holds, whatever its status. */
+interface RecordBase {
   readonly version: typeof RECORD_VERSION;
   /** `scheme://host[:port]`, as `originOf()` writes it. */
   readonly origin: string;
-  readonly status: RobotsRecordStatus;
   /** HTTP status of the final response, when there was one. */
   readonly httpStatus?: number;
   /** When the fetch that produced this record ended (ms since the epoch). */
   readonly fetchedAt: number;
   /** When the record should be fetched again: the cache TTL, or the retry time of a failure. */
   readonly expiresAt: number;
-  /** The bytes read (at most `maxBytes`), base64; `ok` records only. */
-  readonly body?: string;
-  /** The body was longer than `maxBytes`: only the first `maxBytes` were read and parsed. */
-  readonly bodyCapped?: boolean;
   /** The URL the body finally came from, when redirects were followed. */
   readonly finalUrl?: string;
   /** Redirect hops followed. */
   readonly redirects?: number;
-  /** Why the record is `unavailable` or `unreachable`. */
-  readonly problem?: RecordProblem;
-  /** Consecutive unreachable fetches, for the retry backoff; `unreachable` records only. */
-  readonly failures?: number;
-  /** When the current unreachable streak began; `unreachable` records only. */
-  readonly unreachableSince?: number;
+}
+
+/** A 2xx: the body holds the rules. */
+export interface OkRecord extends RecordBase {
+  readonly status: 'ok';
+  /** The bytes read (at most `maxBytes`), base64. */
+  readonly body: string;
+  /** The body was longer than `maxBytes`: only the first `maxBytes` were read and parsed. */
+  readonly bodyCapped?: boolean;
+}
+
+/** A 4xx (except 429), or redirects beyond the limit or in a loop: no rules, all allowed. */
+export interface UnavailableRecord extends RecordBase {
+  readonly status: 'unavailable';
+  /** Why: `http-404`, `too-many-redirects`, ... */
+  readonly problem: RecordProblem;
+}
+
+/** A 5xx, 429 or a network failure: all disallowed, unless a last good copy exists. */
+export interface UnreachableRecord extends RecordBase {
+  readonly status: 'unreachable';
+  /** Why: `http-503`, `timeout`, ... */
+  readonly problem: RecordProblem;
+  /** Consecutive unreachable fetches, for the retry backoff. */
+  readonly failures: number;
+  /** When the current unreachable streak began. */
+  readonly unreachableSince: number;
   /**
-   * The evidence the 30-day rule rests on; `unreachable` records only. Times of failed fetches,
-   * oldest first: the first of the current run of failures none of which came more than a quarter
-   * of `unreachableAllowAfterMs` after the one before, then samples of that run no further apart,
-   * the last one being this record's own. A gap longer than that, or a time ahead of the clock
-   * that writes the next failure, starts the run again. At most 64 entries (about 10 are kept).
-   * Records written before it was kept have none: their run starts at their next failure.
+   * The evidence the 30-day rule rests on. Times of failed fetches, oldest first: the first of the
+   * current run of failures none of which came more than a quarter of `unreachableAllowAfterMs`
+   * after the one before, then samples of that run no further apart, the last one being this
+   * record's own. A gap longer than that, or a time ahead of the clock that writes the next
+   * failure, starts the run again. At most 64 entries (about 10 are kept). A record without it
+   * starts its run at its next failure.
    */
   readonly failedAt?: readonly number[];
-  /** The last good state, used while the origin is unreachable; `unreachable` records only. */
+  /** The last good state, used while the origin is unreachable. */
   readonly lastGood?: GoodCopy;
+}
+
+/**
+ * One origin's robots.txt as stored: versioned JSON, the raw bytes and the fetch metadata; what it
+ * holds depends on its `status` (see `RobotsRecordStatus`).
+ */
+export type RobotsRecord = OkRecord | UnavailableRecord | UnreachableRecord;
+
+/** Why a record is `unavailable` or `unreachable`; `undefined` for `ok`. */
+export function problemOf(record: RobotsRecord): RecordProblem | undefined {
+  return record.status === 'ok' ? undefined : record.problem;
 }
 
 /** The record as the JSON text stores keep. */
@@ -102,27 +135,39 @@ function isRecord(value: unknown, expectedOrigin: string | undefined): value is 
   const r = value as Record<string, unknown>;
   if (r.version !== RECORD_VERSION) return false;
   if (typeof r.origin !== 'string' || (expectedOrigin !== undefined && r.origin !== expectedOrigin)) return false;
-  if (r.status !== 'ok' && r.status !== 'unavailable' && r.status !== 'unreachable') return false;
   if (!isFiniteNumber(r.fetchedAt) || !isFiniteNumber(r.expiresAt)) return false;
   if (r.httpStatus !== undefined && !isFiniteNumber(r.httpStatus)) return false;
-  if (r.status === 'ok' && typeof r.body !== 'string') return false;
-  if (r.body !== undefined && typeof r.body !== 'string') return false;
-  if (r.failures !== undefined && !isFiniteNumber(r.failures)) return false;
-  if (r.unreachableSince !== undefined && !isFiniteNumber(r.unreachableSince)) return false;
-  if (r.failedAt !== undefined && !(Array.isArray(r.failedAt) && r.failedAt.length <= MAX_FAILED_AT && r.failedAt.every(isFiniteNumber)))
-    return false;
-  if (r.problem !== undefined) {
-    const p = r.problem as Record<string, unknown> | null;
-    if (typeof p !== 'object' || p === null || typeof p.code !== 'string' || typeof p.message !== 'string') return false;
+  if (r.finalUrl !== undefined && typeof r.finalUrl !== 'string') return false;
+  if (r.redirects !== undefined && !isFiniteNumber(r.redirects)) return false;
+  switch (r.status) {
+    case 'ok':
+      return typeof r.body === 'string' && (r.bodyCapped === undefined || typeof r.bodyCapped === 'boolean');
+    case 'unavailable':
+      return isProblem(r.problem);
+    case 'unreachable':
+      return (
+        isProblem(r.problem) &&
+        isFiniteNumber(r.failures) &&
+        isFiniteNumber(r.unreachableSince) &&
+        (r.failedAt === undefined ||
+          (Array.isArray(r.failedAt) && r.failedAt.length <= MAX_FAILED_AT && r.failedAt.every(isFiniteNumber))) &&
+        (r.lastGood === undefined || isGoodCopy(r.lastGood))
+      );
+    default:
+      return false;
   }
-  if (r.lastGood !== undefined) {
-    const g = r.lastGood as Record<string, unknown> | null;
-    if (typeof g !== 'object' || g === null) return false;
-    if (g.status !== 'ok' && g.status !== 'unavailable') return false;
-    if (!isFiniteNumber(g.fetchedAt)) return false;
-    if (g.status === 'ok' && typeof g.body !== 'string') return false;
-  }
-  return true;
+}
+
+function isProblem(value: unknown): value is RecordProblem {
+  const p = value as Record<string, unknown> | null | undefined;
+  return typeof p === 'object' && p !== null && typeof p.code === 'string' && typeof p.message === 'string';
+}
+
+function isGoodCopy(value: unknown): value is GoodCopy {
+  const g = value as Record<string, unknown> | null;
+  if (typeof g !== 'object' || g === null || !isFiniteNumber(g.fetchedAt)) return false;
+  if (g.httpStatus !== undefined && !isFiniteNumber(g.httpStatus)) return false;
+  return g.status === 'ok' ? typeof g.body === 'string' : g.status === 'unavailable';
 }
 
 function isFiniteNumber(value: unknown): value is number {

@@ -19,8 +19,7 @@
  * list its keys (no `forEachKey`) only expires records when they are read.
  */
 import { createHash } from 'node:crypto';
-import { checkKnownKeys, optionError, type OptionScope } from '@heed/parser/internal';
-import { didYouMean } from '../did-you-mean.js';
+import { defineOptions, InvalidOptionsError, option, type Fail, type OptionsInput } from '@heed/parser';
 import { POLICY_DEFAULTS } from '../policy.js';
 import { decodeRecord, type RobotsRecord } from '../record.js';
 import type { RobotsStore } from './store.js';
@@ -48,28 +47,49 @@ interface Stored {
   readonly record: unknown;
 }
 
-/** Options of {@link KeyValueStoreStore}. Give `store`, or let it open the store named `name`. */
-export interface KeyValueStoreStoreOptions {
+/** What `openOptions` passes on to `KeyValueStore.open()`. */
+export interface KeyValueStoreOpenOptions {
+  readonly config?: object;
+  readonly storageClient?: object;
+}
+
+const keyValueStoreStoreOptions = defineOptions('new KeyValueStoreStore()', {
   /**
    * A key-value store to use, e.g. `await KeyValueStore.open('robots')`.
    * @default opened from `name`
    */
-  readonly store?: KeyValueStoreLike;
+  store: option.custom<KeyValueStoreLike | undefined>({ default: undefined, check: keyValueStoreCheck }),
   /**
    * Name of the store opened with `KeyValueStore.open(name)` on first use.
    * @default `'heed-robots'`
    */
-  readonly name?: string;
+  name: option.custom<string>({ default: 'heed-robots', check: storeNameCheck }),
   /**
    * Options passed to `KeyValueStore.open()` (`config`, `storageClient`), e.g. a `Configuration`
    * with another storage directory.
    * @default Crawlee's global configuration
    */
-  readonly openOptions?: { readonly config?: object; readonly storageClient?: object };
+  openOptions: option.custom<KeyValueStoreOpenOptions | undefined>({
+    default: undefined,
+    check: (value) => value as KeyValueStoreOpenOptions,
+  }),
+});
+
+/** Options of {@link KeyValueStoreStore}. Give `store`, or let it open the store named `name`. */
+export type KeyValueStoreStoreOptions = OptionsInput<typeof keyValueStoreStoreOptions>;
+
+function keyValueStoreCheck(value: unknown, _name: string, fail: Fail): KeyValueStoreLike {
+  const store = value as Partial<KeyValueStoreLike> | null;
+  if (typeof store !== 'object' || store === null || typeof store.getValue !== 'function' || typeof store.setValue !== 'function')
+    fail('expected a Crawlee KeyValueStore (an object with getValue() and setValue()).');
+  return value as KeyValueStoreLike;
 }
 
-const KNOWN_OPTIONS = ['store', 'name', 'openOptions'];
-const SCOPE: OptionScope = { where: 'new KeyValueStoreStore()', suggest: didYouMean };
+function storeNameCheck(value: unknown, _name: string, fail: Fail): string {
+  if (typeof value !== 'string' || !/^[a-zA-Z0-9-]{1,63}$/.test(value))
+    fail('a store name is 1 to 63 letters, digits and "-" (Crawlee\'s rule for named storages).');
+  return value;
+}
 
 /**
  * The record stored under a key and when it may be dropped (`Infinity`: never). A bare record
@@ -93,16 +113,10 @@ export class KeyValueStoreStore implements RobotsStore {
   private closed = false;
 
   constructor(options: KeyValueStoreStoreOptions = {}) {
-    checkKnownKeys(options, KNOWN_OPTIONS, SCOPE);
-    if (options.store !== undefined && (typeof options.store.getValue !== 'function' || typeof options.store.setValue !== 'function')) {
-      throw optionError('store', 'expected a Crawlee KeyValueStore (an object with getValue() and setValue()).', SCOPE);
-    }
-    if (options.name !== undefined && (typeof options.name !== 'string' || !/^[a-zA-Z0-9-]{1,63}$/.test(options.name))) {
-      throw optionError('name', 'a store name is 1 to 63 letters, digits and "-" (Crawlee\'s rule for named storages).', SCOPE);
-    }
-    this.name = options.name ?? 'heed-robots';
-    this.openOptions = options.openOptions;
-    if (options.store !== undefined) this.opened = Promise.resolve(options.store);
+    const { store, name, openOptions } = keyValueStoreStoreOptions.resolve(options);
+    this.name = name;
+    this.openOptions = openOptions;
+    if (store !== undefined) this.opened = Promise.resolve(store);
   }
 
   /** The key a record of `origin` is stored under. */
@@ -197,10 +211,10 @@ export class KeyValueStoreStore implements RobotsStore {
       crawlee = await import('@crawlee/core');
     } catch {
       this.opened = undefined;
-      throw optionError(
+      throw new InvalidOptionsError(
         'store',
         'opening a key-value store by name needs @crawlee/core (npm i @crawlee/core), or pass an opened KeyValueStore as "store".',
-        SCOPE,
+        'new KeyValueStoreStore()',
       );
     }
     return crawlee.KeyValueStore.open(this.name, this.openOptions);

@@ -8,32 +8,31 @@
  * again from here instead of fetched again.
  */
 import { LRUCache } from 'lru-cache';
-import { checkKnownKeys, numberOption, type OptionScope } from '@heed/parser/internal';
-import { didYouMean } from '../did-you-mean.js';
+import { defineOptions, option, type OptionsInput } from '@heed/parser';
 import type { RobotsRecord } from '../record.js';
 import { memoryBound, recordBytes } from './sizes.js';
 import type { RobotsStore, StoreLock } from './store.js';
 
-/** Options of {@link MemoryStore}. */
-export interface MemoryStoreOptions {
+/** Default of `MemoryStore`'s `maxBytes`. */
+export const DEFAULT_STORE_MAX_BYTES = 128 * 1024 * 1024;
+
+const memoryStoreOptions = defineOptions('new MemoryStore()', {
   /**
    * Bytes the records may take, least recently used evicted first: about 37,000 typical origins
    * (2 KB robots.txt) or 180 of 500 KiB at the default. At least 1 MiB, at most the heap limit.
    * @default 134_217_728 (128 MiB)
    */
-  readonly maxBytes?: number;
+  maxBytes: memoryBound(DEFAULT_STORE_MAX_BYTES),
   /**
    * Origins kept at most, least recently used evicted first, on top of `maxBytes`.
    * @default no bound but `maxBytes`
    */
-  readonly maxEntries?: number;
-}
+  maxEntries: option.number({ default: undefined, min: 1, integer: true }),
+});
 
-/** Default of {@link MemoryStoreOptions.maxBytes}. */
-export const DEFAULT_STORE_MAX_BYTES = 128 * 1024 * 1024;
+/** Options of {@link MemoryStore}. */
+export type MemoryStoreOptions = OptionsInput<typeof memoryStoreOptions>;
 
-const KNOWN_OPTIONS = ['maxBytes', 'maxEntries'];
-const SCOPE: OptionScope = { where: 'new MemoryStore()', suggest: didYouMean };
 /** Locks held before expired ones are swept (the manager holds one per fetch, at most `concurrency`). */
 const LOCK_SWEEP_AT = 1_024;
 
@@ -51,16 +50,9 @@ export class MemoryStore implements RobotsStore {
   private readonly locks = new Map<string, { token: symbol; expiresAt: number }>();
 
   constructor(options: MemoryStoreOptions = {}) {
-    checkKnownKeys(options, KNOWN_OPTIONS, SCOPE);
-    // No default: left out, the store is bounded by maxBytes only.
-    const maxEntries = numberOption(
-      options.maxEntries,
-      'maxEntries',
-      undefined,
-      { min: 1, max: Number.MAX_SAFE_INTEGER, integer: true },
-      SCOPE,
-    );
-    this.maxBytes = memoryBound(options.maxBytes, 'maxBytes', DEFAULT_STORE_MAX_BYTES, SCOPE);
+    // No maxEntries default: left out, the store is bounded by maxBytes only.
+    const { maxBytes, maxEntries } = memoryStoreOptions.resolve(options);
+    this.maxBytes = maxBytes;
     this.records = new LRUCache<string, Slot>({
       ...(maxEntries === undefined ? {} : { max: maxEntries }),
       maxSize: this.maxBytes,

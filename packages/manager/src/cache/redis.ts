@@ -26,8 +26,8 @@
  * `url`; pass `client` to bring your own (any ioredis `Redis` instance).
  */
 import { randomUUID } from 'node:crypto';
-import { checkKnownKeys, numberOption, optionError, timerOption, type OptionScope } from '@heed/parser/internal';
-import { didYouMean } from '../did-you-mean.js';
+import { defineOptions, InvalidOptionsError, option, type Fail, type OptionsInput } from '@heed/parser';
+import { timer } from '../options.js';
 import { decodeRecord, encodeRecord, type RobotsRecord } from '../record.js';
 import { MemoryStore } from './memory.js';
 import { consoleLog } from './console-log.js';
@@ -45,39 +45,42 @@ export interface RedisClientLike {
   disconnect(): void;
 }
 
-/** Options of {@link RedisStore}. */
-export interface RedisStoreOptions {
+/** Default of `maxRecordBytes`: two 500 KB bodies in base64 (a record's most, at the default `maxBytes`), with room. */
+const DEFAULT_MAX_RECORD_BYTES = 4 * 1024 * 1024;
+const WHERE = 'new RedisStore()';
+
+const redisStoreOptions = defineOptions(WHERE, {
   /**
    * An ioredis client to use (the store never closes it).
    * @default one made from `url`
    */
-  readonly client?: RedisClientLike;
+  client: option.custom<RedisClientLike | undefined>({ default: undefined, check: clientCheck }),
   /**
    * Where to connect when no `client` is given.
    * @default `'redis://127.0.0.1:6379'`
    */
-  readonly url?: string;
+  url: option.custom<string>({ default: 'redis://127.0.0.1:6379', check: urlCheck }),
   /**
    * Prefix of every key the store writes.
    * @default `'heed:robots:'`
    */
-  readonly keyPrefix?: string;
+  keyPrefix: option.custom<string>({ default: 'heed:robots:', check: (value) => value as string }),
   /**
    * A Redis command slower than this counts as Redis being down.
    * @default 1,000 ms
    */
-  readonly commandTimeoutMs?: number;
+  commandTimeoutMs: timer(1_000),
   /**
    * How long the first command waits for the initial connection.
    * @default 2,000 ms
    */
-  readonly connectTimeoutMs?: number;
+  connectTimeoutMs: timer(2_000),
   /**
    * After a command times out or fails, how long Redis is left alone (records go to the fallback
    * without waiting) before one command probes it again. The client reconnecting ends it early.
    * @default 30_000
    */
-  readonly circuitBreakMs?: number;
+  circuitBreakMs: timer(30_000),
   /**
    * The largest record read from or written to Redis, in bytes of its JSON. A larger stored value
    * is treated as absent (and never transferred); a larger record is kept in the fallback. A
@@ -85,37 +88,44 @@ export interface RedisStoreOptions {
    * you raise that above its 500 KB default.
    * @default 4 MiB
    */
-  readonly maxRecordBytes?: number;
+  maxRecordBytes: option.number({
+    default: DEFAULT_MAX_RECORD_BYTES,
+    min: 1024,
+    max: 512 * 1024 * 1024,
+    integer: true,
+    unit: 'bytes',
+    why: "1 KiB to 512 MiB, Redis's largest string",
+  }),
   /**
    * Where records go while Redis is down.
    * @default a new `MemoryStore()`
    */
-  readonly fallback?: RobotsStore;
+  fallback: option.custom<RobotsStore | undefined>({ default: undefined, check: (value) => value as RobotsStore }),
   /**
    * Where the outage and the recovery are reported.
    * @default warnings and errors to the console
    */
-  readonly log?: Log;
+  log: option.custom<Log | undefined>({ default: undefined, check: (value) => value as Log }),
+});
+
+/** Options of {@link RedisStore}. */
+export type RedisStoreOptions = OptionsInput<typeof redisStoreOptions>;
+
+function clientCheck(value: unknown, _name: string, fail: Fail): RedisClientLike {
+  const client = value as Partial<RedisClientLike> | null;
+  if (typeof client !== 'object' || client === null || typeof client.call !== 'function') fail('expected an ioredis Redis instance.');
+  return value as RedisClientLike;
 }
 
-const KNOWN_OPTIONS = [
-  'client',
-  'url',
-  'keyPrefix',
-  'commandTimeoutMs',
-  'connectTimeoutMs',
-  'circuitBreakMs',
-  'maxRecordBytes',
-  'fallback',
-  'log',
-];
-const SCOPE: OptionScope = { where: 'new RedisStore()', suggest: didYouMean };
+function urlCheck(value: unknown, _name: string, fail: Fail): string {
+  if (typeof value !== 'string' || !/^rediss?:\/\//.test(value))
+    fail('expected a redis:// or rediss:// URL, e.g. "redis://127.0.0.1:6379".');
+  return value;
+}
 
 /** GET, unless the value is larger than ARGV[1] bytes: then its size (an integer reply), so it never crosses the wire. */
 const BOUNDED_GET_SCRIPT =
   "local size = redis.call('strlen', KEYS[1]) if size > tonumber(ARGV[1]) then return size end return redis.call('get', KEYS[1])";
-/** Default of `maxRecordBytes`: two 500 KB bodies in base64 (a record's most, at the default `maxBytes`), with room. */
-const DEFAULT_MAX_RECORD_BYTES = 4 * 1024 * 1024;
 
 const RELEASE_SCRIPT = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
 
@@ -146,29 +156,17 @@ export class RedisStore implements RobotsStore {
   private readyListener: { client: RedisClientLike; listener: () => void } | undefined;
 
   constructor(options: RedisStoreOptions = {}) {
-    checkKnownKeys(options, KNOWN_OPTIONS, SCOPE);
-    if (options.client !== undefined && typeof options.client.call !== 'function') {
-      throw optionError('client', 'expected an ioredis Redis instance.', SCOPE);
-    }
-    if (options.url !== undefined && (typeof options.url !== 'string' || !/^rediss?:\/\//.test(options.url))) {
-      throw optionError('url', 'expected a redis:// or rediss:// URL, e.g. "redis://127.0.0.1:6379".', SCOPE);
-    }
-    this.ownsClient = options.client === undefined;
-    this.url = options.url ?? 'redis://127.0.0.1:6379';
-    this.keyPrefix = options.keyPrefix ?? 'heed:robots:';
-    this.commandTimeoutMs = timerOption(options.commandTimeoutMs, 'commandTimeoutMs', 1_000, SCOPE);
-    this.connectTimeoutMs = timerOption(options.connectTimeoutMs, 'connectTimeoutMs', 2_000, SCOPE);
-    this.circuitBreakMs = timerOption(options.circuitBreakMs, 'circuitBreakMs', 30_000, SCOPE);
-    this.maxRecordBytes = numberOption(
-      options.maxRecordBytes,
-      'maxRecordBytes',
-      DEFAULT_MAX_RECORD_BYTES,
-      { min: 1024, max: 512 * 1024 * 1024, integer: true, unit: 'bytes', why: "1 KiB to 512 MiB, Redis's largest string" },
-      SCOPE,
-    );
-    this.fallback = options.fallback ?? new MemoryStore();
-    this.log = options.log ?? consoleLog;
-    if (options.client !== undefined) this.clientPromise = Promise.resolve(options.client);
+    const resolved = redisStoreOptions.resolve(options);
+    this.ownsClient = resolved.client === undefined;
+    this.url = resolved.url;
+    this.keyPrefix = resolved.keyPrefix;
+    this.commandTimeoutMs = resolved.commandTimeoutMs;
+    this.connectTimeoutMs = resolved.connectTimeoutMs;
+    this.circuitBreakMs = resolved.circuitBreakMs;
+    this.maxRecordBytes = resolved.maxRecordBytes;
+    this.fallback = resolved.fallback ?? new MemoryStore();
+    this.log = resolved.log ?? consoleLog;
+    if (resolved.client !== undefined) this.clientPromise = Promise.resolve(resolved.client);
   }
 
   /** Whether the store is currently working from its memory fallback. */
@@ -378,7 +376,11 @@ export class RedisStore implements RobotsStore {
       ({ Redis } = (await import('ioredis')) as unknown as { Redis: typeof Redis });
     } catch {
       this.clientPromise = undefined;
-      throw optionError('url', 'connecting to Redis from a URL needs ioredis (npm i ioredis), or pass a client as "client".', SCOPE);
+      throw new InvalidOptionsError(
+        'url',
+        'connecting to Redis from a URL needs ioredis (npm i ioredis), or pass a client as "client".',
+        WHERE,
+      );
     }
     const client = new Redis(this.url, {
       // Fail fast while disconnected (we fall back to memory) instead of queueing commands.

@@ -23,8 +23,8 @@
  */
 import { isAscii } from 'node:buffer';
 import { getHeapStatistics } from 'node:v8';
-import { numberOption, type OptionScope } from '@heed/parser/internal';
-import type { RobotsRecord } from '../record.js';
+import { option, type OptionField } from '@heed/parser';
+import type { OkRecord, UnreachableRecord } from '../record.js';
 
 /** A record object, its slot in a cache and its small fields, beside its strings. */
 const RECORD_OVERHEAD = 640;
@@ -48,7 +48,7 @@ const PARSED_PER_DIRECTIVE = 320;
 export function recordBytes(record: unknown): number {
   if (typeof record === 'string') return RECORD_OVERHEAD + 2 * record.length;
   if (typeof record !== 'object' || record === null) return RECORD_OVERHEAD;
-  const r = record as Partial<Record<keyof RobotsRecord, unknown>>;
+  const r = record as Partial<Record<keyof OkRecord | keyof UnreachableRecord, unknown>>;
   const good = r.lastGood as { body?: unknown } | undefined;
   const problem = r.problem as { code?: unknown; message?: unknown } | undefined;
   return (
@@ -81,16 +81,16 @@ const PERCENT = 0x25;
 export const MIN_MEMORY_BOUND = 1024 * 1024;
 
 /**
- * A byte bound option checked: a whole number from 1 MiB to the process's heap limit (a bound
- * above it could never be reached, only an out-of-memory crash could). `fallback` when undefined.
+ * A byte bound option: a whole number from 1 MiB to the process's heap limit (a bound above it
+ * could never be reached, only an out-of-memory crash could).
  */
-export function memoryBound(value: unknown, option: string, fallback: number, scope: OptionScope): number {
-  const limit = getHeapStatistics().heap_size_limit;
-  return numberOption(
-    value,
-    option,
-    fallback,
-    { min: MIN_MEMORY_BOUND, max: limit, integer: true, unit: 'bytes', why: "1 MiB to this process's heap limit" },
-    scope,
-  );
+export function memoryBound(fallback: number): OptionField<number, number> {
+  return option.number({
+    default: fallback,
+    min: MIN_MEMORY_BOUND,
+    max: getHeapStatistics().heap_size_limit,
+    integer: true,
+    unit: 'bytes',
+    why: "1 MiB to this process's heap limit",
+  });
 }

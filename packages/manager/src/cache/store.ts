@@ -45,7 +45,7 @@ export interface Log {
   error(message: string, data?: Record<string, unknown>): void;
 }
 
-/** A log that drops everything: the default, so a library stays quiet unless asked. */
+/** A log that drops everything: pass it as `log` to keep Heed quiet (the default log writes warnings to the console). */
 export const silentLog: Log = Object.freeze({
   debug() {},
   info() {},

@@ -7,12 +7,12 @@
 import type { ProductTokens, RobotsTxt } from '@heed/parser';
 import { TDM_CATEGORIES } from '../tdmrep/index.js';
 import { robotsEvidence, tdmrepEvidence } from './evidence.js';
-import type { TdmRepCache } from './tdmrep-cache.js';
+import type { TdmRepReading } from './tdmrep-file.js';
 import { UsageReport, type UsageEvidence } from './verdict.js';
 
 export { UsageReport } from './verdict.js';
 export type { UsageEvidence, UsageEvidenceSignal, UsageSource, PurposeCheck } from './verdict.js';
-export { TdmRepCache, TDMREP_PATH } from './tdmrep-cache.js';
+export { tdmrepKind, TDMREP_CACHE, TDMREP_PATH, type TdmRepReading } from './tdmrep-file.js';
 
 /** What `usage()` is asked. */
 export interface UsageQuery {
@@ -36,7 +36,7 @@ export function needsTdmRep(purposes: readonly string[] | undefined): boolean {
 
 /**
  * The combined verdict. `robots` is the origin's parsed robots.txt (`undefined` when it has none in
- * force: 404, unreachable), `origin` the URL's origin.
+ * force: 404, unreachable), `origin` the URL's origin, `tdmrep` loads the origin's tdmrep.json.
  */
 export async function usageReport(
   url: string,
@@ -44,13 +44,13 @@ export async function usageReport(
   robots: RobotsTxt | undefined,
   tokens: ProductTokens,
   purposes: readonly string[] | undefined,
-  tdmrep: TdmRepCache,
+  tdmrep: (origin: string) => Promise<TdmRepReading>,
 ): Promise<UsageReport> {
   const evidence: UsageEvidence[] = [];
   const notes: string[] = [];
   if (robots !== undefined) evidence.push(...robotsEvidence(robots.usage(url, tokens), `${origin}/robots.txt`));
   if (needsTdmRep(purposes)) {
-    const entry = await tdmrep.entryFor(origin);
+    const entry = await tdmrep(origin);
     if (entry.matcher !== undefined) evidence.push(...tdmrepEvidence(entry.matcher.verdict(url), entry.url));
     if (entry.note !== undefined) notes.push(entry.note);
   }

@@ -89,9 +89,9 @@ export class UsageReport {
    */
   check(purposes: readonly string[], unknown: 'allow' | 'disallow' = 'allow'): PurposeCheck {
     for (const purpose of purposes) {
-      const preference = this.preference(purpose);
-      if (preference === 'disallow') return { allowed: false, purpose, evidence: this.decisions[purpose] };
-      if (preference === 'unknown' && unknown === 'disallow') return { allowed: false, purpose };
+      const evidence = this.decision(purpose);
+      if (evidence?.preference === 'disallow') return { allowed: false, purpose, evidence };
+      if ((evidence?.preference ?? 'unknown') === 'unknown' && unknown === 'disallow') return { allowed: false, purpose };
     }
     return { allowed: true };
   }
