@@ -9,11 +9,11 @@
  * ones. An estimate that undercounts would make the bound a lie, so the constants cover the worst
  * shape measured, and test/manager/memory-bound.test.ts checks real heap growth against them.
  *
- * A parsed file grows after it is cached: the rules of the agent asked for are compiled on the
- * first check, switch to their larger hot form after 64 checks, and groups and rule objects are
- * built when a verdict is explained. The estimate counts a file in that grown state for one agent
+ * A parsed file grows after it is cached: the rules of the agent asked for are compiled into the
+ * indexed matcher on the first check, and groups and rule objects are built when a verdict is
+ * explained. The estimate counts a file in that grown state for one agent
  * (the usual case: one crawler, one product token); each further product token a caller checks
- * with compiles its own rules, uncounted. Measured (record + parsed + compiled + hot + explained,
+ * with compiles its own rules, uncounted. Measured (record + parsed + compiled + explained,
  * counted / heap growth, Node 20; the test asserts the bound for six of these shapes):
  * typical 2 KB files 2.25; real-looking 500 KiB files with 10,000 rules 2.36; 9,000
  * `/*a*a*…*b` patterns 1.65 (with 20 stars 1.44, with 1,000 stars 1.10); 50,000 one-rule `*`
@@ -30,14 +30,14 @@ import type { OkRecord, UnreachableRecord } from '../record.js';
 const RECORD_OVERHEAD = 640;
 /** A parsed file's fixed cost: the `RobotsTxt`, its compiled agent and matcher objects. */
 const PARSED_OVERHEAD = 4_096;
-/** Per byte of a plain body (ASCII, no `%`): the directive table's text, the hot form's segments, rule strings. */
+/** Per byte of a plain body (ASCII, no `%`): the directive table's text, the matcher's segments, rule strings. */
 const PARSED_PER_BYTE = 3.5;
 /**
  * Per byte of a body with non-ASCII bytes or `%` escapes: patterns are kept as written and
  * normalised (`é` → `%C3%A9`, three bytes for one), in the table and again in rule objects.
  */
 const PARSED_PER_ESCAPED_BYTE = 9;
-/** Per directive: its table row, compiled rule, hot-form span, and `Rule`/`Group` objects. */
+/** Per directive: its table row, compiled rule, matcher span, and `Rule`/`Group` objects. */
 const PARSED_PER_DIRECTIVE = 320;
 
 /**
