@@ -124,3 +124,19 @@ export function diagnostic(
   if (extra.related !== undefined && extra.related.length > 0) result.related = extra.related;
   return result;
 }
+
+/**
+ * `rule-before-user-agent` for a line of `key: value` above the first `User-agent:` line. `reader`:
+ * who ignores it (`crawler` for allow/disallow, `reader` for usage lines any AI-preference reader parses).
+ */
+export function ruleBeforeUserAgent(
+  record: { readonly line: number; readonly key?: string | undefined; readonly value?: string | undefined },
+  reader: string,
+): Diagnostic {
+  return diagnostic(
+    'rule-before-user-agent',
+    record.line,
+    `\`${record.key}: ${record.value}\` comes before any \`User-agent:\` line, so it belongs to no group and every ${reader} ignores it. Put \`User-agent: *\` (or the crawler's name) above it.`,
+    { column: 1 },
+  );
+}

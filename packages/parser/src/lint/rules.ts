@@ -5,7 +5,7 @@
 import { parseCrawlDelay } from '../compile.js';
 import type { TokenizedLine } from '../tokenize.js';
 import { CANONICAL_KEY, valueColumn, type LintContext } from './context.js';
-import { diagnostic, type Diagnostic } from './diagnostics.js';
+import { diagnostic, ruleBeforeUserAgent, type Diagnostic } from './diagnostics.js';
 
 /** Crawler names people put on a `Disallow:` line when they mean `User-agent:`. */
 const KNOWN_CRAWLERS = new Set([
@@ -69,14 +69,7 @@ export function checkRules(context: LintContext, out: Diagnostic[]): void {
       case 'disallow':
         agentsOpen = false;
         if (!inGroup) {
-          out.push(
-            diagnostic(
-              'rule-before-user-agent',
-              record.line,
-              `\`${record.key}: ${record.value}\` comes before any \`User-agent:\` line, so it belongs to no group and every crawler ignores it. Put \`User-agent: *\` (or the crawler's name) above it.`,
-              { column: 1 },
-            ),
-          );
+          out.push(ruleBeforeUserAgent(record, 'crawler'));
         } else {
           checkPath(record, groupHasWildcard, out);
         }

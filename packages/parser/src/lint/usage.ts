@@ -15,7 +15,7 @@ import type { StatementProblem } from '../usage/statement.js';
 import { VOCABULARIES, type UsageVocabulary } from '../usage/vocabulary.js';
 import { agentLineToken } from '../user-agent.js';
 import { valueColumn, type LintContext } from './context.js';
-import { diagnostic, type Diagnostic } from './diagnostics.js';
+import { diagnostic, ruleBeforeUserAgent, type Diagnostic } from './diagnostics.js';
 
 /**
  * Crawl checks spent on `usage-path-disallowed` per file: real files have a handful of
@@ -82,14 +82,7 @@ export function checkUsage(context: LintContext, out: Diagnostic[]): void {
       const parsed = parseContentUsageRule(record.valueBytes ?? '', record.line);
       report(record, VOCABULARIES['content-usage'], parsed.problems, out);
       if (!inGroup) {
-        out.push(
-          diagnostic(
-            'rule-before-user-agent',
-            record.line,
-            `\`${record.key}: ${record.value}\` comes before any \`User-agent:\` line, so it belongs to no group and every reader ignores it. Put \`User-agent: *\` (or the crawler's name) above it.`,
-            { column: 1 },
-          ),
-        );
+        out.push(ruleBeforeUserAgent(record, 'reader'));
       } else if (!parsed.statement.invalid && budget.left > 0) {
         robots ??= new RobotsTxt(byteStringToBytes(context.bytes), { maxBytes: context.maxBytes });
         checkDisallowedPath(record, parsed.normalizedPath, at.usageAgents, robots, budget, out);
