@@ -1,17 +1,15 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
-const src = (pkg: string, entry = 'index') => fileURLToPath(new URL(`./packages/${pkg}/src/${entry}.ts`, import.meta.url));
+const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/index.ts`, import.meta.url));
 
 export default defineConfig({
   resolve: {
-    // Tests run against the sources, so a failing test points at a TypeScript line.
-    // Exact names: `@heed/parser` must not swallow `@heed/parser/internal` as a prefix.
+    // Tests run against the sources, so a failing test points at a TypeScript line. Each package
+    // has one entry point; tests of private modules import them by relative path.
     alias: [
       { find: /^@heed\/parser$/, replacement: src('parser') },
-      { find: /^@heed\/parser\/internal$/, replacement: src('parser', 'internal') },
       { find: /^@heed\/manager$/, replacement: src('manager') },
-      { find: /^@heed\/manager\/internal$/, replacement: src('manager', 'internal') },
       { find: /^@heed\/crawlee$/, replacement: src('crawlee') },
     ],
   },

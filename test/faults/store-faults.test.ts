@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeyValueStoreStore, MemoryStore, RedisStore, RobotsManager, type RobotsRecord, type RobotsStore } from '@heed/manager';
-import { RECORD_VERSION } from '@heed/manager/internal';
+import { RECORD_VERSION } from '../../packages/manager/src/record.js';
 import { RobotsPlugin } from '@heed/crawlee';
 import { recordingLog, startServer } from '../manager/helpers.js';
 import { has } from '../support/requirements.js';

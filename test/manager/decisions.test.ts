@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lint } from '@heed/parser';
 import { MemoryStore, RobotsManager, type RobotsRecord } from '@heed/manager';
-import { decideRecord, POLICY_DEFAULTS } from '@heed/manager/internal';
+import { decideRecord, POLICY_DEFAULTS } from '../../packages/manager/src/policy.js';
 import { capExpiry } from '../../packages/manager/src/policy.js';
 import { recordingLog, startServer, UA, type TestServer } from './helpers.js';
 

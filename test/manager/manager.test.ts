@@ -10,7 +10,7 @@ import {
   type RobotsRecord,
   type RobotsStore,
 } from '@heed/manager';
-import { RECORD_VERSION } from '@heed/manager/internal';
+import { RECORD_VERSION } from '../../packages/manager/src/record.js';
 import { recordingLog, startServer, UA, type TestServer } from './helpers.js';
 
 const ROBOTS = [

@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { originOf } from '@heed/manager';
-import { robotsTxtUrl } from '@heed/manager/internal';
+import { robotsTxtUrl } from '../../packages/manager/src/origin.js';
 
 const cases: [input: string, origin: string | undefined][] = [
   ['https://example.com/a/b?c#d', 'https://example.com'],

@@ -11,8 +11,8 @@ import {
   parseRetryAfter,
   POLICY_DEFAULTS,
   retryDelay,
-  type FetchOutcome,
-} from '@heed/manager/internal';
+} from '../../packages/manager/src/policy.js';
+import type { FetchOutcome } from '../../packages/manager/src/fetch.js';
 
 const ORIGIN = 'https://example.com';
 const NOW = Date.UTC(2026, 0, 1);

@@ -1,6 +1,6 @@
 /** A stored record of a 200 robots.txt, as the manager would have decided it: the stores' tests' unit of data. */
 import type { RobotsRecord } from '@heed/manager';
-import { decideRecord } from '@heed/manager/internal';
+import { decideRecord } from '../../packages/manager/src/policy.js';
 import { okFetchOutcome } from '../support/records.mjs';
 
 export function goodRecord(origin: string, body: string | Uint8Array, now = Date.now()): RobotsRecord {

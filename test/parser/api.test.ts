@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidOptionsError, parseRobotsTxt, productToken } from '@heed/parser';
-import { tokenize } from '@heed/parser/internal';
+import { tokenize } from '../../packages/parser/src/tokenize.js';
 
 const FILE = [
   'Sitemap: https://example.com/sitemap-1.xml', // 1

@@ -17,7 +17,7 @@ import {
   type DiagnosticCode,
   type LintOptions,
 } from '@heed/parser';
-import { ALL_DIAGNOSTIC_CODES } from '@heed/parser/internal';
+import { ALL_DIAGNOSTIC_CODES } from '../../packages/parser/src/lint/index.js';
 
 interface Expected {
   code: DiagnosticCode;

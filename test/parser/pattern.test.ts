@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseRobotsTxt } from '@heed/parser';
-import { pathPattern, pathPatternList } from '@heed/parser/internal';
+import { pathPattern, pathPatternList } from '../../packages/parser/src/pattern.js';
 
 describe('pathPattern()', () => {
   it('matches prefixes, * runs and a trailing $, on path and query', () => {

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalPath } from '@heed/parser/internal';
+import { canonicalPath } from '../../packages/parser/src/url.js';
 
 function viaWhatwg(url: string): string {
   const parsed = new URL(url);

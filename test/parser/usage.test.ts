@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { lint, parseRobotsTxt, UsageVerdict, type ParseOptions, type UsagePreference } from '@heed/parser';
-import { parseUsageHeader } from '@heed/parser/internal';
+import { parseUsageHeader } from '../../packages/parser/src/usage/header.js';
 import { parseDictionary } from '../../packages/parser/src/usage/structured-fields.js';
 
 interface UsageCase {

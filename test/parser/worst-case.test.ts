@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseRobotsTxt } from '@heed/parser';
-import { MAX_LINE_BYTES, tokenize } from '@heed/parser/internal';
+import { MAX_LINE_BYTES, tokenize } from '../../packages/parser/src/tokenize.js';
 
 const ORIGIN = 'https://example.com';
 const UA = 'HeedBot';

@@ -5,7 +5,7 @@
  * `sameDomainDelaySecs` does. Slots are handed out in order, so ten waiting requests of one origin
  * leave at `delay` intervals instead of all retrying at once.
  */
-import { MAX_TIMER_MS } from '@heed/parser/internal';
+import { MAX_TIMER_MS } from './timers.js';
 
 /** What the scheduler keeps of one origin. */
 interface OriginClock {

@@ -4,7 +4,7 @@
  * tables. Validation happens at attach time so that a typo fails before the first request, with the
  * option's name and what to do.
  */
-import { checkUserAgent } from '@heed/manager/internal';
+import { checkUserAgent, proxyUrlCheck } from '@heed/manager';
 import {
   defineOptions,
   describeValue,
@@ -17,9 +17,9 @@ import {
   type ProductTokens,
   type ResolvedOptions as ResolvedTable,
 } from '@heed/parser';
-import { MAX_TIMER_MS, proxyUrlOption } from '@heed/parser/internal';
 import type { RobotsManagerLike } from './manager-contract.js';
 import type { SkipEvent } from './report/skip-events.js';
+import { MAX_TIMER_MS } from './timers.js';
 
 const WHERE = 'RobotsPlugin.attach()';
 
@@ -165,17 +165,13 @@ export const SITEMAP_OPTIONS = defineOptions(WHERE, {
    * Proxy sitemaps are fetched through, `http://user:pass@host:port`.
    * @default none (direct)
    */
-  proxyUrl: option.custom<string | undefined>({ default: undefined, check: checkProxyUrl }),
+  proxyUrl: option.custom<string | undefined>({ default: undefined, check: proxyUrlCheck }),
 });
 
-// Interfaces rather than aliases: declarations that use them name them instead of spelling out
-// the table's derived type, which the parser does not export.
 /** Options of the sitemap feeder (`sitemaps` option): see {@link SITEMAP_OPTIONS}. */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- named, see above
-export interface SitemapOptions extends OptionsInput<typeof SITEMAP_OPTIONS> {}
+export type SitemapOptions = OptionsInput<typeof SITEMAP_OPTIONS>;
 /** Sitemap options with every default filled in. */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- named, see above
-export interface ResolvedSitemapOptions extends ResolvedTable<typeof SITEMAP_OPTIONS> {}
+export type ResolvedSitemapOptions = ResolvedTable<typeof SITEMAP_OPTIONS>;
 
 /** The `sitemaps` option: `false` turns the feeder off, `true` or an object reads sitemaps. */
 const SITEMAPS_FIELD: OptionField<SitemapOptions | boolean, ResolvedSitemapOptions | false, ResolvedSitemapOptions> = option.object(
@@ -376,8 +372,4 @@ function checkRegExps(value: unknown, _name: string, fail: Fail): readonly RegEx
 function checkLabel(value: unknown, _name: string, fail: Fail): string | undefined {
   if (value === undefined || (typeof value === 'string' && value !== '')) return value;
   return fail(`expected a non-empty string your router handles, got ${describeValue(value)}.`);
-}
-
-function checkProxyUrl(value: unknown, name: string): string | undefined {
-  return proxyUrlOption(value, name, { where: WHERE });
 }

@@ -19,14 +19,15 @@
  *   passes it as the signal.
  * - Failures are `RobotsFetchError`s with a stable `code` (dns, refused, reset, tls, truncated, ...).
  *
- * Internal: reached through `@heed/manager/internal`, not part of the public API.
+ * Public: packages that fetch a file the way Heed fetches robots.txt (`@heed/crawlee`'s sitemaps)
+ * call {@link boundedGet}; the README's "For packages that build on Heed" section documents it.
  */
 import http from 'node:http';
 import https from 'node:https';
 import type { IncomingHttpHeaders } from 'node:http';
-import { MAX_TIMER_MS } from '@heed/parser/internal';
 import { DecodeError, contentCoding, decoded } from './decode.js';
 import { RobotsFetchError, type RobotsFetchErrorCode } from './errors.js';
+import { MAX_TIMER_MS } from './timers.js';
 
 /** How a bounded GET is made. */
 export interface BoundedGetOptions {

@@ -15,7 +15,8 @@
  * - The output is pulled, not pushed: the caller's pace is the decoding's pace, so a caller that
  *   stops reading at its size cap bounds what a decompression bomb costs.
  *
- * Internal: reached through `@heed/manager/internal`, not part of the public API.
+ * Public (`decoded`, `DecodeError`): a file that is compressed without a `Content-Encoding` (a
+ * sitemap served as `.xml.gz`) is decoded by its reader with the same code.
  */
 import { Readable, pipeline } from 'node:stream';
 import zlib from 'node:zlib';

@@ -11,8 +11,9 @@
  * another origin still apply to the origin asked for (as Google does); a body in UTF-16 with a
  * byte-order mark is decoded to UTF-8 (Google finds no rules in it; the BOM makes it unambiguous).
  *
- * This file is the whole public API (the README's API section lists the same names). What
- * `@heed/crawlee` and the tests share beyond it is in `@heed/manager/internal`, not public API.
+ * This file is the whole public API (the README's API section lists the same names); there is no
+ * other entry point. `boundedGet`, `decoded` and the option checks are here for packages that build
+ * on Heed (`@heed/crawlee` fetches sitemaps and checks its options with them).
  */
 export { RobotsManager } from './manager.js';
 export { originOf } from './origin.js';
@@ -40,3 +41,7 @@ export { RedisStore } from './cache/redis.js';
 export type { RedisStoreOptions, RedisClientLike } from './cache/redis.js';
 export { HeedError, InvalidOptionsError, RobotsFetchError, ManagerClosedError, InvalidUrlError } from './errors.js';
 export type { RobotsFetchErrorCode } from './errors.js';
+export { boundedGet } from './bounded-get.js';
+export type { BoundedGetOptions, BoundedResponse, BoundedRedirectFailure } from './bounded-get.js';
+export { decoded, DecodeError, type ContentCoding } from './decode.js';
+export { checkUserAgent, proxyUrlCheck, type UserAgentCheck } from './options.js';

@@ -22,9 +22,8 @@ import { memoryBound } from './cache/sizes.js';
 import type { Log, RobotsStore } from './cache/store.js';
 import { FETCH_DEFAULTS } from './fetch.js';
 import { POLICY_DEFAULTS, type StatusPolicyOptions } from './policy.js';
+import { MAX_TIMER_MS } from './timers.js';
 
-/** The longest a Node.js timer waits (2^31 - 1 ms, about 24.8 days); a longer delay fires after 1 ms instead. */
-const MAX_TIMER_MS = 2_147_483_647;
 const YEAR_MS = 365 * 24 * 60 * 60 * 1000;
 /** The most bytes of a body the parser reads (its `maxBytes` limit): reading more could not change a verdict. */
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
@@ -43,10 +42,6 @@ export const timer = <D extends number | undefined>(fallback: D): OptionField<nu
 /** A duration compared with clock times (a cache time, a retry interval): never set as a timer, so up to a year. */
 const upToAYear = (fallback: number): OptionField<number, number> =>
   option.number({ default: fallback, min: 1, max: YEAR_MS, unit: 'milliseconds' });
-
-/** The parser's options, as `parseOptions` takes them (an interface, so declarations can name it). */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- names the parser's derived type
-export interface ParserOptions extends ParseOptions {}
 
 const managerFields = {
   /**
@@ -165,7 +160,7 @@ const managerFields = {
    * Options for the parser (`decodeUnreservedEscapes`, `implicitRobotsTxtAllow`, ...).
    * @default Google's reading
    */
-  parseOptions: option.custom<ParserOptions | undefined>({ default: undefined, check: parseOptionsCheck }),
+  parseOptions: option.custom<ParseOptions | undefined>({ default: undefined, check: parseOptionsCheck }),
   /**
    * Where the manager reports fetches (debug) and trouble (warning); Crawlee's `log` fits.
    * @default warnings and errors to the console
@@ -252,7 +247,7 @@ function nowCheck(value: unknown, _name: string, fail: Fail): () => number {
   return value as () => number;
 }
 
-function parseOptionsCheck(value: unknown, _name: string, fail: Fail): ParserOptions {
+function parseOptionsCheck(value: unknown, _name: string, fail: Fail): ParseOptions {
   if (typeof value !== 'object' || value === null) fail('expected the parser options object, e.g. { implicitRobotsTxtAllow: true }.');
   // The parser checks its options when it parses: try them now, not at the first robots.txt.
   try {

@@ -11,8 +11,8 @@
  * verdicts are unchanged by them. Every check takes one product token or a list of them, as
  * google/robotstxt's `AllowedByRobots()` takes a vector of user agents.
  *
- * This file is the whole public API (the README's API section lists the same names). What Heed's
- * own packages share beyond it is in `@heed/parser/internal`, which is not public API.
+ * This file is the whole public API (the README's API section lists the same names); there is no
+ * other entry point.
  */
 export { parseRobotsTxt, RobotsTxt, type ParseOptions } from './robots-txt.js';
 export { productToken, type ProductTokens } from './user-agent.js';
@@ -21,6 +21,9 @@ export { UsageVerdict } from './usage/verdict.js';
 export type { UsageDecision, UsageReason, AppliedStatement } from './usage/verdict.js';
 export type { UsagePreference, UsageSignal, UsageCategory } from './usage/vocabulary.js';
 export { USAGE_CATEGORIES } from './usage/vocabulary.js';
+export { parseUsageHeader } from './usage/header.js';
+export type { UsageStatement, StatedPreference } from './usage/statement.js';
+export { pathPatternList, type PathPatternList } from './pattern.js';
 export { lint, DIAGNOSTIC_CODES } from './lint/index.js';
 export { robotsTxtLines } from './lines.js';
 export type { Diagnostic, DiagnosticCode, Severity, LintOptions } from './lint/index.js';
@@ -32,6 +35,9 @@ export type {
   ResolvedOptions,
   OptionField,
   OptionFields,
+  InputOfFields,
+  OutputOfFields,
+  DefaultsOfFields,
   DefineOptionsSettings,
   NumberSpec,
   ListSpec,

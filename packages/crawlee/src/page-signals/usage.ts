@@ -12,7 +12,7 @@
  *   images may not be used), so an HTML page that says it is still handed to the handler.
  */
 import type { ProductTokens, UsageSignal } from '@heed/parser';
-import { parseUsageHeader } from '@heed/parser/internal';
+import { parseUsageHeader } from '@heed/parser';
 import type { UsageEvidence } from '@heed/manager';
 import { robotsDirectives, type MetaTag } from './meta-robots.js';
 

@@ -24,7 +24,6 @@
  */
 import { AsyncResource } from 'node:async_hooks';
 import { originOf } from '@heed/manager';
-import { MAX_TIMER_MS } from '@heed/parser/internal';
 import type { RobotsManagerLike } from '../manager-contract.js';
 import type { ResolvedSitemapOptions } from '../options.js';
 import { Clock, HeldBytes, SitemapBudget } from './budget.js';
@@ -34,6 +33,7 @@ import { inScope, sitemapUrlFilter } from './scope.js';
 import type { SitemapRequest } from './fetch.js';
 import type { SitemapUrl } from './types.js';
 import type { PluginStats } from '../report/stats.js';
+import { MAX_TIMER_MS } from '../timers.js';
 
 export interface SitemapFeederDeps {
   readonly manager: RobotsManagerLike;

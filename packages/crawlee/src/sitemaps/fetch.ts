@@ -9,7 +9,7 @@
  * The file's request and each redirect hop pass the caller's gate first (robots.txt, crawl-delay,
  * the cross-host rule: the feeder's). Never throws: a broken sitemap must not stop the crawl.
  */
-import { DecodeError, boundedGet, decoded } from '@heed/manager/internal';
+import { DecodeError, boundedGet, decoded } from '@heed/manager';
 
 /** How a sitemap file is fetched. */
 export interface SitemapFetchOptions {

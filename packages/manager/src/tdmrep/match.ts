@@ -9,7 +9,7 @@
  * matching rule, or an unset reservation, says nothing (unknown). `search` is not TDM.
  */
 import type { UsagePreference } from '@heed/parser';
-import { pathPatternList, type PathPatternList } from '@heed/parser/internal';
+import { pathPatternList, type PathPatternList } from '@heed/parser';
 import type { TdmRepFile, TdmRepRule } from './parse.js';
 
 /** The categories a TDM reservation speaks for. */

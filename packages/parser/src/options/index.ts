@@ -7,3 +7,6 @@ export { defineOptions, type DefineOptionsSettings } from './resolve.js';
 export { option, type NumberSpec, type ListSpec, type ObjectSpec, type CustomCheck } from './fields.js';
 export { describeValue } from './describe.js';
 export type { OptionField, OptionsDefinition, OptionsInput, ResolvedOptions, Fail, FieldContext, OptionFields } from './spec.js';
+// What the derived types expand to: exported so that a package declaring its options with a table
+// can emit declarations for them (TypeScript names these types in the emitted `.d.ts`).
+export type { InputOfFields, OutputOfFields, DefaultsOfFields } from './spec.js';

@@ -1,0 +1,6 @@
+/**
+ * The longest a Node.js timer waits: 2^31 - 1 ms, about 24.8 days. A longer delay fires after 1 ms
+ * instead, so every time the manager sets as a timer (a fetch deadline, a lock's life) is bounded
+ * by it.
+ */
+export const MAX_TIMER_MS = 2_147_483_647;
