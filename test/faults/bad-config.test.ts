@@ -11,6 +11,7 @@ import { InvalidOptionsError as ManagerOptionsError, MemoryStore, RobotsManager,
 import { InvalidOptionsError as PluginOptionsError, RobotsPlugin, UnsupportedCrawlerError } from '@heed/crawlee';
 import { crawleeBasic, crawleeCore, freshConfig } from '../crawlee/site.js';
 import { idleManager } from '../support/idle-manager.js';
+import { withStatus } from '../manager/records.js';
 
 const UA = 'HeedBot/1.0 (+https://example.com/bot)';
 
@@ -154,7 +155,7 @@ describe('new RobotsManager(bad options)', async () => {
     try {
       const verdict = await manager.check(`${origin}/page`);
       expect(verdict).toMatchObject({ allowed: true, reason: 'unavailable' });
-      expect((await manager.get(origin)).problem?.code).toBe('too-many-redirects');
+      expect(withStatus(await manager.get(origin), 'unavailable').problem.code).toBe('too-many-redirects');
     } finally {
       await manager.close();
       await new Promise((resolve) => server.close(resolve));

@@ -36,6 +36,7 @@ import {
 } from './fault-server.js';
 import { formatInterval, renderTable, tableRows, writeSection, type FaultRow } from './fault-table.js';
 import { hasOpenssl } from '../support/tls.js';
+import { bodyCapped, problemOf } from '../manager/records.js';
 
 const README = fileURLToPath(new URL('../../packages/manager/README.md', import.meta.url));
 const TIMEOUT_MS = 2_000;
@@ -300,8 +301,8 @@ function retryText(c: FaultCase, record: RobotsRecord): string {
 function reasonText(record: RobotsRecord): string {
   return [
     `${record.status}${record.httpStatus === undefined ? '' : ` (HTTP ${record.httpStatus})`}`,
-    record.problem?.code,
-    record.bodyCapped === true ? 'body cut at maxBytes' : undefined,
+    problemOf(record)?.code,
+    bodyCapped(record) ? 'body cut at maxBytes' : undefined,
     record.redirects === undefined || record.redirects === 0
       ? undefined
       : `${record.redirects} redirect${record.redirects === 1 ? '' : 's'}`,
@@ -373,8 +374,8 @@ describe('fault suite: hostile robots.txt servers', () => {
           const record = await manager.get(arranged.url); // from the cache: no new fetch
           expect({ allowed: verdict.allowed, reason: verdict.reason }).toEqual({ allowed: c.expected.allowed, reason: c.expected.reason });
           expect(record.status).toBe(c.expected.status);
-          expect(record.problem?.code).toBe(c.expected.problem);
-          expect(record.bodyCapped === true).toBe(c.expected.bodyCapped === true);
+          expect(problemOf(record)?.code).toBe(c.expected.problem);
+          expect(bodyCapped(record)).toBe(c.expected.bodyCapped === true);
           expect(record.expiresAt - record.fetchedAt).toBe(c.expected.retryMs);
           expect(ms).toBeLessThan(c.maxMs ?? 3_000);
           expect(peakBytes).toBeLessThan(c.maxPeakBytes ?? 16 * MB);

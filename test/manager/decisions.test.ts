@@ -7,10 +7,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lint } from '@heed/parser';
-import { MemoryStore, RobotsManager, type RobotsRecord } from '@heed/manager';
+import { MemoryStore, RobotsManager, type OkRecord, type UnreachableRecord } from '@heed/manager';
 import { decideRecord, POLICY_DEFAULTS } from '@heed/manager/internal';
 import { capExpiry } from '../../packages/manager/src/policy.js';
 import { recordingLog, startServer, UA, type TestServer } from './helpers.js';
+import { bodyCapped, bodyOf, withStatus } from './records.js';
 
 const ROBOTS = 'User-agent: *\nDisallow: /private\n';
 const HOUR = 3_600_000;
@@ -25,7 +26,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-function okRecord(origin: string, fetchedAt: number, expiresAt: number, body = ROBOTS): RobotsRecord {
+function okRecord(origin: string, fetchedAt: number, expiresAt: number, body = ROBOTS): OkRecord {
   const url = `${origin}/robots.txt`;
   const record = decideRecord(
     origin,
@@ -44,12 +45,13 @@ function okRecord(origin: string, fetchedAt: number, expiresAt: number, body = R
     undefined,
     fetchedAt,
   );
-  return { ...record, expiresAt };
+  return { ...withStatus(record, 'ok'), expiresAt };
 }
 
 /** `record` after its origin became unreachable: no body, one failure, retried at `expiresAt`. */
-function unreachableRecord({ body: _body, ...record }: RobotsRecord, expiresAt: number): RobotsRecord {
-  return { ...record, status: 'unreachable', failures: 1, expiresAt };
+function unreachableRecord({ body: _body, bodyCapped: _capped, ...record }: OkRecord, expiresAt: number): UnreachableRecord {
+  const problem = { code: 'refused', message: 'connection refused' };
+  return { ...record, status: 'unreachable', problem, failures: 1, unreachableSince: record.fetchedAt, expiresAt };
 }
 
 describe('a stored expiresAt is capped by maxTtlMs when read', () => {
@@ -116,9 +118,7 @@ describe('a UTF-16 robots.txt with a byte-order mark', () => {
       expect(await manager.isAllowed(`${site.origin}/caf%C3%A9`)).toBe(false);
       expect(await manager.isAllowed(`${site.origin}/public`)).toBe(true);
       const record = await manager.get(site.origin);
-      expect(Buffer.from(record.body ?? '', 'base64').toString('utf8')).toBe(
-        'User-agent: *\r\nDisallow: /private\r\nDisallow: /caf\u00e9\r\n',
-      );
+      expect(bodyOf(record).toString('utf8')).toBe('User-agent: *\r\nDisallow: /private\r\nDisallow: /caf\u00e9\r\n');
       await manager.close();
     } finally {
       await site.close();
@@ -143,8 +143,8 @@ describe('a UTF-16 robots.txt with a byte-order mark', () => {
       const manager = new RobotsManager({ userAgent: UA, log: quiet, maxBytes: 5_000 });
       expect(await manager.isAllowed(`${site.origin}/private/x`)).toBe(false);
       const record = await manager.get(site.origin);
-      expect(Buffer.from(record.body ?? '', 'base64').length).toBe(5_000);
-      expect(record.bodyCapped).toBe(true);
+      expect(bodyOf(record).length).toBe(5_000);
+      expect(bodyCapped(record)).toBe(true);
       await manager.close();
     } finally {
       await site.close();

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisStore, RobotsManager, type RedisClientLike } from '@heed/manager';
 import { has } from '../support/requirements.js';
 import { recordingLog, startServer, UA, type TestServer } from './helpers.js';
-import { goodRecord } from './records.js';
+import { goodRecord, withStatus } from './records.js';
 import { redisCommand, startRedis, type RedisServer } from './redis-helpers.js';
 
 const ROBOTS = 'User-agent: *\nDisallow: /private\n';
@@ -189,11 +189,11 @@ describe.skipIf(!redisAvailable)('RedisStore replies and listeners (real redis-s
       expect(await redisCommand(redis.port, 'EXISTS', 'big:record:https://big2.example')).toBe(':1\r\n');
       await store.set('https://big2.example', big, 60_000);
       expect(await redisCommand(redis.port, 'EXISTS', 'big:record:https://big2.example')).toBe(':0\r\n');
-      expect((await store.get('https://big2.example'))?.body).toBe(big.body);
+      expect(withStatus(await store.get('https://big2.example'), 'ok').body).toBe(big.body);
       expect(lines.filter((l) => l.level === 'warning')).toHaveLength(2);
       // A normal record still goes to Redis and back.
       await store.set('https://small.example', goodRecord('https://small.example', ROBOTS), 60_000);
-      expect((await store.get('https://small.example'))?.body).toBeDefined();
+      expect(withStatus(await store.get('https://small.example'), 'ok').body).toBeDefined();
       expect(await redisCommand(redis.port, 'EXISTS', 'big:record:https://small.example')).toBe(':1\r\n');
     } finally {
       await store.close();

@@ -2,6 +2,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryStore, RobotsManager } from '@heed/manager';
 import { recordingLog, startServer, UA, type TestServer } from './helpers.js';
+import { withStatus } from './records.js';
 
 const ROBOTS = [
   'User-agent: *',
@@ -99,7 +100,7 @@ describe('RobotsManager#usage', () => {
     expect((await b.usage(`${server.origin}/reserved/doc`, { purposes: ['train-ai'] })).decision('ai-input')?.source).toBe('robots.txt');
     expect(tdmRequests()).toBe(1);
     expect((await store.get(`${server.origin}/.well-known/tdmrep.json`))?.status).toBe('ok');
-    expect((await store.get(server.origin))?.body).toBe(Buffer.from(ROBOTS).toString('base64'));
+    expect(withStatus(await store.get(server.origin), 'ok').body).toBe(Buffer.from(ROBOTS).toString('base64'));
     await a.close();
     await b.close();
   });
