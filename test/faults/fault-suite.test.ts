@@ -39,8 +39,8 @@ import { hasOpenssl } from '../support/tls.js';
 import { bodyCapped, problemOf } from '../manager/records.js';
 
 const README = fileURLToPath(new URL('../../packages/manager/README.md', import.meta.url));
-const TIMEOUT_MS = 2_000;
-const MANAGER_OPTIONS = { timeoutMs: TIMEOUT_MS, connectTimeoutMs: 1_000 } as const;
+const TIMEOUT_SECS = 2;
+const MANAGER_OPTIONS = { timeoutSecs: TIMEOUT_SECS, connectTimeoutSecs: 1 } as const;
 const MB = 1_048_576;
 
 // A real GC between cases, so a case's peak is its own and not the garbage of the one before.
@@ -96,7 +96,7 @@ const cases: FaultCase[] = [
     name: 'slow body (1 byte/s)',
     arrange: () => serve(slowBody, '/private/x'),
     expected: { allowed: false, reason: 'unreachable', status: 'unreachable', problem: 'timeout', retryMs: MINUTE },
-    maxMs: TIMEOUT_MS + 3_000,
+    maxMs: TIMEOUT_SECS * 1000 + 3_000,
   },
   {
     name: 'endless body',
@@ -349,8 +349,8 @@ function measuredTable(): string | undefined {
   if (rows.size !== cases.length) return undefined;
   const ordered = cases.flatMap((c) => rows.get(c.name) ?? []);
   const settings =
-    `Manager options: \`timeoutMs: ${TIMEOUT_MS}\`, \`connectTimeoutMs: 1000\`, the rest default (\`maxBytes\` 500 KiB, ` +
-    '`maxRedirects` 5, `retryBaseMs` 1 min). The URL checked is `/private/x` on an origin whose rules (when read) say ' +
+    `Manager options: \`timeoutSecs: ${TIMEOUT_SECS}\`, \`connectTimeoutSecs: 1\`, the rest default (\`maxBytes\` 500 KiB, ` +
+    '`maxRedirects` 5, `retryBaseSecs` 1 min). The URL checked is `/private/x` on an origin whose rules (when read) say ' +
     '`Disallow: /private`. *Retry*: when the next robots.txt fetch of the origin may happen (no fetch before). *Time*: wall ' +
     'time of the check. *Memory*: peak growth of heap + buffers during the check, server included.';
   return renderTable(ordered, settings);

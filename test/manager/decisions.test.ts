@@ -1,6 +1,6 @@
 /**
  * Two questionable behaviours, decided (see "Decisions" in packages/manager/README.md):
- * - a stored record is never obeyed longer than `maxTtlMs` after its fetch, whatever `expiresAt`
+ * - a stored record is never obeyed longer than `maxTtlSecs` after its fetch, whatever `expiresAt`
  *   it carries (another version, a clock ahead, a hand edit);
  * - a robots.txt in UTF-16 with a byte-order mark is decoded and its rules apply (Google finds no
  *   rules in it; the BOM makes it unambiguous), and `lint` warns about it.
@@ -54,13 +54,13 @@ function unreachableRecord({ body: _body, bodyCapped: _capped, ...record }: OkRe
   return { ...record, status: 'unreachable', problem, failures: 1, unreachableSince: record.fetchedAt, expiresAt };
 }
 
-describe('a stored expiresAt is capped by maxTtlMs when read', () => {
+describe('a stored expiresAt is capped by maxTtlSecs when read', () => {
   it.each([
-    ['within maxTtlMs: kept', okRecord('https://a.example', NOW - HOUR, NOW + HOUR), NOW + HOUR],
-    ['ten years away: maxTtlMs after the fetch', okRecord('https://a.example', NOW - HOUR, NOW + 10 * YEAR), NOW - HOUR + DAY],
-    ['fetched "in the future" (a clock ahead): maxTtlMs from now', okRecord('https://a.example', NOW + YEAR, NOW + 2 * YEAR), NOW + DAY],
+    ['within maxTtlSecs: kept', okRecord('https://a.example', NOW - HOUR, NOW + HOUR), NOW + HOUR],
+    ['ten years away: maxTtlSecs after the fetch', okRecord('https://a.example', NOW - HOUR, NOW + 10 * YEAR), NOW - HOUR + DAY],
+    ['fetched "in the future" (a clock ahead): maxTtlSecs from now', okRecord('https://a.example', NOW + YEAR, NOW + 2 * YEAR), NOW + DAY],
     [
-      'unreachable, retry ten years away: retryMaxMs after the fetch',
+      'unreachable, retry ten years away: retryMaxSecs after the fetch',
       unreachableRecord(okRecord('https://a.example', NOW, NOW), NOW + 10 * YEAR),
       NOW + POLICY_DEFAULTS.retryMaxMs,
     ],
@@ -68,7 +68,7 @@ describe('a stored expiresAt is capped by maxTtlMs when read', () => {
     expect(capExpiry(record, NOW, POLICY_DEFAULTS).expiresAt).toBe(expiresAt);
   });
 
-  it('a record in the store with a far-future expiresAt is fetched again after maxTtlMs', async () => {
+  it('a record in the store with a far-future expiresAt is fetched again after maxTtlSecs', async () => {
     const store = new MemoryStore();
     let now = Date.now();
     // Its rules say "disallow everything"; the site's real robots.txt disallows /private only.
@@ -83,12 +83,12 @@ describe('a stored expiresAt is capped by maxTtlMs when read', () => {
     await manager.close();
   });
 
-  it('also with a shorter maxTtlMs', async () => {
+  it('also with a shorter maxTtlSecs', async () => {
     const store = new MemoryStore();
     let now = Date.now();
     const origin = server.origin.replace('127.0.0.1', 'localhost');
     await store.set(origin, okRecord(origin, now, now + 100 * YEAR, 'User-agent: *\nDisallow: /\n'), Infinity);
-    const manager = new RobotsManager({ userAgent: UA, store, log: quiet, now: () => now, minTtlMs: 60_000, maxTtlMs: HOUR });
+    const manager = new RobotsManager({ userAgent: UA, store, log: quiet, now: () => now, minTtlSecs: 60, maxTtlSecs: HOUR / 1000 });
     const before = server.robotsRequests();
     expect(await manager.isAllowed(`${origin}/public`)).toBe(false);
     now += HOUR + 1;

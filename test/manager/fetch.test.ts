@@ -30,7 +30,7 @@ afterEach(() => {
 });
 
 function manager(extra: Partial<ConstructorParameters<typeof RobotsManager>[0]> = {}) {
-  return new RobotsManager({ userAgent: UA, log: recordingLog().log, timeoutMs: 2_000, connectTimeoutMs: 1_000, ...extra });
+  return new RobotsManager({ userAgent: UA, log: recordingLog().log, timeoutSecs: 2, connectTimeoutSecs: 1, ...extra });
 }
 
 async function verdictsFor(origin: string, extra = {}): Promise<{ open: Verdict; private: Verdict }> {
@@ -265,6 +265,17 @@ describe('bodies', () => {
 });
 
 describe('network failures are unreachable: all disallowed', () => {
+  it('timeoutSecs is in seconds, fractions too: 0.3 s is within 5, 3 s is past 0.5', async () => {
+    server.handle((_req, res) => setTimeout(() => res.end(RULES), 300));
+    expect((await verdictsFor(server.origin, { timeoutSecs: 5 })).private).toMatchObject({ allowed: false, reason: 'rules' });
+    server.handle((_req, res) => setTimeout(() => res.end(RULES), 3_000));
+    const started = Date.now();
+    const v = await verdictsFor(server.origin, { timeoutSecs: 0.5 });
+    expect(v.private).toMatchObject({ allowed: false, reason: 'unreachable', record: { status: 'unreachable' } });
+    // Wide margin: the point is that 0.5 is not read as 500 s (nor 0.5 ms, which the first case rules out).
+    expect(Date.now() - started).toBeLessThan(2_500);
+  });
+
   it('a body slower than the total timeout', async () => {
     server.handle((_req, res) => {
       res.writeHead(200, { 'content-length': '1000' });
@@ -272,7 +283,7 @@ describe('network failures are unreachable: all disallowed', () => {
     });
     const outcome = await fetchRobotsTxt(`${server.origin}/robots.txt`, { userAgent: UA, timeoutMs: 300 });
     expect(outcome).toMatchObject({ kind: 'network', error: { code: 'timeout' } });
-    const v = await verdictsFor(server.origin, { timeoutMs: 300 });
+    const v = await verdictsFor(server.origin, { timeoutSecs: 0.3 });
     expect(v.open).toMatchObject({ allowed: false, reason: 'unreachable', record: { status: 'unreachable' } });
   });
 

@@ -80,7 +80,7 @@ describe('decideRecord: outcome → record', () => {
 });
 
 describe('unreachable: backoff, stale copy, the 30-day rule', () => {
-  it('doubles the retry interval per consecutive failure up to retryMaxMs', () => {
+  it('doubles the retry interval per consecutive failure up to retryMaxSecs', () => {
     let record: RobotsRecord | undefined;
     const intervals: number[] = [];
     let now = NOW;

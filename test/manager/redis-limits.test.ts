@@ -1,7 +1,7 @@
 /**
  * RedisStore's bounds. A fetch lock that is never given (a store whose lock never frees) or that is
  * answered with something other than OK or nil (a proxy speaking another dialect) used to hold
- * every new origin for 2 × lockTtlMs, silently; now the wait is one lock life and says so, and a
+ * every new origin for 2 × lockTtlSecs, silently; now the wait is one lock life and says so, and a
  * wrong reply takes the process's own lock at once. A stored value above `maxRecordBytes` is never
  * transferred (ten 64 MB values cost +828 MB RSS before). Fifty commands before the first
  * connection no longer add fifty 'ready' listeners (MaxListenersExceededWarning past ten).
@@ -92,18 +92,18 @@ describe('RedisStore fetch locks that never come', () => {
     const storeLog = recordingLog();
     const managerLog = recordingLog();
     const store = new RedisStore({ url: redis.url, keyPrefix: 'never:', log: storeLog.log });
-    const manager = new RobotsManager({ userAgent: UA, store, lockTtlMs: 4_000, log: managerLog.log });
+    const manager = new RobotsManager({ userAgent: UA, store, lockTtlSecs: 4, log: managerLog.log });
     try {
       const start = performance.now();
       expect(await manager.isAllowed(`${site.origin}/private`)).toBe(false);
       const ms = performance.now() - start;
-      // Before: over 8 s (2 × lockTtlMs, then the poll step), and nothing logged. The upper bound
+      // Before: over 8 s (2 × lockTtlSecs, then the poll step), and nothing logged. The upper bound
       // leaves a loaded machine most of a second lock life.
       expect(ms).toBeGreaterThanOrEqual(3_900);
       expect(ms).toBeLessThan(7_500);
       const warnings = managerLog.lines.filter((l) => l.level === 'warning');
       expect(warnings).toHaveLength(1);
-      expect(warnings[0]?.message).toContain(`fetch lock of ${site.origin} was not given within lockTtlMs (4000 ms)`);
+      expect(warnings[0]?.message).toContain(`fetch lock of ${site.origin} was not given within lockTtlSecs (4 s)`);
       expect(warnings[0]?.message).toContain('fetching it without the lock');
       expect(site.robotsRequests()).toBe(1);
       // The store itself saw nothing wrong: Redis answered every command.
@@ -120,13 +120,13 @@ describe('RedisStore fetch locks that never come', () => {
     const redis = await fakeRedis(':1\r\n');
     const storeLog = recordingLog();
     const store = new RedisStore({ url: redis.url, keyPrefix: 'wrong:', log: storeLog.log });
-    const manager = new RobotsManager({ userAgent: UA, store, lockTtlMs: 5_000, log: recordingLog().log });
+    const manager = new RobotsManager({ userAgent: UA, store, lockTtlSecs: 5, log: recordingLog().log });
     const other = await startServer((_req, res) => res.end(ROBOTS));
     try {
       const start = performance.now();
       expect(await manager.isAllowed(`${site.origin}/private`)).toBe(false);
       expect(await manager.isAllowed(`${other.origin}/private`)).toBe(false);
-      // Before: each origin waited 2 × lockTtlMs (10 s here).
+      // Before: each origin waited 2 × lockTtlSecs (10 s here).
       expect(performance.now() - start).toBeLessThan(4_000);
       const warnings = storeLog.lines.filter((l) => l.level === 'warning');
       expect(warnings).toHaveLength(1);
