@@ -1,10 +1,9 @@
 /**
- * RedisStore's bounds. A fetch lock that is never given (a store whose lock never frees) or that is
- * answered with something other than OK or nil (a proxy speaking another dialect) used to hold
- * every new origin for 2 × lockTtlSecs, silently; now the wait is one lock life and says so, and a
- * wrong reply takes the process's own lock at once. A stored value above `maxRecordBytes` is never
- * transferred (ten 64 MB values cost +828 MB RSS before). Fifty commands before the first
- * connection no longer add fifty 'ready' listeners (MaxListenersExceededWarning past ten).
+ * RedisStore's bounds. A fetch lock that is never given (a store whose lock never frees) holds a new
+ * origin for one lock life at most, and says so; a lock answered with something other than OK or
+ * nil (a proxy speaking another dialect) takes the process's own lock at once. A stored value above
+ * `maxRecordBytes` is never transferred. Fifty commands before the first connection share one
+ * 'ready' listener (ioredis warns with MaxListenersExceededWarning past ten).
  *
  * The lock cases run against a fake Redis on loopback that speaks RESP and answers SET NX as told;
  * the others against a real redis-server.
@@ -97,8 +96,8 @@ describe('RedisStore fetch locks that never come', () => {
       const start = performance.now();
       expect(await manager.isAllowed(`${site.origin}/private`)).toBe(false);
       const ms = performance.now() - start;
-      // Before: over 8 s (2 × lockTtlSecs, then the poll step), and nothing logged. The upper bound
-      // leaves a loaded machine most of a second lock life.
+      // One lock life, not two (over 8 s); the upper bound leaves a loaded machine most of a
+      // second lock life.
       expect(ms).toBeGreaterThanOrEqual(3_900);
       expect(ms).toBeLessThan(7_500);
       const warnings = managerLog.lines.filter((l) => l.level === 'warning');
@@ -126,7 +125,7 @@ describe('RedisStore fetch locks that never come', () => {
       const start = performance.now();
       expect(await manager.isAllowed(`${site.origin}/private`)).toBe(false);
       expect(await manager.isAllowed(`${other.origin}/private`)).toBe(false);
-      // Before: each origin waited 2 × lockTtlSecs (10 s here).
+      // Not two lock lives per origin (10 s here): the wrong reply takes the process's lock at once.
       expect(performance.now() - start).toBeLessThan(4_000);
       const warnings = storeLog.lines.filter((l) => l.level === 'warning');
       expect(warnings).toHaveLength(1);
@@ -179,7 +178,7 @@ describe.skipIf(!redisAvailable)('RedisStore replies and listeners (real redis-s
     const store = new RedisStore({ client: recording, keyPrefix: 'big:', log });
     try {
       expect(await store.get(origin)).toBeUndefined();
-      // Before: one 8 MB reply, parsed into a record.
+      // The size, not the 8 MB value, crosses the wire.
       expect(Math.max(...replies)).toBeLessThan(1024);
       expect(lines.filter((l) => l.level === 'warning').map((l) => l.message)).toEqual([
         expect.stringContaining(`The stored robots record of ${origin} is`),
