@@ -205,7 +205,7 @@ async function coldStart(count) {
   const servers = await startServers(count);
   const setupMs = performance.now() - setupStart;
   const urls = Array.from({ length: count }, (_, i) => `http://${loopback(i)}:${servers.port}/some/page`);
-  const manager = new RobotsManager({ userAgent: UA, log: quiet, concurrency: CONCURRENCY, cacheSize: count, timeoutMs: 30_000 });
+  const manager = new RobotsManager({ userAgent: UA, log: quiet, maxConcurrency: CONCURRENCY, cacheSize: count, timeoutSecs: 30 });
   // got-scraping loads on the first fetch; keep that one-off cost out of the figure.
   const warmServer = http.createServer((_req, res) => res.end('User-agent: *\n'));
   await new Promise((resolve) => warmServer.listen(0, '127.0.0.1', resolve));

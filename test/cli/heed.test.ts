@@ -97,14 +97,14 @@ describe('heed (usage)', () => {
     ],
     [['explain', cases + 'clean.txt', '/ok', 'example.com/page', '-A', 'HeedBot'], '"example.com/page" is neither an absolute http(s) URL'],
     [
-      ['check', 'https://example.com/', '-A', 'HeedBot', '--timeout', '3000000000'],
-      '--timeout 3000000000: expected a number of milliseconds from 1 to 2,147,483,647',
+      ['check', 'https://example.com/', '-A', 'HeedBot', '--timeout', '3000000'],
+      '--timeout 3000000: expected a number of seconds from 0.001 to 2,147,483.647',
     ],
     [
       ['lint', cases + 'clean.txt', '--timeout', 'soon'],
-      '--timeout soon: expected a number of milliseconds from 1 to 2,147,483,647 (the longest a Node.js timer waits, about 24.8 days), got "soon"',
+      '--timeout soon: expected a number of seconds from 0.001 to 2,147,483.647 (the longest a Node.js timer waits, about 24.8 days), got "soon"',
     ],
-    [['lint', cases + 'clean.txt', '--timeout=-5'], '--timeout -5: expected a number of milliseconds from 1'],
+    [['lint', cases + 'clean.txt', '--timeout=-5'], '--timeout -5: expected a number of seconds from 0.001'],
     [
       ['check', 'https://example.com/', '-A', 'Bot/1.0\r\nX-Evil: 1'],
       '--user-agent: contains a line break or NUL, which cannot be sent in an HTTP header',
@@ -160,7 +160,7 @@ describe('heed (inputs it cannot read)', () => {
   it("a site that cannot be reached is the site's answer (exit 1), not a usage error", async () => {
     const spare = await serve(200, '');
     await new Promise((resolve) => spare.server.close(resolve));
-    const refused = await run(['lint', spare.origin, '--timeout', '2000']);
+    const refused = await run(['lint', spare.origin, '--timeout', '2']);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toBe('');
   });
@@ -491,12 +491,12 @@ describe('heed explain', () => {
 describe('heed check', () => {
   it('refuses a --timeout past a Node.js timer before fetching anything', async () => {
     ok.requests.length = 0;
-    const result = await run(['check', `${ok.origin}/public`, '-A', 'HeedBot', '--timeout', '3000000000']);
+    const result = await run(['check', `${ok.origin}/public`, '-A', 'HeedBot', '--timeout', '3000000']);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(ok.requests).toEqual([]);
     // The longest timer is accepted, and the site's answer is what decides.
-    const longest = await run(['check', `${ok.origin}/public`, '-A', 'HeedBot', '--timeout', '2147483647']);
+    const longest = await run(['check', `${ok.origin}/public`, '-A', 'HeedBot', '--timeout', '2147483.647']);
     expect(longest.code).toBe(0);
     expect(longest.stdout).toContain(`ALLOWED    ${ok.origin}/public`);
   });

@@ -28,7 +28,7 @@ describe(`a crawl over ${ORIGINS} origins`, () => {
       o.routes.set('/robots.txt', text(`User-agent: *\nDisallow: /private\n${delayed(i) ? `Crawl-delay: ${DELAY_SECS}\n` : ''}`));
       for (const path of ['/', '/b', '/c', '/private/x']) o.routes.set(path, page(path, []));
     });
-    manager = new RobotsManager({ userAgent: UA, concurrency: 50 });
+    manager = new RobotsManager({ userAgent: UA, maxConcurrency: 50 });
   }, 120_000);
 
   afterAll(async () => {

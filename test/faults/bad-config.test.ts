@@ -11,6 +11,7 @@ import { InvalidOptionsError as ManagerOptionsError, MemoryStore, RobotsManager,
 import { InvalidOptionsError as PluginOptionsError, RobotsPlugin, UnsupportedCrawlerError } from '@heed/crawlee';
 import { crawleeBasic, crawleeCore, freshConfig } from '../crawlee/site.js';
 import { idleManager } from '../support/idle-manager.js';
+import { withStatus } from '../manager/records.js';
 
 const UA = 'HeedBot/1.0 (+https://example.com/bot)';
 
@@ -37,35 +38,50 @@ const managerRows = async (): Promise<Row[]> => [
     /browser token "Mozilla".*productToken: "MyBot"/,
   ],
   ['productToken that is not a token', { userAgent: UA, productToken: 'Heed Bot' }, 'productToken', /letters, "-" and "_" only/],
-  ['negative concurrency', { userAgent: UA, concurrency: -1 }, 'concurrency', /whole number from 1 to 10,000, got -1; the default is 20/],
-  ['zero concurrency', { userAgent: UA, concurrency: 0 }, 'concurrency', /whole number from 1 to 10,000/],
-  ['infinite concurrency', { userAgent: UA, concurrency: Infinity }, 'concurrency', /whole number from 1 to 10,000, got Infinity/],
+  [
+    'negative maxConcurrency',
+    { userAgent: UA, maxConcurrency: -1 },
+    'maxConcurrency',
+    /whole number from 1 to 10,000, got -1; the default is 20/,
+  ],
+  ['zero maxConcurrency', { userAgent: UA, maxConcurrency: 0 }, 'maxConcurrency', /whole number from 1 to 10,000/],
+  ['infinite maxConcurrency', { userAgent: UA, maxConcurrency: Infinity }, 'maxConcurrency', /whole number from 1 to 10,000, got Infinity/],
   ['negative maxBytes', { userAgent: UA, maxBytes: -1 }, 'maxBytes', /whole number from 1 to 8,388,608.*default is 512,000/],
   ['maxBytes of 1 GB', { userAgent: UA, maxBytes: 2 ** 30 }, 'maxBytes', /from 1 to 8,388,608/],
   ['negative maxRedirects', { userAgent: UA, maxRedirects: -1 }, 'maxRedirects', /whole number from 0 to 100/],
   ['NaN maxRedirects', { userAgent: UA, maxRedirects: Number.NaN }, 'maxRedirects', /whole number from 0 to 100, got NaN/],
   ['negative cacheSize', { userAgent: UA, cacheSize: -5 }, 'cacheSize', /whole number from 1/],
-  ['negative timeoutMs', { userAgent: UA, timeoutMs: -1 }, 'timeoutMs', /milliseconds from 1 to 2,147,483,647/],
-  ['zero retryBaseMs', { userAgent: UA, retryBaseMs: 0 }, 'retryBaseMs', /milliseconds from 1 to 31,536,000,000/],
-  ['infinite maxTtlMs', { userAgent: UA, maxTtlMs: Infinity }, 'maxTtlMs', /milliseconds from 1 to 31,536,000,000, got Infinity/],
-  ['defaultTtlMs past any date', { userAgent: UA, defaultTtlMs: 1e300 }, 'defaultTtlMs', /from 1 to 31,536,000,000/],
-  ['negative unreachableAllowAfterMs', { userAgent: UA, unreachableAllowAfterMs: -1 }, 'unreachableAllowAfterMs', /, or Infinity, got -1/],
+  ['negative timeoutSecs', { userAgent: UA, timeoutSecs: -1 }, 'timeoutSecs', /seconds from 0\.001 to 2,147,483\.647/],
+  ['zero retryBaseSecs', { userAgent: UA, retryBaseSecs: 0 }, 'retryBaseSecs', /seconds from 0\.001 to 31,536,000/],
+  ['infinite maxTtlSecs', { userAgent: UA, maxTtlSecs: Infinity }, 'maxTtlSecs', /seconds from 0\.001 to 31,536,000, got Infinity/],
+  ['defaultTtlSecs past any date', { userAgent: UA, defaultTtlSecs: 1e300 }, 'defaultTtlSecs', /from 0\.001 to 31,536,000/],
   [
-    'timeoutMs beyond a timer',
-    { userAgent: UA, timeoutMs: 3e9 },
-    'timeoutMs',
-    /from 1 to 2,147,483,647 \(the longest a Node\.js timer waits, about 24\.8 days\), got 3000000000/,
+    'negative unreachableAllowAfterSecs',
+    { userAgent: UA, unreachableAllowAfterSecs: -1 },
+    'unreachableAllowAfterSecs',
+    /, or Infinity, got -1/,
   ],
-  ['lockTtlMs beyond a timer', { userAgent: UA, lockTtlMs: 2 ** 31 }, 'lockTtlMs', /from 1 to 2,147,483,647/],
   [
-    'infinite connectTimeoutMs',
-    { userAgent: UA, connectTimeoutMs: Infinity },
-    'connectTimeoutMs',
-    /milliseconds from 1 to 2,147,483,647.*got Infinity/,
+    'timeoutSecs beyond a timer',
+    { userAgent: UA, timeoutSecs: 3e6 },
+    'timeoutSecs',
+    /from 0\.001 to 2,147,483\.647 \(the longest a Node\.js timer waits, about 24\.8 days\), got 3000000; the default is 30/,
   ],
-  ['timeoutMs as a string', { userAgent: UA, timeoutMs: '30s' }, 'timeoutMs', /number of milliseconds from 1 .*got "30s"/],
-  ['concurrency as a string', { userAgent: UA, concurrency: '20' }, 'concurrency', /whole number/],
-  ['minTtlMs above maxTtlMs', { userAgent: UA, minTtlMs: 7_200_000, maxTtlMs: 3_600_000 }, 'minTtlMs', /make minTtlMs <= maxTtlMs/],
+  ['lockTtlSecs beyond a timer', { userAgent: UA, lockTtlSecs: 2 ** 31 / 1000 }, 'lockTtlSecs', /from 0\.001 to 2,147,483\.647/],
+  [
+    'infinite connectTimeoutSecs',
+    { userAgent: UA, connectTimeoutSecs: Infinity },
+    'connectTimeoutSecs',
+    /seconds from 0\.001 to 2,147,483\.647.*got Infinity/,
+  ],
+  ['timeoutSecs as a string', { userAgent: UA, timeoutSecs: '30s' }, 'timeoutSecs', /number of seconds from 0\.001 .*got "30s"/],
+  ['maxConcurrency as a string', { userAgent: UA, maxConcurrency: '20' }, 'maxConcurrency', /whole number/],
+  [
+    'minTtlSecs above maxTtlSecs',
+    { userAgent: UA, minTtlSecs: 7_200, maxTtlSecs: 3_600 },
+    'minTtlSecs',
+    /is 7200 seconds, above maxTtlSecs \(3600\); make minTtlSecs <= maxTtlSecs/,
+  ],
   ['proxyUrl of the wrong type', { userAgent: UA, proxyUrl: 8000 }, 'proxyUrl', /http:\/\/ or https:\/\/ proxy URL/],
   ['socks proxyUrl', { userAgent: UA, proxyUrl: 'socks5://127.0.0.1:1080' }, 'proxyUrl', /http:\/\/ or https:\/\//],
   ['console as log', { userAgent: UA, log: console }, 'log', /debug, info, warning and error.*Crawlee's log fits/],
@@ -134,7 +150,7 @@ describe('new RobotsManager(bad options)', async () => {
     expect(message).toMatch(hint);
   });
 
-  it('accepts every valid edge: Latin-1 in the user-agent, Infinity for unreachableAllowAfterMs, 0 redirects, the longest timer', async () => {
+  it('accepts every valid edge: Latin-1 in the user-agent, Infinity for unreachableAllowAfterSecs, 0 redirects, the longest timer', async () => {
     // A robots.txt that redirects to its own rules: with maxRedirects 0 the redirect is not
     // followed (unavailable: allow all), so the options were taken, not just accepted.
     const server = http.createServer((req, res) => {
@@ -145,16 +161,16 @@ describe('new RobotsManager(bad options)', async () => {
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const manager = new RobotsManager({
       userAgent: 'HeedBot/1.0 (caf\u00e9)',
-      unreachableAllowAfterMs: Infinity,
+      unreachableAllowAfterSecs: Infinity,
       maxRedirects: 0,
       parseOptions: { implicitRobotsTxtAllow: true },
-      timeoutMs: 2 ** 31 - 1,
-      lockTtlMs: 2 ** 31 - 1,
+      timeoutSecs: (2 ** 31 - 1) / 1000,
+      lockTtlSecs: (2 ** 31 - 1) / 1000,
     });
     try {
       const verdict = await manager.check(`${origin}/page`);
       expect(verdict).toMatchObject({ allowed: true, reason: 'unavailable' });
-      expect((await manager.get(origin)).problem?.code).toBe('too-many-redirects');
+      expect(withStatus(await manager.get(origin), 'unavailable').problem.code).toBe('too-many-redirects');
     } finally {
       await manager.close();
       await new Promise((resolve) => server.close(resolve));

@@ -25,7 +25,7 @@ const USER_AGENT = 'HeedBot/1.0 (+https://example.com/bot)';
 const storageClient = new MemoryStorage({ localDataDirectory: storageDir, persistStorage: true });
 const store = new KeyValueStoreStore({ name: 'heed-robots', openOptions: { config: new Configuration(), storageClient } });
 // A long timeout: a hanging robots.txt keeps the run in flight until the test kills it.
-const manager = new RobotsManager({ userAgent: USER_AGENT, store, timeoutMs: 60_000 });
+const manager = new RobotsManager({ userAgent: USER_AGENT, store, timeoutSecs: 60 });
 
 const crawler = new CheerioCrawler(
   {

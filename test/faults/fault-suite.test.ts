@@ -36,10 +36,11 @@ import {
 } from './fault-server.js';
 import { formatInterval, renderTable, tableRows, writeSection, type FaultRow } from './fault-table.js';
 import { hasOpenssl } from '../support/tls.js';
+import { bodyCapped, problemOf } from '../manager/records.js';
 
 const README = fileURLToPath(new URL('../../packages/manager/README.md', import.meta.url));
-const TIMEOUT_MS = 2_000;
-const MANAGER_OPTIONS = { timeoutMs: TIMEOUT_MS, connectTimeoutMs: 1_000 } as const;
+const TIMEOUT_SECS = 2;
+const MANAGER_OPTIONS = { timeoutSecs: TIMEOUT_SECS, connectTimeoutSecs: 1 } as const;
 const MB = 1_048_576;
 
 // A real GC between cases, so a case's peak is its own and not the garbage of the one before.
@@ -95,7 +96,7 @@ const cases: FaultCase[] = [
     name: 'slow body (1 byte/s)',
     arrange: () => serve(slowBody, '/private/x'),
     expected: { allowed: false, reason: 'unreachable', status: 'unreachable', problem: 'timeout', retryMs: MINUTE },
-    maxMs: TIMEOUT_MS + 3_000,
+    maxMs: TIMEOUT_SECS * 1000 + 3_000,
   },
   {
     name: 'endless body',
@@ -300,8 +301,8 @@ function retryText(c: FaultCase, record: RobotsRecord): string {
 function reasonText(record: RobotsRecord): string {
   return [
     `${record.status}${record.httpStatus === undefined ? '' : ` (HTTP ${record.httpStatus})`}`,
-    record.problem?.code,
-    record.bodyCapped === true ? 'body cut at maxBytes' : undefined,
+    problemOf(record)?.code,
+    bodyCapped(record) ? 'body cut at maxBytes' : undefined,
     record.redirects === undefined || record.redirects === 0
       ? undefined
       : `${record.redirects} redirect${record.redirects === 1 ? '' : 's'}`,
@@ -348,8 +349,8 @@ function measuredTable(): string | undefined {
   if (rows.size !== cases.length) return undefined;
   const ordered = cases.flatMap((c) => rows.get(c.name) ?? []);
   const settings =
-    `Manager options: \`timeoutMs: ${TIMEOUT_MS}\`, \`connectTimeoutMs: 1000\`, the rest default (\`maxBytes\` 500 KiB, ` +
-    '`maxRedirects` 5, `retryBaseMs` 1 min). The URL checked is `/private/x` on an origin whose rules (when read) say ' +
+    `Manager options: \`timeoutSecs: ${TIMEOUT_SECS}\`, \`connectTimeoutSecs: 1\`, the rest default (\`maxBytes\` 500 KiB, ` +
+    '`maxRedirects` 5, `retryBaseSecs` 1 min). The URL checked is `/private/x` on an origin whose rules (when read) say ' +
     '`Disallow: /private`. *Retry*: when the next robots.txt fetch of the origin may happen (no fetch before). *Time*: wall ' +
     'time of the check. *Memory*: peak growth of heap + buffers during the check, server included.';
   return renderTable(ordered, settings);
@@ -373,8 +374,8 @@ describe('fault suite: hostile robots.txt servers', () => {
           const record = await manager.get(arranged.url); // from the cache: no new fetch
           expect({ allowed: verdict.allowed, reason: verdict.reason }).toEqual({ allowed: c.expected.allowed, reason: c.expected.reason });
           expect(record.status).toBe(c.expected.status);
-          expect(record.problem?.code).toBe(c.expected.problem);
-          expect(record.bodyCapped === true).toBe(c.expected.bodyCapped === true);
+          expect(problemOf(record)?.code).toBe(c.expected.problem);
+          expect(bodyCapped(record)).toBe(c.expected.bodyCapped === true);
           expect(record.expiresAt - record.fetchedAt).toBe(c.expected.retryMs);
           expect(ms).toBeLessThan(c.maxMs ?? 3_000);
           expect(peakBytes).toBeLessThan(c.maxPeakBytes ?? 16 * MB);

@@ -1,16 +1,17 @@
 /**
  * Two questionable behaviours, decided (see "Decisions" in packages/manager/README.md):
- * - a stored record is never obeyed longer than `maxTtlMs` after its fetch, whatever `expiresAt`
+ * - a stored record is never obeyed longer than `maxTtlSecs` after its fetch, whatever `expiresAt`
  *   it carries (another version, a clock ahead, a hand edit);
  * - a robots.txt in UTF-16 with a byte-order mark is decoded and its rules apply (Google finds no
  *   rules in it; the BOM makes it unambiguous), and `lint` warns about it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lint } from '@heed/parser';
-import { MemoryStore, RobotsManager, type RobotsRecord } from '@heed/manager';
+import { MemoryStore, RobotsManager, type OkRecord, type UnreachableRecord } from '@heed/manager';
 import { decideRecord, POLICY_DEFAULTS } from '../../packages/manager/src/policy.js';
 import { capExpiry } from '../../packages/manager/src/policy.js';
 import { recordingLog, startServer, UA, type TestServer } from './helpers.js';
+import { bodyCapped, bodyOf, withStatus } from './records.js';
 
 const ROBOTS = 'User-agent: *\nDisallow: /private\n';
 const HOUR = 3_600_000;
@@ -25,7 +26,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-function okRecord(origin: string, fetchedAt: number, expiresAt: number, body = ROBOTS): RobotsRecord {
+function okRecord(origin: string, fetchedAt: number, expiresAt: number, body = ROBOTS): OkRecord {
   const url = `${origin}/robots.txt`;
   const record = decideRecord(
     origin,
@@ -44,21 +45,22 @@ function okRecord(origin: string, fetchedAt: number, expiresAt: number, body = R
     undefined,
     fetchedAt,
   );
-  return { ...record, expiresAt };
+  return { ...withStatus(record, 'ok'), expiresAt };
 }
 
 /** `record` after its origin became unreachable: no body, one failure, retried at `expiresAt`. */
-function unreachableRecord({ body: _body, ...record }: RobotsRecord, expiresAt: number): RobotsRecord {
-  return { ...record, status: 'unreachable', failures: 1, expiresAt };
+function unreachableRecord({ body: _body, bodyCapped: _capped, ...record }: OkRecord, expiresAt: number): UnreachableRecord {
+  const problem = { code: 'refused', message: 'connection refused' };
+  return { ...record, status: 'unreachable', problem, failures: 1, unreachableSince: record.fetchedAt, expiresAt };
 }
 
-describe('a stored expiresAt is capped by maxTtlMs when read', () => {
+describe('a stored expiresAt is capped by maxTtlSecs when read', () => {
   it.each([
-    ['within maxTtlMs: kept', okRecord('https://a.example', NOW - HOUR, NOW + HOUR), NOW + HOUR],
-    ['ten years away: maxTtlMs after the fetch', okRecord('https://a.example', NOW - HOUR, NOW + 10 * YEAR), NOW - HOUR + DAY],
-    ['fetched "in the future" (a clock ahead): maxTtlMs from now', okRecord('https://a.example', NOW + YEAR, NOW + 2 * YEAR), NOW + DAY],
+    ['within maxTtlSecs: kept', okRecord('https://a.example', NOW - HOUR, NOW + HOUR), NOW + HOUR],
+    ['ten years away: maxTtlSecs after the fetch', okRecord('https://a.example', NOW - HOUR, NOW + 10 * YEAR), NOW - HOUR + DAY],
+    ['fetched "in the future" (a clock ahead): maxTtlSecs from now', okRecord('https://a.example', NOW + YEAR, NOW + 2 * YEAR), NOW + DAY],
     [
-      'unreachable, retry ten years away: retryMaxMs after the fetch',
+      'unreachable, retry ten years away: retryMaxSecs after the fetch',
       unreachableRecord(okRecord('https://a.example', NOW, NOW), NOW + 10 * YEAR),
       NOW + POLICY_DEFAULTS.retryMaxMs,
     ],
@@ -66,7 +68,7 @@ describe('a stored expiresAt is capped by maxTtlMs when read', () => {
     expect(capExpiry(record, NOW, POLICY_DEFAULTS).expiresAt).toBe(expiresAt);
   });
 
-  it('a record in the store with a far-future expiresAt is fetched again after maxTtlMs', async () => {
+  it('a record in the store with a far-future expiresAt is fetched again after maxTtlSecs', async () => {
     const store = new MemoryStore();
     let now = Date.now();
     // Its rules say "disallow everything"; the site's real robots.txt disallows /private only.
@@ -81,12 +83,12 @@ describe('a stored expiresAt is capped by maxTtlMs when read', () => {
     await manager.close();
   });
 
-  it('also with a shorter maxTtlMs', async () => {
+  it('also with a shorter maxTtlSecs', async () => {
     const store = new MemoryStore();
     let now = Date.now();
     const origin = server.origin.replace('127.0.0.1', 'localhost');
     await store.set(origin, okRecord(origin, now, now + 100 * YEAR, 'User-agent: *\nDisallow: /\n'), Infinity);
-    const manager = new RobotsManager({ userAgent: UA, store, log: quiet, now: () => now, minTtlMs: 60_000, maxTtlMs: HOUR });
+    const manager = new RobotsManager({ userAgent: UA, store, log: quiet, now: () => now, minTtlSecs: 60, maxTtlSecs: HOUR / 1000 });
     const before = server.robotsRequests();
     expect(await manager.isAllowed(`${origin}/public`)).toBe(false);
     now += HOUR + 1;
@@ -116,9 +118,7 @@ describe('a UTF-16 robots.txt with a byte-order mark', () => {
       expect(await manager.isAllowed(`${site.origin}/caf%C3%A9`)).toBe(false);
       expect(await manager.isAllowed(`${site.origin}/public`)).toBe(true);
       const record = await manager.get(site.origin);
-      expect(Buffer.from(record.body ?? '', 'base64').toString('utf8')).toBe(
-        'User-agent: *\r\nDisallow: /private\r\nDisallow: /caf\u00e9\r\n',
-      );
+      expect(bodyOf(record).toString('utf8')).toBe('User-agent: *\r\nDisallow: /private\r\nDisallow: /caf\u00e9\r\n');
       await manager.close();
     } finally {
       await site.close();
@@ -143,8 +143,8 @@ describe('a UTF-16 robots.txt with a byte-order mark', () => {
       const manager = new RobotsManager({ userAgent: UA, log: quiet, maxBytes: 5_000 });
       expect(await manager.isAllowed(`${site.origin}/private/x`)).toBe(false);
       const record = await manager.get(site.origin);
-      expect(Buffer.from(record.body ?? '', 'base64').length).toBe(5_000);
-      expect(record.bodyCapped).toBe(true);
+      expect(bodyOf(record).length).toBe(5_000);
+      expect(bodyCapped(record)).toBe(true);
       await manager.close();
     } finally {
       await site.close();

@@ -10,6 +10,7 @@ import { RobotsManager, type Verdict } from '@heed/manager';
 import { fetchRobotsTxt } from '../../packages/manager/src/fetch.js';
 import { hasOpenssl, selfSignedCertificate } from '../support/tls.js';
 import { deadPort, recordingLog, startServer, UA, type TestServer } from './helpers.js';
+import { bodyCapped, bodyOf } from './records.js';
 
 const RULES = 'User-agent: *\nDisallow: /private\n';
 
@@ -29,7 +30,7 @@ afterEach(() => {
 });
 
 function manager(extra: Partial<ConstructorParameters<typeof RobotsManager>[0]> = {}) {
-  return new RobotsManager({ userAgent: UA, log: recordingLog().log, timeoutMs: 2_000, connectTimeoutMs: 1_000, ...extra });
+  return new RobotsManager({ userAgent: UA, log: recordingLog().log, timeoutSecs: 2, connectTimeoutSecs: 1, ...extra });
 }
 
 async function verdictsFor(origin: string, extra = {}): Promise<{ open: Verdict; private: Verdict }> {
@@ -207,8 +208,8 @@ describe('bodies', () => {
     expect(await m.isAllowed(`${server.origin}/early`)).toBe(false);
     expect(await m.isAllowed(`${server.origin}/late`)).toBe(true); // past the cap: never read
     const record = await m.get(server.origin);
-    expect(record.bodyCapped).toBe(true);
-    expect(Buffer.from(record.body ?? '', 'base64').length).toBe(512_000);
+    expect(bodyCapped(record)).toBe(true);
+    expect(bodyOf(record).length).toBe(512_000);
     await m.close();
   });
 
@@ -264,6 +265,17 @@ describe('bodies', () => {
 });
 
 describe('network failures are unreachable: all disallowed', () => {
+  it('timeoutSecs is in seconds, fractions too: 0.3 s is within 5, 3 s is past 0.5', async () => {
+    server.handle((_req, res) => setTimeout(() => res.end(RULES), 300));
+    expect((await verdictsFor(server.origin, { timeoutSecs: 5 })).private).toMatchObject({ allowed: false, reason: 'rules' });
+    server.handle((_req, res) => setTimeout(() => res.end(RULES), 3_000));
+    const started = Date.now();
+    const v = await verdictsFor(server.origin, { timeoutSecs: 0.5 });
+    expect(v.private).toMatchObject({ allowed: false, reason: 'unreachable', record: { status: 'unreachable' } });
+    // Wide margin: the point is that 0.5 is not read as 500 s (nor 0.5 ms, which the first case rules out).
+    expect(Date.now() - started).toBeLessThan(2_500);
+  });
+
   it('a body slower than the total timeout', async () => {
     server.handle((_req, res) => {
       res.writeHead(200, { 'content-length': '1000' });
@@ -271,7 +283,7 @@ describe('network failures are unreachable: all disallowed', () => {
     });
     const outcome = await fetchRobotsTxt(`${server.origin}/robots.txt`, { userAgent: UA, timeoutMs: 300 });
     expect(outcome).toMatchObject({ kind: 'network', error: { code: 'timeout' } });
-    const v = await verdictsFor(server.origin, { timeoutMs: 300 });
+    const v = await verdictsFor(server.origin, { timeoutSecs: 0.3 });
     expect(v.open).toMatchObject({ allowed: false, reason: 'unreachable', record: { status: 'unreachable' } });
   });
 

@@ -99,7 +99,14 @@ describe('KeyValueStoreStore retention (real Crawlee key-value store, two runs)'
   });
 
   it('the manager fetches again once the record it stored is past its retention', async () => {
-    const options = { userAgent: UA, log: recordingLog().log, defaultTtlMs: 50, minTtlMs: 50, maxTtlMs: 50, unreachableAllowAfterMs: 50 };
+    const options = {
+      userAgent: UA,
+      log: recordingLog().log,
+      defaultTtlSecs: 0.05,
+      minTtlSecs: 0.05,
+      maxTtlSecs: 0.05,
+      unreachableAllowAfterSecs: 0.05,
+    };
     const urls = [`${server.origin}/private/a`, `${server.origin}/public`];
     server.seen.length = 0;
     for (let runNumber = 0; runNumber < 2; runNumber++) {

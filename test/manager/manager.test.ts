@@ -12,6 +12,7 @@ import {
 } from '@heed/manager';
 import { RECORD_VERSION } from '../../packages/manager/src/record.js';
 import { recordingLog, startServer, UA, type TestServer } from './helpers.js';
+import { bodyOf } from './records.js';
 
 const ROBOTS = [
   'User-agent: *',
@@ -37,7 +38,7 @@ afterEach(() => {
 });
 
 function create(extra: Partial<RobotsManagerOptions> = {}) {
-  return new RobotsManager({ userAgent: UA, log: recordingLog().log, timeoutMs: 2_000, ...extra });
+  return new RobotsManager({ userAgent: UA, log: recordingLog().log, timeoutSecs: 2, ...extra });
 }
 
 describe('single flight', () => {
@@ -99,7 +100,7 @@ describe('caching', () => {
       res.end(ROBOTS);
     });
     let now = Date.UTC(2026, 0, 1);
-    const m = create({ now: () => now, minTtlMs: 60_000 });
+    const m = create({ now: () => now, minTtlSecs: 60 });
     const record = await m.get(server.origin);
     expect(record.expiresAt - record.fetchedAt).toBe(600_000);
     now += 601_000;
@@ -155,7 +156,7 @@ describe('unreachable origins', () => {
     const open: import('node:http').ServerResponse[] = [];
     server.handle((_req, res) => void open.push(res)); // never answers
     let now = Date.UTC(2026, 0, 1);
-    const m = create({ now: () => now, timeoutMs: 3_000 });
+    const m = create({ now: () => now, timeoutSecs: 3 });
     expect(await m.check(`${server.origin}/x`)).toMatchObject({ allowed: false, reason: 'unreachable' });
     now += 2 * 60_000; // past the retry interval
     // The retry goes out, but the check is answered from the unreachable record while it hangs.
@@ -183,14 +184,14 @@ describe('unreachable origins', () => {
     await m.close();
   });
 
-  it('allows all after unreachableAllowAfterMs with no good copy', async () => {
+  it('allows all after unreachableAllowAfterSecs with no good copy', async () => {
     server.handle((_req, res) => {
       res.statusCode = 500;
       res.end();
     });
     let now = Date.UTC(2026, 0, 1);
     // Retries at least every 10 minutes: failures spread across the 3 hours (never a quarter apart).
-    const m = create({ now: () => now, unreachableAllowAfterMs: 3 * 3_600_000, retryMaxMs: 600_000 });
+    const m = create({ now: () => now, unreachableAllowAfterSecs: 3 * 3_600, retryMaxSecs: 600 });
     expect(await m.check(`${server.origin}/x`)).toMatchObject({ allowed: false, reason: 'unreachable' });
     for (let i = 0; i < 6; i++) {
       now += 1_800_000;
@@ -235,7 +236,7 @@ describe('API', () => {
     const m = create();
     const record = await m.get(`${server.origin}/some/page?q=1`);
     expect(record).toMatchObject({ version: RECORD_VERSION, origin: server.origin, status: 'ok', httpStatus: 200 });
-    expect(Buffer.from(record.body ?? '', 'base64').toString()).toBe(ROBOTS);
+    expect(bodyOf(record).toString()).toBe(ROBOTS);
     await expect(m.get('not a url')).rejects.toBeInstanceOf(InvalidUrlError);
     await m.close();
   });
@@ -311,7 +312,7 @@ describe('API', () => {
 
   it('close() aborts fetches in flight and later calls reject', async () => {
     server.handle(() => {}); // never answers
-    const m = create({ timeoutMs: 60_000 });
+    const m = create({ timeoutSecs: 60 });
     const pending = m.isAllowed(`${server.origin}/x`);
     await new Promise((resolve) => setTimeout(resolve, 50));
     await m.close();
@@ -328,7 +329,7 @@ describe('close names the method called', () => {
     ['decide', (m: RobotsManager, url: string) => m.decide(url)],
   ])('a %s() waiting on a fetch when close() comes rejects naming that method', async (method, call) => {
     server.handle(() => {}); // never answers
-    const m = create({ timeoutMs: 60_000 });
+    const m = create({ timeoutSecs: 60 });
     const pending = Promise.resolve(call(m, `${server.origin}/x`));
     await new Promise((resolve) => setTimeout(resolve, 50));
     await m.close();
@@ -345,7 +346,7 @@ describe('close with fetches queued', () => {
   it('rejects every waiting check with ManagerClosedError and resolves', async () => {
     const servers = await Promise.all([0, 1, 2, 3].map(() => startServer(() => {}))); // never answer
     try {
-      const m = create({ concurrency: 1, timeoutMs: 60_000 });
+      const m = create({ maxConcurrency: 1, timeoutSecs: 60 });
       const pending = servers.map((s) => m.isAllowed(`${s.origin}/x`));
       await new Promise((resolve) => setTimeout(resolve, 50));
       expect(m.stats().queued).toBe(3);
@@ -367,14 +368,14 @@ describe('options', () => {
     [{ userAgent: '' }, 'userAgent'],
     [{ userAgent: '/1.0' }, 'userAgent'],
     [{ userAgent: 'Bot/1.0\r\nX-Evil: 1' }, 'userAgent'],
-    [{ userAgent: UA, concurrency: 0 }, 'concurrency'],
-    [{ userAgent: UA, concurrency: 1.5 }, 'concurrency'],
-    [{ userAgent: UA, timeoutMs: -1 }, 'timeoutMs'],
-    [{ userAgent: UA, timeoutMs: '30s' }, 'timeoutMs'],
+    [{ userAgent: UA, maxConcurrency: 0 }, 'maxConcurrency'],
+    [{ userAgent: UA, maxConcurrency: 1.5 }, 'maxConcurrency'],
+    [{ userAgent: UA, timeoutSecs: -1 }, 'timeoutSecs'],
+    [{ userAgent: UA, timeoutSecs: '30s' }, 'timeoutSecs'],
     [{ userAgent: UA, maxBytes: Number.NaN }, 'maxBytes'],
     [{ userAgent: UA, proxyUrl: 'socks5://proxy:1080' }, 'proxyUrl'],
-    [{ userAgent: UA, minTtlMs: 10 * 86_400_000 }, 'minTtlMs'],
-    [{ userAgent: UA, retryBaseMs: 7_200_000 }, 'retryBaseMs'],
+    [{ userAgent: UA, minTtlSecs: 10 * 86_400 }, 'minTtlSecs'],
+    [{ userAgent: UA, retryBaseSecs: 7_200 }, 'retryBaseSecs'],
     [{ userAgent: UA, store: {} }, 'store'],
     [{ userAgent: UA, log: console }, 'log'],
     [{ userAgent: UA, userAgnet: 'typo' }, 'userAgnet'],

@@ -253,7 +253,7 @@ describe('an origin evicted from the process cache', () => {
   it('is parsed again from the store the manager fetched it into, not fetched again', async () => {
     // The default store (a MemoryStore the manager makes), a cache of 500 entries for 2,000 origins.
     const origins = Array.from({ length: 2_000 }, (_, i) => `http://site-${i}.test`);
-    const manager = new RobotsManager({ userAgent: UA, log: quiet, proxyUrl: proxy.origin, concurrency: 50, cacheSize: 500 });
+    const manager = new RobotsManager({ userAgent: UA, log: quiet, proxyUrl: proxy.origin, maxConcurrency: 50, cacheSize: 500 });
     const { first, second, secondPassRequests } = await twoPasses(manager, origins);
     expect(first.fetches.ok).toBe(2_000);
     expect(first.cache.entries).toBe(500);

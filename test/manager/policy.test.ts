@@ -3,7 +3,7 @@
  * Pure functions: no server, no clock.
  */
 import { describe, expect, it } from 'vitest';
-import { decodeRecord, RobotsFetchError, type RobotsRecord } from '@heed/manager';
+import { decodeRecord, RobotsFetchError, type RobotsRecord, type UnreachableRecord } from '@heed/manager';
 import {
   cacheTtl,
   decideRecord,
@@ -13,6 +13,7 @@ import {
   retryDelay,
 } from '../../packages/manager/src/policy.js';
 import type { FetchOutcome } from '../../packages/manager/src/fetch.js';
+import { bodyOf, problemOf, withStatus } from './records.js';
 
 const ORIGIN = 'https://example.com';
 const NOW = Date.UTC(2026, 0, 1);
@@ -67,19 +68,19 @@ describe('decideRecord: outcome → record', () => {
   it('keeps the raw bytes of a 2xx as base64', () => {
     const bytes = Buffer.from([0x55, 0x3a, 0x2a, 0x0a, 0xff, 0xfe]);
     const record = decideRecord(ORIGIN, { ...(response(200) as Extract<FetchOutcome, { kind: 'response' }>), body: bytes }, undefined, NOW);
-    expect(Buffer.from(record.body ?? '', 'base64')).toEqual(bytes);
+    expect(bodyOf(record)).toEqual(bytes);
   });
 
   it('names the problem of unavailable and unreachable records', () => {
-    expect(decideRecord(ORIGIN, response(404), undefined, NOW).problem?.code).toBe('http-404');
-    expect(decideRecord(ORIGIN, response(503), undefined, NOW).problem?.code).toBe('http-503');
-    expect(decideRecord(ORIGIN, network('dns'), undefined, NOW).problem?.code).toBe('dns');
-    expect(decideRecord(ORIGIN, redirectFailure('redirect-loop'), undefined, NOW).problem?.code).toBe('redirect-loop');
+    expect(problemOf(decideRecord(ORIGIN, response(404), undefined, NOW))?.code).toBe('http-404');
+    expect(problemOf(decideRecord(ORIGIN, response(503), undefined, NOW))?.code).toBe('http-503');
+    expect(problemOf(decideRecord(ORIGIN, network('dns'), undefined, NOW))?.code).toBe('dns');
+    expect(problemOf(decideRecord(ORIGIN, redirectFailure('redirect-loop'), undefined, NOW))?.code).toBe('redirect-loop');
   });
 });
 
 describe('unreachable: backoff, stale copy, the 30-day rule', () => {
-  it('doubles the retry interval per consecutive failure up to retryMaxMs', () => {
+  it('doubles the retry interval per consecutive failure up to retryMaxSecs', () => {
     let record: RobotsRecord | undefined;
     const intervals: number[] = [];
     let now = NOW;
@@ -89,8 +90,9 @@ describe('unreachable: backoff, stale copy, the 30-day rule', () => {
       now = record.expiresAt;
     }
     expect(intervals.map((ms) => ms / MIN)).toEqual([1, 2, 4, 8, 16, 32, 60, 60, 60]);
-    expect(record?.failures).toBe(9);
-    expect(record?.unreachableSince).toBe(NOW);
+    const down = withStatus(record, 'unreachable');
+    expect(down.failures).toBe(9);
+    expect(down.unreachableSince).toBe(NOW);
   });
 
   it('honours Retry-After as seconds or an HTTP date', () => {
@@ -102,13 +104,12 @@ describe('unreachable: backoff, stale copy, the 30-day rule', () => {
   });
 
   it('uses the last good copy while unreachable, and keeps it through further failures', () => {
-    const good = decideRecord(ORIGIN, response(200), undefined, NOW);
-    const down = decideRecord(ORIGIN, response(503), good, NOW + DAY);
-    expect(down.status).toBe('unreachable');
+    const good = withStatus(decideRecord(ORIGIN, response(200), undefined, NOW), 'ok');
+    const down = withStatus(decideRecord(ORIGIN, response(503), good, NOW + DAY), 'unreachable');
     expect(down.lastGood).toEqual({ status: 'ok', httpStatus: 200, body: good.body, fetchedAt: NOW });
     const policy = effectivePolicy(down, NOW + DAY);
     expect(policy).toMatchObject({ kind: 'rules', reason: 'stale-copy', body: good.body });
-    const stillDown = decideRecord(ORIGIN, network(), down, NOW + 40 * DAY);
+    const stillDown = withStatus(decideRecord(ORIGIN, network(), down, NOW + 40 * DAY), 'unreachable');
     expect(stillDown.lastGood).toEqual(down.lastGood);
     expect(effectivePolicy(stillDown, NOW + 40 * DAY)).toMatchObject({ kind: 'rules', reason: 'stale-copy' });
   });
@@ -120,11 +121,10 @@ describe('unreachable: backoff, stale copy, the 30-day rule', () => {
   });
 
   /** The record after failures at each of `days` (days after NOW), starting from `previous`. */
-  function failingOn(days: readonly number[], previous?: RobotsRecord): RobotsRecord {
+  function failingOn(days: readonly number[], previous?: RobotsRecord): UnreachableRecord {
     let record = previous;
     for (const day of days) record = decideRecord(ORIGIN, network(), record, NOW + day * DAY);
-    if (record === undefined) throw new Error('no failure');
-    return record;
+    return withStatus(record, 'unreachable');
   }
 
   it('allows all once failures spread over 30 days show the outage, with no good copy', () => {
@@ -149,12 +149,12 @@ describe('unreachable: backoff, stale copy, the 30-day rule', () => {
   });
 
   it('a stored record written by a clock 31 days behind, plus one fresh 503: still disallowed', () => {
-    const skewed = decideRecord(ORIGIN, network(), undefined, NOW - 31 * DAY);
+    const skewed = withStatus(decideRecord(ORIGIN, network(), undefined, NOW - 31 * DAY), 'unreachable');
     const fresh = decideRecord(ORIGIN, response(503), skewed, NOW);
     expect(effectivePolicy(fresh, NOW)).toEqual({ kind: 'disallow-all', reason: 'unreachable' });
     // The same record as a version without failure runs stored it: readable, and no evidence either.
     const { failedAt: _run, ...old } = skewed;
-    const fromOld = decideRecord(ORIGIN, response(503), decodeRecord(JSON.stringify(old), ORIGIN), NOW);
+    const fromOld = withStatus(decideRecord(ORIGIN, response(503), decodeRecord(JSON.stringify(old), ORIGIN), NOW), 'unreachable');
     expect(fromOld.failedAt).toEqual([NOW]);
     expect(effectivePolicy(fromOld, NOW)).toEqual({ kind: 'disallow-all', reason: 'unreachable' });
   });
@@ -162,14 +162,14 @@ describe('unreachable: backoff, stale copy, the 30-day rule', () => {
   it('failure times from a clock ahead count from when this clock reaches them, and restart the run', () => {
     const ahead = failingOn([40, 47, 54, 61, 68, 72]); // a clock 40 days ahead wrote this run
     expect(effectivePolicy(ahead, NOW).kind).toBe('disallow-all');
-    const next = decideRecord(ORIGIN, network(), ahead, NOW + HOUR);
+    const next = withStatus(decideRecord(ORIGIN, network(), ahead, NOW + HOUR), 'unreachable');
     expect(next.failedAt).toEqual([NOW + HOUR]);
     expect(next.unreachableSince).toBe(NOW + HOUR);
     expect(effectivePolicy(next, NOW + HOUR).kind).toBe('disallow-all');
   });
 
   it('a hand-made run with a gap in it is no evidence', () => {
-    const record: RobotsRecord = { ...failingOn([0]), failedAt: [NOW - 40 * DAY, NOW], unreachableSince: NOW - 40 * DAY };
+    const record: UnreachableRecord = { ...failingOn([0]), failedAt: [NOW - 40 * DAY, NOW], unreachableSince: NOW - 40 * DAY };
     expect(effectivePolicy(record, NOW).kind).toBe('disallow-all');
   });
 
@@ -186,7 +186,7 @@ describe('unreachable: backoff, stale copy, the 30-day rule', () => {
     const back = decideRecord(ORIGIN, response(200), down, NOW + HOUR);
     expect(back).not.toHaveProperty('failures');
     expect(back).not.toHaveProperty('unreachableSince');
-    const downAgain = decideRecord(ORIGIN, network(), back, NOW + 2 * DAY);
+    const downAgain = withStatus(decideRecord(ORIGIN, network(), back, NOW + 2 * DAY), 'unreachable');
     expect(downAgain.failures).toBe(1);
     expect(downAgain.unreachableSince).toBe(NOW + 2 * DAY);
   });

@@ -2,7 +2,7 @@
  * A frozen Redis (SIGSTOP: the connection stays open, nothing answers) must not make every check
  * of a new origin wait: before the circuit breaker, each one waited ~4-5 s (read, lock, read again,
  * write and release, each timing out after 1 s). Now a check waits for Redis at most once
- * (`commandTimeoutMs`), the checks after it not at all, the outage is logged once, and Redis is
+ * (`commandTimeoutSecs`), the checks after it not at all, the outage is logged once, and Redis is
  * used again once it answers. A real redis-server, frozen and thawed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -36,7 +36,7 @@ describe.skipIf(!redisAvailable)('a frozen Redis (SIGSTOP)', () => {
 
   it('costs one command timeout once, then nothing; logged once; Redis used again once it answers', async () => {
     const { lines, log } = recordingLog();
-    const store = new RedisStore({ url: redis.url, keyPrefix: 'test-frozen:', commandTimeoutMs: 1_000, circuitBreakMs: 2_000, log });
+    const store = new RedisStore({ url: redis.url, keyPrefix: 'test-frozen:', commandTimeoutSecs: 1, circuitBreakSecs: 2, log });
     const manager = new RobotsManager({ userAgent: UA, store, log: recordingLog().log });
     const [a, b, c, d, e, f] = sites as [TestServer, TestServer, TestServer, TestServer, TestServer, TestServer];
     try {
@@ -49,7 +49,7 @@ describe.skipIf(!redisAvailable)('a frozen Redis (SIGSTOP)', () => {
       expect(first.allowed).toBe(false);
       expect(first.ms).toBeGreaterThanOrEqual(900);
       expect(first.ms).toBeLessThan(2_500);
-      // The next ones go to memory at once (before: ~4 s each).
+      // The next ones go to memory at once, not after a command timeout each.
       for (const site of [c, d]) {
         const next = await timed(manager, `${site.origin}/private`);
         expect(next.allowed).toBe(false);

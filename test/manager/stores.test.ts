@@ -172,7 +172,7 @@ describe.skipIf(!redisAvailable)('RedisStore (real redis-server)', () => {
 
   it('works from memory when Redis is down from the start, and says so once', async () => {
     const { lines, log } = recordingLog();
-    const store = new RedisStore({ url: `redis://127.0.0.1:${await deadPort()}`, connectTimeoutMs: 300, log });
+    const store = new RedisStore({ url: `redis://127.0.0.1:${await deadPort()}`, connectTimeoutSecs: 0.3, log });
     const m = new RobotsManager({ userAgent: UA, store, log: recordingLog().log });
     server.seen.length = 0;
     expect(await m.isAllowed(`${server.origin}/private`)).toBe(false);

@@ -2,6 +2,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryStore, RobotsManager } from '@heed/manager';
 import { recordingLog, startServer, UA, type TestServer } from './helpers.js';
+import { withStatus } from './records.js';
 
 const ROBOTS = [
   'User-agent: *',
@@ -33,7 +34,7 @@ afterEach(() => {
 
 const tdmRequests = () => server.seen.filter((r) => r.url === '/.well-known/tdmrep.json').length;
 const create = (extra: { store?: MemoryStore } = {}) =>
-  new RobotsManager({ userAgent: UA, log: recordingLog().log, timeoutMs: 2_000, ...extra });
+  new RobotsManager({ userAgent: UA, log: recordingLog().log, timeoutSecs: 2, ...extra });
 
 describe('RobotsManager#usage', () => {
   it('reads robots.txt preferences with their lines, and never fetches tdmrep.json without a TDM purpose', async () => {
@@ -99,7 +100,7 @@ describe('RobotsManager#usage', () => {
     expect((await b.usage(`${server.origin}/reserved/doc`, { purposes: ['train-ai'] })).decision('ai-input')?.source).toBe('robots.txt');
     expect(tdmRequests()).toBe(1);
     expect((await store.get(`${server.origin}/.well-known/tdmrep.json`))?.status).toBe('ok');
-    expect((await store.get(server.origin))?.body).toBe(Buffer.from(ROBOTS).toString('base64'));
+    expect(withStatus(await store.get(server.origin), 'ok').body).toBe(Buffer.from(ROBOTS).toString('base64'));
     await a.close();
     await b.close();
   });

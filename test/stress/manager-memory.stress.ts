@@ -7,7 +7,7 @@
  *
  * The documented bound (packages/manager/README.md, "Memory"): the parsed cache stays under
  * `maxCacheBytes` (64 MiB), the store under its `maxBytes` (128 MiB), and what is in flight is at
- * most `concurrency` fetches (20) of `maxBytes` (500 KiB) with their parse: heap + buffers never
+ * most `maxConcurrency` fetches (20) of `maxBytes` (500 KiB) with their parse: heap + buffers never
  * grow by more than 512 MiB over the start, and by at most 256 MiB once the work is done. The
  * figures go to BENCHMARKS.md ("Manager memory at scale").
  */

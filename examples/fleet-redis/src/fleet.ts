@@ -23,8 +23,8 @@ export interface FleetOptions {
   readonly redisUrl?: string;
   /** Most pages per worker. Default: `50`. */
   readonly maxRequestsPerCrawl?: number;
-  /** Milliseconds a worker may take. Default: `120_000`. */
-  readonly workerTimeoutMs?: number;
+  /** Seconds a worker may take. Default: `120`. */
+  readonly workerTimeoutSecs?: number;
 }
 
 /** What the fleet did. */
@@ -74,7 +74,7 @@ export async function runFleet(options: FleetOptions): Promise<FleetSummary> {
       startUrls: [options.startUrls[index % options.startUrls.length] ?? ''],
       maxRequestsPerCrawl: options.maxRequestsPerCrawl ?? 50,
     }));
-    const workers = await Promise.all(tasks.map((task) => runWorker(script, task, options.workerTimeoutMs ?? 120_000)));
+    const workers = await Promise.all(tasks.map((task) => runWorker(script, task, (options.workerTimeoutSecs ?? 120) * 1000)));
     return {
       redisUrl,
       startedRedis: redis !== undefined,

@@ -20,8 +20,8 @@ export type CommandName = 'check' | 'explain' | 'lint';
 /** The user-agent header when the command line names none (lint fetches). */
 export const DEFAULT_USER_AGENT = 'heed-cli';
 
-/** What the fetch of a robots.txt waits at most for a connection, within the whole `--timeout`. */
-const CONNECT_TIMEOUT_MS = 10_000;
+/** Seconds the fetch of a robots.txt waits at most for a connection, within the whole `--timeout`. */
+const CONNECT_TIMEOUT_SECS = 10;
 
 /**
  * Bytes of a robots.txt crawlers read (Google: 500 KiB, the manager's default `maxBytes`): files
@@ -83,7 +83,7 @@ Options:
                           is for: train-ai, search, ai-input or ai-use (repeatable or comma-separated);
                           check reads robots.txt and, for train-ai and ai-input, tdmrep.json;
                           exit code 1 when a purpose is disallowed
-      --timeout <ms>      milliseconds for a whole robots.txt fetch, 1 to 2147483647 (default 30000)
+      --timeout <secs>    seconds for a whole robots.txt fetch, 0.001 to 2147483.647 (default 30)
       --color, --no-color force colour on or off (default: on for a terminal unless NO_COLOR is set)
   -h, --help              this help
   -V, --version           the version
@@ -205,8 +205,8 @@ function readProductTokens(values: readonly string[] | undefined): ProductTokens
 const FLAGS: Readonly<Record<string, string>> = {
   userAgent: '--user-agent',
   productToken: '--product-token',
-  timeoutMs: '--timeout',
-  connectTimeoutMs: '--timeout',
+  timeoutSecs: '--timeout',
+  connectTimeoutSecs: '--timeout',
 };
 
 /**
@@ -220,13 +220,12 @@ function libraryOptions(
   timeout: string | undefined,
 ): Pick<CliOptions, 'userAgent' | 'productToken' | 'manager'> {
   // A value that is not a number is handed over as the string, so the error quotes it as typed.
-  const timeoutMs =
-    timeout === undefined ? 30_000 : /^\s*[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i.test(timeout) ? Number(timeout) : timeout;
+  const timeoutSecs = timeout === undefined ? 30 : /^\s*[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i.test(timeout) ? Number(timeout) : timeout;
   const manager = {
     userAgent,
     ...(productToken === undefined ? {} : { productToken }),
-    timeoutMs: timeoutMs as number,
-    connectTimeoutMs: typeof timeoutMs === 'number' ? Math.min(CONNECT_TIMEOUT_MS, timeoutMs) : CONNECT_TIMEOUT_MS,
+    timeoutSecs: timeoutSecs as number,
+    connectTimeoutSecs: typeof timeoutSecs === 'number' ? Math.min(CONNECT_TIMEOUT_SECS, timeoutSecs) : CONNECT_TIMEOUT_SECS,
     maxBytes: READ_LIMIT,
   };
   try {

@@ -18,9 +18,9 @@ export type RobotsFetchErrorCode =
   | 'refused'
   /** The connection was reset or closed mid-response (`ECONNRESET`, `socket hang up`). */
   | 'reset'
-  /** No connection within `connectTimeoutMs`. */
+  /** No connection within `connectTimeoutSecs`. */
   | 'connect-timeout'
-  /** The whole fetch (all redirect hops and the body) took longer than `timeoutMs`. */
+  /** The whole fetch (all redirect hops and the body) took longer than `timeoutSecs`. */
   | 'timeout'
   /** The body ended before its announced `Content-Length`. */
   | 'truncated'

@@ -90,7 +90,7 @@ export interface ManagerStats {
   };
   /** Origins being loaded now. */
   readonly inFlight: number;
-  /** Fetches waiting for a slot of `concurrency`. */
+  /** Fetches waiting for a slot of `maxConcurrency`. */
   readonly queued: number;
   /** Every origin held in the process cache. */
   readonly origins: readonly OriginSummary[];
@@ -130,8 +130,8 @@ export class RobotsManager {
     this.options = resolveOptions(options);
     this.ownsStore = this.options.store === undefined;
     this.store = this.options.store ?? new MemoryStore();
-    this.queue = new PQueue({ concurrency: this.options.concurrency });
-    // Every fetch in flight listens on the one close signal: up to `concurrency` listeners.
+    this.queue = new PQueue({ concurrency: this.options.maxConcurrency });
+    // Every fetch in flight listens on the one close signal: up to `maxConcurrency` listeners.
     setMaxListeners(0, this.abort.signal);
     const context: LoaderContext = {
       store: this.store,
@@ -298,7 +298,7 @@ export class RobotsManager {
 
   /**
    * Loads the robots.txt of every origin among `urls`, origins in parallel: fetches are bounded by
-   * `concurrency`, store reads by twice that. Invalid URLs are skipped. Resolves when all are in.
+   * `maxConcurrency`, store reads by twice that. Invalid URLs are skipped. Resolves when all are in.
    */
   async prefetch(urls: Iterable<string>): Promise<void> {
     if (this.closed) throw new ManagerClosedError('prefetch');
@@ -315,7 +315,7 @@ export class RobotsManager {
         await this.robots.load(origin, 'prefetch');
       }
     };
-    const workers = Math.min(pending.length, this.options.concurrency * 2);
+    const workers = Math.min(pending.length, this.options.maxConcurrency * 2);
     await Promise.all(Array.from({ length: workers }, worker));
   }
 

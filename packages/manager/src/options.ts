@@ -24,24 +24,33 @@ import { FETCH_DEFAULTS } from './fetch.js';
 import { POLICY_DEFAULTS, type StatusPolicyOptions } from './policy.js';
 import { MAX_TIMER_MS } from './timers.js';
 
-const YEAR_MS = 365 * 24 * 60 * 60 * 1000;
+const YEAR_SECS = 365 * 24 * 60 * 60;
 /** The most bytes of a body the parser reads (its `maxBytes` limit): reading more could not change a verdict. */
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
 /** Default of `maxCacheBytes`: 64 MiB, about 1,600 typical origins or 11 of 500 KiB. */
 export const DEFAULT_MAX_CACHE_BYTES = 64 * 1024 * 1024;
 
-/** A time in milliseconds that is set as a timer: from 1 ms to a Node.js timer's limit. */
-export const timer = <D extends number | undefined>(fallback: D): OptionField<number, number | D, D> =>
+/**
+ * A duration in seconds that is set as a timer, as Crawlee's `...Secs` options are: fractions of a
+ * second are fine, from 0.001 (1 ms) to a Node.js timer's limit. Timers and clock arithmetic take
+ * milliseconds: convert once with {@link msOf} when resolving.
+ */
+export const timerSecs = <D extends number | undefined>(fallback: D): OptionField<number, number | D, D> =>
   option.number({
     default: fallback,
-    min: 1,
-    max: MAX_TIMER_MS,
-    unit: 'milliseconds',
+    min: 0.001,
+    max: MAX_TIMER_MS / 1000,
+    unit: 'seconds',
     why: 'the longest a Node.js timer waits, about 24.8 days',
   });
-/** A duration compared with clock times (a cache time, a retry interval): never set as a timer, so up to a year. */
-const upToAYear = (fallback: number): OptionField<number, number> =>
-  option.number({ default: fallback, min: 1, max: YEAR_MS, unit: 'milliseconds' });
+/** A duration in seconds compared with clock times (a cache time, a retry interval): never set as a timer, so up to a year. */
+const upToAYearSecs = (fallback: number): OptionField<number, number> =>
+  option.number({ default: fallback, min: 0.001, max: YEAR_SECS, unit: 'seconds' });
+
+/** Seconds as the whole milliseconds timers and clocks count in (`Infinity` stays `Infinity`). */
+export function msOf(secs: number): number {
+  return Math.round(secs * 1000);
+}
 
 const managerFields = {
   /**
@@ -69,17 +78,17 @@ const managerFields = {
    * robots.txt fetches in flight at most, over all origins: a whole number from 1 to 10,000.
    * @default 20
    */
-  concurrency: option.number({ default: 20, min: 1, max: 10_000, integer: true }),
+  maxConcurrency: option.number({ default: 20, min: 1, max: 10_000, integer: true }),
   /**
-   * Milliseconds to wait for a connection, from 1 to 2,147,483,647 (a Node.js timer's limit).
-   * @default 10,000
+   * Seconds to wait for a connection, from 0.001 to 2,147,483.647 (a Node.js timer's limit).
+   * @default 10
    */
-  connectTimeoutMs: timer(FETCH_DEFAULTS.connectTimeoutMs),
+  connectTimeoutSecs: timerSecs(FETCH_DEFAULTS.connectTimeoutMs / 1000),
   /**
-   * Milliseconds for a whole fetch: all redirect hops and the body; from 1 to 2,147,483,647 (a Node.js timer's limit).
-   * @default 30,000
+   * Seconds for a whole fetch: all redirect hops and the body; from 0.001 to 2,147,483.647 (a Node.js timer's limit).
+   * @default 30
    */
-  timeoutMs: timer(FETCH_DEFAULTS.timeoutMs),
+  timeoutSecs: timerSecs(FETCH_DEFAULTS.timeoutMs / 1000),
   /**
    * Proxy to fetch robots.txt through, `http://user:pass@host:port`.
    * @default none (direct)
@@ -97,40 +106,41 @@ const managerFields = {
    */
   maxRedirects: option.number({ default: FETCH_DEFAULTS.maxRedirects, min: 0, max: 100, integer: true }),
   /**
-   * Cache time of a robots.txt or a 4xx without `Cache-Control: max-age`, at most 365 days.
-   * @default 86,400,000 (24 h)
+   * Seconds a robots.txt or a 4xx without `Cache-Control: max-age` is cached, at most 365 days.
+   * @default 86,400 (24 h)
    */
-  defaultTtlMs: upToAYear(POLICY_DEFAULTS.defaultTtlMs),
+  defaultTtlSecs: upToAYearSecs(POLICY_DEFAULTS.defaultTtlMs / 1000),
   /**
-   * Shortest cache time honoured from `max-age` (also for `no-cache`/`no-store`), at most 365 days.
-   * @default 300,000 (5 min)
+   * Shortest cache time honoured from `max-age` (also for `no-cache`/`no-store`), in seconds, at most 365 days.
+   * @default 300 (5 min)
    */
-  minTtlMs: upToAYear(POLICY_DEFAULTS.minTtlMs),
+  minTtlSecs: upToAYearSecs(POLICY_DEFAULTS.minTtlMs / 1000),
   /**
-   * Longest cache time honoured from `max-age`, at most 365 days.
-   * @default 86,400,000 (24 h, RFC 9309 §2.4)
+   * Longest cache time honoured from `max-age`, in seconds, at most 365 days.
+   * @default 86,400 (24 h, RFC 9309 §2.4)
    */
-  maxTtlMs: upToAYear(POLICY_DEFAULTS.maxTtlMs),
+  maxTtlSecs: upToAYearSecs(POLICY_DEFAULTS.maxTtlMs / 1000),
   /**
-   * Retry interval after the first 5xx/429/network failure, doubled per further failure; at most 365 days.
-   * @default 60,000 (1 min)
+   * Seconds before the first retry after a 5xx/429/network failure, doubled per further failure; at most 365 days.
+   * @default 60 (1 min)
    */
-  retryBaseMs: upToAYear(POLICY_DEFAULTS.retryBaseMs),
+  retryBaseSecs: upToAYearSecs(POLICY_DEFAULTS.retryBaseMs / 1000),
   /**
-   * Longest retry interval; `Retry-After` is honoured up to it. At most 365 days.
-   * @default 3,600,000 (1 h)
+   * Longest retry interval, in seconds; `Retry-After` is honoured up to it. At most 365 days.
+   * @default 3,600 (1 h)
    */
-  retryMaxMs: upToAYear(POLICY_DEFAULTS.retryMaxMs),
+  retryMaxSecs: upToAYearSecs(POLICY_DEFAULTS.retryMaxMs / 1000),
   /**
-   * After this long unreachable with no good copy, all URLs of the origin are allowed (Google's
-   * rule). At most 3,650 days; `Infinity` keeps disallowing (the one option where it means something).
-   * @default 2,592,000,000 (30 days)
+   * After this many seconds unreachable with no good copy, all URLs of the origin are allowed
+   * (Google's rule). At most 3,650 days; `Infinity` keeps disallowing (the one option where it
+   * means something).
+   * @default 2,592,000 (30 days)
    */
-  unreachableAllowAfterMs: option.number({
-    default: POLICY_DEFAULTS.unreachableAllowAfterMs,
-    min: 1,
-    max: 10 * YEAR_MS,
-    unit: 'milliseconds',
+  unreachableAllowAfterSecs: option.number({
+    default: POLICY_DEFAULTS.unreachableAllowAfterMs / 1000,
+    min: 0.001,
+    max: 10 * YEAR_SECS,
+    unit: 'seconds',
     allowInfinity: true,
   }),
   /**
@@ -152,10 +162,10 @@ const managerFields = {
   /**
    * How long a cross-process fetch lock lives when its holder dies without releasing it, and the
    * longest a check waits for another process's lock before it fetches without it (with one
-   * warning). From 1 to 2,147,483,647 ms.
-   * @default `timeoutMs` + 10,000
+   * warning). In seconds, from 0.001 to 2,147,483.647.
+   * @default `timeoutSecs` + 10
    */
-  lockTtlMs: timer(undefined),
+  lockTtlSecs: timerSecs(undefined),
   /**
    * Options for the parser (`decodeUnreservedEscapes`, `implicitRobotsTxtAllow`, ...).
    * @default Google's reading
@@ -180,10 +190,27 @@ export interface RobotsManagerOptions extends OptionsInput<typeof managerOptions
   readonly userAgent: string;
 }
 
-/** The options with every default filled in, and the product token the user-agent check settled on. */
-export type ResolvedOptions = Omit<ReturnType<typeof managerOptions.resolve>, 'productToken' | 'lockTtlMs'> &
+/** The options given in seconds; they resolve to milliseconds (`timeoutSecs` → `timeoutMs`). */
+type SecondsOption =
+  | 'connectTimeoutSecs'
+  | 'timeoutSecs'
+  | 'defaultTtlSecs'
+  | 'minTtlSecs'
+  | 'maxTtlSecs'
+  | 'retryBaseSecs'
+  | 'retryMaxSecs'
+  | 'unreachableAllowAfterSecs'
+  | 'lockTtlSecs';
+
+/**
+ * The options with every default filled in, and the product token the user-agent check settled on.
+ * Durations are in milliseconds, the unit of timers and of the clock the policy computes with.
+ */
+export type ResolvedOptions = Omit<ReturnType<typeof managerOptions.resolve>, 'productToken' | SecondsOption> &
   StatusPolicyOptions & {
     readonly productToken: ProductTokens;
+    readonly connectTimeoutMs: number;
+    readonly timeoutMs: number;
     readonly lockTtlMs: number;
   };
 
@@ -198,29 +225,49 @@ export function resolveOptions(options: RobotsManagerOptions): ResolvedOptions {
       WHERE,
     );
   }
-  const table = managerOptions.resolve(options);
-  const identity = checkUserAgent(table.userAgent, options.productToken);
+  const {
+    productToken: _given,
+    connectTimeoutSecs,
+    timeoutSecs,
+    defaultTtlSecs,
+    minTtlSecs,
+    maxTtlSecs,
+    retryBaseSecs,
+    retryMaxSecs,
+    unreachableAllowAfterSecs,
+    lockTtlSecs,
+    ...rest
+  } = managerOptions.resolve(options);
+  const identity = checkUserAgent(rest.userAgent, options.productToken);
   if (!identity.ok) throw new InvalidOptionsError(identity.option, identity.problem, WHERE);
-  const resolved: ResolvedOptions = {
-    ...table,
+  if (minTtlSecs > maxTtlSecs) {
+    throw new InvalidOptionsError(
+      'minTtlSecs',
+      `is ${minTtlSecs} seconds, above maxTtlSecs (${maxTtlSecs}); make minTtlSecs <= maxTtlSecs.`,
+      WHERE,
+    );
+  }
+  if (retryBaseSecs > retryMaxSecs) {
+    throw new InvalidOptionsError(
+      'retryBaseSecs',
+      `is ${retryBaseSecs} seconds, above retryMaxSecs (${retryMaxSecs}); make retryBaseSecs <= retryMaxSecs.`,
+      WHERE,
+    );
+  }
+  const timeoutMs = msOf(timeoutSecs);
+  return {
+    ...rest,
     productToken: identity.productToken,
-    lockTtlMs: table.lockTtlMs ?? Math.min(table.timeoutMs + 10_000, MAX_TIMER_MS),
+    connectTimeoutMs: msOf(connectTimeoutSecs),
+    timeoutMs,
+    defaultTtlMs: msOf(defaultTtlSecs),
+    minTtlMs: msOf(minTtlSecs),
+    maxTtlMs: msOf(maxTtlSecs),
+    retryBaseMs: msOf(retryBaseSecs),
+    retryMaxMs: msOf(retryMaxSecs),
+    unreachableAllowAfterMs: msOf(unreachableAllowAfterSecs),
+    lockTtlMs: lockTtlSecs === undefined ? Math.min(timeoutMs + 10_000, MAX_TIMER_MS) : msOf(lockTtlSecs),
   };
-  if (resolved.minTtlMs > resolved.maxTtlMs) {
-    throw new InvalidOptionsError(
-      'minTtlMs',
-      `is ${resolved.minTtlMs}, above maxTtlMs (${resolved.maxTtlMs}); make minTtlMs <= maxTtlMs.`,
-      WHERE,
-    );
-  }
-  if (resolved.retryBaseMs > resolved.retryMaxMs) {
-    throw new InvalidOptionsError(
-      'retryBaseMs',
-      `is ${resolved.retryBaseMs}, above retryMaxMs (${resolved.retryMaxMs}); make retryBaseMs <= retryMaxMs.`,
-      WHERE,
-    );
-  }
-  return resolved;
 }
 
 /** A proxy is an `http://` or `https://` URL: what got-scraping, which every Heed fetch uses, supports. */

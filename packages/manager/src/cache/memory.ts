@@ -33,7 +33,7 @@ const memoryStoreOptions = defineOptions('new MemoryStore()', {
 /** Options of {@link MemoryStore}. */
 export type MemoryStoreOptions = OptionsInput<typeof memoryStoreOptions>;
 
-/** Locks held before expired ones are swept (the manager holds one per fetch, at most `concurrency`). */
+/** Locks held before expired ones are swept (the manager holds one per fetch, at most `maxConcurrency`). */
 const LOCK_SWEEP_AT = 1_024;
 
 interface Slot {

@@ -5,15 +5,15 @@
  *
  * When Redis is down the store keeps working from process memory (a `MemoryStore` by default),
  * says so once per outage, and goes back to Redis as soon as the client reconnects. Commands are
- * only sent on a ready connection and time out after `commandTimeoutMs`.
+ * only sent on a ready connection and time out after `commandTimeoutSecs`.
  *
  * A Redis that hangs without closing the connection (frozen by SIGSTOP, swapping, stuck in a slow
  * script) is the worse case: the connection stays "ready" and every command waits its full
  * timeout, and one check of a new origin sends up to five (read, lock, read again, write,
  * release): five seconds a check. So the store is a circuit breaker: after a command times out or
- * fails, Redis is left alone for `circuitBreakMs` (every command goes to the fallback at once),
+ * fails, Redis is left alone for `circuitBreakSecs` (every command goes to the fallback at once),
  * then one command probes it; a success, or the client reconnecting, closes the circuit. A check
- * thus waits for Redis at most once, `commandTimeoutMs`, however long the outage.
+ * thus waits for Redis at most once, `commandTimeoutSecs`, however long the outage.
  *
  * What Redis answers is bounded too. A stored value above `maxRecordBytes` is never sent: the read
  * is a script that answers with the value's size instead (a record that big is corrupt, or written
@@ -27,7 +27,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { defineOptions, InvalidOptionsError, option, type Fail, type OptionsInput } from '@heed/parser';
-import { timer } from '../options.js';
+import { msOf, timerSecs } from '../options.js';
 import { decodeRecord, encodeRecord, type RobotsRecord } from '../record.js';
 import { MemoryStore } from './memory.js';
 import { consoleLog } from './console-log.js';
@@ -66,21 +66,21 @@ const redisStoreOptions = defineOptions(WHERE, {
    */
   keyPrefix: option.custom<string>({ default: 'heed:robots:', check: (value) => value as string }),
   /**
-   * A Redis command slower than this counts as Redis being down.
-   * @default 1,000 ms
+   * Seconds after which a Redis command counts as Redis being down; fractions of a second are fine.
+   * @default 1
    */
-  commandTimeoutMs: timer(1_000),
+  commandTimeoutSecs: timerSecs(1),
   /**
-   * How long the first command waits for the initial connection.
-   * @default 2,000 ms
+   * Seconds the first command waits for the initial connection.
+   * @default 2
    */
-  connectTimeoutMs: timer(2_000),
+  connectTimeoutSecs: timerSecs(2),
   /**
-   * After a command times out or fails, how long Redis is left alone (records go to the fallback
-   * without waiting) before one command probes it again. The client reconnecting ends it early.
-   * @default 30_000
+   * After a command times out or fails, how many seconds Redis is left alone (records go to the
+   * fallback without waiting) before one command probes it again. The client reconnecting ends it early.
+   * @default 30
    */
-  circuitBreakMs: timer(30_000),
+  circuitBreakSecs: timerSecs(30),
   /**
    * The largest record read from or written to Redis, in bytes of its JSON. A larger stored value
    * is treated as absent (and never transferred); a larger record is kept in the fallback. A
@@ -160,9 +160,9 @@ export class RedisStore implements RobotsStore {
     this.ownsClient = resolved.client === undefined;
     this.url = resolved.url;
     this.keyPrefix = resolved.keyPrefix;
-    this.commandTimeoutMs = resolved.commandTimeoutMs;
-    this.connectTimeoutMs = resolved.connectTimeoutMs;
-    this.circuitBreakMs = resolved.circuitBreakMs;
+    this.commandTimeoutMs = msOf(resolved.commandTimeoutSecs);
+    this.connectTimeoutMs = msOf(resolved.connectTimeoutSecs);
+    this.circuitBreakMs = msOf(resolved.circuitBreakSecs);
     this.maxRecordBytes = resolved.maxRecordBytes;
     this.fallback = resolved.fallback ?? new MemoryStore();
     this.log = resolved.log ?? consoleLog;
@@ -336,7 +336,7 @@ export class RedisStore implements RobotsStore {
     this.readyListener = undefined;
   }
 
-  /** Ready now, or (only before the first successful connection) ready within `connectTimeoutMs`. */
+  /** Ready now, or (only before the first successful connection) ready within `connectTimeoutSecs`. */
   private async ready(client: RedisClientLike): Promise<boolean> {
     if (client.status === 'ready') {
       this.everReady = true;

@@ -76,7 +76,7 @@ export interface LoaderContext {
   readonly options: ResolvedOptions;
   readonly log: Log;
   readonly clock: () => number;
-  /** The manager's fetch queue: every kind of file shares its `concurrency`. */
+  /** The manager's fetch queue: every kind of file shares its `maxConcurrency`. */
   readonly queue: PQueue;
   /** Aborted by `close()`. */
   readonly signal: AbortSignal;
@@ -229,8 +229,8 @@ export class OriginFileLoader<P> {
     this.counts.storeMisses++;
     let previous = newest(stored, this.entries.peek(key, { allowStale: true })?.record);
     // Real time, not the injectable clock: this bounds an actual wait. One lock life: the holder
-    // takes the lock once its fetch slot is ours, so it holds it for one fetch (timeoutMs, within
-    // lockTtlMs); past that the lock has expired, or the store never frees it.
+    // takes the lock once its fetch slot is ours, so it holds it for one fetch (timeoutSecs, within
+    // lockTtlSecs); past that the lock has expired, or the store never frees it.
     const waitUntil = Date.now() + options.lockTtlMs;
     let pollMs = 25;
     let force = false;
@@ -249,7 +249,7 @@ export class OriginFileLoader<P> {
         force = true;
         const name = this.kind.name;
         log.warning(
-          `The ${name} fetch lock of ${origin} was not given within lockTtlMs (${options.lockTtlMs} ms), and no other process stored its ${name} meanwhile: fetching it without the lock. Logged for every new origin, it means the store's lock never frees (check the store).`,
+          `The ${name} fetch lock of ${origin} was not given within lockTtlSecs (${options.lockTtlMs / 1000} s), and no other process stored its ${name} meanwhile: fetching it without the lock. Logged for every new origin, it means the store's lock never frees (check the store).`,
           { origin },
         );
       }
