@@ -152,7 +152,7 @@ describe('new RobotsManager(bad options)', async () => {
       lockTtlMs: 2 ** 31 - 1,
     });
     try {
-      const verdict = await manager.check(`${origin}/page`);
+      const verdict = await manager.decide(`${origin}/page`);
       expect(verdict).toMatchObject({ allowed: true, reason: 'unavailable' });
       expect((await manager.get(origin)).problem?.code).toBe('too-many-redirects');
     } finally {

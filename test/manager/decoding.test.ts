@@ -35,7 +35,7 @@ function serve(encoding: string, body: Buffer): void {
 async function privateAllowed(): Promise<{ allowed: boolean; status: string }> {
   const m = new RobotsManager({ userAgent: UA, log: recordingLog().log, timeoutMs: 5_000, connectTimeoutMs: 1_000 });
   try {
-    const verdict = await m.check(`${server.origin}/private`);
+    const verdict = await m.decide(`${server.origin}/private`);
     const record = await m.get(server.origin);
     return { allowed: verdict.allowed, status: record.status };
   } finally {
