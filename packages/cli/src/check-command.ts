@@ -33,7 +33,7 @@ export async function checkCommand(urls: readonly string[], options: CliOptions,
     );
     for (const { verdict, record, usage } of answers) {
       const body = bodyOf(record, verdict.reason);
-      const view = toView(verdict, record, body);
+      const view = toView(verdict, record);
       allAllowed &&= verdict.allowed && (usage === undefined || usageAllowed(usage, purposes));
       if (options.json) {
         results.push({
@@ -77,7 +77,7 @@ function bodyOf(record: RobotsRecord, reason: Verdict['reason']): Uint8Array | u
   return source?.status === 'ok' ? new Uint8Array(Buffer.from(source.body, 'base64')) : undefined;
 }
 
-function toView(verdict: Verdict, record: RobotsRecord, body: Uint8Array | undefined): VerdictView {
+function toView(verdict: Verdict, record: RobotsRecord): VerdictView {
   const base = { url: verdict.url, allowed: verdict.allowed, productToken: verdict.productToken, reason: verdict.reason };
   const detail = verdict.explain();
   if (detail !== undefined) {

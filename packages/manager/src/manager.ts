@@ -153,7 +153,7 @@ export class RobotsManager {
    * with `ManagerClosedError` after `close()`, and with the store's error when the store fails.
    *
    * Always a promise, warm or not: the plugin's crawl costs the same either way (see BENCHMARKS.md,
-   * "One verdict type").
+   * "One verdict type: `decide()` always a promise").
    *
    * `productToken` as for {@link isAllowed}; a malformed one rejects with `InvalidOptionsError` (a
    * programming error, not a verdict).
