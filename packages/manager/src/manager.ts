@@ -18,7 +18,7 @@ import { originOf } from './origin.js';
 import { freezeTokens, productTokenProblem, resolveOptions, type ResolvedOptions, type RobotsManagerOptions } from './options.js';
 import type { EffectivePolicy, VerdictReason } from './policy.js';
 import type { RobotsRecord, RobotsRecordStatus } from './record.js';
-import { robotsKind, verdictOf, type RobotsRules } from './robots-file.js';
+import { allowedBy, robotsKind, verdictOf, type RobotsRules } from './robots-file.js';
 import { invalidUrlVerdict, type Verdict } from './verdict.js';
 import { TDMREP_CACHE, tdmrepKind, usageReport, type TdmRepReading, type UsageQuery, type UsageReport } from './usage/index.js';
 
@@ -139,10 +139,7 @@ export class RobotsManager {
     const entry = origin === undefined ? undefined : this.robots.cached(origin);
     if (entry === undefined) return this.decideWith(url, token, origin).then(allowedOf);
     // A warm check answers with one of two settled promises: no verdict is built for a boolean.
-    const { policy, value } = entry;
-    const allowed =
-      policy.kind === 'rules' && value.robots !== undefined ? value.robots.isAllowed(url, token) : policy.kind === 'allow-all';
-    return allowed ? ALLOWED : DISALLOWED;
+    return allowedBy(entry, url, token) ? ALLOWED : DISALLOWED;
   }
 
   /**

@@ -57,6 +57,13 @@ export function verdictOf(entry: LoadedRobots, url: string, token: ProductTokens
   return new ManagerVerdict(allowed, policy.reason, line, url, entry.key, token, value.record, value.robots);
 }
 
+/** Whether a loaded origin allows `url`: `verdictOf(...).allowed`, with no verdict built. */
+export function allowedBy(entry: LoadedRobots, url: string, token: ProductTokens): boolean {
+  const { policy, value } = entry;
+  if (policy.kind !== 'rules' || value.robots === undefined) return policy.kind === 'allow-all';
+  return value.robots.isAllowed(url, token);
+}
+
 /** The record as a verdict shows it; `ageMs` is read from the manager's clock when asked. */
 function recordView(record: RobotsRecord, clock: () => number): VerdictRecord {
   const { status, httpStatus, fetchedAt } = record;
