@@ -146,8 +146,9 @@ export class RobotsManager {
    * The verdict for `url`: allowed or not, its reason, the deciding line, the origin and the state
    * of its record; `verdict.explain()` adds the deciding rule and the groups (worked out when
    * asked, so a crawler that checks every URL pays for them only on the URLs it skips). Never
-   * rejects for a bad URL (it is not allowed) or a failing fetch (the status policy decides); rejects
-   * with `ManagerClosedError` after `close()`, and with the store's error when the store fails.
+   * rejects for a bad URL (it is not allowed) or a failing fetch or store read (the status policy
+   * decides); rejects after `close()`, and with any error Heed could not recover from (a custom
+   * store that breaks its contract, a bug), which the Crawlee plugin reports as `check-failed`.
    *
    * Always a promise, warm or not: the plugin's crawl costs the same either way (see BENCHMARKS.md,
    * "One verdict type: `decide()` always a promise").
