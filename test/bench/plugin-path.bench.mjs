@@ -2,8 +2,8 @@
  * What users run (issue 14): the check a crawl makes with the plugin, side by side with what it
  * replaces, every figure a ratio with its spread over rounds and a target, never an absolute rate.
  *
- *   1. Plugin path, warm: `manager.decide(url, token)` (what the plugin's guard calls for every
- *      URL, awaited only when it is a promise, as the guard does; 100 cached origins, the 100 typical ~2 KB files of generate.mjs) against Crawlee 3.18's
+ *   1. Plugin path, warm: `await manager.decide(url, token)` (what the plugin's guard calls for every
+ *      URL; 100 cached origins, the 100 typical ~2 KB files of generate.mjs) against Crawlee 3.18's
  *      own warm check (`await crawler.isAllowedBasedOnRobotsTxtFile(url)`, its robots cache holding
  *      the same files) — target ≥ 15× — and against the bare parser's `robots.isAllowed(url, token)`
  *      on the same (file, URL) pairs — target ≤ 1.3× its cost. Interleaved rounds in one process.
@@ -13,7 +13,7 @@
  *      run a mixed workload (parse the 100 files, parse the 500 KiB file and check it) and then time
  *      one pass over URLs they have never seen: 2 KB files (target ≥ 5×), the 500 KiB file (≥ 100×).
  *   4. Memory per cached origin on the plugin path (manager + store + parsed + compiled + the
- *      decisions handed out), after 100 `decide()` calls per origin.
+ *      verdicts handed out), after 100 `decide()` calls per origin.
  *   5. A crawl's CPU time with the plugin over the same crawl without it, robots.txt cached (the
  *      `warm` crawl of crawl.bench.mjs, scaled down: `--crawl-pages`, `--crawl-rounds`) — ≤ 1.03×.
  *
@@ -194,11 +194,8 @@ if (section('warm')) {
   const contenders = {
     plugin: async () => {
       let allowed = 0;
-      // As the guard calls it: a warm check answers at once, only a promise is awaited.
-      for (let k = 0; k < pairUrls.length; k++) {
-        const pending = manager.decide(pairUrls[k], TOKEN);
-        if ((pending instanceof Promise ? await pending : pending).allowed) allowed++;
-      }
+      // As the guard calls it: one awaited verdict per URL.
+      for (let k = 0; k < pairUrls.length; k++) if ((await manager.decide(pairUrls[k], TOKEN)).allowed) allowed++;
       return allowed;
     },
     parser: async () => {
@@ -223,7 +220,8 @@ if (section('warm')) {
   if (abPath) {
     const ab = await import(pathToFileURL(abPath).href);
     other = await warmManager(ab.RobotsManager, ab.MemoryStore, origins);
-    // HEED_AB_METHOD=check times that build's check() (the guard's call before issue 14).
+    // HEED_AB_METHOD=check times that build's check(), for a build that has one. A build whose
+    // decide() answers a warm check at once (not a promise) is awaited only for a promise, as its guard did.
     const hasDecide = typeof other.decide === 'function' && process.env.HEED_AB_METHOD !== 'check';
     const viaCheck = process.env.HEED_AB_METHOD === 'check';
     contenders.ab = async () => {
@@ -254,7 +252,7 @@ if (section('warm')) {
   const rates = await interleaved(contenders, ROUNDS, pairUrls.length);
   const perRound = (f) => rates.plugin.map((rate, round) => f(rate, round));
   row(
-    "Plugin path (`manager.decide(url, token)`, awaited only when it is a promise) over Crawlee 3.18's warm check (`await crawler.isAllowedBasedOnRobotsTxtFile(url)`), speed",
+    "Plugin path (`await manager.decide(url, token)`) over Crawlee 3.18's warm check (`await crawler.isAllowedBasedOnRobotsTxtFile(url)`), speed",
     perRound((rate, r) => rate / rates.crawlee[r]),
     '≥ 15×',
     median(perRound((rate, r) => rate / rates.crawlee[r])) >= 15,
@@ -484,7 +482,7 @@ if (WRITE) {
     '',
     'Every ratio is the median of per-round ratios, with the lowest and highest round; the contenders of a round run',
     "back to back, in a rotating order, each on a collected heap, each timed by the process's CPU time (not the wall clock: the machine is shared). The plugin path is `RobotsManager#decide()`, which the",
-    "plugin's guard calls for every URL (the full explanation, `check()`, only for a URL it skips). The cold rows run",
+    "plugin's guard calls for every URL (what decided in detail, `verdict.explain()`, only for a URL it skips). The cold rows run",
     'each library in a fresh process (a pair per round, order alternating) that parses the 100 files and the 500 KiB',
     'file and checks it, then times one pass over URLs it has not seen. The crawl row is the `warm` crawl of',
     '`crawl.bench.mjs` scaled down (the full one: `npm run bench -- crawl`); the machine is shared (load average 5–10',

@@ -101,7 +101,7 @@ describe('BasicCrawler and HttpCrawler with RobotsPlugin', () => {
     // enqueueLinks' own onSkippedRequest hears of the links it lost too.
     expect(perCallSkips).toEqual([b.url('/no/linked')]);
     await robots.close();
-    await expect(robots.manager.check(b.url('/'))).rejects.toThrow(/close/);
+    await expect(robots.manager.decide(b.url('/'))).rejects.toThrow(/close/);
   });
 
   it('HttpCrawler: requests that reach the queue another way (RequestList, the queue itself) are checked as they enter it', async () => {

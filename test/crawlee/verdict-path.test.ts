@@ -1,6 +1,6 @@
 /**
- * The check a crawl makes (issue 14): every URL costs the manager's cheap `decide()`; the full
- * explanation (`check()`: rule and groups) is asked for only for a URL that is skipped, and the skip
+ * The check a crawl makes: every URL costs one `decide()`; what decided in detail
+ * (`verdict.explain()`: rule and groups) is worked out only for a URL that is skipped, and the skip
  * event still names the deciding line and rule.
  */
 import http from 'node:http';
@@ -22,14 +22,18 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 describe("the plugin's check of each URL", () => {
-  it('asks check() only for the URL it skips, whose skip event names the rule', async () => {
+  it('asks explain() only for the URL it skips, whose skip event names the rule', async () => {
     const manager = new RobotsManager({ userAgent: UA });
     const calls = { decide: 0 };
     const checked: string[] = [];
     const decide = manager.decide.bind(manager);
-    const check = manager.check.bind(manager);
-    manager.decide = (url, productToken) => (calls.decide++, decide(url, productToken));
-    manager.check = (url, productToken) => (checked.push(url), check(url, productToken));
+    manager.decide = async (url, productToken) => {
+      calls.decide++;
+      const verdict = await decide(url, productToken);
+      const explain = verdict.explain.bind(verdict);
+      verdict.explain = () => (checked.push(url), explain());
+      return verdict;
+    };
     const handled: string[] = [];
     const skips: SkipEvent[] = [];
     const crawler = new crawleeBasic.BasicCrawler({ requestHandler: async ({ request }) => void handled.push(request.url) }, freshConfig());

@@ -168,7 +168,7 @@ describe('new RobotsManager(bad options)', async () => {
       lockTtlSecs: (2 ** 31 - 1) / 1000,
     });
     try {
-      const verdict = await manager.check(`${origin}/page`);
+      const verdict = await manager.decide(`${origin}/page`);
       expect(verdict).toMatchObject({ allowed: true, reason: 'unavailable' });
       expect(withStatus(await manager.get(origin), 'unavailable').problem.code).toBe('too-many-redirects');
     } finally {

@@ -225,17 +225,17 @@ const cases: FaultCase[] = [
       return serve((req, res, count) => (++n <= 2 ? status(503) : body('text/plain', RULES))(req, res, count), '/private/x');
     },
     async act(manager, arranged) {
-      const first = await manager.check(arranged.url);
+      const first = await manager.decide(arranged.url);
       expect(first).toMatchObject({ allowed: false, reason: 'unreachable' });
       expect((await manager.get(arranged.url)).expiresAt - clock.now).toBe(MINUTE);
       clock.now += MINUTE - 1;
-      await manager.check(arranged.url); // not yet: no fetch
+      await manager.decide(arranged.url); // not yet: no fetch
       expect(arranged.robotsRequests?.()).toBe(1);
       clock.now += 1;
-      expect(await manager.check(arranged.url)).toMatchObject({ allowed: false, reason: 'unreachable' });
+      expect(await manager.decide(arranged.url)).toMatchObject({ allowed: false, reason: 'unreachable' });
       expect((await manager.get(arranged.url)).expiresAt - clock.now).toBe(2 * MINUTE); // backoff doubles
       clock.now += 2 * MINUTE;
-      return manager.check(arranged.url);
+      return manager.decide(arranged.url);
     },
     expected: { allowed: false, reason: 'rules', status: 'ok', retryMs: DAY },
     retryNote: 'after 1 min, then 2 min (backoff); after 24 h once read (cache TTL)',
@@ -335,7 +335,7 @@ beforeAll(async () => {
   // Load the HTTP client before measuring: its first import is not a cost of any case.
   const warm = await serve(body('text/plain', RULES));
   const manager = new RobotsManager({ userAgent: UA, log: recordingLog().log });
-  await manager.check(warm.url);
+  await manager.decide(warm.url);
   await manager.close();
   await warm.close?.();
 });
@@ -370,7 +370,7 @@ describe('fault suite: hostile robots.txt servers', () => {
           ...MANAGER_OPTIONS,
         } satisfies RobotsManagerOptions);
         try {
-          const { value: verdict, ms, peakBytes } = await measure(() => (c.act ? c.act(manager, arranged) : manager.check(arranged.url)));
+          const { value: verdict, ms, peakBytes } = await measure(() => (c.act ? c.act(manager, arranged) : manager.decide(arranged.url)));
           const record = await manager.get(arranged.url); // from the cache: no new fetch
           expect({ allowed: verdict.allowed, reason: verdict.reason }).toEqual({ allowed: c.expected.allowed, reason: c.expected.reason });
           expect(record.status).toBe(c.expected.status);
@@ -383,7 +383,7 @@ describe('fault suite: hostile robots.txt servers', () => {
           // Retry behaviour: until expiresAt the verdict comes from the record; the server sees nothing.
           const requestsBefore = arranged.robotsRequests?.();
           clock.now = record.expiresAt - 1;
-          expect((await manager.check(arranged.url)).allowed).toBe(c.expected.allowed);
+          expect((await manager.decide(arranged.url)).allowed).toBe(c.expected.allowed);
           expect(arranged.robotsRequests?.()).toBe(requestsBefore);
           if (c.name.includes('.invalid')) expect(dnsCalls).toContain('heed-fault-suite.invalid');
 

@@ -212,7 +212,7 @@ describe('a corrupt or foreign record in a store is ignored and refetched', () =
         try {
           await subject.plant(server.origin, planted);
           const where = `${storeName}, ${faultName}`;
-          expect(await manager.check(`${server.origin}/public`), where).toMatchObject({ allowed: true, reason: 'rules' });
+          expect(await manager.decide(`${server.origin}/public`), where).toMatchObject({ allowed: true, reason: 'rules' });
           expect(await manager.isAllowed(`${server.origin}/private/x`), where).toBe(false);
           expect(server.robotsRequests(), where).toBe(1);
           // The refetched record replaced the bad one.

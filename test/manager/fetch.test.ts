@@ -36,7 +36,7 @@ function manager(extra: Partial<ConstructorParameters<typeof RobotsManager>[0]> 
 async function verdictsFor(origin: string, extra = {}): Promise<{ open: Verdict; private: Verdict }> {
   const m = manager(extra);
   try {
-    return { open: await m.check(`${origin}/public`), private: await m.check(`${origin}/private/x`) };
+    return { open: await m.decide(`${origin}/public`), private: await m.decide(`${origin}/private/x`) };
   } finally {
     await m.close();
   }
@@ -99,8 +99,9 @@ describe('status classes', () => {
   it('a 200 rule verdict names the deciding line and group', async () => {
     server.handle((_req, res) => res.end(RULES));
     const v = await verdictsFor(server.origin);
-    expect(v.private).toMatchObject({ allowed: false, reason: 'rules', line: 2, rule: { directive: 'disallow', pattern: '/private' } });
-    expect(v.private.groups?.[0]?.agents[0]?.token).toBe('*');
+    expect(v.private).toMatchObject({ allowed: false, reason: 'rules', line: 2 });
+    expect(v.private.explain()?.rule).toMatchObject({ directive: 'disallow', pattern: '/private' });
+    expect(v.private.explain()?.groups[0]?.agents[0]?.token).toBe('*');
     expect(v.private.productToken).toBe('HeedBot');
   });
 });

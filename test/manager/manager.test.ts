@@ -58,7 +58,7 @@ describe('single flight', () => {
     const store = new MemoryStore();
     const a = create({ store });
     const b = create({ store });
-    await Promise.all([a.isAllowed(`${server.origin}/x`), b.isAllowed(`${server.origin}/y`), a.check(`${server.origin}/z`)]);
+    await Promise.all([a.isAllowed(`${server.origin}/x`), b.isAllowed(`${server.origin}/y`), a.decide(`${server.origin}/z`)]);
     expect(server.robotsRequests()).toBe(1);
     await Promise.all([a.close(), b.close()]);
   });
@@ -68,7 +68,7 @@ describe('single flight', () => {
     const [mine, other, full] = await Promise.all([
       m.isAllowed(`${server.origin}/page`),
       m.isAllowed(`${server.origin}/page`, 'OtherBot'),
-      m.check(`${server.origin}/page`, 'OtherBot'),
+      m.decide(`${server.origin}/page`, 'OtherBot'),
     ]);
     expect([mine, other, full.allowed]).toEqual([true, false, false]);
     expect(full.productToken).toBe('OtherBot');
@@ -141,13 +141,13 @@ describe('unreachable origins', () => {
     });
     let now = Date.UTC(2026, 0, 1);
     const m = create({ now: () => now });
-    expect(await m.check(`${server.origin}/x`)).toMatchObject({ allowed: false, reason: 'unreachable' });
+    expect(await m.decide(`${server.origin}/x`)).toMatchObject({ allowed: false, reason: 'unreachable' });
     now += 60_000;
     expect(await m.isAllowed(`${server.origin}/x`)).toBe(false);
     expect(server.robotsRequests()).toBe(1);
     now += 61_000;
     server.handle((_req, res) => res.end(ROBOTS));
-    expect(await m.check(`${server.origin}/x`)).toMatchObject({ allowed: true, reason: 'rules' });
+    expect(await m.decide(`${server.origin}/x`)).toMatchObject({ allowed: true, reason: 'rules' });
     expect(server.robotsRequests()).toBe(2);
     await m.close();
   });
@@ -157,10 +157,10 @@ describe('unreachable origins', () => {
     server.handle((_req, res) => void open.push(res)); // never answers
     let now = Date.UTC(2026, 0, 1);
     const m = create({ now: () => now, timeoutSecs: 3 });
-    expect(await m.check(`${server.origin}/x`)).toMatchObject({ allowed: false, reason: 'unreachable' });
+    expect(await m.decide(`${server.origin}/x`)).toMatchObject({ allowed: false, reason: 'unreachable' });
     now += 2 * 60_000; // past the retry interval
     // The retry goes out, but the check is answered from the unreachable record while it hangs.
-    const verdict = await m.check(`${server.origin}/y`);
+    const verdict = await m.decide(`${server.origin}/y`);
     expect(verdict).toMatchObject({ allowed: false, reason: 'unreachable' });
     expect(server.robotsRequests()).toBe(2);
     expect(m.stats().inFlight).toBe(1);
@@ -177,9 +177,9 @@ describe('unreachable origins', () => {
     expect(await m.isAllowed(`${server.origin}/private`)).toBe(false);
     now += 25 * 3_600_000;
     server.handle((req) => req.socket.destroy());
-    const stale = await m.check(`${server.origin}/private`);
+    const stale = await m.decide(`${server.origin}/private`);
     expect(stale).toMatchObject({ allowed: false, reason: 'stale-copy', line: 2, record: { status: 'unreachable' } });
-    expect(await m.check(`${server.origin}/public`)).toMatchObject({ allowed: true, reason: 'stale-copy' });
+    expect(await m.decide(`${server.origin}/public`)).toMatchObject({ allowed: true, reason: 'stale-copy' });
     expect(await m.sitemaps(`${server.origin}/`)).toHaveLength(2);
     await m.close();
   });
@@ -192,12 +192,12 @@ describe('unreachable origins', () => {
     let now = Date.UTC(2026, 0, 1);
     // Retries at least every 10 minutes: failures spread across the 3 hours (never a quarter apart).
     const m = create({ now: () => now, unreachableAllowAfterSecs: 3 * 3_600, retryMaxSecs: 600 });
-    expect(await m.check(`${server.origin}/x`)).toMatchObject({ allowed: false, reason: 'unreachable' });
+    expect(await m.decide(`${server.origin}/x`)).toMatchObject({ allowed: false, reason: 'unreachable' });
     for (let i = 0; i < 6; i++) {
       now += 1_800_000;
       await m.isAllowed(`${server.origin}/x`);
     }
-    expect(await m.check(`${server.origin}/x`)).toMatchObject({ allowed: true, reason: 'long-unreachable' });
+    expect(await m.decide(`${server.origin}/x`)).toMatchObject({ allowed: true, reason: 'long-unreachable' });
     await m.close();
   });
   it('a stored unreachable record from a clock 31 days behind plus one fresh 503 still disallows', async () => {
@@ -224,7 +224,7 @@ describe('unreachable origins', () => {
       };
       await store.set(server.origin, stored, Infinity);
       const m = create({ store, now: () => now });
-      expect(await m.check(`${server.origin}/private`)).toMatchObject({ allowed: false, reason: 'unreachable' });
+      expect(await m.decide(`${server.origin}/private`)).toMatchObject({ allowed: false, reason: 'unreachable' });
       expect(await m.get(server.origin)).toMatchObject({ status: 'unreachable', failures: 2, failedAt: [now] });
       await m.close();
     }
@@ -275,7 +275,7 @@ describe('API', () => {
     const m = create();
     for (const url of ['', 'not a url', 'ftp://example.com/x', '/relative', 'http://', null as unknown as string]) {
       expect(await m.isAllowed(url)).toBe(false);
-      expect(await m.check(url)).toMatchObject({ allowed: false, reason: 'invalid-url', origin: '' });
+      expect(await m.decide(url)).toMatchObject({ allowed: false, reason: 'invalid-url', origin: '' });
     }
     expect(server.seen).toHaveLength(0);
     await m.close();

@@ -113,7 +113,7 @@ describe('what the in-process cache counts', () => {
       const manager = new RobotsManager({ userAgent: UA, store, log: quiet, maxCacheBytes: 1024 * MiB });
       for (const origin of urls) {
         for (let k = 0; k < 70; k++) await manager.isAllowed(`${origin}/page/${k}?q=${k}`);
-        await manager.check(`${origin}/cart0/tag1`);
+        (await manager.decide(`${origin}/cart0/tag1`)).explain();
       }
       const grown = (await settledMemory()) - before;
       const { cache } = manager.stats();
@@ -140,7 +140,7 @@ describe('the byte bound', () => {
       const origin = `https://origin-${i}.example`;
       // Fully grown entries are measured above; here a check each, and an explained verdict for some.
       await manager.isAllowed(`${origin}/page`);
-      if (i % 10 === 0) await manager.check(`${origin}/cart0/tag1`);
+      if (i % 10 === 0) (await manager.decide(`${origin}/cart0/tag1`)).explain();
       peakCounted = Math.max(peakCounted, manager.stats().cache.bytes);
     }
     const grown = (await settledMemory()) - before;

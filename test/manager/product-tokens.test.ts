@@ -52,9 +52,9 @@ describe('a list of product tokens per call', () => {
     expect(await m.isAllowed(url('/bot-private/x'), 'mybot-news')).toBe(true);
     const decision = await m.decide(url('/bot-private/x'), both);
     expect(decision).toMatchObject({ allowed: false, reason: 'rules', line: 7 });
-    const verdict = await m.check(url('/bot-private/x'), both);
+    const verdict = await m.decide(url('/bot-private/x'), both);
     expect(verdict).toMatchObject({ allowed: false, line: 7, productToken: both });
-    expect(verdict.groups?.map((group) => group.line)).toEqual([1, 6]);
+    expect(verdict.explain()?.groups.map((group) => group.line)).toEqual([1, 6]);
     await m.close();
   });
 
@@ -75,7 +75,7 @@ describe('a list of product tokens per call', () => {
     const m = create();
     const asks = [undefined, 'mybot', ['mybot-news', 'mybot'], ['nobody', 'nothing'], 'OtherBot'] as const;
     const answers = await Promise.all(
-      asks.flatMap((tokens) => [m.isAllowed(url('/bot-private/x'), tokens), m.check(url('/news-private/x'), tokens)]),
+      asks.flatMap((tokens) => [m.isAllowed(url('/bot-private/x'), tokens), m.decide(url('/news-private/x'), tokens)]),
     );
     expect(answers).toHaveLength(10);
     await m.crawlDelay(url('/'), ['a', 'b']);
@@ -94,7 +94,7 @@ describe('the productToken option as a list', () => {
     expect(await m.isAllowed(url('/bot-private/x'))).toBe(false);
     expect(await m.isAllowed(url('/star-private/x'))).toBe(true);
     expect(await m.crawlDelay(url('/'))).toBe(3);
-    expect((await m.check(url('/news-private/x'))).productToken).toEqual(['mybot-news', 'mybot']);
+    expect((await m.decide(url('/news-private/x'))).productToken).toEqual(['mybot-news', 'mybot']);
     await m.close();
   });
 
@@ -135,10 +135,10 @@ describe('a malformed per-call token', () => {
       option: 'productToken',
       message: expect.stringMatching(/product token is "OtherBot"/),
     });
-    await expect(m.check(url('/'), [])).rejects.toBeInstanceOf(InvalidOptionsError);
+    await expect(m.decide(url('/'), [])).rejects.toBeInstanceOf(InvalidOptionsError);
     await expect(m.crawlDelay(url('/'), ['ok', 'not ok'])).rejects.toThrow(/item 1/);
     await expect(m.usage(url('/'), { productToken: [] })).rejects.toThrow(/empty list/);
-    expect(() => m.decide(url('/'), '')).toThrow(InvalidOptionsError);
+    await expect(m.decide(url('/'), '')).rejects.toBeInstanceOf(InvalidOptionsError);
     // A valid call after a refused one is answered (the memo of the last token holds only valid ones).
     expect(await m.isAllowed(url('/bot-private/x'), 'mybot')).toBe(false);
     expect(server.robotsRequests()).toBe(1);

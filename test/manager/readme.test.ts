@@ -60,7 +60,7 @@ describe('README examples', () => {
 
   it('quick start', async () => {
     server.seen.length = 0;
-    await runExample(find("robots.check('https://crawlee.dev/docs')"));
+    await runExample(find("robots.decide('https://crawlee.dev/docs')"));
     expect(server.robotsRequests()).toBe(1);
   });
 

@@ -31,7 +31,7 @@ describe('a warm check', () => {
         [`http://127.0.0.1:${port}/./private/h`, false],
       ];
       for (const [url, allowed] of spellings) expect(await m.isAllowed(url), url).toBe(allowed);
-      for (const [url, allowed] of spellings) expect((await m.check(url)).allowed, url).toBe(allowed);
+      for (const [url, allowed] of spellings) expect((await m.decide(url)).allowed, url).toBe(allowed);
       expect(server.robotsRequests()).toBe(1);
     } finally {
       await m.close();
@@ -51,7 +51,7 @@ describe('a warm check', () => {
       expect(await m.isAllowed(`${longOrigin}/page`)).toBe(false); // its own rules: Disallow: /
       expect(await m.isAllowed(`${shortOrigin}/page`)).toBe(true);
       expect(await m.isAllowed(`${longOrigin}/page`)).toBe(false);
-      expect((await m.check(`${longOrigin}/page`)).reason).toBe('rules');
+      expect((await m.decide(`${longOrigin}/page`)).reason).toBe('rules');
       expect(long.robotsRequests()).toBe(1);
     } finally {
       await m.close();
@@ -61,29 +61,30 @@ describe('a warm check', () => {
 });
 
 describe('decide(), the check a crawler makes', () => {
-  it("gives check()'s verdict, reason and line, and the same answer object for the same deciding line", async () => {
+  it('gives the verdict, reason and line at once, and explain() the deciding rule and groups when asked', async () => {
     const m = new RobotsManager({ userAgent: UA, log: recordingLog().log });
     const before = server.robotsRequests();
     try {
       const urls = [`${server.origin}/private/a`, `${server.origin}/private/b`, `${server.origin}/public`, `${server.origin}/`];
       for (const url of urls) {
-        const full = await m.check(url);
-        const decision = await m.decide(url);
-        expect(decision, url).toMatchObject({
-          allowed: full.allowed,
-          reason: full.reason,
-          line: full.line ?? 0,
-          origin: full.origin,
-          status: full.record.status,
-          httpStatus: full.record.httpStatus,
-        });
+        const verdict = await m.decide(url);
+        expect(verdict, url).toMatchObject({ url, origin: server.origin, reason: 'rules', record: { status: 'ok', httpStatus: 200 } });
+        const detail = verdict.explain();
+        expect(detail?.rule?.line ?? 0, url).toBe(verdict.line);
+        expect(detail?.groups.length, url).toBeGreaterThan(0);
+        // Worked out once, then kept.
+        expect(verdict.explain()).toBe(detail);
       }
-      // Both disallowed URLs are decided by line 2: one shared, frozen answer, nothing built per check.
+      // Both disallowed URLs are decided by line 2, its Disallow rule.
       const a = await m.decide(urls[0]!);
-      expect(await m.decide(urls[1]!)).toBe(a);
-      expect(Object.isFrozen(a)).toBe(true);
-      expect(a.line).toBe(2);
-      expect(await m.decide(urls[2]!)).not.toBe(a);
+      const b = await m.decide(urls[1]!);
+      expect(a).toMatchObject({ allowed: false, line: 2 });
+      expect(b).toMatchObject({ allowed: false, line: 2 });
+      expect(a.explain()?.rule).toMatchObject({ directive: 'disallow', line: 2 });
+      expect(await m.decide(urls[2]!)).toMatchObject({ allowed: true });
+      // explain() is not data: a verdict's keys and JSON are its fields.
+      expect(Object.keys(a)).toEqual(['allowed', 'reason', 'line', 'url', 'origin', 'productToken', 'record']);
+      expect(JSON.parse(JSON.stringify(a))).toMatchObject({ allowed: false, line: 2, record: { status: 'ok' } });
       expect(server.robotsRequests() - before).toBe(1);
     } finally {
       await m.close();

@@ -2,7 +2,7 @@ import type { RobotsManagerLike } from '@heed/crawlee';
 
 /** A manager that is never asked anything: for tests where attach() must fail, or never check. */
 export const idleManager: RobotsManagerLike = {
-  check: async () => {
+  decide: async () => {
     throw new Error('not used');
   },
   sitemaps: async () => [],

@@ -227,6 +227,7 @@ export function skipWhy(skip: SkippedUrl, label: UrlLabeler = (url) => url): str
         : `linked from ${label(skip.referrer).replace(/ +/, ' ')}, which says nofollow${where}`;
     case 'invalid-url':
       return `not an http(s) URL${where}`;
+    case 'check-failed':
     case 'usage':
       return `${skip.message}${where}`;
   }

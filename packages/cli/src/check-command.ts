@@ -4,7 +4,6 @@
  * why no rule could decide.
  */
 import { originOf, type RobotsRecord, type Verdict } from '@heed/manager';
-import { parseRobotsTxt } from '@heed/parser';
 import { UsageError, type CliOptions } from './args.js';
 import type { CommandResult } from './lint-command.js';
 import { openManager } from './manager.js';
@@ -27,14 +26,14 @@ export async function checkCommand(urls: readonly string[], options: CliOptions,
     const { purposes } = options;
     const answers = await Promise.all(
       urls.map(async (url) => ({
-        verdict: await manager.check(url),
+        verdict: await manager.decide(url),
         record: await manager.get(url),
         usage: purposes.length === 0 ? undefined : await manager.usage(url, { purposes }),
       })),
     );
     for (const { verdict, record, usage } of answers) {
       const body = bodyOf(record, verdict.reason);
-      const view = toView(verdict, record, body);
+      const view = toView(verdict, record);
       allAllowed &&= verdict.allowed && (usage === undefined || usageAllowed(usage, purposes));
       if (options.json) {
         results.push({
@@ -78,19 +77,19 @@ function bodyOf(record: RobotsRecord, reason: Verdict['reason']): Uint8Array | u
   return source?.status === 'ok' ? new Uint8Array(Buffer.from(source.body, 'base64')) : undefined;
 }
 
-function toView(verdict: Verdict, record: RobotsRecord, body: Uint8Array | undefined): VerdictView {
+function toView(verdict: Verdict, record: RobotsRecord): VerdictView {
   const base = { url: verdict.url, allowed: verdict.allowed, productToken: verdict.productToken, reason: verdict.reason };
-  if (verdict.reason === 'rules' || (verdict.reason === 'stale-copy' && verdict.groups !== undefined)) {
-    const groups = verdict.groups ?? [];
+  const detail = verdict.explain();
+  if (detail !== undefined) {
+    const { groups } = detail;
     const ruleReason = verdict.line > 0 ? 'rule' : groups.length > 0 ? 'no-matching-rule' : 'no-group';
     return {
       ...base,
       ruleReason,
       line: verdict.line,
-      ...(verdict.rule === undefined ? {} : { rule: verdict.rule }),
+      ...(detail.rule === undefined ? {} : { rule: detail.rule }),
       groups,
-      // Why those groups applied (named, or the * groups): the parser's own selection, over the same bytes.
-      matchedBy: body === undefined ? 'none' : parseRobotsTxt(body).explain(verdict.url, verdict.productToken).matchedBy,
+      matchedBy: detail.matchedBy,
       ...(verdict.reason === 'stale-copy'
         ? {
             note: `${describeRecord(record).replace(/\.$/, '')}; the last good copy (fetched ${new Date(record.status === 'unreachable' ? (record.lastGood?.fetchedAt ?? 0) : 0).toISOString()}) decided.`,

@@ -3,13 +3,13 @@
  * origin's crawl-delay and sitemaps on first sight, filter batches of requests (origins fetched in
  * parallel, then each URL checked), and remember which requests were stopped mid-navigation.
  */
-import type { RobotsManagerLike, RobotsVerdict } from './manager-contract.js';
+import type { RobotsManagerLike } from './manager-contract.js';
 import type { RobotsDirectives } from './page-signals/meta-robots.js';
 import type { ResolvedOptions } from './options.js';
 import { timerDelay, type CrawlDelayScheduler } from './crawl-delay.js';
-import { originOf, type UsageEvidence, type UsageReport } from '@heed/manager';
+import { originOf, type UsageEvidence, type UsageReport, type Verdict } from '@heed/manager';
 import { LRUCache } from 'lru-cache';
-import { nofollowSkip, skipFromVerdict, usageSkipEvent, type SkipEvent, type SkipStage } from './report/skip-events.js';
+import { nofollowSkip, skipFromVerdict, usageSkipEvent, type CheckFailure, type SkipEvent, type SkipStage } from './report/skip-events.js';
 import type { Skips } from './report/skips.js';
 import type { PluginStats } from './report/stats.js';
 
@@ -142,29 +142,24 @@ export class RobotsGuard {
   }
 
   /**
-   * The manager's verdict for `url` and this crawler's product token(s). Never throws. `use` says what
-   * the URL is for, which decides what is learnt about a new origin: a page entering the queue or
-   * about to be fetched (`page`) starts its sitemaps and crawl-delay; a redirect target only its
-   * crawl-delay (it is fetched, but the crawl did not choose its origin), and so does a sitemap file
-   * Heed fetches itself (`sitemap`); a sub-resource nothing
-   * (a CDN's sitemaps are not the crawl's business).
+   * The manager's verdict for `url` and this crawler's product token(s), or, when the manager
+   * failed (a store error, a bug), a {@link CheckFailure}: not allowed either way. Never throws.
+   * `use` says what the URL is for, which decides what is learnt about a new origin: a page
+   * entering the queue or about to be fetched (`page`) starts its sitemaps and crawl-delay; a
+   * redirect target only its crawl-delay (it is fetched, but the crawl did not choose its origin),
+   * and so does a sitemap file Heed fetches itself (`sitemap`); a sub-resource nothing (a CDN's
+   * sitemaps are not the crawl's business).
    */
-  async verdict(url: string, use: UrlUse = 'page'): Promise<RobotsVerdict> {
-    let verdict: RobotsVerdict;
+  async verdict(url: string, use: UrlUse = 'page'): Promise<Verdict | CheckFailure> {
+    let verdict: Verdict;
     try {
-      verdict = await this.checkOnce(url);
+      verdict = await this.manager.decide(url, this.options.productToken);
     } catch (error) {
-      // Without a verdict the URL is not known to be allowed: never fetch it on a guess.
-      this.warn(`RobotsPlugin: checking ${url} failed (${error instanceof Error ? error.message : String(error)}); the URL is skipped`);
-      verdict = {
-        allowed: false,
-        url,
-        origin: safeOrigin(url),
-        productToken: this.options.productToken,
-        reason: 'unreachable',
-        line: 0,
-        record: { status: 'unreachable', fetchedAt: Date.now(), ageMs: 0 },
-      };
+      // Without a verdict the URL is not known to be allowed: never fetch it on a guess. This is
+      // Heed failing, not the site: it is reported as such, not as an unreachable robots.txt.
+      const message = error instanceof Error ? error.message : String(error);
+      this.warn(`RobotsPlugin: checking ${url} failed (${message}); the URL is skipped`);
+      return { allowed: false, url, origin: safeOrigin(url), productToken: this.options.productToken, error: message };
     }
     if (use === 'subresource') return verdict;
     this.stats.noteVerdict(verdict);
@@ -294,29 +289,6 @@ export class RobotsGuard {
       { purpose: check.purpose as string, ...(check.evidence ? { evidence: check.evidence } : {}) },
       referrer,
     );
-  }
-
-  /**
-   * The cheap check first (`decide()`: verdict and deciding line, nothing built per URL); the full
-   * explanation (`check()`: rule, groups) only for a URL that is skipped, whose skip event shows it.
-   */
-  private async checkOnce(url: string): Promise<RobotsVerdict> {
-    const token = this.options.productToken;
-    if (this.manager.decide === undefined) return this.manager.check(url, token);
-    // A warm check answers at once: awaiting only a promise saves a microtask per URL.
-    const pending = this.manager.decide(url, token);
-    const decision = pending instanceof Promise ? await pending : pending;
-    if (!decision.allowed) return this.manager.check(url, token);
-    const { origin, reason, line, status, httpStatus, fetchedAt } = decision;
-    return {
-      allowed: true,
-      url,
-      origin,
-      productToken: token,
-      reason,
-      line,
-      record: { status, ...(httpStatus === undefined ? {} : { httpStatus }), fetchedAt, ageMs: Math.max(0, Date.now() - fetchedAt) },
-    };
   }
 
   /** Fetches the robots.txt of every origin of `urls` in parallel (one request per origin). */

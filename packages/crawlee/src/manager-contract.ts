@@ -3,15 +3,12 @@
  * calls. Typed as a `Pick` so any `RobotsManager` fits as is, and so tests or other setups can hand
  * in anything with the same methods. Several crawlers may share one.
  */
-import type { RobotsManager, Verdict } from '@heed/manager';
-
-/** The manager's answer for one URL and one product token or list of tokens (`RobotsManager.check()`). */
-export type RobotsVerdict = Verdict;
+import type { RobotsManager } from '@heed/manager';
 
 /**
- * The subset of `RobotsManager` the plugin calls. `usage` is needed only with the `purposes`
- * option (attach() says so when it is missing). `decide` is optional: with it, an allowed URL
- * costs the cheap check and `check()` runs only for a skip; without it, every URL goes to `check()`.
+ * The subset of `RobotsManager` the plugin calls: `decide()` for every URL (its verdicts are used
+ * as they are; `explain()` only for a skip). `usage` is needed only with the `purposes` option
+ * (attach() says so when it is missing).
  */
-export type RobotsManagerLike = Pick<RobotsManager, 'check' | 'sitemaps' | 'crawlDelay' | 'prefetch' | 'close'> &
-  Partial<Pick<RobotsManager, 'usage' | 'decide'>>;
+export type RobotsManagerLike = Pick<RobotsManager, 'decide' | 'sitemaps' | 'crawlDelay' | 'prefetch' | 'close'> &
+  Partial<Pick<RobotsManager, 'usage'>>;

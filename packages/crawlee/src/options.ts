@@ -348,7 +348,7 @@ function checkManager(value: unknown, _name: string, fail: Fail): RobotsManagerL
     return fail(`got the class ${value.name || '(anonymous)'} itself; pass an instance, e.g. manager: new RobotsManager({ userAgent }).`);
   }
   if (!isManager(value)) {
-    return fail('expected a RobotsManager from @heed/manager (an object with check(), sitemaps(), crawlDelay(), prefetch() and close()).');
+    return fail('expected a RobotsManager from @heed/manager (an object with decide(), sitemaps(), crawlDelay(), prefetch() and close()).');
   }
   return value;
 }
@@ -356,7 +356,7 @@ function checkManager(value: unknown, _name: string, fail: Fail): RobotsManagerL
 function isManager(value: unknown): value is RobotsManagerLike {
   if (typeof value !== 'object' || value === null) return false;
   const record = value as Record<string, unknown>;
-  return ['check', 'sitemaps', 'crawlDelay', 'prefetch', 'close'].every((m) => typeof record[m] === 'function');
+  return ['decide', 'sitemaps', 'crawlDelay', 'prefetch', 'close'].every((m) => typeof record[m] === 'function');
 }
 
 function checkGlobs(value: unknown, _name: string, fail: Fail): readonly string[] {

@@ -34,7 +34,7 @@ export type RobotsFetchErrorCode =
   | 'network';
 
 /**
- * A robots.txt could not be fetched. The manager never throws it from `check()`: it turns it into an
+ * A robots.txt could not be fetched. The manager never throws it from `decide()`: it turns it into an
  * `unreachable` record (see the status policy). It is what `fetchRobotsTxt()` reports, and what a
  * record's `error.code` names.
  */

@@ -7,7 +7,7 @@
  */
 import { setMaxListeners } from 'node:events';
 import PQueue from 'p-queue';
-import type { Group, ProductTokens, RobotsTxt, Rule } from '@heed/parser';
+import type { ProductTokens, RobotsTxt } from '@heed/parser';
 import { consoleLog } from './cache/console-log.js';
 import { MemoryStore } from './cache/memory.js';
 import type { RobotsStore } from './cache/store.js';
@@ -18,37 +18,11 @@ import { originOf } from './origin.js';
 import { freezeTokens, productTokenProblem, resolveOptions, type ResolvedOptions, type RobotsManagerOptions } from './options.js';
 import type { EffectivePolicy, VerdictReason } from './policy.js';
 import type { RobotsRecord, RobotsRecordStatus } from './record.js';
-import { decisionOf, robotsKind, type Decision, type RobotsRules } from './robots-file.js';
+import { allowedBy, robotsKind, verdictOf, type RobotsRules } from './robots-file.js';
+import { invalidUrlVerdict, type Verdict } from './verdict.js';
 import { TDMREP_CACHE, tdmrepKind, usageReport, type TdmRepReading, type UsageQuery, type UsageReport } from './usage/index.js';
 
-export type { Decision } from './robots-file.js';
-/** The verdict for one URL, with what decided it. */
-export interface Verdict {
-  readonly allowed: boolean;
-  /** The URL as given. */
-  readonly url: string;
-  /** Its origin (`''` for an invalid URL). */
-  readonly origin: string;
-  /** The product token (or list of tokens) the rules were matched against. */
-  readonly productToken: ProductTokens;
-  readonly reason: VerdictReason;
-  /** The deciding rule's line; 0 when no rule decided (allowed by default, or the status policy decided). */
-  readonly line: number;
-  /** The deciding rule, when a rule decided. */
-  readonly rule?: Rule;
-  /** The groups that applied, when rules (current or a stale copy) decided. */
-  readonly groups?: readonly Group[];
-  /**
-   * The origin's record: its status, the HTTP status of the last fetch, when that fetch was and
-   * how old it is. For `invalid-url` verdicts a placeholder (`unavailable`, `fetchedAt: 0`).
-   */
-  readonly record: {
-    readonly status: RobotsRecordStatus;
-    readonly httpStatus?: number;
-    readonly fetchedAt: number;
-    readonly ageMs: number;
-  };
-}
+export type { Verdict, VerdictRecord } from './verdict.js';
 
 /** What `stats()` reports for one origin held in the process cache. */
 export interface OriginSummary {
@@ -98,15 +72,7 @@ export interface ManagerStats {
 
 const ALLOWED = Promise.resolve(true);
 const DISALLOWED = Promise.resolve(false);
-const allowedOf = (decision: Decision): boolean => decision.allowed;
-const INVALID_URL: Decision = Object.freeze({
-  allowed: false,
-  origin: '',
-  reason: 'invalid-url',
-  line: 0,
-  status: 'unavailable',
-  fetchedAt: 0,
-});
+const allowedOf = (verdict: Verdict): boolean => verdict.allowed;
 
 /**
  * One robots.txt record per origin, shared by every check of the process (and, with a shared
@@ -162,89 +128,46 @@ export class RobotsManager {
    * rejects for a bad URL (it is not allowed) or a failing fetch (the status policy decides).
    */
   isAllowed(url: string, productToken?: ProductTokens): Promise<boolean> {
-    let decision: Decision | Promise<Decision>;
+    let token: ProductTokens;
     try {
-      decision = this.decide(url, productToken);
+      token = productToken === undefined ? this.options.productToken : this.tokensOf(productToken);
     } catch (error) {
-      // decide() throws only Heed's errors (InvalidOptionsError, ManagerClosedError), handed on as they are.
       // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
       return Promise.reject(error);
     }
-    // A warm decision answers with one of two settled promises: no async frame, no allocation.
-    if (decision instanceof Promise) return decision.then(allowedOf);
-    return decision.allowed ? ALLOWED : DISALLOWED;
+    const origin = originOf(url);
+    const entry = origin === undefined ? undefined : this.robots.cached(origin);
+    if (entry === undefined) return this.decideWith(url, token, origin).then(allowedOf);
+    // A warm check answers with one of two settled promises: no verdict is built for a boolean.
+    return allowedBy(entry, url, token) ? ALLOWED : DISALLOWED;
   }
 
   /**
-   * The check a crawler makes before each request: the verdict for `url`, its reason and the line
-   * that decided it, without the groups and rule objects of {@link check} (ask `check()` for those
-   * when a URL is skipped). A warm check (the origin's rules cached and fresh) answers at once, not
-   * with a promise, and allocates nothing: the answers are frozen decisions, one per deciding line of
-   * each cached origin; `await` it either way. Otherwise a promise, which never rejects for a bad URL
-   * (it is not allowed) or a failing fetch (the status policy decides).
+   * The verdict for `url`: allowed or not, its reason, the deciding line, the origin and the state
+   * of its record; `verdict.explain()` adds the deciding rule and the groups (worked out when
+   * asked, so a crawler that checks every URL pays for them only on the URLs it skips). Never
+   * rejects for a bad URL (it is not allowed) or a failing fetch or store read (the status policy
+   * decides); rejects after `close()`, and with any error Heed could not recover from (a custom
+   * store that breaks its contract, a bug), which the Crawlee plugin reports as `check-failed`.
    *
-   * Why not always a promise: awaiting one costs a microtask, about as much as the rest of a warm
-   * check; the plugin's guard awaits only a promise (see BENCHMARKS.md, "What users run").
+   * Always a promise, warm or not: the plugin's crawl costs the same either way (see BENCHMARKS.md,
+   * "One verdict type: `decide()` always a promise").
    *
-   * `productToken` as for {@link isAllowed}; a malformed one throws `InvalidOptionsError` (a
+   * `productToken` as for {@link isAllowed}; a malformed one rejects with `InvalidOptionsError` (a
    * programming error, not a verdict).
    */
-  decide(url: string, productToken?: ProductTokens): Decision | Promise<Decision> {
+  async decide(url: string, productToken?: ProductTokens): Promise<Verdict> {
     const token = productToken === undefined ? this.options.productToken : this.tokensOf(productToken);
-    const origin = originOf(url);
-    if (origin === undefined) {
-      if (this.closed) return Promise.reject(new ManagerClosedError('decide'));
-      return INVALID_URL;
-    }
-    const entry = this.robots.cached(origin);
-    if (entry !== undefined) return decisionOf(entry, url, token);
-    return this.decideAfterLoad(origin, url, token);
+    return this.decideWith(url, token, originOf(url));
   }
 
-  private async decideAfterLoad(origin: string, url: string, token: ProductTokens): Promise<Decision> {
-    return decisionOf(await this.robots.load(origin, 'decide'), url, token);
-  }
-
-  /**
-   * The verdict for `url` with its reason, the deciding rule and the origin record's state.
-   * `productToken` as for {@link isAllowed}.
-   */
-  async check(url: string, productToken?: ProductTokens): Promise<Verdict> {
-    const token = productToken === undefined ? this.options.productToken : this.tokensOf(productToken);
-    const origin = originOf(url);
+  private async decideWith(url: string, token: ProductTokens, origin: string | undefined): Promise<Verdict> {
     if (origin === undefined) {
-      if (this.closed) throw new ManagerClosedError('check');
-      return {
-        allowed: false,
-        url: String(url),
-        origin: '',
-        productToken: token,
-        reason: 'invalid-url',
-        line: 0,
-        record: { status: 'unavailable', fetchedAt: 0, ageMs: 0 },
-      };
+      if (this.closed) throw new ManagerClosedError('decide');
+      return invalidUrlVerdict(url, token);
     }
-    const entry = await this.robots.load(origin, 'check');
-    const now = this.options.now();
-    const record = {
-      status: entry.record.status,
-      ...(entry.record.httpStatus === undefined ? {} : { httpStatus: entry.record.httpStatus }),
-      fetchedAt: entry.record.fetchedAt,
-      ageMs: Math.max(0, now - entry.record.fetchedAt),
-    };
-    const base = { url, origin, productToken: token, record };
-    if (entry.policy.kind !== 'rules') {
-      return { ...base, allowed: entry.policy.kind === 'allow-all', reason: entry.policy.reason, line: 0 };
-    }
-    const explanation = (entry.value.robots as RobotsTxt).explain(url, token);
-    return {
-      ...base,
-      allowed: explanation.allowed,
-      reason: entry.policy.reason,
-      line: explanation.line,
-      ...(explanation.rule === undefined ? {} : { rule: explanation.rule }),
-      groups: explanation.groups,
-    };
+    const entry = await this.robots.load(origin, 'decide');
+    return verdictOf(entry, url, token);
   }
 
   /**

@@ -244,7 +244,7 @@ export function retryDelay(failures: number, retryAfterMs: number | undefined, p
 
 /** Why a verdict came out the way it did, at the origin level. */
 export type VerdictReason =
-  /** The robots.txt rules decided (see `line` and `rule`). */
+  /** The robots.txt rules decided (see `line`, and `explain()` for the rule). */
   | 'rules'
   /** robots.txt is unavailable (4xx, redirect trouble): everything is allowed. */
   | 'unavailable'

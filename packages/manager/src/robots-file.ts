@@ -1,55 +1,24 @@
 /**
  * robots.txt as a kind of file the loader fetches (see `loader/origin-file-loader.ts`): its key is
- * the origin, its parsed form the parser's `RobotsTxt`, and the answers `decide()` gives, one frozen
- * object per deciding line, made the first time each is given.
+ * the origin, its parsed form the parser's `RobotsTxt`, and the verdicts `decide()` gives.
  */
 import { parseRobotsTxt, type ProductTokens, type RobotsTxt } from '@heed/parser';
 import { parsedBytes } from './cache/sizes.js';
 import type { FileKind, LoadedFile } from './loader/origin-file-loader.js';
 import type { ResolvedOptions } from './options.js';
-import type { VerdictReason } from './policy.js';
 import { robotsTxtUrl } from './origin.js';
-import type { RobotsRecordStatus } from './record.js';
-
-/**
- * What `decide()` answers: the verdict of one check and the line that decided it. Shared between
- * the checks an origin's line decides (frozen): nothing is built per check.
- */
-export interface Decision {
-  readonly allowed: boolean;
-  /** The URL's origin (`''` for an invalid URL). */
-  readonly origin: string;
-  readonly reason: VerdictReason;
-  /** The deciding rule's line; 0 when no rule decided (allowed by default, or the status policy decided). */
-  readonly line: number;
-  /** The status of the origin's record the verdict rests on (`unavailable` for an invalid URL). */
-  readonly status: RobotsRecordStatus;
-  /** The HTTP status of the record's last fetch, when there was a response. */
-  readonly httpStatus?: number;
-  /** When the record was fetched (ms since the epoch; 0 for an invalid URL). */
-  readonly fetchedAt: number;
-}
+import type { RobotsRecord } from './record.js';
+import { ManagerVerdict, type Verdict, type VerdictRecord } from './verdict.js';
 
 /** An origin's robots.txt as the cache holds it. */
 export interface RobotsRules {
   /** Parsed rules, when the policy in force is `rules`. */
   readonly robots: RobotsTxt | undefined;
-  /**
-   * `decide()`'s answers, by deciding line (0: no rule decided); at most {@link MAX_ANSWERS} lines
-   * are kept (`answersKept`), later ones are made per check.
-   */
-  readonly answers: (Decision | undefined)[];
-  answersKept: number;
+  /** The record as verdicts show it, one per entry: shared by every verdict of the origin. */
+  readonly record: VerdictRecord;
 }
 
 export type LoadedRobots = LoadedFile<RobotsRules>;
-
-/**
- * Deciding lines whose `decide()` answer an entry keeps (about 100 bytes each): a crawl's URLs of one
- * origin are decided by a few lines; a file of thousands of rules cannot make an entry grow past
- * what `cache/sizes.ts` counts for it.
- */
-const MAX_ANSWERS = 256;
 
 export function robotsKind(options: ResolvedOptions): FileKind<RobotsRules> {
   return {
@@ -57,15 +26,16 @@ export function robotsKind(options: ResolvedOptions): FileKind<RobotsRules> {
     keyOf: (origin) => origin,
     urlOf: robotsTxtUrl,
     maxBytes: () => options.maxBytes,
-    parse(_key, _record, policy, previous) {
-      if (policy.kind !== 'rules') return { value: { robots: undefined, answers: [], answersKept: 0 }, bytes: 0 };
+    parse(_key, record, policy, previous) {
+      const view = recordView(record, options.now);
+      if (policy.kind !== 'rules') return { value: { robots: undefined, record: view }, bytes: 0 };
       // A record read back again (another flight, a re-read) need not be parsed twice.
       if (previous !== undefined && previous.policy.kind === 'rules' && previous.policy.body === policy.body) {
-        return { value: { robots: previous.value.robots, answers: [], answersKept: 0 }, bytes: previous.valueBytes };
+        return { value: { robots: previous.value.robots, record: view }, bytes: previous.valueBytes };
       }
       const body = Buffer.from(policy.body, 'base64');
       const robots = parseRobotsTxt(body, options.parseOptions);
-      return { value: { robots, answers: [], answersKept: 0 }, bytes: parsedBytes(body, robots.directiveCount) };
+      return { value: { robots, record: view }, bytes: parsedBytes(body, robots.directiveCount) };
     },
     unreachableWarning: (origin, record) =>
       `robots.txt of ${origin} is unreachable (${record.problem.code}); ${
@@ -74,30 +44,35 @@ export function robotsKind(options: ResolvedOptions): FileKind<RobotsRules> {
   };
 }
 
-/** The decision of a loaded origin for `url`: one object per deciding line, made once. */
-export function decisionOf(entry: LoadedRobots, url: string, token: ProductTokens): Decision {
+/**
+ * The verdict of a loaded origin for `url`. The parser's verdict is shared per deciding rule and
+ * the record view per entry: a check builds the verdict object alone.
+ */
+export function verdictOf(entry: LoadedRobots, url: string, token: ProductTokens): Verdict {
   const { policy, value } = entry;
-  if (policy.kind !== 'rules' || value.robots === undefined) return value.answers[0] ?? makeAnswer(entry, 0, policy.kind === 'allow-all');
-  // A line decides the same way for every agent: its directive (or the default allow, line 0) does.
-  const { line, allowed } = value.robots.decide(url, token);
-  return value.answers[line] ?? makeAnswer(entry, line, allowed);
+  if (policy.kind !== 'rules' || value.robots === undefined) {
+    return new ManagerVerdict(policy.kind === 'allow-all', policy.reason, 0, url, entry.key, token, value.record, undefined);
+  }
+  const { allowed, line } = value.robots.decide(url, token);
+  return new ManagerVerdict(allowed, policy.reason, line, url, entry.key, token, value.record, value.robots);
 }
 
-function makeAnswer(entry: LoadedRobots, line: number, allowed: boolean): Decision {
-  const { status, httpStatus, fetchedAt } = entry.record;
-  const decision: Decision = Object.freeze({
-    allowed,
-    origin: entry.key,
-    reason: entry.policy.reason,
-    line,
+/** Whether a loaded origin allows `url`: `verdictOf(...).allowed`, with no verdict built. */
+export function allowedBy(entry: LoadedRobots, url: string, token: ProductTokens): boolean {
+  const { policy, value } = entry;
+  if (policy.kind !== 'rules' || value.robots === undefined) return policy.kind === 'allow-all';
+  return value.robots.isAllowed(url, token);
+}
+
+/** The record as a verdict shows it; `ageMs` is read from the manager's clock when asked. */
+function recordView(record: RobotsRecord, clock: () => number): VerdictRecord {
+  const { status, httpStatus, fetchedAt } = record;
+  return Object.freeze({
     status,
     ...(httpStatus === undefined ? {} : { httpStatus }),
     fetchedAt,
+    get ageMs() {
+      return Math.max(0, clock() - fetchedAt);
+    },
   });
-  const { value } = entry;
-  if (value.answersKept < MAX_ANSWERS) {
-    value.answers[line] = decision;
-    value.answersKept++;
-  }
-  return decision;
 }

@@ -12,7 +12,7 @@ import { RuleMatcher } from './match.js';
 import { KIND, readRow, rowEnd, rowHead, rowStart, type DirectiveTable } from './table.js';
 import { byteStringToText } from './bytes.js';
 import type { TokenizedLine } from './tokenize.js';
-import type { AgentLine, Decision, DirectiveKind, Group, OtherDirective, Rule } from './types.js';
+import type { AgentLine, RuleVerdict, DirectiveKind, Group, OtherDirective, Rule } from './types.js';
 import { agentLineToken, isGlobalAgent, isTokenChar } from './user-agent.js';
 import type { UsageRules } from './usage/rules.js';
 
@@ -185,7 +185,7 @@ export interface CompiledAgent {
    * The verdicts `decide()` hands out, built the first time each is needed: per rule position of
    * the matcher, then one for "no rule matched" (at index `matcher.size`).
    */
-  decisions?: (Decision | undefined)[];
+  verdicts?: (RuleVerdict | undefined)[];
   /** The groups as objects, selected the first time `explain()` or `crawlDelay()` needs them. */
   groups?: readonly Group[];
   /** The usage rules compiled from `usageRows`, the first time `usage()` needs them. */

@@ -16,7 +16,7 @@
  */
 export { parseRobotsTxt, RobotsTxt, type ParseOptions } from './robots-txt.js';
 export { productToken, type ProductTokens } from './user-agent.js';
-export type { Decision, Explanation, RuleReason, Group, Rule, AgentLine, OtherDirective } from './types.js';
+export type { RuleVerdict, RuleDetail, Explanation, RuleReason, Group, Rule, AgentLine, OtherDirective } from './types.js';
 export { UsageVerdict } from './usage/verdict.js';
 export type { UsageDecision, UsageReason, AppliedStatement } from './usage/verdict.js';
 export type { UsagePreference, UsageSignal, UsageCategory } from './usage/vocabulary.js';

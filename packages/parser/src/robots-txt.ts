@@ -7,7 +7,7 @@ import { decodeUnreserved } from './escape.js';
 import { buildTable, MAX_BODY_BYTES, type DirectiveTable } from './table.js';
 import { defineOptions, option, type OptionsInput } from './options/index.js';
 import { DEFAULT_MAX_BYTES, prepareBody } from './tokenize.js';
-import type { Decision, Explanation, Group, OtherDirective, Rule } from './types.js';
+import type { RuleVerdict, Explanation, Group, OtherDirective, Rule } from './types.js';
 import type { ProductTokens } from './user-agent.js';
 import { canonicalPath } from './url.js';
 import { UsageRules } from './usage/rules.js';
@@ -130,15 +130,15 @@ export class RobotsTxt {
    * URL is skipped). The answers are shared frozen objects, one per deciding rule: a check
    * allocates nothing. `productToken` as for {@link isAllowed}.
    */
-  decide(url: string, productToken: ProductTokens): Decision {
+  decide(url: string, productToken: ProductTokens): RuleVerdict {
     const path = this.pathOf(url);
     if (this.flags & ROBOTS_TXT_ALLOWED && path === '/robots.txt') return IMPLICIT_ALLOW;
     const compiled = this.compiled(productToken);
     const { matcher } = compiled;
     const winner = matcher.decidingPosition(path);
     const at = winner === -1 ? matcher.size : winner;
-    const decisions = (compiled.decisions ??= new Array<Decision | undefined>(matcher.size + 1));
-    return decisions[at] ?? (decisions[at] = decisionAt(compiled, winner));
+    const verdicts = (compiled.verdicts ??= new Array<RuleVerdict | undefined>(matcher.size + 1));
+    return verdicts[at] ?? (verdicts[at] = verdictAt(compiled, winner));
   }
 
   /**
@@ -289,10 +289,10 @@ function askedTokens(productToken: ProductTokens): ProductTokens {
   return typeof productToken === 'string' ? productToken : Object.freeze(tokenList(productToken));
 }
 
-const IMPLICIT_ALLOW: Decision = Object.freeze({ allowed: true, reason: 'robots-txt-implicit-allow', line: 0 });
+const IMPLICIT_ALLOW: RuleVerdict = Object.freeze({ allowed: true, reason: 'robots-txt-implicit-allow', line: 0 });
 
 /** The verdict when the rule at position `winner` decides (-1: none matched), as `explainPath` words it. */
-function decisionAt(compiled: CompiledAgent, winner: number): Decision {
+function verdictAt(compiled: CompiledAgent, winner: number): RuleVerdict {
   if (winner === -1)
     return Object.freeze({ allowed: true, reason: compiled.matchedBy === 'none' ? 'no-group' : 'no-matching-rule', line: 0 });
   return Object.freeze({ allowed: compiled.matcher.allowsAt(winner), reason: 'rule', line: compiled.matcher.lineAt(winner) });

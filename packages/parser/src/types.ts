@@ -105,33 +105,35 @@ export type RuleReason =
   | 'robots-txt-implicit-allow';
 
 /**
- * The verdict alone, as `RobotsTxt#decide` answers it: allowed or not, why, and the deciding line.
- * Built once per deciding rule of a compiled agent and shared (frozen): a check that only needs the
- * verdict builds no group or rule objects. {@link Explanation} adds them.
+ * A verdict: allowed or not, why, and the deciding line. The parser's `decide()` answers with
+ * `RuleVerdict` (reasons from the rules); the manager's `Verdict` extends it with its own reasons
+ * (the status policy may decide instead of the rules), the URL, origin and record. One shape from
+ * parser to plugin: what decided in detail is asked separately ({@link RuleDetail}), because a
+ * crawler needs it only for the URLs it skips.
  */
-export interface Decision {
+export interface RuleVerdict<Reason extends string = RuleReason> {
   readonly allowed: boolean;
-  readonly reason: RuleReason;
+  readonly reason: Reason;
   /** 1-based line of the deciding rule; 0 when no rule decided (allowed by default): Heed's one way to say "no deciding line", as google/robotstxt's `matching_line()`. */
   readonly line: number;
 }
 
-/** The verdict for one URL and one user-agent, with what decided it. */
-export interface Explanation {
-  readonly allowed: boolean;
-  readonly reason: RuleReason;
-  /** 1-based line of the deciding rule; 0 when no rule decided (allowed by default): Heed's one way to say "no deciding line", as google/robotstxt's `matching_line()`. */
-  readonly line: number;
+/** What decided a verdict of the rules: the rule, the groups and how they were chosen, the path compared. */
+export interface RuleDetail {
   /** The deciding rule, when one matched. */
   readonly rule?: Rule;
   /** The groups whose rules were considered (those naming the agent, else the `*` groups). */
   readonly groups: readonly Group[];
   /** Whether the groups applied because they name the agent, or because they are `*` groups. */
   readonly matchedBy: 'product-token' | 'wildcard' | 'none';
-  /** The product token the verdict is for, or the list of tokens (a frozen copy of the list asked with). */
-  readonly productToken: ProductTokens;
   /** The path, parameters and query that were compared, in canonical form. */
   readonly path: string;
+}
+
+/** The verdict for one URL and one user-agent, with what decided it (`RobotsTxt#explain`). */
+export interface Explanation extends RuleVerdict, RuleDetail {
+  /** The product token the verdict is for, or the list of tokens (a frozen copy of the list asked with). */
+  readonly productToken: ProductTokens;
   /**
    * The usage verdict of the URL (AI-usage preferences, see `RobotsTxt#usage`), present only when
    * the file has `Content-Usage` or `Content-Signal` lines.

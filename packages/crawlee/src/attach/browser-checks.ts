@@ -6,7 +6,7 @@
 import { originOf } from '@heed/manager';
 import type { RobotsGuard } from '../guard.js';
 import { skipFromVerdict } from '../report/skip-events.js';
-import type { Decision } from './cdp-fetch.js';
+import type { PausedRequestAction } from './cdp-fetch.js';
 import type { ContextInternals } from './crawler-internals.js';
 
 export const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -30,7 +30,7 @@ export async function decideNavigation(
   context: ContextInternals,
   guard: RobotsGuard,
   navigated: Navigated,
-): Promise<Decision> {
+): Promise<PausedRequestAction> {
   if (!guard.options.checkRedirects) return continueAfterCrawlDelay(url, guard);
   const verdict = await guard.verdict(url, 'redirect');
   if (verdict.allowed) return continueAfterCrawlDelay(url, guard);

@@ -22,7 +22,7 @@
  *   Playwright cannot route the WebSockets of workers.
  */
 import type { RobotsGuard } from '../guard.js';
-import { pauseRequests, targetIdOf, type CdpSession, type Decision } from './cdp-fetch.js';
+import { pauseRequests, targetIdOf, type CdpSession, type PausedRequestAction } from './cdp-fetch.js';
 import {
   MAX_HOPS,
   REDIRECT_STATUSES,
@@ -75,7 +75,7 @@ export interface PlaywrightPage {
 }
 
 /** Decides a redirect hop of one page: the hop's URL, the URL that redirected, whether it is the page's main frame. */
-type HopDecider = (url: string, from: string | undefined, mainFrame: boolean) => Promise<Decision>;
+type HopDecider = (url: string, from: string | undefined, mainFrame: boolean) => Promise<PausedRequestAction>;
 
 /** The guards of one attached crawler, kept per browser context and per page. */
 export class PlaywrightGuards {
@@ -257,7 +257,7 @@ async function pauseHops(page: PlaywrightPage, blockSubresources: boolean, decid
 async function fetchHopByHop(
   route: PlaywrightRoute,
   url: string,
-  decide: (target: string, from: string) => Promise<Decision>,
+  decide: (target: string, from: string) => Promise<PausedRequestAction>,
   guard: RobotsGuard,
 ): Promise<void> {
   let current = url;
@@ -274,7 +274,7 @@ async function fetchHopByHop(
   await route.abort('failed');
 }
 
-function settle(route: PlaywrightRoute, decision: Exclude<Decision, 'continue'>): Promise<void> {
+function settle(route: PlaywrightRoute, decision: Exclude<PausedRequestAction, 'continue'>): Promise<void> {
   return decision === 'no-content' ? route.fulfill({ status: 204 }) : route.abort('blockedbyclient');
 }
 

@@ -24,7 +24,7 @@ export interface PausedRequest {
 }
 
 /** What becomes of a paused request. */
-export type Decision = 'continue' | 'block' | 'no-content';
+export type PausedRequestAction = 'continue' | 'block' | 'no-content';
 
 /**
  * Pauses every request `session` sees (with `documentsOnly`, only page and frame documents: each
@@ -35,12 +35,12 @@ export type Decision = 'continue' | 'block' | 'no-content';
 export async function pauseRequests(
   session: CdpSession,
   documentsOnly: boolean,
-  decide: (paused: PausedRequest) => Promise<Decision>,
+  decide: (paused: PausedRequest) => Promise<PausedRequestAction>,
 ): Promise<void> {
   session.on('Fetch.requestPaused', (paused) => {
     const { requestId } = paused;
     void decide(paused)
-      .catch((): Decision => 'block')
+      .catch((): PausedRequestAction => 'block')
       .then((decision) => {
         if (decision === 'continue') return session.send('Fetch.continueRequest', { requestId });
         if (decision === 'no-content') return session.send('Fetch.fulfillRequest', { requestId, responseCode: 204 });

@@ -5,8 +5,7 @@
  * here once; the counters (`stats.ts`) and the reporting (`skips.ts`) derive from them.
  */
 import type { ProductTokens, Rule } from '@heed/parser';
-import type { UsageEvidence } from '@heed/manager';
-import type { RobotsVerdict } from '../manager-contract.js';
+import type { UsageEvidence, Verdict } from '@heed/manager';
 
 /**
  * Why a URL was skipped:
@@ -15,13 +14,15 @@ import type { RobotsVerdict } from '../manager-contract.js';
  *   "disallow everything" until it can be read (see `httpStatus`);
  * - `stale-copy`: robots.txt is unreachable now and the last good copy it fell back to disallows the URL;
  * - `invalid-url`: the URL is not an absolute http(s) URL, so no robots.txt governs it;
+ * - `check-failed`: Heed itself could not check the URL (the manager threw: a store failure, a
+ *   bug); the URL is skipped all the same, since it is not known to be allowed (see `error`);
  * - `nofollow`: the page that linked to it says `nofollow`/`none` (meta robots or `X-Robots-Tag`),
  *   or, with `honorRelNofollow`, the link itself is `rel="nofollow"`;
  * - `usage`: with `purposes`, a declared purpose is disallowed for the URL (robots.txt
  *   `Content-Usage`/`Content-Signal`, tdmrep.json; at stage `response` also the page's headers or
  *   meta tags): see `usage` for the purpose and the deciding signal and line.
  */
-export const SKIP_REASONS = ['rules', 'unreachable', 'stale-copy', 'invalid-url', 'nofollow', 'usage'] as const;
+export const SKIP_REASONS = ['rules', 'unreachable', 'stale-copy', 'invalid-url', 'check-failed', 'nofollow', 'usage'] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
 /**
@@ -73,26 +74,55 @@ export interface SkipEvent {
   readonly referrer?: string;
   /** For `usage` skips: the purpose and the evidence that decided. */
   readonly usage?: UsageSkip;
+  /** For `check-failed` skips: the message of the error the manager threw. */
+  readonly error?: string;
   /** A one-line explanation fit for a log. */
   readonly message: string;
 }
 
-/** The skip event for a disallowing verdict. */
-export function skipFromVerdict(verdict: RobotsVerdict, stage: SkipStage, referrer?: string): SkipEvent {
-  const reason: SkipReason =
-    verdict.reason === 'unreachable' || verdict.reason === 'stale-copy' || verdict.reason === 'invalid-url' ? verdict.reason : 'rules';
-  const httpStatus = verdict.record?.httpStatus;
-  return {
+/**
+ * A URL the manager could not decide on: it threw (a store failure, a bug) instead of answering.
+ * Not allowed, since nothing says it is; reported as `check-failed`, never as a robots.txt verdict.
+ */
+export interface CheckFailure {
+  readonly allowed: false;
+  readonly url: string;
+  /** The URL's origin (`''` when it has none). */
+  readonly origin: string;
+  readonly productToken: ProductTokens;
+  /** The message of the error the manager threw. */
+  readonly error: string;
+}
+
+/** The skip event for a disallowing verdict, or for a URL the manager could not check. */
+export function skipFromVerdict(verdict: Verdict | CheckFailure, stage: SkipStage, referrer?: string): SkipEvent {
+  const base = {
     url: verdict.url,
     origin: verdict.origin,
     productToken: verdict.productToken,
-    reason,
     stage,
-    line: verdict.line,
-    ...(verdict.rule ? { rule: verdict.rule } : {}),
-    ...(httpStatus !== undefined ? { httpStatus } : {}),
     ...(referrer !== undefined ? { referrer } : {}),
-    message: explain(verdict, reason, httpStatus),
+  };
+  if ('error' in verdict) {
+    return {
+      ...base,
+      reason: 'check-failed',
+      line: 0,
+      error: verdict.error,
+      message: `Heed could not check ${verdict.url} (${verdict.error}): the URL is skipped`,
+    };
+  }
+  const reason: SkipReason =
+    verdict.reason === 'unreachable' || verdict.reason === 'stale-copy' || verdict.reason === 'invalid-url' ? verdict.reason : 'rules';
+  const httpStatus = verdict.record.httpStatus;
+  const rule = reason === 'rules' || reason === 'stale-copy' ? verdict.explain()?.rule : undefined;
+  return {
+    ...base,
+    reason,
+    line: verdict.line,
+    ...(rule ? { rule } : {}),
+    ...(httpStatus !== undefined ? { httpStatus } : {}),
+    message: explain(verdict, reason, httpStatus, rule),
   };
 }
 
@@ -139,14 +169,14 @@ function tokenLabel(productToken: ProductTokens): string {
   return typeof productToken === 'string' ? productToken : productToken.join(', ');
 }
 
-function explain(verdict: RobotsVerdict, reason: SkipReason, httpStatus: number | undefined): string {
+function explain(verdict: Verdict, reason: SkipReason, httpStatus: number | undefined, rule: Rule | undefined): string {
   const robots = `${verdict.origin}/robots.txt`;
   switch (reason) {
     case 'rules':
     case 'stale-copy': {
-      const rule = verdict.rule ? `"${verdict.rule.directive}: ${verdict.rule.pattern}"` : 'a rule';
+      const by = rule ? `"${rule.directive}: ${rule.pattern}"` : 'a rule';
       const copy = reason === 'stale-copy' ? ' (last good copy; robots.txt is unreachable now)' : '';
-      return `disallowed for ${tokenLabel(verdict.productToken)} by ${rule} at ${robots} line ${verdict.line ?? '?'}${copy}`;
+      return `disallowed for ${tokenLabel(verdict.productToken)} by ${by} at ${robots} line ${verdict.line}${copy}`;
     }
     case 'unreachable':
       return `${robots} is unreachable${httpStatus !== undefined ? ` (HTTP ${httpStatus})` : ''}: the whole origin is disallowed until it can be read`;

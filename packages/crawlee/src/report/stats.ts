@@ -3,7 +3,7 @@
  * status of each origin met, sitemap URLs enqueued. `summary()` is the one line logged at the end
  * of `crawler.run()`.
  */
-import type { RobotsVerdict } from '../manager-contract.js';
+import type { Verdict } from '@heed/manager';
 import { SKIP_REASONS, SKIP_STAGES, type SkipEvent, type SkipReason, type SkipStage } from './skip-events.js';
 
 /** A snapshot of the plugin's counters (`plugin.stats`). */
@@ -76,10 +76,10 @@ export class PluginStats {
   }
 
   /** Notes the robots.txt record an origin's verdict rests on. */
-  noteVerdict(verdict: RobotsVerdict): void {
+  noteVerdict(verdict: Verdict): void {
     if (!verdict.origin) return;
-    const record = verdict.record;
-    const label = record?.httpStatus !== undefined ? String(record.httpStatus) : String(record?.status ?? verdict.reason);
+    const { record } = verdict;
+    const label = record.httpStatus !== undefined ? String(record.httpStatus) : record.status;
     const previous = this.originStatus.get(verdict.origin);
     if (previous === label) return;
     if (previous !== undefined) this.byStatus[previous] = (this.byStatus[previous] ?? 1) - 1;
