@@ -1,6 +1,6 @@
 /**
  * Copies the built parser and manager to a folder of their own, so a benchmark can load that build
- * beside the current one and time both in the same rounds (A/B of an optimisation, issue 14):
+ * beside the current one and time both in the same rounds (A/B of an optimisation):
  *
  *   npm run build && node test/bench/ab-snapshot.mjs /tmp/ab/before
  *   ... change the code, npm run build ...

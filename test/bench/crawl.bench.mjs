@@ -1,6 +1,6 @@
 /**
  * Whole crawls with a real CheerioCrawler (Crawlee 3.18, MemoryStorage, persistStorage false) against
- * real servers on distinct loopback addresses 127.x.y.z (issue 7, part 4). Needs the built packages
+ * real servers on distinct loopback addresses 127.x.y.z. Needs the built packages
  * (`npm run bench -- crawl` builds them). Takes ~20 minutes: not part of CI. Linux routes all of 127/8 to
  * the loopback interface, so every origin gets an address of its own; the servers' process holds one
  * listening socket per origin plus the open connections (keep `ulimit -n` at 4096 or more).

@@ -1,5 +1,5 @@
 /**
- * What users run (issue 14): the check a crawl makes with the plugin, side by side with what it
+ * What users run: the check a crawl makes with the plugin, side by side with what it
  * replaces, every figure a ratio with its spread over rounds and a target, never an absolute rate.
  *
  *   1. Plugin path, warm: `await manager.decide(url, token)` (what the plugin's guard calls for every

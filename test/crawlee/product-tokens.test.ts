@@ -1,5 +1,5 @@
 /**
- * Issue 17 item 2, "several product tokens": a real CheerioCrawler with `productToken:
+ * Several product tokens: a real CheerioCrawler with `productToken:
  * ['mybot-news', 'mybot']` over a local two-origin site. On an origin whose robots.txt has groups
  * for both tokens and for `*`, the rules (and Content-Usage lines) of both named groups apply
  * together and the `*` group is ignored; on an origin naming neither token, `*` applies. Meta tags

@@ -1,5 +1,5 @@
 /**
- * The sitemap feeder hands its backlog to the crawler one batch per event-loop turn (issue 12: a
+ * The sitemap feeder hands its backlog to the crawler one batch per event-loop turn (a
  * 50,000-URL sitemap fed into a CheerioCrawler held the loop 110–130 ms). Crawlee's in-memory queue
  * adds a batch without waiting on I/O, so batches chained by `await` alone ran back to back as
  * microtasks, and the hold grew with the backlog. Here the backlog is built on purpose: the crawler

@@ -1,5 +1,5 @@
 /**
- * The sitemap feeder remembers the origins it has read within a byte bound (issue 15 item 3: a
+ * The sitemap feeder remembers the origins it has read within a byte bound (a
  * per-origin structure that only grew). A crawl over more origins than the bound forgets the least
  * recently seen; an origin seen on its pages stays; an origin still being fed is never read twice.
  * The manager here is a stand-in that counts `sitemaps()` calls: the feeder asks it once per read.

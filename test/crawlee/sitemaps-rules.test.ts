@@ -1,5 +1,5 @@
 /**
- * Which sitemap entries are read, and how (issue 12, items 5 and 6), with a real crawler where it
+ * Which sitemap entries are read, and how, with a real crawler where it
  * matters, on hosts that differ by hostname (127.0.0.2, .3, …), plus the bounds of the numeric
  * sitemap options.
  *

@@ -1,5 +1,5 @@
 /**
- * Sitemaps at scale (issue 12, items 1, 3 and 10), at CI scale with wide margins; the full scale is
+ * Sitemaps at scale, at CI scale with wide margins; the full scale is
  * `pnpm test:stress` (test/stress/sitemaps.stress.ts, figures in BENCHMARKS.md).
  *
  * 1. A 50,000-URL sitemap (the protocol's maximum) feeds a real crawler's queue in seconds, the event

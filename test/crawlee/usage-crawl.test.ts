@@ -1,5 +1,5 @@
 /**
- * Issue 17, "Done when": a real CheerioCrawler with `purposes: ['train-ai']` over a local
+ * A real CheerioCrawler with `purposes: ['train-ai']` over a local
  * three-origin site that states AI-usage preferences in every way Heed reads (robots.txt
  * Content-Usage and Content-Signal, tdmrep.json, response headers, meta tags incl. noai). What the
  * servers saw and what the handler got is what is asserted; and the same crawl without `purposes`

@@ -1,5 +1,5 @@
 /**
- * The parser under attack (issues 2 and 7): random bytes, random text, random URLs and user-agents
+ * The parser under attack: random bytes, random text, random URLs and user-agents
  * never make it throw, and the invariants a caller builds on hold for any robots.txt:
  * `isAllowed` agrees with `explain`, an unrelated group changes nobody else's verdict, the longer
  * matching rule wins, and `explain` points at the line that holds the deciding rule.

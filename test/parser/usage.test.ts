@@ -1,5 +1,5 @@
 /**
- * AI-usage preferences (issue 17): `RobotsTxt#usage()` against the conformance data
+ * AI-usage preferences: `RobotsTxt#usage()` against the conformance data
  * (test/conformance/aipref-usage.jsonl, the cases' `usage` field), the RFC 9651 dictionary parser
  * against the RFC's own examples, several product tokens against google/robotstxt's semantics
  * (`AllowedByRobots()` with a vector of user agents), and the promise that files without usage

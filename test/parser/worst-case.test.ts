@@ -1,5 +1,5 @@
 /**
- * Worst-case inputs (issue 7): thousands of `*`, 10k rules on one prefix, 16 KB lines, 2,000-char
+ * Worst-case inputs: thousands of `*`, 10k rules on one prefix, 16 KB lines, 2,000-char
  * URLs, 500 KiB of backtracking bait. Each must complete with the right answer; how fast is the
  * benchmarks' business (test/bench/parser.bench.mjs), not a test's, so nothing here is timed.
  */

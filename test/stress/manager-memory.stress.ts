@@ -1,5 +1,5 @@
 /**
- * Full scale of issue 12, item 4 (`pnpm test:stress`): 5,000 origins, each with its own copy of a
+ * Manager memory at full scale (`pnpm test:stress`): 5,000 origins, each with its own copy of a
  * ~500 KiB robots.txt (test/bench/data/big.robots.txt: 10,000 rules in 30 groups), fetched through
  * one manager with default options (its own MemoryStore) over a forward proxy on 127.0.0.1 that
  * answers for every host. Before the byte bound this was ~2 MB an origin: 1,000 origins +2 GB,

@@ -1,5 +1,5 @@
 /**
- * Sitemaps at full scale (issue 12 items 1, 3, 10), default options, a real CheerioCrawler and the
+ * Sitemaps at full scale, default options, a real CheerioCrawler and the
  * plugin; figures printed and recorded in BENCHMARKS.md ("Sitemaps at scale"). Run:
  *   pnpm test:stress
  *
