@@ -90,13 +90,13 @@ describe('guard.awaitCrawlDelay (requests under way: redirect hops, sitemap file
     const unused = async () => {
       throw new Error('not asked here');
     };
-    const manager = {
+    const manager: Manager = {
       crawlDelay: async () => seconds,
-      check: unused,
+      decide: unused,
       sitemaps: unused,
       prefetch: unused,
       close: unused,
-    } as unknown as Manager;
+    };
     const options = resolveOptions({ userAgent: 'HeedBot/1.0', manager, crawlDelay: true });
     const stats = new PluginStats();
     const skips = new Skips(

@@ -13,7 +13,7 @@
  *   `Content-Encoding`s are decoded as a stream (`decode.ts`: completely, or a `decode` error) and
  *   the output cut at `maxBytes`; compressed input past `maxBytes` plus 64 KiB is not read either,
  *   so a decompression bomb costs at most `maxBytes`.
- * - A connect timeout, and a total deadline (`timeoutMs`) over every hop and the whole body: a
+ * - A connect timeout, and a total deadline (`timeoutSecs`) over every hop and the whole body: a
  *   `timeout` error. The caller's `signal` ends the GET too (a `network` error, "aborted"); a
  *   caller with a deadline of its own (the sitemap reader's clock stops while the crawl waits)
  *   passes it as the signal.
@@ -37,14 +37,14 @@ export interface BoundedGetOptions {
   readonly accept: string;
   /** `http://user:pass@host:port` of a proxy to fetch through. Default: none. */
   readonly proxyUrl?: string;
-  /** Milliseconds to wait for the TCP (and TLS) connection. Default: 10,000. */
-  readonly connectTimeoutMs?: number;
+  /** Seconds to wait for the TCP (and TLS) connection. Default: 10. */
+  readonly connectTimeoutSecs?: number;
   /** Bytes of decoded body read at most. */
   readonly maxBytes: number;
   /** Redirect hops followed at most. */
   readonly maxRedirects: number;
-  /** Milliseconds for the whole GET: every redirect hop and the body. Default: no deadline but the signal. */
-  readonly timeoutMs?: number;
+  /** Seconds for the whole GET: every redirect hop and the body. Default: no deadline but the signal. */
+  readonly timeoutSecs?: number;
   /** Ends the GET: headers not yet in reject, a body being read stops (see the module header). */
   readonly signal?: AbortSignal;
   /** Called for each redirect target followed, so a GET that fails later still tells its hops. */
@@ -88,8 +88,13 @@ export interface BoundedRedirectFailure {
   readonly redirects: readonly string[];
 }
 
-/** Default of {@link BoundedGetOptions.connectTimeoutMs}. */
+/** Default of {@link BoundedGetOptions.connectTimeoutSecs}, in milliseconds. */
 export const CONNECT_TIMEOUT_MS = 10_000;
+
+/** Seconds as a timer's whole milliseconds, within what a Node.js timer can wait. */
+function secsToTimerMs(secs: number): number {
+  return Math.min(Math.max(Math.round(secs * 1000), 1), MAX_TIMER_MS);
+}
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
@@ -123,7 +128,7 @@ interface GotStream extends AsyncIterable<Buffer> {
  * headers are in. Rejects with a `RobotsFetchError` when no response came (or the signal fired).
  */
 export async function boundedGet(url: string, options: BoundedGetOptions): Promise<BoundedResponse | BoundedRedirectFailure> {
-  const deadline = new Deadline(options.timeoutMs, options.signal);
+  const deadline = new Deadline(options.timeoutSecs === undefined ? undefined : secsToTimerMs(options.timeoutSecs), options.signal);
   try {
     const answer = await follow(url, options, deadline);
     if (answer.kind !== 'response') deadline.clear();
@@ -228,7 +233,10 @@ async function openOnce(url: string, options: BoundedGetOptions, deadline: Deadl
     throwHttpErrors: false,
     retry: { limit: 0 },
     // The caller's signal is the deadline that fires; got's is a backstop within a timer's limit.
-    timeout: { connect: options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS, request: MAX_TIMER_MS },
+    timeout: {
+      connect: options.connectTimeoutSecs === undefined ? CONNECT_TIMEOUT_MS : secsToTimerMs(options.connectTimeoutSecs),
+      request: MAX_TIMER_MS,
+    },
   }) as unknown as GotStream;
 
   const response = await new Promise<{ statusCode: number; headers: IncomingHttpHeaders }>((resolve, reject) => {

@@ -156,7 +156,7 @@ function customField<T>(spec: { readonly default?: T; readonly check: CustomChec
     kind: 'custom',
     default: spec.default,
     read(value, at) {
-      if (value === undefined && hasDefault) return spec.default as T;
+      if (value === undefined && hasDefault) return spec.default;
       return spec.check(value, at.name, at.fail);
     },
   };
