@@ -3,7 +3,7 @@
  * requested (the plugin's sitemap fetches check robots.txt and wait for crawl-delay there).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { boundedGet } from '../../packages/manager/src/bounded-get.js';
+import { boundedGet } from '../../packages/manager/src/fetch/bounded-get.js';
 import { redirect, startSite, text, type Site, type SiteOrigin } from '../crawlee/site.js';
 
 const UA = 'HeedBot/1.0';

@@ -5,8 +5,8 @@
 import { brotliCompressSync, crc32, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RobotsManager } from '@heed/manager';
-import { DecodeError, decoded } from '../../packages/manager/src/decode.js';
-import { fetchRobotsTxt } from '../../packages/manager/src/fetch.js';
+import { DecodeError, decoded } from '../../packages/manager/src/fetch/decode.js';
+import { fetchRobotsTxt } from '../../packages/manager/src/fetch/fetch-file.js';
 import { recordingLog, startServer, UA, type TestServer } from './helpers.js';
 
 /** ~53 KB of rules whose last line is the one that matters. */

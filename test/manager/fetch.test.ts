@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { gzipSync, brotliCompressSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RobotsManager, type Verdict } from '@heed/manager';
-import { fetchRobotsTxt } from '../../packages/manager/src/fetch.js';
+import { fetchRobotsTxt } from '../../packages/manager/src/fetch/fetch-file.js';
 import { hasOpenssl, selfSignedCertificate } from '../support/tls.js';
 import { deadPort, recordingLog, startServer, UA, type TestServer } from './helpers.js';
 import { bodyCapped, bodyOf } from './records.js';

@@ -12,7 +12,7 @@ import {
   POLICY_DEFAULTS,
   retryDelay,
 } from '../../packages/manager/src/policy.js';
-import type { FetchOutcome } from '../../packages/manager/src/fetch.js';
+import type { FetchOutcome } from '../../packages/manager/src/fetch/fetch-file.js';
 import { bodyOf, problemOf, withStatus } from './records.js';
 
 const ORIGIN = 'https://example.com';

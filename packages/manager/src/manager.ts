@@ -2,7 +2,7 @@
  * `RobotsManager`: the public face of the manager. One robots.txt record per origin, fetched once,
  * kept by the status policy, cached in a store and parsed once per process: the loading is
  * `loader/origin-file-loader.ts` (robots.txt and tdmrep.json alike), the file kinds are
- * `robots-file.ts` and `usage/tdmrep-file.ts`; this class checks arguments, answers from the
+ * `loader/robots-file.ts` and `usage/tdmrep-file.ts`; this class checks arguments, answers from the
  * loaded files and reports on them.
  */
 import { setMaxListeners } from 'node:events';
@@ -18,7 +18,7 @@ import { originOf } from './origin.js';
 import { freezeTokens, productTokenProblem, resolveOptions, type ResolvedOptions, type RobotsManagerOptions } from './options.js';
 import type { EffectivePolicy, VerdictReason } from './policy.js';
 import type { RobotsRecord, RobotsRecordStatus } from './record.js';
-import { allowedBy, robotsKind, verdictOf, type RobotsRules } from './robots-file.js';
+import { allowedBy, robotsKind, verdictOf, type RobotsRules } from './loader/robots-file.js';
 import { invalidUrlVerdict, type Verdict } from './verdict.js';
 import { TDMREP_CACHE, tdmrepKind, usageReport, type TdmRepReading, type UsageQuery, type UsageReport } from './usage/index.js';
 

@@ -20,7 +20,7 @@ import {
 } from '@heed/parser';
 import { memoryBound } from './cache/sizes.js';
 import type { Log, RobotsStore } from './cache/store.js';
-import { FETCH_DEFAULTS } from './fetch.js';
+import { FETCH_DEFAULTS } from './fetch/fetch-file.js';
 import { POLICY_DEFAULTS, type StatusPolicyOptions } from './policy.js';
 import { MAX_TIMER_MS } from './timers.js';
 

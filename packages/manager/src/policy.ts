@@ -14,7 +14,7 @@
  * These follow RFC 9309 §2.3.1 and Google's documented handling; the departures are the 30-day rule
  * (Google's, not the RFC's; it needs failures spread across the period, see `nextFailureRun`) and that a 4xx is cached like a success (RFC: "MAY access any resources").
  */
-import type { FetchOutcome } from './fetch.js';
+import type { FetchOutcome } from './fetch/fetch-file.js';
 import { RECORD_VERSION, type GoodCopy, type RobotsRecord, type UnreachableRecord } from './record.js';
 
 /** The tunable numbers of the status policy. Every field has a default in {@link POLICY_DEFAULTS}. */

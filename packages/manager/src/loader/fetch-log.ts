@@ -3,7 +3,7 @@
  * debug line per fetch, kept apart from the loading so that neither hides the other.
  */
 import type { Log } from '../cache/store.js';
-import type { FetchOutcome } from '../fetch.js';
+import type { FetchOutcome } from '../fetch/fetch-file.js';
 import { problemOf, type RobotsRecord } from '../record.js';
 
 /** The class of a fetch's final HTTP status; `network` when there was no response. */

@@ -27,7 +27,7 @@ import type PQueue from 'p-queue';
 import { recordBytes } from '../cache/sizes.js';
 import type { Log, RobotsStore, StoreLock } from '../cache/store.js';
 import { ManagerClosedError } from '../errors.js';
-import { fetchRobotsTxt } from '../fetch.js';
+import { fetchRobotsTxt } from '../fetch/fetch-file.js';
 import type { ResolvedOptions } from '../options.js';
 import { capExpiry, decideRecord, effectivePolicy, policyChangesAt, type EffectivePolicy } from '../policy.js';
 import { decodeRecord, type RobotsRecord, type UnreachableRecord } from '../record.js';

@@ -3,12 +3,12 @@
  * the origin, its parsed form the parser's `RobotsTxt`, and the verdicts `decide()` gives.
  */
 import { parseRobotsTxt, type ProductTokens, type RobotsTxt } from '@heed/parser';
-import { parsedBytes } from './cache/sizes.js';
-import type { FileKind, LoadedFile } from './loader/origin-file-loader.js';
-import type { ResolvedOptions } from './options.js';
-import { robotsTxtUrl } from './origin.js';
-import type { RobotsRecord } from './record.js';
-import { ManagerVerdict, type Verdict, type VerdictRecord } from './verdict.js';
+import { parsedBytes } from '../cache/sizes.js';
+import type { FileKind, LoadedFile } from './origin-file-loader.js';
+import type { ResolvedOptions } from '../options.js';
+import { robotsTxtUrl } from '../origin.js';
+import type { RobotsRecord } from '../record.js';
+import { ManagerVerdict, type Verdict, type VerdictRecord } from '../verdict.js';
 
 /** An origin's robots.txt as the cache holds it. */
 export interface RobotsRules {

@@ -13,7 +13,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { boundedGet, CONNECT_TIMEOUT_MS } from './bounded-get.js';
 import { utf8FromUtf16 } from './charset.js';
-import { RobotsFetchError } from './errors.js';
+import { RobotsFetchError } from '../errors.js';
 
 /** How a robots.txt is fetched. The manager fills these from its options. */
 export interface FetchOptions {

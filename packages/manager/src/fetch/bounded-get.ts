@@ -1,5 +1,5 @@
 /**
- * The one bounded HTTP GET of Heed: robots.txt (`fetch.ts`), tdmrep.json and the plugin's sitemap
+ * The one bounded HTTP GET of Heed: robots.txt (`fetch-file.ts`), tdmrep.json and the plugin's sitemap
  * files are all fetched with it, so they share one size cap, one decompression and one way of
  * timing out and failing.
  *
@@ -26,8 +26,8 @@ import http from 'node:http';
 import https from 'node:https';
 import type { IncomingHttpHeaders } from 'node:http';
 import { DecodeError, contentCoding, decoded } from './decode.js';
-import { RobotsFetchError, type RobotsFetchErrorCode } from './errors.js';
-import { MAX_TIMER_MS } from './timers.js';
+import { RobotsFetchError, type RobotsFetchErrorCode } from '../errors.js';
+import { MAX_TIMER_MS } from '../timers.js';
 
 /** How a bounded GET is made. */
 export interface BoundedGetOptions {
