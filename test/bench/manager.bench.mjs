@@ -25,7 +25,7 @@ import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseRobotsTxt } from '../../packages/parser/dist/index.js';
 import { MemoryStore, RobotsManager } from '../../packages/manager/dist/index.js';
-import { decideRecord } from '../../packages/manager/dist/internal.js';
+import { decideRecord } from '../../packages/manager/dist/policy.js';
 import { okFetchOutcome } from '../support/records.mjs';
 import { DATA_DIR, generate } from './generate.mjs';
 

@@ -32,7 +32,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import robotsParser from 'robots-parser';
 import { parseRobotsTxt } from '../../packages/parser/dist/index.js';
 import { MemoryStore, RobotsManager, originOf } from '../../packages/manager/dist/index.js';
-import { decideRecord } from '../../packages/manager/dist/internal.js';
+import { decideRecord } from '../../packages/manager/dist/policy.js';
 import { okFetchOutcome } from '../support/records.mjs';
 import { DATA_DIR, ORIGIN, generate } from './generate.mjs';
 
