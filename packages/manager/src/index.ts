@@ -18,7 +18,7 @@
 export { RobotsManager } from './manager.js';
 export { originOf } from './origin.js';
 export type { RobotsManagerOptions } from './options.js';
-export type { Verdict, VerdictRecord, ManagerStats, OriginSummary } from './manager.js';
+export type { Verdict, VerdictRecord, ManagerStats, OriginSummary, FetchContext } from './manager.js';
 export type { VerdictReason } from './policy.js';
 export { UsageReport } from './usage/index.js';
 export type { UsageQuery, UsageEvidence, UsageEvidenceSignal, UsageSource, PurposeCheck } from './usage/index.js';

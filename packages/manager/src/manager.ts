@@ -12,6 +12,7 @@ import { consoleLog } from './cache/console-log.js';
 import { MemoryStore } from './cache/memory.js';
 import type { RobotsStore } from './cache/store.js';
 import { InvalidOptionsError, InvalidUrlError, ManagerClosedError } from './errors.js';
+import type { FetchContext } from './fetch/fetch-context.js';
 import type { FetchCounts } from './loader/fetch-log.js';
 import { OriginFileLoader, type LoaderContext } from './loader/origin-file-loader.js';
 import { originOf } from './origin.js';
@@ -23,6 +24,7 @@ import { invalidUrlVerdict, type Verdict } from './verdict.js';
 import { TDMREP_CACHE, tdmrepKind, usageReport, type TdmRepReading, type UsageQuery, type UsageReport } from './usage/index.js';
 
 export type { Verdict, VerdictRecord } from './verdict.js';
+export type { FetchContext } from './fetch/fetch-context.js';
 
 /** What `stats()` reports for one origin held in the process cache. */
 export interface OriginSummary {
@@ -155,41 +157,46 @@ export class RobotsManager {
    *
    * `productToken` as for {@link isAllowed}; a malformed one rejects with `InvalidOptionsError` (a
    * programming error, not a verdict).
+   *
+   * `fetch`: what the caller lends for a fetch this call causes (a crawler's proxy, see
+   * {@link FetchContext}); consulted only when robots.txt is fetched, never on a cache hit, so pass
+   * one object created once. The other methods take it too.
    */
-  async decide(url: string, productToken?: ProductTokens): Promise<Verdict> {
+  async decide(url: string, productToken?: ProductTokens, fetch?: FetchContext): Promise<Verdict> {
     const token = productToken === undefined ? this.options.productToken : this.tokensOf(productToken);
-    return this.decideWith(url, token, originOf(url));
+    return this.decideWith(url, token, originOf(url), fetch);
   }
 
-  private async decideWith(url: string, token: ProductTokens, origin: string | undefined): Promise<Verdict> {
+  private async decideWith(url: string, token: ProductTokens, origin: string | undefined, fetch?: FetchContext): Promise<Verdict> {
     if (origin === undefined) {
       if (this.closed) throw new ManagerClosedError('decide');
       return invalidUrlVerdict(url, token);
     }
-    const entry = await this.robots.load(origin, 'decide');
+    const entry = await this.robots.load(origin, 'decide', fetch);
     return verdictOf(entry, url, token);
   }
 
   /**
    * The record of the origin of `urlOrOrigin` (fetching it if needed): status, HTTP status, raw
    * body (base64), fetch time, expiry, problem, last good copy. Rejects with `InvalidUrlError`
-   * for anything that is not an absolute http(s) URL.
+   * for anything that is not an absolute http(s) URL. `fetch` as for {@link decide}.
    */
-  async get(urlOrOrigin: string): Promise<RobotsRecord> {
+  async get(urlOrOrigin: string, fetch?: FetchContext): Promise<RobotsRecord> {
     const origin = originOf(urlOrOrigin);
     if (origin === undefined) {
       if (this.closed) throw new ManagerClosedError('get');
       throw new InvalidUrlError(urlOrOrigin);
     }
-    return (await this.robots.load(origin, 'get')).record;
+    return (await this.robots.load(origin, 'get', fetch)).record;
   }
 
   /**
    * The AI-usage verdict of `url` (see the package README, "AI-usage preferences"): what its
    * robots.txt (`Content-Usage`, `Content-Signal`) and, for the purposes `train-ai` and `ai-input`,
    * its origin's `/.well-known/tdmrep.json` say, each category with its deciding evidence (file and
-   * line or rule). `query.productToken` as for {@link isAllowed}. Rejects with `InvalidUrlError` for
-   * anything that is not an absolute http(s) URL.
+   * line or rule). `query.productToken` as for {@link isAllowed}, `query.fetch` as `fetch` for
+   * {@link decide} (tdmrep.json included). Rejects with `InvalidUrlError` for anything that is not an
+   * absolute http(s) URL.
    */
   async usage(url: string, query: UsageQuery = {}): Promise<UsageReport> {
     const tokens = query.productToken === undefined ? this.options.productToken : this.tokensOf(query.productToken);
@@ -198,32 +205,36 @@ export class RobotsManager {
       if (this.closed) throw new ManagerClosedError('usage');
       throw new InvalidUrlError(url);
     }
-    const robots = await this.rulesOf(url, 'usage');
-    return usageReport(url, origin, robots, tokens, query.purposes, async (at) => (await this.tdmrep.load(at, 'usage')).value);
+    const robots = await this.rulesOf(url, 'usage', query.fetch);
+    return usageReport(url, origin, robots, tokens, query.purposes, async (at) => (await this.tdmrep.load(at, 'usage', query.fetch)).value);
   }
 
-  /** The `sitemap:` URLs of the robots.txt of `url`'s origin (of the stale copy while unreachable). */
-  async sitemaps(url: string): Promise<readonly string[]> {
-    const robots = await this.rulesOf(url, 'sitemaps');
+  /**
+   * The `sitemap:` URLs of the robots.txt of `url`'s origin (of the stale copy while unreachable).
+   * `fetch` as for {@link decide}.
+   */
+  async sitemaps(url: string, fetch?: FetchContext): Promise<readonly string[]> {
+    const robots = await this.rulesOf(url, 'sitemaps', fetch);
     return robots?.sitemaps ?? [];
   }
 
   /**
    * The crawl-delay in seconds the robots.txt of `url`'s origin sets for `productToken` (default:
    * the manager's), if any: the first `crawl-delay` of the groups that apply (for a list, the groups
-   * of every named token), in file order.
+   * of every named token), in file order. `fetch` as for {@link decide}.
    */
-  async crawlDelay(url: string, productToken?: ProductTokens): Promise<number | undefined> {
+  async crawlDelay(url: string, productToken?: ProductTokens, fetch?: FetchContext): Promise<number | undefined> {
     const token = productToken === undefined ? this.options.productToken : this.tokensOf(productToken);
-    const robots = await this.rulesOf(url, 'crawlDelay');
+    const robots = await this.rulesOf(url, 'crawlDelay', fetch);
     return robots?.crawlDelay(token);
   }
 
   /**
    * Loads the robots.txt of every origin among `urls`, origins in parallel: fetches are bounded by
    * `maxConcurrency`, store reads by twice that. Invalid URLs are skipped. Resolves when all are in.
+   * `fetch` as for {@link decide}.
    */
-  async prefetch(urls: Iterable<string>): Promise<void> {
+  async prefetch(urls: Iterable<string>, fetch?: FetchContext): Promise<void> {
     if (this.closed) throw new ManagerClosedError('prefetch');
     const origins = new Set<string>();
     for (const url of urls) {
@@ -235,7 +246,7 @@ export class RobotsManager {
     const worker = async () => {
       while (next < pending.length && !this.closed) {
         const origin = pending[next++] as string;
-        await this.robots.load(origin, 'prefetch');
+        await this.robots.load(origin, 'prefetch', fetch);
       }
     };
     const workers = Math.min(pending.length, this.options.maxConcurrency * 2);
@@ -288,13 +299,13 @@ export class RobotsManager {
     if (this.ownsStore) await this.store.close?.();
   }
 
-  private async rulesOf(url: string, method: string): Promise<RobotsTxt | undefined> {
+  private async rulesOf(url: string, method: string, fetch: FetchContext | undefined): Promise<RobotsTxt | undefined> {
     const origin = originOf(url);
     if (origin === undefined) {
       if (this.closed) throw new ManagerClosedError(method);
       return undefined;
     }
-    return (await this.robots.load(origin, method)).value.robots;
+    return (await this.robots.load(origin, method, fetch)).value.robots;
   }
 
   /**

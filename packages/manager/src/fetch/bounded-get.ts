@@ -257,6 +257,16 @@ async function openOnce(url: string, options: BoundedGetOptions, deadline: Deadl
 
   const status = response.statusCode;
   const headers = response.headers;
+  // Only a proxy asks for proxy credentials: its answer is not the site's, and read as the site's 4xx
+  // it would allow everything. The fetch failed at the proxy, as a refused CONNECT does.
+  if (status === 407 && options.proxyUrl !== undefined) {
+    request.destroy();
+    throw new RobotsFetchError(
+      'proxy',
+      url,
+      'the proxy answered 407 Proxy Authentication Required; put valid credentials in the proxy URL (http://user:pass@host:port)',
+    );
+  }
   const state = { capped: false };
   const close = () => {
     deadline.clear();

@@ -13,14 +13,18 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { boundedGet, CONNECT_TIMEOUT_MS } from './bounded-get.js';
 import { utf8FromUtf16 } from './charset.js';
+import { proxyFor, type ProxySource } from './fetch-context.js';
 import { RobotsFetchError } from '../errors.js';
 
 /** How a robots.txt is fetched. The manager fills these from its options. */
 export interface FetchOptions {
   /** The full `User-Agent` header sent. */
   readonly userAgent: string;
-  /** `http://user:pass@host:port` of a proxy to fetch through. Default: none. */
-  readonly proxyUrl?: string;
+  /**
+   * The proxy to fetch through, `http://user:pass@host:port`, or a function of the robots.txt URL
+   * naming one (see {@link ProxySource}: one that fails is a `proxy` network outcome). Default: none.
+   */
+  readonly proxyUrl?: ProxySource;
   /** Milliseconds to wait for the TCP (and TLS) connection. Default: 10,000. */
   readonly connectTimeoutMs?: number;
   /** Milliseconds for the whole fetch: every redirect hop and the body. Default: 30,000. */
@@ -99,10 +103,11 @@ export async function fetchRobotsTxt(url: string, options: FetchOptions): Promis
   const redirects: string[] = [];
   const base = () => ({ url, redirects, startedAt, durationMs: Date.now() - startedAt });
   try {
+    const proxyUrl = await proxyFor(options.proxyUrl, url);
     const answer = await boundedGet(url, {
       userAgent: options.userAgent,
       accept: 'text/plain,text/*;q=0.9,*/*;q=0.8',
-      ...(options.proxyUrl === undefined ? {} : { proxyUrl: options.proxyUrl }),
+      ...(proxyUrl === undefined ? {} : { proxyUrl }),
       connectTimeoutSecs: (options.connectTimeoutMs ?? FETCH_DEFAULTS.connectTimeoutMs) / 1000,
       timeoutSecs: (options.timeoutMs ?? FETCH_DEFAULTS.timeoutMs) / 1000,
       maxBytes,

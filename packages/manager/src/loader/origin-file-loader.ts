@@ -27,6 +27,7 @@ import type PQueue from 'p-queue';
 import { recordBytes } from '../cache/sizes.js';
 import type { Log, RobotsStore, StoreLock } from '../cache/store.js';
 import { ManagerClosedError } from '../errors.js';
+import type { FetchContext } from '../fetch/fetch-context.js';
 import { fetchRobotsTxt } from '../fetch/fetch-file.js';
 import type { ResolvedOptions } from '../options.js';
 import { capExpiry, decideRecord, effectivePolicy, policyChangesAt, type EffectivePolicy } from '../policy.js';
@@ -156,9 +157,10 @@ export class OriginFileLoader<P> {
 
   /**
    * The file of `origin`, loaded if need be. `method` is the public method the user called, named
-   * by the `ManagerClosedError` a closed manager rejects with.
+   * by the `ManagerClosedError` a closed manager rejects with. `fetch` is consulted only if the file
+   * is fetched (the flight this call starts; a flight already under way keeps its own).
    */
-  load(origin: string, method: string): Promise<LoadedFile<P>> | LoadedFile<P> {
+  load(origin: string, method: string, fetch?: FetchContext): Promise<LoadedFile<P>> | LoadedFile<P> {
     const fresh = this.cached(origin);
     if (fresh !== undefined) return fresh;
     const key = this.kind.keyOf(origin);
@@ -173,14 +175,14 @@ export class OriginFileLoader<P> {
       // briefly, and callers that come while it runs do not wait at all: a server that never
       // answers must not hold every check of its origin for a fetch timeout.
       const retrying = this.flights.has(key);
-      const loading = this.join(key, origin, method);
+      const loading = this.join(key, origin, method, fetch);
       if (retrying) {
         loading.catch(() => undefined);
         return entry;
       }
       return answerWithin(loading, entry, RETRY_WAIT_MS);
     }
-    return this.join(key, origin, method);
+    return this.join(key, origin, method, fetch);
   }
 
   stats(): LoadCounts & { readonly entries: number; readonly bytes: number; readonly inFlight: number } {
@@ -204,12 +206,12 @@ export class OriginFileLoader<P> {
   }
 
   /** The single flight: one load per file at a time, whoever asks. */
-  private join(key: string, origin: string, method: string): Promise<LoadedFile<P>> {
+  private join(key: string, origin: string, method: string, fetch: FetchContext | undefined): Promise<LoadedFile<P>> {
     if (this.ctx.isClosed()) return Promise.reject(new ManagerClosedError(method));
     this.counts.misses++;
     let flight = this.flights.get(key);
     if (flight === undefined) {
-      flight = this.refresh(key, origin).finally(() => this.flights.delete(key));
+      flight = this.refresh(key, origin, fetch).finally(() => this.flights.delete(key));
       this.flights.set(key, flight);
     }
     // Queued fetches are dropped by close() with an AbortError: report the reason callers can act on.
@@ -219,7 +221,7 @@ export class OriginFileLoader<P> {
     });
   }
 
-  private async refresh(key: string, origin: string): Promise<LoadedFile<P>> {
+  private async refresh(key: string, origin: string, fetch: FetchContext | undefined): Promise<LoadedFile<P>> {
     const { options, clock, queue, signal, log } = this.ctx;
     const stored = await this.storeGet(key);
     if (stored !== undefined && clock() < stored.expiresAt) {
@@ -235,7 +237,7 @@ export class OriginFileLoader<P> {
     let pollMs = 25;
     let force = false;
     for (;;) {
-      const record = await queue.add(() => this.fetchUnderLock(key, origin, previous, force), { signal });
+      const record = await queue.add(() => this.fetchUnderLock(key, origin, previous, force, fetch), { signal });
       if (this.ctx.isClosed()) throw new Closed();
       if (record !== undefined) return this.remember(key, record);
       // Another manager is fetching this file: wait for its record rather than fetch twice.
@@ -266,6 +268,7 @@ export class OriginFileLoader<P> {
     origin: string,
     previous: RobotsRecord | undefined,
     force: boolean,
+    fetch: FetchContext | undefined,
   ): Promise<RobotsRecord | undefined> {
     const lock = force ? NO_LOCK : await this.storeLock(key);
     if (lock === undefined) return undefined;
@@ -277,7 +280,7 @@ export class OriginFileLoader<P> {
         if (again !== undefined && this.ctx.clock() < again.expiresAt) return again;
         latest = newest(again, previous);
       }
-      const record = await this.fetchRecord(key, origin, latest);
+      const record = await this.fetchRecord(key, origin, latest, fetch);
       await this.storeSet(key, record);
       return record;
     } finally {
@@ -287,12 +290,19 @@ export class OriginFileLoader<P> {
     }
   }
 
-  private async fetchRecord(key: string, origin: string, previous: RobotsRecord | undefined): Promise<RobotsRecord> {
+  private async fetchRecord(
+    key: string,
+    origin: string,
+    previous: RobotsRecord | undefined,
+    fetch: FetchContext | undefined,
+  ): Promise<RobotsRecord> {
     const { options, signal, clock, log } = this.ctx;
     const url = this.kind.urlOf(origin);
+    // The manager's own proxyUrl is the user's explicit choice: it wins over the caller's.
+    const proxyUrl = options.proxyUrl ?? fetch?.proxyUrl;
     const outcome = await fetchRobotsTxt(url, {
       userAgent: options.userAgent,
-      ...(options.proxyUrl === undefined ? {} : { proxyUrl: options.proxyUrl }),
+      ...(proxyUrl === undefined ? {} : { proxyUrl }),
       connectTimeoutMs: options.connectTimeoutMs,
       timeoutMs: options.timeoutMs,
       maxBytes: this.kind.maxBytes(options),

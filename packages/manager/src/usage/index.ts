@@ -7,6 +7,7 @@
 import type { ProductTokens, RobotsTxt } from '@heed/parser';
 import { TDM_CATEGORIES } from '../tdmrep/index.js';
 import { robotsEvidence, tdmrepEvidence } from './evidence.js';
+import type { FetchContext } from '../fetch/fetch-context.js';
 import type { TdmRepReading } from './tdmrep-file.js';
 import { UsageReport, type UsageEvidence } from './verdict.js';
 
@@ -27,6 +28,8 @@ export interface UsageQuery {
    * when one of them is `train-ai` or `ai-input`. Default: none (robots.txt only).
    */
   readonly purposes?: readonly string[];
+  /** What the caller lends for the fetches this call causes (robots.txt, tdmrep.json): see `RobotsManager.decide()`. */
+  readonly fetch?: FetchContext;
 }
 
 /** Whether any of `purposes` is one a TDM reservation speaks for. */
