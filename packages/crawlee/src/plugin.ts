@@ -24,6 +24,7 @@ import {
 } from './attach/crawler-internals.js';
 import { attachHttpHooks } from './attach/http.js';
 import { attachJsdomHooks } from './attach/jsdom.js';
+import { crawlerFetchContext, withFetchContext } from './attach/proxy.js';
 import { assertQueueFree, enqueueScope, PendingRequests, QueueHooks } from './attach/queue.js';
 import { CrawlDelayScheduler } from './crawl-delay.js';
 import { AlreadyAttachedError, UnsupportedCrawleeVersionError, UnsupportedCrawlerError } from './errors.js';
@@ -102,6 +103,9 @@ export class RobotsPlugin {
 
     // The parts, each made from the ones before it.
     const manager = resolved.manager ?? (await createManager(resolved.userAgent, resolved.productToken));
+    // Heed's own fetches for this crawler (robots.txt, tdmrep.json, sitemaps) go through its proxies.
+    const fetchContext = crawlerFetchContext(target);
+    const asked = fetchContext === undefined ? manager : withFetchContext(manager, fetchContext);
     const warn = (message: string) => target.log.warning(message);
     const stats = new PluginStats();
     const notifyCrawlee = crawleeSkipNotifier(target);
@@ -112,10 +116,22 @@ export class RobotsPlugin {
       (message, error) => target.log.warning(`${message}: ${error instanceof Error ? error.message : String(error)}`),
     );
     const crawlDelays = resolved.crawlDelay ? new CrawlDelayScheduler(resolved.maxCrawlDelaySecs * 1000) : undefined;
-    const guard = new RobotsGuard(resolved, manager, stats, skips, crawlDelays, warn);
+    const guard = new RobotsGuard(resolved, asked, stats, skips, crawlDelays, warn);
     const pending = new PendingRequests();
     const feeder = resolved.sitemaps
-      ? newFeeder(resolved.sitemaps, { manager, userAgent: resolved.userAgent, stats, warn }, guard, target, pending)
+      ? newFeeder(
+          resolved.sitemaps,
+          {
+            manager: asked,
+            userAgent: resolved.userAgent,
+            stats,
+            warn,
+            ...(fetchContext?.proxyUrl ? { proxyUrl: fetchContext.proxyUrl } : {}),
+          },
+          guard,
+          target,
+          pending,
+        )
       : undefined;
     if (feeder) guard.tellPageOrigins(feeder);
     const queue = new QueueHooks(guard, skips, pending, feeder, target.log);
@@ -177,7 +193,7 @@ export class RobotsPlugin {
  */
 function newFeeder(
   options: ResolvedSitemapOptions,
-  base: Pick<SitemapFeederDeps, 'manager' | 'userAgent' | 'stats' | 'warn'>,
+  base: Pick<SitemapFeederDeps, 'manager' | 'userAgent' | 'proxyUrl' | 'stats' | 'warn'>,
   guard: RobotsGuard,
   crawler: PublicCrawler,
   pending: PendingRequests,

@@ -23,7 +23,7 @@
  * holds it for one batch, and the feed is no slower (BENCHMARKS.md, "Sitemaps at scale").
  */
 import { AsyncResource } from 'node:async_hooks';
-import { originOf } from '@heed/manager';
+import { originOf, type FetchContext } from '@heed/manager';
 import type { RobotsManagerLike } from '../manager-contract.js';
 import type { ResolvedSitemapOptions } from '../options.js';
 import { Clock, HeldBytes, SitemapBudget } from './budget.js';
@@ -39,6 +39,8 @@ export interface SitemapFeederDeps {
   readonly manager: RobotsManagerLike;
   /** Full user-agent header for sitemap fetches. */
   readonly userAgent: string;
+  /** The proxy of the crawler's pages, used when the `proxyUrl` sitemap option is not set. Default: direct. */
+  readonly proxyUrl?: FetchContext['proxyUrl'];
   readonly stats: PluginStats;
   /** Puts URLs into the crawler's queue through the robots filter; resolves to how many were accepted. */
   readonly enqueue: (urls: readonly SitemapUrl[]) => Promise<number>;
@@ -196,7 +198,8 @@ export class SitemapFeeder {
         budget: this.budget,
         gate: (request, fetchSignal) => this.gate(request, url, fetchSignal),
         held,
-        ...(proxyUrl ? { proxyUrl } : {}),
+        // The option is the user's explicit choice; else the crawler's proxy.
+        ...(proxyUrl ? { proxyUrl } : this.deps.proxyUrl ? { proxyUrl: this.deps.proxyUrl } : {}),
       },
       {
         onSitemapRead: () => this.deps.stats.sitemapsRead++,

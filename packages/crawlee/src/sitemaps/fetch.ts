@@ -1,7 +1,7 @@
 /**
  * Fetching one sitemap file as a stream of bytes, with Heed's one bounded GET (`@heed/manager`'s,
  * the one robots.txt is fetched with: the crawler's own user-agent, not a generated browser one;
- * the proxy if one is set; up to 5 redirects; `Content-Encoding` decoded with an output cap). What
+ * the crawler's proxy, or the one set; up to 5 redirects; `Content-Encoding` decoded with an output cap). What
  * is the sitemap's own is here: a gzipped file (`.xml.gz` served as `application/gzip`, no
  * `Content-Encoding`) is inflated as it streams, at most `maxBytes` out; a damaged or cut gzip stream
  * keeps what was inflated and is reported. Nothing is buffered beyond
@@ -9,13 +9,17 @@
  * The file's request and each redirect hop pass the caller's gate first (robots.txt, crawl-delay,
  * the cross-host rule: the feeder's). Never throws: a broken sitemap must not stop the crawl.
  */
-import { DecodeError, boundedGet, decoded } from '@heed/manager';
+import { DecodeError, boundedGet, decoded, type FetchContext } from '@heed/manager';
 
 /** How a sitemap file is fetched. */
 export interface SitemapFetchOptions {
   readonly userAgent: string;
-  /** Proxy to fetch through, `http://user:pass@host:port`. */
-  readonly proxyUrl?: string;
+  /**
+   * Proxy to fetch through, `http://user:pass@host:port`, or a function of the file's URL naming
+   * one (the crawler's proxy for the site; one that throws fails the file as a network error would).
+   * Its redirect hops go through the same proxy.
+   */
+  readonly proxyUrl?: FetchContext['proxyUrl'];
   /** Most bytes read (decoded), and most bytes out of gunzip. */
   readonly maxBytes: number;
   /** Ends the fetch (a timeout or the crawl ending): what was read is kept. */
@@ -81,10 +85,11 @@ export async function* sitemapBytes(
       onProblem(`not fetched: ${refusal}`);
       return;
     }
+    const proxyUrl = typeof options.proxyUrl === 'function' ? await options.proxyUrl(url) : options.proxyUrl;
     answer = await boundedGet(url, {
       userAgent: options.userAgent,
       accept: 'application/xml, text/xml, text/plain, application/gzip, */*;q=0.5',
-      ...(options.proxyUrl ? { proxyUrl: options.proxyUrl } : {}),
+      ...(proxyUrl ? { proxyUrl } : {}),
       maxBytes,
       maxRedirects: MAX_REDIRECTS,
       ...(signal === undefined ? {} : { signal }),
