@@ -223,6 +223,17 @@ const PLUGIN_OPTIONS = defineOptions(WHERE, {
    */
   blockSubresources: option.boolean({ default: true }),
   /**
+   * Send page requests under `userAgent`, so the site sees the name whose robots.txt group Heed
+   * obeys (RFC 9309 §2.2.1): the `User-Agent` header of HTTP, Cheerio and JSDOM crawlers' requests,
+   * the page's user-agent in Playwright and Puppeteer, instead of Crawlee's generated browser one. A
+   * `User-Agent` of your own (in `request.headers`, a navigation hook's got options, a browser's
+   * `launchContext.userAgent`) is kept. `false` leaves pages to Crawlee: for a site that serves
+   * bots other content than browsers when that is what you study, or when you set the header
+   * yourself in a way the plugin cannot see.
+   * @default `true`
+   */
+  identifyPages: option.boolean({ default: true }),
+  /**
    * Read `Sitemap:` lines of each new origin's robots.txt into the queue; `false` turns it off.
    * @default `{}` (on)
    */

@@ -23,6 +23,7 @@ import {
   type PublicCrawler,
 } from './attach/crawler-internals.js';
 import { attachHttpHooks } from './attach/http.js';
+import { attachPageIdentity } from './attach/identify.js';
 import { attachJsdomHooks } from './attach/jsdom.js';
 import { crawlerFetchContext, withFetchContext } from './attach/proxy.js';
 import { assertQueueFree, enqueueScope, PendingRequests, QueueHooks } from './attach/queue.js';
@@ -142,6 +143,7 @@ export class RobotsPlugin {
       attachJsdomHooks(target, guard);
     }
     if (kind === 'browser') attachBrowserHooks(target, guard);
+    if (resolved.identifyPages) attachPageIdentity(target, resolved.userAgent);
     await attachBasicHooks(target, guard, skips, queue, feeder);
     attached.add(crawler);
     return new RobotsPlugin(resolved, manager, guard, feeder, resolved.manager === undefined);
