@@ -32,6 +32,8 @@ beforeAll(async () => {
   origin.routes.set('/robots.txt', { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nDisallow: /private\n' });
   origin.routes.set('/', page('home', []));
   origin.routes.set('/mine', page('mine', []));
+  origin.routes.set('/api', { headers: { 'content-type': 'application/json' }, body: '{}' });
+  origin.routes.set('/api-own', { headers: { 'content-type': 'application/json' }, body: '{}' });
 });
 afterAll(async () => {
   await site?.close();
@@ -100,4 +102,39 @@ describe.each(Object.keys(kinds))('%s', (kind) => {
     },
     60_000,
   );
+});
+
+describe('context.sendRequest()', () => {
+  async function apiAgents(identifyPages: boolean): Promise<Map<string, string>> {
+    const origin = site.origins[0]!;
+    origin.hits.length = 0;
+    const crawler = new crawleeCheerio.CheerioCrawler(
+      {
+        maxRequestRetries: 0,
+        requestHandler: async (ctx) => {
+          await ctx.sendRequest({ url: origin.url('/api') });
+          await ctx.sendRequest({ url: origin.url('/api-own'), headers: { 'user-agent': 'MyOwn/2.0' } });
+        },
+      },
+      freshConfig(),
+    );
+    const plugin = await RobotsPlugin.attach(crawler, { userAgent: UA, sitemaps: false, logSummary: false, identifyPages });
+    try {
+      await crawler.run([origin.url('/')]);
+    } finally {
+      await plugin.close();
+    }
+    return new Map(origin.hits.filter((h) => h.path.startsWith('/api')).map((h) => [h.path, h.userAgent]));
+  }
+
+  it("sends the handler's API calls under the plugin's userAgent, a call's own User-Agent as given", async () => {
+    const seen = await apiAgents(true);
+    expect(seen.get('/api')).toBe(UA);
+    expect(seen.get('/api-own')).toBe('MyOwn/2.0');
+  }, 60_000);
+
+  it("leaves them to Crawlee's browser header with identifyPages: false", async () => {
+    const seen = await apiAgents(false);
+    expect(seen.get('/api')).toMatch(BROWSER);
+  }, 60_000);
 });

@@ -20,6 +20,7 @@ import type { SitemapFeeder } from '../sitemaps/feeder.js';
 import { readPageInfo } from './page-info.js';
 import { navigationHooks, wrapRequestHandling, wrapUserHandler, type ContextInternals, type PublicCrawler } from './crawler-internals.js';
 import { checkRewrite } from './outgoing.js';
+import { identifySendRequest } from './identify.js';
 import { enqueueScope, type QueueHooks } from './queue.js';
 import { guardSendRequest } from './send-request.js';
 import { skipRequest } from './skip-request.js';
@@ -80,6 +81,7 @@ function hookRequestHandling(crawler: PublicCrawler, guard: RobotsGuard, skips: 
       }
       queue.checkedBeforeFetch.set(request, request.url);
     }
+    if (guard.options.identifyPages) identifySendRequest(context, guard.options.userAgent);
     if (guard.options.checkSendRequest) guardSendRequest(context, guard);
     guard.stats.allowed++;
     started(context);

@@ -14,6 +14,7 @@
  *   a copy of `request.headers` when the request has some (Crawlee sets them as the page's extra
  *   headers, replacing any before). `navigator.userAgent` may stay a fingerprint's.
  * - Puppeteer: `page.setUserAgent()`, header and `navigator.userAgent` alike.
+ * - `context.sendRequest()` in a request handler, every crawler kind: the `user-agent` header.
  *
  * A `User-Agent` in a browser request's `request.headers` becomes that page's user-agent (Crawlee
  * alone sends it only to the page's sub-resources under a fingerprint). A browser crawler given
@@ -105,4 +106,22 @@ export function attachPageIdentity(crawler: PublicCrawler, userAgent: string): v
   const kind = crawlerKind(crawler);
   if (kind === 'http') hooks.pre.push(identifyHttpPages(userAgent));
   else if (kind === 'browser' && launchUserAgent(crawler) === undefined) hooks.pre.push(identifyBrowserPages(userAgent));
+}
+
+type SendRequest = (options?: Record<string, unknown>) => Promise<unknown>;
+
+/**
+ * `context.sendRequest()` under `userAgent` too, unless its call or the page's request names a
+ * user-agent: an API call of the crawl is the bot's request as much as the page is. Crawlee's own
+ * `sendRequest` sends `request.headers` when the call gives no `headers`, hence the fallback.
+ */
+export function identifySendRequest(context: ContextInternals, userAgent: string): void {
+  const original = context['sendRequest'];
+  if (typeof original !== 'function') return;
+  const send = original as SendRequest;
+  context['sendRequest'] = (options: Record<string, unknown> = {}) => {
+    const headers = (options['headers'] ?? requestHeaders(context)) as Headers | undefined;
+    if (hasUserAgent(headers)) return send(options);
+    return send({ ...options, headers: { ...headers, 'user-agent': userAgent } });
+  };
 }
