@@ -78,5 +78,5 @@ export function withFetchContext(manager: RobotsManagerLike, fetch: FetchContext
     close: () => manager.close(),
     ...(usage === undefined ? {} : { usage: (url, query = {}) => usage.call(manager, url, { ...query, fetch }) }),
   };
-  return Object.assign(forwarded, withFetch) as unknown as RobotsManagerLike;
+  return Object.assign(forwarded, withFetch);
 }
