@@ -68,7 +68,7 @@ describe('FetchContext: the proxy of the call', () => {
     const m = manager();
     try {
       const report = await m.usage(`${site.origin}/page`, { purposes: ['train-ai'], fetch: { proxyUrl: proxy.url } });
-      expect(report.decision('train-ai').preference).toBe('disallow');
+      expect(report.decision('train-ai')?.preference).toBe('disallow');
       expect(proxy.seen.map((r) => r.target).sort()).toEqual([`${site.origin}/.well-known/tdmrep.json`, `${site.origin}/robots.txt`]);
       expect(site.seen.every((r) => r.headers['via'] === VIA)).toBe(true);
     } finally {

@@ -44,7 +44,7 @@ export async function startForwardProxy(mode: ProxyMode = 'forward'): Promise<Fo
       return;
     }
     const url = new URL(target);
-    const headers = { ...req.headers, via: VIA };
+    const headers: http.OutgoingHttpHeaders = { ...req.headers, via: VIA };
     delete headers['proxy-connection'];
     delete headers['proxy-authorization'];
     const upstream = http.request(
