@@ -24,6 +24,7 @@ import {
 } from './attach/crawler-internals.js';
 import { attachHttpHooks } from './attach/http.js';
 import { attachJsdomHooks } from './attach/jsdom.js';
+import { attachPoliteness } from './politeness/attach.js';
 import { assertQueueFree, enqueueScope, PendingRequests, QueueHooks } from './attach/queue.js';
 import { CrawlDelayScheduler } from './crawl-delay.js';
 import { AlreadyAttachedError, UnsupportedCrawleeVersionError, UnsupportedCrawlerError } from './errors.js';
@@ -127,6 +128,7 @@ export class RobotsPlugin {
     }
     if (kind === 'browser') attachBrowserHooks(target, guard);
     await attachBasicHooks(target, guard, skips, queue, feeder);
+    attachPoliteness(target, guard, kind);
     attached.add(crawler);
     return new RobotsPlugin(resolved, manager, guard, feeder, resolved.manager === undefined);
   }
