@@ -138,9 +138,10 @@ export class CrawlDelayScheduler {
   }
 
   /**
-   * A request to `origin` is leaving now, seen closer to the wire than {@link claimSend} (a browser's
+   * A request to `origin` left at `now`, seen closer to the wire than {@link claimSend} (a browser's
    * interception of a page's first request, which may go out long after the pre-navigation hooks
-   * while the browser starts): later slots count from here. An origin without a clock has no delay.
+   * while the browser starts; an HTTP request's upload time, known once its answer is in): later
+   * slots count from here when it is later. An origin without a clock has no delay.
    */
   sent(origin: string, now: number): void {
     const clock = this.clocks.get(origin);

@@ -266,6 +266,22 @@ export class RobotsGuard {
   }
 
   /**
+   * A request to `url` was really written to the wire at `at` (got's timings, once its answer is
+   * in): later requests of its origin, of every process sharing the store, count their delay from
+   * then when that is later than its {@link beforeSend}. On a busy machine a request may leave a
+   * while after the hook that let it go.
+   */
+  async confirmSent(url: string, at: number): Promise<void> {
+    const scheduler = this.crawlDelays;
+    const origin = originOf(url);
+    if (scheduler === undefined || origin === undefined) return;
+    const delay = scheduler.delayOf(origin) ?? 0;
+    if (delay <= 0) return;
+    scheduler.sent(origin, at);
+    await this.shared?.confirmSend(origin, delay, Date.now() - at);
+  }
+
+  /**
    * Pauses `url`'s origin for `pauseMs` (a page answered `429` or `503`): in this process, and for
    * every process sharing the store when it keeps a crawl clock. Requests waiting in the queue and
    * requests about to leave both wait for it. Never throws.

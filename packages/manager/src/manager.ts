@@ -250,10 +250,17 @@ export class RobotsManager {
    */
   crawlClock(): SharedCrawlClock | undefined {
     const store = this.store;
-    if (store.reserveCrawlSlot === undefined || store.claimCrawlSend === undefined || store.pauseOrigin === undefined) return undefined;
+    if (
+      store.reserveCrawlSlot === undefined ||
+      store.claimCrawlSend === undefined ||
+      store.confirmCrawlSend === undefined ||
+      store.pauseOrigin === undefined
+    )
+      return undefined;
     return {
       reserveCrawlSlot: (origin, delayMs, held) => store.reserveCrawlSlot!(origin, delayMs, held),
       claimCrawlSend: (origin, delayMs) => store.claimCrawlSend!(origin, delayMs),
+      confirmCrawlSend: (origin, delayMs, agoMs) => store.confirmCrawlSend!(origin, delayMs, agoMs),
       pauseOrigin: (origin, pauseMs) => store.pauseOrigin!(origin, pauseMs),
     };
   }

@@ -3,6 +3,9 @@
  * - HTTP crawlers: a got `beforeRequest` hook, after every other (got-scraping's header
  *   generation and the user's hooks included), waits for the origin's crawl-delay counted from the
  *   last request really sent, and marks this one sent: the last step before the request leaves.
+ * - HTTP crawlers, once the answer is in: the request's real upload time (got's timings) moves the
+ *   origin's clock when it is later than the hook above (a busy process may write a request a while
+ *   after letting it go), for every process sharing the store.
  * - HTTP and browser crawlers: a post-navigation hook pauses the origin of a page answered `429`
  *   or `503` for its `Retry-After` (see `retry-after.ts`), for every process sharing the store when
  *   it keeps a crawl clock. It runs before Crawlee's own handling of those statuses (an HTTP
@@ -25,8 +28,10 @@ export function attachPoliteness(crawler: PublicCrawler, guard: RobotsGuard, kin
   navigation.post.unshift(async (context: ContextInternals) => {
     const answer = readResponse(context.response);
     if (answer === undefined) return;
+    const url = answer.url ?? context.request.loadedUrl ?? context.request.url;
+    if (answer.sentAt !== undefined) await guard.confirmSent(url, answer.sentAt);
     const pauseMs = retryAfterMs(answer.status, answer.retryAfter, Date.now(), guard.options.maxCrawlDelaySecs * 1000);
-    if (pauseMs !== undefined) await guard.pauseOrigin(answer.url ?? context.request.loadedUrl ?? context.request.url, pauseMs);
+    if (pauseMs !== undefined) await guard.pauseOrigin(url, pauseMs);
   });
 }
 
@@ -52,9 +57,11 @@ interface Answer {
   readonly status: number;
   readonly retryAfter: string | undefined;
   readonly url: string | undefined;
+  /** When the request was written to the wire (got's timings), when known. */
+  readonly sentAt?: number | undefined;
 }
 
-/** Status, `Retry-After` and URL of a got response, or of a Playwright or Puppeteer `Response`. */
+/** Status, `Retry-After`, URL (and for got, when it was sent) of a got response, or of a Playwright or Puppeteer `Response`. */
 function readResponse(response: unknown): Answer | undefined {
   if (typeof response !== 'object' || response === null) return undefined;
   const r = response as {
@@ -62,10 +69,17 @@ function readResponse(response: unknown): Answer | undefined {
     headers?: unknown;
     url?: unknown;
     status?: unknown;
+    timings?: { upload?: unknown };
   };
   if (typeof r.statusCode === 'number') {
     const headers = (r.headers ?? {}) as Record<string, string | string[] | undefined>;
-    return { status: r.statusCode, retryAfter: firstValue(headers['retry-after']), url: typeof r.url === 'string' ? r.url : undefined };
+    const upload = r.timings?.upload;
+    return {
+      status: r.statusCode,
+      retryAfter: firstValue(headers['retry-after']),
+      url: typeof r.url === 'string' ? r.url : undefined,
+      sentAt: typeof upload === 'number' ? upload : undefined,
+    };
   }
   if (typeof r.status === 'function' && typeof r.headers === 'function') {
     const status: unknown = r.status.call(response);

@@ -40,6 +40,11 @@ export class SharedSlots {
     return this.clock.claimCrawlSend(origin, delayMs).catch(cannotTell);
   }
 
+  /** A request to `origin` was written `agoMs` ago (see `RobotsStore.confirmCrawlSend`). */
+  confirmSend(origin: string, delayMs: number, agoMs: number): Promise<boolean> {
+    return this.clock.confirmCrawlSend(origin, delayMs, agoMs).catch(() => false);
+  }
+
   /** Pauses `origin` for the fleet for `pauseMs`. Resolves to whether the store recorded it. */
   pause(origin: string, pauseMs: number): Promise<boolean> {
     return this.clock.pauseOrigin(origin, pauseMs).catch(() => false);

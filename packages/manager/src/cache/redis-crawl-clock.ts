@@ -58,6 +58,17 @@ end
 return 0
 `;
 
+/** ARGV: delay ms, how many ms ago the request was written. Moves `sent` there if that is later. Replies 1. */
+export const CONFIRM_SEND_SCRIPT = `${PRELUDE}
+local delay = tonumber(ARGV[1])
+local at = now - tonumber(ARGV[2])
+if delay > 0 and at > sent then
+  redis.call('HSET', KEYS[1], 'sent', at)
+  keep(math.max(slot, pause, at) + delay)
+end
+return 1
+`;
+
 /** ARGV: pause ms. Moves the origin's pause to now + ms unless it already ends later. Replies 1. */
 export const PAUSE_SCRIPT = `${PRELUDE}
 local untilMs = now + tonumber(ARGV[1])

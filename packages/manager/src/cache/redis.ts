@@ -33,7 +33,7 @@ import { msOf, timerSecs } from '../options.js';
 import { decodeRecord, encodeRecord, type RobotsRecord } from '../record.js';
 import { MemoryStore } from './memory.js';
 import { consoleLog } from './console-log.js';
-import { CLAIM_SEND_SCRIPT, PAUSE_SCRIPT, RESERVE_SLOT_SCRIPT, slotReply } from './redis-crawl-clock.js';
+import { CLAIM_SEND_SCRIPT, CONFIRM_SEND_SCRIPT, PAUSE_SCRIPT, RESERVE_SLOT_SCRIPT, slotReply } from './redis-crawl-clock.js';
 import type { CrawlSlot, Log, RobotsStore, StoreLock } from './store.js';
 
 /** The part of an ioredis `Redis` client this store uses. */
@@ -271,6 +271,16 @@ export class RedisStore implements RobotsStore {
       async () => undefined,
     );
     return reply === undefined || !Number.isFinite(reply) ? undefined : reply;
+  }
+
+  /** A request to `origin` was written `agoMs` ago: the fleet's delay counts from then if later than its claim; false while Redis is down. */
+  async confirmCrawlSend(origin: string, delayMs: number, agoMs: number): Promise<boolean> {
+    const args = [CONFIRM_SEND_SCRIPT, 1, this.paceKey(origin), Math.max(0, Math.round(delayMs)), Math.max(0, Math.round(agoMs))];
+    const reply = await this.run(
+      async (client) => client.call('EVAL', args),
+      async () => undefined,
+    );
+    return reply !== undefined;
   }
 
   /** Pauses `origin` for the fleet for `pauseMs` from now; false while Redis is down. */

@@ -27,7 +27,7 @@ export interface CrawlSlot {
  * The crawl clock a shared store keeps per origin, which every process sharing the store obeys:
  * crawl-delay slots and `Retry-After` pauses (see `RobotsManager.crawlClock()`).
  */
-export type SharedCrawlClock = Required<Pick<RobotsStore, 'reserveCrawlSlot' | 'claimCrawlSend' | 'pauseOrigin'>>;
+export type SharedCrawlClock = Required<Pick<RobotsStore, 'reserveCrawlSlot' | 'claimCrawlSend' | 'confirmCrawlSend' | 'pauseOrigin'>>;
 
 /** Where the manager keeps robots records. */
 export interface RobotsStore {
@@ -53,7 +53,7 @@ export interface RobotsStore {
    * pause ({@link pauseOrigin}). `held`: the slot this request reserved before (its `at`), kept when
    * no pause moved past it, so a request that comes back at its slot does not take a new one.
    * `undefined` when the store cannot answer now (the caller keeps its own clock). Optional: shared
-   * stores implement it, together with {@link claimCrawlSend} and {@link pauseOrigin}.
+   * stores implement it, together with {@link claimCrawlSend}, {@link confirmCrawlSend} and {@link pauseOrigin}.
    */
   reserveCrawlSlot?(origin: string, delayMs: number, held?: number): Promise<CrawlSlot | undefined>;
   /**
@@ -62,6 +62,12 @@ export interface RobotsStore {
    * less than `delayMs` ago, or the origin is paused). `undefined` when the store cannot answer now.
    */
   claimCrawlSend?(origin: string, delayMs: number): Promise<number | undefined>;
+  /**
+   * A request to `origin` was really written to the wire `agoMs` ago (known once its answer is in):
+   * later requests count their delay from then when that is later than its claim. A request may
+   * leave a while after {@link claimCrawlSend} on a busy machine. Resolves to whether the store recorded it.
+   */
+  confirmCrawlSend?(origin: string, delayMs: number, agoMs: number): Promise<boolean>;
   /**
    * Pauses `origin` for `pauseMs` from now for every process sharing the store (a `Retry-After`):
    * no slot is given and no request let go before then. A later pause already set is kept.
