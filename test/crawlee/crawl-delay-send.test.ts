@@ -13,7 +13,7 @@ import { crawleeCheerio, freshConfig, page, startSite, text, type Site, type Sit
 const UA = 'HeedBot/1.0 (+https://example.com/bot)';
 const DELAY_MS = 500;
 /** What got does before the first request leaves, slowed down the way a loaded machine slows it. */
-const FIRST_REQUEST_HELD_MS = 400;
+const FIRST_REQUEST_HELD_MS = 700;
 
 let site: Site;
 let manager: RobotsManager;
