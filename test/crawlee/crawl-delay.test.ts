@@ -69,13 +69,42 @@ describe('a fetch that starts late', () => {
     s.setDelay('http://a', 0.4);
     expect(s.acquire('http://a', 'r1', 0)).toBe(0);
     expect(s.acquire('http://a', 'r2', 1)).toBe(399); // slot at 400
-    s.started('r1', 380); // a busy machine: r1 left 380 ms after it was let go
+    expect(s.claimSend('http://a', 380)).toBe(0); // a busy machine: r1 left 380 ms after it was let go
     expect(s.acquire('http://a', 'r2', 400)).toBe(380); // not before 780
     expect(s.acquire('http://a', 'r2', 780)).toBe(0);
-    s.started('r2', 790);
+    expect(s.claimSend('http://a', 790)).toBe(0);
     expect(s.acquire('http://a', 'r3', 800)).toBe(390); // a new request: 400 after r2's start
-    s.started('r-unknown', 5_000); // never let go: changes nothing
     expect(s.acquire('http://a', 'r3', 1_190)).toBe(0);
+  });
+
+  it('holds a request let go on time while the one before it left late, until the delay since that one', () => {
+    const s = new CrawlDelayScheduler(60_000);
+    s.setDelay('http://a', 1);
+    expect(s.acquire('http://a', 'r1', 0)).toBe(0);
+    expect(s.acquire('http://a', 'r2', 10)).toBe(990);
+    expect(s.acquire('http://a', 'r2', 1_000)).toBe(0); // its slot: r1 has not reported leaving yet
+    expect(s.claimSend('http://a', 1_100)).toBe(0); // r1 leaves 1.1 s late (a first request under load)
+    expect(s.claimSend('http://a', 1_120)).toBe(980); // r2, right behind it, waits a full delay
+    expect(s.claimSend('http://a', 2_100)).toBe(0);
+  });
+});
+
+describe('a Retry-After pause', () => {
+  it('holds every slot and every send of the origin until it ends, reserved ones included', () => {
+    const s = new CrawlDelayScheduler(60_000);
+    s.setDelay('http://a', 0);
+    s.setDelay('http://b', 1);
+    expect(s.acquire('http://b', 'b1', 0)).toBe(0);
+    expect(s.acquire('http://b', 'b2', 0)).toBe(1_000);
+    s.pause('http://a', 3_000, 0);
+    s.pause('http://b', 3_000, 0);
+    s.pause('http://b', 2_000, 0); // a shorter pause does not shorten the longer one
+    expect(s.acquire('http://a', 'a1', 100)).toBe(2_900);
+    expect(s.claimSend('http://a', 100)).toBe(2_900);
+    expect(s.acquire('http://b', 'b2', 1_000)).toBe(2_000);
+    expect(s.acquire('http://a', 'a1', 3_000)).toBe(0);
+    expect(s.claimSend('http://a', 3_000)).toBe(0);
+    expect(s.acquire('http://c', 'c1', 100)).toBe(0); // other origins go on
   });
 });
 

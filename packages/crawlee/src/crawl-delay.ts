@@ -3,7 +3,13 @@
  * a task slot (that would hold back every other origin): the scheduler answers how long it must
  * wait, and the crawler puts it back into the queue for that long, the way Crawlee's own
  * `sameDomainDelaySecs` does. Slots are handed out in order, so ten waiting requests of one origin
- * leave at `delay` intervals instead of all retrying at once.
+ * leave at `delay` intervals instead of all retrying at once. Right before a request leaves,
+ * {@link CrawlDelayScheduler.claimSend} keeps the gap from the last one really sent, and a page
+ * answered `429`/`503` pauses its origin ({@link CrawlDelayScheduler.pause}).
+ *
+ * This is the clock of one process. With a store that keeps a crawl clock for the fleet
+ * (`RedisStore`), the guard asks the store first and this clock decides only while the store cannot
+ * answer (see `politeness/shared-slots.ts`).
  */
 import { MAX_TIMER_MS } from './timers.js';
 
@@ -13,8 +19,10 @@ interface OriginClock {
   delayMs: number | undefined;
   /** Start time of the last fetch granted (or reserved) for the origin. */
   lastSlot: number | undefined;
-  /** When its last fetch really started (reported by {@link CrawlDelayScheduler.started}). */
+  /** When its last fetch really started (see {@link CrawlDelayScheduler.claimSend}). */
   lastStart: number | undefined;
+  /** No fetch before this time (a `Retry-After`, see {@link CrawlDelayScheduler.pause}). */
+  pausedUntil: number | undefined;
 }
 
 /**
@@ -32,8 +40,6 @@ const EVICTION_SCAN = 8;
 export class CrawlDelayScheduler {
   /** origin → its clock, least recently used first (Map order; moved to the end on use). */
   private readonly clocks = new Map<string, OriginClock>();
-  /** request key → origin, for requests let go whose start is not reported yet. */
-  private readonly granted = new Map<string, string>();
   /** request key → the slot reserved for it. */
   private readonly reserved = new Map<string, number>();
 
@@ -58,22 +64,53 @@ export class CrawlDelayScheduler {
     this.clockOf(origin, now).delayMs = ms;
   }
 
+  /** The crawl-delay of `origin` in ms as in force (capped), once known. */
+  delayOf(origin: string): number | undefined {
+    return this.clocks.get(origin)?.delayMs;
+  }
+
+  /**
+   * Holds `origin` back until `until` (a page answered `429` or `503`): no slot is given and no
+   * request let go before then, reserved ones included. A later pause already set is kept.
+   */
+  pause(origin: string, until: number, now = Date.now()): void {
+    const clock = this.clockOf(origin, now);
+    clock.pausedUntil = Math.max(clock.pausedUntil ?? until, until);
+  }
+
+  /**
+   * A request to `origin` is about to leave (the last step before it goes on the wire): 0 when it
+   * may go, and it counts as the origin's last fetch from now; else the milliseconds to wait before
+   * asking again (the last fetch started less than the delay ago, later than its slot said, or the
+   * origin is paused). Slots space requests out; this keeps the gap when one leaves late.
+   */
+  claimSend(origin: string, now: number): number {
+    const clock = this.clocks.get(origin);
+    if (clock === undefined) return 0;
+    const due = Math.max(
+      clock.lastStart === undefined ? -Infinity : clock.lastStart + (clock.delayMs ?? 0),
+      clock.pausedUntil ?? -Infinity,
+    );
+    if (now < due) return due - now;
+    if ((clock.delayMs ?? 0) > 0) clock.lastStart = Math.max(clock.lastStart ?? now, now);
+    return 0;
+  }
+
   /**
    * Asks to fetch `origin` now for the request `key`. Returns 0 when it may go (the slot is taken),
    * else the milliseconds to wait before asking again (a later slot is reserved for `key`). A slot
    * is also never sooner than `delay` after the origin's last fetch really started (see
-   * {@link started}): on a busy machine a request let go at t may reach the site well after t.
+   * {@link claimSend}): on a busy machine a request let go at t may reach the site well after t.
    */
   acquire(origin: string, key: string, now: number): number {
     const clock = this.clockOf(origin, now);
     const delay = clock.delayMs ?? 0;
-    const earliest = clock.lastStart === undefined ? -Infinity : clock.lastStart + delay;
+    const earliest = Math.max(clock.lastStart === undefined ? -Infinity : clock.lastStart + delay, clock.pausedUntil ?? -Infinity);
     const slot = this.reserved.get(key);
     if (slot !== undefined) {
       const due = Math.max(slot, earliest);
       if (now >= due) {
         this.reserved.delete(key);
-        this.grant(origin, key, delay);
         return 0;
       }
       return due - now;
@@ -82,7 +119,6 @@ export class CrawlDelayScheduler {
     const free = Math.max(last === undefined ? now : last + delay, earliest);
     if (now >= free) {
       clock.lastSlot = now;
-      this.grant(origin, key, delay);
       return 0;
     }
     // A reservation forgotten past the bound only loses its place: its request, back at its slot,
@@ -94,18 +130,6 @@ export class CrawlDelayScheduler {
   }
 
   /**
-   * The request `key`, let go by {@link acquire}, is being fetched now (the crawler's last step
-   * before the request leaves). Later slots of its origin count from here.
-   */
-  started(key: string, now: number): void {
-    const origin = this.granted.get(key);
-    if (origin === undefined) return;
-    this.granted.delete(key);
-    const clock = this.clockOf(origin, now);
-    clock.lastStart = Math.max(clock.lastStart ?? now, now);
-  }
-
-  /**
    * Gives up the slot reserved for `key` (its request will not come back for it). The origin's
    * next free slot stays where it was: a slot given up makes later requests wait longer, never less.
    */
@@ -114,22 +138,14 @@ export class CrawlDelayScheduler {
   }
 
   /**
-   * A request to `origin` is leaving now, seen closer to the wire than {@link started} (a browser's
+   * A request to `origin` left at `now`, seen closer to the wire than {@link claimSend} (a browser's
    * interception of a page's first request, which may go out long after the pre-navigation hooks
-   * while the browser starts): later slots count from here. An origin without a clock has no delay.
+   * while the browser starts; an HTTP request's upload time, known once its answer is in): later
+   * slots count from here when it is later. An origin without a clock has no delay.
    */
   sent(origin: string, now: number): void {
     const clock = this.clocks.get(origin);
     if (clock !== undefined) clock.lastStart = Math.max(clock.lastStart ?? now, now);
-  }
-
-  /** Remembers that `key` was let go, so that its start moves the origin's clock. */
-  private grant(origin: string, key: string, delay: number): void {
-    // Only delayed origins need the start time; bounded so a crawler that never reports starts
-    // (a custom crawler might not) cannot grow it without end.
-    if (delay <= 0) return;
-    if (this.granted.size >= MAX_GRANTED) this.granted.delete(this.granted.keys().next().value as string);
-    this.granted.set(key, origin);
   }
 
   /** The clock of `origin`, made the most recently used (a new one past the bound evicts idle ones). */
@@ -138,7 +154,7 @@ export class CrawlDelayScheduler {
     if (clock !== undefined) {
       this.clocks.delete(origin);
     } else {
-      clock = { delayMs: undefined, lastSlot: undefined, lastStart: undefined };
+      clock = { delayMs: undefined, lastSlot: undefined, lastStart: undefined, pausedUntil: undefined };
       if (this.clocks.size >= this.maxIdleOrigins) this.evictIdle(now);
     }
     this.clocks.set(origin, clock);
@@ -165,12 +181,11 @@ export class CrawlDelayScheduler {
 function idle(clock: OriginClock, now: number): boolean {
   const delay = clock.delayMs ?? 0;
   return (
-    (clock.lastSlot === undefined || now >= clock.lastSlot + delay) && (clock.lastStart === undefined || now >= clock.lastStart + delay)
+    (clock.lastSlot === undefined || now >= clock.lastSlot + delay) &&
+    (clock.lastStart === undefined || now >= clock.lastStart + delay) &&
+    (clock.pausedUntil === undefined || now >= clock.pausedUntil)
   );
 }
-
-/** Requests let go whose start is awaited, at most (the oldest is forgotten first). */
-const MAX_GRANTED = 10_000;
 
 /** Requests waiting for a reserved slot, at most (the oldest reservation is forgotten first). */
 const MAX_RESERVED = 100_000;

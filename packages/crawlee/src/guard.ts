@@ -7,6 +7,7 @@ import type { RobotsManagerLike } from './manager-contract.js';
 import type { RobotsDirectives } from './page-signals/meta-robots.js';
 import type { ResolvedOptions } from './options.js';
 import { timerDelay, type CrawlDelayScheduler } from './crawl-delay.js';
+import { SharedSlots } from './politeness/shared-slots.js';
 import { originOf, type UsageEvidence, type UsageReport, type Verdict } from '@heed/manager';
 import { LRUCache } from 'lru-cache';
 import { nofollowSkip, skipFromVerdict, usageSkipEvent, type CheckFailure, type SkipEvent, type SkipStage } from './report/skip-events.js';
@@ -69,6 +70,8 @@ export class RobotsGuard {
   private waits = 0;
   /** Told of the origins of allowed pages (see {@link tellPageOrigins}). */
   private pageOrigins: PageOriginListener | undefined;
+  /** The crawl clock of the manager's store, shared by every process on it (`RedisStore`), if it keeps one. */
+  private readonly shared: SharedSlots | undefined;
 
   constructor(
     readonly options: ResolvedOptions,
@@ -77,7 +80,10 @@ export class RobotsGuard {
     readonly skips: Skips,
     readonly crawlDelays: CrawlDelayScheduler | undefined,
     private readonly warn: (message: string) => void,
-  ) {}
+  ) {
+    const clock = crawlDelays === undefined ? undefined : manager.crawlClock?.();
+    this.shared = clock === undefined ? undefined : new SharedSlots(clock);
+  }
 
   /**
    * Tells `listener` of each origin a page of the crawl is allowed on. The sitemap feeder listens:
@@ -191,17 +197,101 @@ export class RobotsGuard {
           const seconds = await abortable(learning, signal);
           if (!scheduler.knows(origin)) scheduler.setDelay(origin, seconds);
         }
-        const wait = scheduler.acquire(origin, key, Date.now());
+        const wait = await abortable(this.crawlSlot(origin, key), signal);
         if (wait <= 0) {
-          scheduler.started(key, Date.now());
+          await this.beforeSend(url, signal);
           return;
         }
         await sleep(timerDelay(wait), signal);
       }
     } catch (error) {
-      scheduler.cancel(key);
+      this.cancelSlot(key);
       throw error;
     }
+  }
+
+  /**
+   * How long the request `key` to `origin` must wait for its crawl-delay slot: 0 when it may go
+   * now, else the milliseconds until its slot (reserved for `key`: ask again then, with the same
+   * key). The fleet's clock when the manager's store keeps one and answers, else this process's.
+   * Learn the origin's delay first ({@link learnCrawlDelay}).
+   */
+  async crawlSlot(origin: string, key: string): Promise<number> {
+    const scheduler = this.crawlDelays;
+    if (scheduler === undefined) return 0;
+    const delayMs = scheduler.delayOf(origin);
+    if (this.shared !== undefined) {
+      const wait = await this.shared.acquire(origin, key, delayMs ?? 0);
+      if (wait !== undefined) return wait;
+      // The store could not tell: this process's clock decides, with the delay in force (set again
+      // if the scheduler forgot the origin during the wait for the store).
+      if (delayMs !== undefined && !scheduler.knows(origin)) scheduler.setDelay(origin, delayMs / 1000);
+    }
+    return scheduler.acquire(origin, key, Date.now());
+  }
+
+  /** Gives up the slot reserved for `key` (its request will not come back for it). */
+  cancelSlot(key: string): void {
+    this.crawlDelays?.cancel(key);
+    this.shared?.cancel(key);
+  }
+
+  /**
+   * Call right before a request to `url` goes on the wire (got's last `beforeRequest` hook, a
+   * browser's last pre-navigation hook, a `BasicCrawler`'s handler): resolves once it may go, and
+   * from then on the origin's crawl-delay counts from this request. It waits only when the last
+   * request to the origin (of any process sharing the store) left later than its slot said, less
+   * than the delay ago, or while the origin is paused by a `Retry-After`. Rejects with the signal's
+   * reason when `signal` aborts first.
+   */
+  async beforeSend(url: string, signal?: AbortSignal): Promise<void> {
+    const scheduler = this.crawlDelays;
+    const origin = originOf(url);
+    if (scheduler === undefined || origin === undefined) return;
+    for (;;) {
+      signal?.throwIfAborted();
+      const delay = scheduler.delayOf(origin) ?? 0;
+      // An origin without a delay is not asked of the store here: only a pause holds it back, and
+      // the fleet's pauses were asked for with its slot.
+      const shared = delay > 0 && this.shared !== undefined ? await abortable(this.shared.claimSend(origin, delay), signal) : undefined;
+      let wait: number;
+      if (shared === undefined) wait = scheduler.claimSend(origin, Date.now());
+      else {
+        wait = shared;
+        if (wait <= 0) scheduler.sent(origin, Date.now());
+      }
+      if (wait <= 0) return;
+      await sleep(timerDelay(wait), signal);
+    }
+  }
+
+  /**
+   * A request to `url` was really written to the wire at `at` (got's timings, once its answer is
+   * in): later requests of its origin, of every process sharing the store, count their delay from
+   * then when that is later than its {@link beforeSend}. On a busy machine a request may leave a
+   * while after the hook that let it go.
+   */
+  async confirmSent(url: string, at: number): Promise<void> {
+    const scheduler = this.crawlDelays;
+    const origin = originOf(url);
+    if (scheduler === undefined || origin === undefined) return;
+    const delay = scheduler.delayOf(origin) ?? 0;
+    if (delay <= 0) return;
+    scheduler.sent(origin, at);
+    await this.shared?.confirmSend(origin, delay, Date.now() - at);
+  }
+
+  /**
+   * Pauses `url`'s origin for `pauseMs` (a page answered `429` or `503`): in this process, and for
+   * every process sharing the store when it keeps a crawl clock. Requests waiting in the queue and
+   * requests about to leave both wait for it. Never throws.
+   */
+  async pauseOrigin(url: string, pauseMs: number): Promise<void> {
+    const scheduler = this.crawlDelays;
+    const origin = originOf(url);
+    if (scheduler === undefined || origin === undefined || pauseMs <= 0) return;
+    scheduler.pause(origin, Date.now() + pauseMs);
+    await this.shared?.pause(origin, pauseMs);
   }
 
   /**

@@ -8,7 +8,8 @@ import type { RobotsManager } from '@heed/manager';
 /**
  * The subset of `RobotsManager` the plugin calls: `decide()` for every URL (its verdicts are used
  * as they are; `explain()` only for a skip). `usage` is needed only with the `purposes` option
- * (attach() says so when it is missing).
+ * (attach() says so when it is missing). `crawlClock` shares crawl-delay and `Retry-After` with
+ * every process on the same store; without it each crawler keeps its own clock.
  */
 export type RobotsManagerLike = Pick<RobotsManager, 'decide' | 'sitemaps' | 'crawlDelay' | 'prefetch' | 'close'> &
-  Partial<Pick<RobotsManager, 'usage'>>;
+  Partial<Pick<RobotsManager, 'usage' | 'crawlClock'>>;

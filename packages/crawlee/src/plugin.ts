@@ -26,6 +26,7 @@ import { attachHttpHooks } from './attach/http.js';
 import { attachPageIdentity } from './attach/identify.js';
 import { attachJsdomHooks } from './attach/jsdom.js';
 import { crawlerFetchContext, withFetchContext } from './attach/proxy.js';
+import { attachPoliteness } from './politeness/attach.js';
 import { assertQueueFree, enqueueScope, PendingRequests, QueueHooks } from './attach/queue.js';
 import { CrawlDelayScheduler } from './crawl-delay.js';
 import { AlreadyAttachedError, UnsupportedCrawleeVersionError, UnsupportedCrawlerError } from './errors.js';
@@ -145,6 +146,7 @@ export class RobotsPlugin {
     if (kind === 'browser') attachBrowserHooks(target, guard);
     if (resolved.identifyPages) attachPageIdentity(target, resolved.userAgent);
     await attachBasicHooks(target, guard, skips, queue, feeder);
+    attachPoliteness(target, guard, kind);
     attached.add(crawler);
     return new RobotsPlugin(resolved, manager, guard, feeder, resolved.manager === undefined);
   }

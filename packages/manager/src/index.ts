@@ -32,7 +32,7 @@ export type {
   RecordProblem,
   GoodCopy,
 } from './record.js';
-export type { RobotsStore, StoreLock, Log } from './cache/store.js';
+export type { RobotsStore, StoreLock, Log, CrawlSlot, SharedCrawlClock } from './cache/store.js';
 export { MemoryStore } from './cache/memory.js';
 export type { MemoryStoreOptions } from './cache/memory.js';
 export { KeyValueStoreStore } from './cache/key-value-store.js';

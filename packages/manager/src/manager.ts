@@ -10,7 +10,7 @@ import PQueue from 'p-queue';
 import type { ProductTokens, RobotsTxt } from '@heed/parser';
 import { consoleLog } from './cache/console-log.js';
 import { MemoryStore } from './cache/memory.js';
-import type { RobotsStore } from './cache/store.js';
+import type { RobotsStore, SharedCrawlClock } from './cache/store.js';
 import { InvalidOptionsError, InvalidUrlError, ManagerClosedError } from './errors.js';
 import type { FetchContext } from './fetch/fetch-context.js';
 import type { FetchCounts } from './loader/fetch-log.js';
@@ -251,6 +251,29 @@ export class RobotsManager {
     };
     const workers = Math.min(pending.length, this.options.maxConcurrency * 2);
     await Promise.all(Array.from({ length: workers }, worker));
+  }
+
+  /**
+   * The crawl clock the manager's store keeps for every process that shares it (`RedisStore`):
+   * crawl-delay slots and `Retry-After` pauses per origin. `undefined` for a store without one
+   * (`MemoryStore`, `KeyValueStoreStore`): each crawler then keeps its own clock. The Crawlee plugin
+   * uses it when it is there; a crawler of your own can too.
+   */
+  crawlClock(): SharedCrawlClock | undefined {
+    const store = this.store;
+    if (
+      store.reserveCrawlSlot === undefined ||
+      store.claimCrawlSend === undefined ||
+      store.confirmCrawlSend === undefined ||
+      store.pauseOrigin === undefined
+    )
+      return undefined;
+    return {
+      reserveCrawlSlot: (origin, delayMs, held) => store.reserveCrawlSlot!(origin, delayMs, held),
+      claimCrawlSend: (origin, delayMs) => store.claimCrawlSend!(origin, delayMs),
+      confirmCrawlSend: (origin, delayMs, agoMs) => store.confirmCrawlSend!(origin, delayMs, agoMs),
+      pauseOrigin: (origin, pauseMs) => store.pauseOrigin!(origin, pauseMs),
+    };
   }
 
   /** Fetch, cache and per-origin counters. */

@@ -18,7 +18,14 @@ import { safeOrigin, type RobotsGuard } from '../guard.js';
 import type { Skips } from '../report/skips.js';
 import type { SitemapFeeder } from '../sitemaps/feeder.js';
 import { readPageInfo } from './page-info.js';
-import { navigationHooks, wrapRequestHandling, wrapUserHandler, type ContextInternals, type PublicCrawler } from './crawler-internals.js';
+import {
+  crawlerKind,
+  navigationHooks,
+  wrapRequestHandling,
+  wrapUserHandler,
+  type ContextInternals,
+  type PublicCrawler,
+} from './crawler-internals.js';
 import { checkRewrite } from './outgoing.js';
 import { identifySendRequest } from './identify.js';
 import { enqueueScope, type QueueHooks } from './queue.js';
@@ -52,10 +59,12 @@ function hookRequestHandling(crawler: PublicCrawler, guard: RobotsGuard, skips: 
     const checked = queue.checkedBeforeFetch.get(context.request);
     if (checked !== undefined) await checkRewrite(guard, context.request, checked, context.request.url);
   });
-  // Crawl-delay counts from when a fetch really starts: the last step before the request leaves
-  // (HTTP and browser crawlers), else the handler's start (BasicCrawler fetches in the handler).
-  const started = (context: ContextInternals) => guard.crawlDelays?.started(context.request.id ?? context.request.uniqueKey, Date.now());
-  navigationHooks(crawler)?.pre.push(started);
+  // Crawl-delay counts from when a fetch really starts: got's last `beforeRequest` hook for HTTP
+  // crawlers (see `politeness/attach.ts`), the last pre-navigation hook for browsers, else the
+  // handler's start (BasicCrawler fetches in the handler).
+  const kind = crawlerKind(crawler);
+  const started = (context: ContextInternals) => guard.beforeSend(context.request.url);
+  if (kind === 'browser') navigationHooks(crawler)?.pre.push(started);
   let warnedBypass = false;
   wrapRequestHandling(crawler, async (context, next) => {
     const { request } = context;
@@ -84,7 +93,7 @@ function hookRequestHandling(crawler: PublicCrawler, guard: RobotsGuard, skips: 
     if (guard.options.identifyPages) identifySendRequest(context, guard.options.userAgent);
     if (guard.options.checkSendRequest) guardSendRequest(context, guard);
     guard.stats.allowed++;
-    started(context);
+    if (kind === 'basic') await started(context);
     try {
       await next(context);
       // The page loaded, then tried to navigate somewhere disallowed (a script or meta refresh):

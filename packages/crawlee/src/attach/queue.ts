@@ -193,7 +193,9 @@ export class QueueHooks {
         const seconds = await learning;
         if (!scheduler.knows(origin)) scheduler.setDelay(origin, seconds);
       }
-      const wait = scheduler.acquire(origin, request.id ?? request.uniqueKey, Date.now());
+      // The fleet's clock when the store keeps one: the request keeps the slot it reserved there
+      // while it waits, and takes it when it comes back.
+      const wait = await this.guard.crawlSlot(origin, request.id ?? request.uniqueKey);
       if (wait > 0) {
         this.guard.stats.crawlDelayDeferrals++;
         this.pending.added();

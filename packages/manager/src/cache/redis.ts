@@ -1,7 +1,9 @@
 /**
  * `RedisStore`: records in Redis, for a fleet of processes or machines. Besides the records it
  * keeps a fetch lock per origin (`SET NX PX`, released by compare-and-delete), so that however
- * many managers wait on a new origin, one request goes out.
+ * many managers wait on a new origin, one request goes out, and a crawl clock per origin
+ * (crawl-delay slots and `Retry-After` pauses, see `redis-crawl-clock.ts`), so that the fleet, not
+ * each process, keeps an origin's crawl-delay.
  *
  * When Redis is down the store keeps working from process memory (a `MemoryStore` by default),
  * says so once per outage, and goes back to Redis as soon as the client reconnects. Commands are
@@ -31,7 +33,8 @@ import { msOf, timerSecs } from '../options.js';
 import { decodeRecord, encodeRecord, type RobotsRecord } from '../record.js';
 import { MemoryStore } from './memory.js';
 import { consoleLog } from './console-log.js';
-import type { Log, RobotsStore, StoreLock } from './store.js';
+import { CLAIM_SEND_SCRIPT, CONFIRM_SEND_SCRIPT, PAUSE_SCRIPT, RESERVE_SLOT_SCRIPT, slotReply } from './redis-crawl-clock.js';
+import type { CrawlSlot, Log, RobotsStore, StoreLock } from './store.js';
 
 /** The part of an ioredis `Redis` client this store uses. */
 export interface RedisClientLike {
@@ -248,6 +251,48 @@ export class RedisStore implements RobotsStore {
     };
   }
 
+  /**
+   * The origin's next crawl slot for the whole fleet (see `redis-crawl-clock.ts`); `undefined` while
+   * Redis is down, and the caller's per-process clock decides.
+   */
+  async reserveCrawlSlot(origin: string, delayMs: number, held?: number): Promise<CrawlSlot | undefined> {
+    const args = [RESERVE_SLOT_SCRIPT, 1, this.paceKey(origin), Math.max(0, Math.round(delayMs)), held === undefined ? '' : held];
+    return this.run(
+      async (client) => slotReply(await client.call('EVAL', args)),
+      async () => undefined,
+    );
+  }
+
+  /** 0 when a request to `origin` may leave now (recorded for the fleet), else the ms to wait; `undefined` while Redis is down. */
+  async claimCrawlSend(origin: string, delayMs: number): Promise<number | undefined> {
+    const args = [CLAIM_SEND_SCRIPT, 1, this.paceKey(origin), Math.max(0, Math.round(delayMs))];
+    const reply = await this.run(
+      async (client) => Number(await client.call('EVAL', args)),
+      async () => undefined,
+    );
+    return reply === undefined || !Number.isFinite(reply) ? undefined : reply;
+  }
+
+  /** A request to `origin` was written `agoMs` ago: the fleet's delay counts from then if later than its claim; false while Redis is down. */
+  async confirmCrawlSend(origin: string, delayMs: number, agoMs: number): Promise<boolean> {
+    const args = [CONFIRM_SEND_SCRIPT, 1, this.paceKey(origin), Math.max(0, Math.round(delayMs)), Math.max(0, Math.round(agoMs))];
+    const reply = await this.run(
+      async (client) => client.call('EVAL', args),
+      async () => undefined,
+    );
+    return reply !== undefined;
+  }
+
+  /** Pauses `origin` for the fleet for `pauseMs` from now; false while Redis is down. */
+  async pauseOrigin(origin: string, pauseMs: number): Promise<boolean> {
+    const args = [PAUSE_SCRIPT, 1, this.paceKey(origin), Math.max(0, Math.round(pauseMs))];
+    const reply = await this.run(
+      async (client) => client.call('EVAL', args),
+      async () => undefined,
+    );
+    return reply !== undefined;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     this.closeCircuit();
@@ -276,6 +321,10 @@ export class RedisStore implements RobotsStore {
 
   private recordKey(origin: string): string {
     return `${this.keyPrefix}record:${origin}`;
+  }
+
+  private paceKey(origin: string): string {
+    return `${this.keyPrefix}pace:${origin}`;
   }
 
   /**
@@ -397,15 +446,18 @@ export class RedisStore implements RobotsStore {
   private noteDown(error: unknown): void {
     if (this.down) return;
     this.down = true;
-    this.log.warning('Redis is unreachable: robots records are kept in process memory until it is back.', {
-      error: error instanceof Error ? error.message : String(error),
-    });
+    this.log.warning(
+      'Redis is unreachable: robots records, crawl-delay slots and Retry-After pauses are kept in process memory (each process on its own) until it is back.',
+      {
+        error: error instanceof Error ? error.message : String(error),
+      },
+    );
   }
 
   private noteUp(): void {
     if (!this.down) return;
     this.down = false;
-    this.log.info('Redis is reachable again: robots records are stored in Redis again.');
+    this.log.info('Redis is reachable again: robots records and crawl clocks are shared through Redis again.');
   }
 }
 

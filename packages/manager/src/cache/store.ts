@@ -15,6 +15,20 @@ export interface StoreLock {
   release(): Promise<void>;
 }
 
+/** A crawl slot reserved in a shared store ({@link RobotsStore.reserveCrawlSlot}). */
+export interface CrawlSlot {
+  /** Milliseconds from now until the slot (0 or less: now). */
+  readonly waitMs: number;
+  /** The slot on the store's clock, to hand back as `held` when the request comes back for it. */
+  readonly at: number;
+}
+
+/**
+ * The crawl clock a shared store keeps per origin, which every process sharing the store obeys:
+ * crawl-delay slots and `Retry-After` pauses (see `RobotsManager.crawlClock()`).
+ */
+export type SharedCrawlClock = Required<Pick<RobotsStore, 'reserveCrawlSlot' | 'claimCrawlSend' | 'confirmCrawlSend' | 'pauseOrigin'>>;
+
 /** Where the manager keeps robots records. */
 export interface RobotsStore {
   /**
@@ -33,6 +47,33 @@ export interface RobotsStore {
    * all of them; without it the single flight is per manager.
    */
   lock?(origin: string, ttlMs: number): Promise<StoreLock | undefined>;
+  /**
+   * Reserves the next crawl slot of `origin` for every process sharing the store: the later of now,
+   * the last slot reserved plus `delayMs`, the last request sent plus `delayMs`, and the end of a
+   * pause ({@link pauseOrigin}). `held`: the slot this request reserved before (its `at`), kept when
+   * no pause moved past it, so a request that comes back at its slot does not take a new one.
+   * `undefined` when the store cannot answer now (the caller keeps its own clock). Optional: shared
+   * stores implement it, together with {@link claimCrawlSend}, {@link confirmCrawlSend} and {@link pauseOrigin}.
+   */
+  reserveCrawlSlot?(origin: string, delayMs: number, held?: number): Promise<CrawlSlot | undefined>;
+  /**
+   * Called right before a request to `origin` leaves: 0 when it may go (recorded as the origin's
+   * last request sent), else the milliseconds to wait before asking again (another process sent one
+   * less than `delayMs` ago, or the origin is paused). `undefined` when the store cannot answer now.
+   */
+  claimCrawlSend?(origin: string, delayMs: number): Promise<number | undefined>;
+  /**
+   * A request to `origin` was really written to the wire `agoMs` ago (known once its answer is in):
+   * later requests count their delay from then when that is later than its claim. A request may
+   * leave a while after {@link claimCrawlSend} on a busy machine. Resolves to whether the store recorded it.
+   */
+  confirmCrawlSend?(origin: string, delayMs: number, agoMs: number): Promise<boolean>;
+  /**
+   * Pauses `origin` for `pauseMs` from now for every process sharing the store (a `Retry-After`):
+   * no slot is given and no request let go before then. A later pause already set is kept.
+   * Resolves to whether the store recorded it.
+   */
+  pauseOrigin?(origin: string, pauseMs: number): Promise<boolean>;
   /** Releases what the store opened itself (connections, timers). */
   close?(): Promise<void>;
 }

@@ -1,0 +1,96 @@
+/**
+ * Politeness hooks of HTTP and browser crawlers, on top of the queue's crawl-delay slots:
+ * - HTTP crawlers: a got `beforeRequest` hook, after every other (got-scraping's header
+ *   generation and the user's hooks included), waits for the origin's crawl-delay counted from the
+ *   last request really sent, and marks this one sent: the last step before the request leaves.
+ * - HTTP crawlers, once the answer is in: the request's real upload time (got's timings) moves the
+ *   origin's clock when it is later than the hook above (a busy process may write a request a while
+ *   after letting it go), for every process sharing the store.
+ * - HTTP and browser crawlers: a post-navigation hook pauses the origin of a page answered `429`
+ *   or `503` for its `Retry-After` (see `retry-after.ts`), for every process sharing the store when
+ *   it keeps a crawl clock. It runs before Crawlee's own handling of those statuses (an HTTP
+ *   crawler throws on them after the post-navigation hooks), so the pause is set whatever Crawlee
+ *   does with the request.
+ */
+import type { RobotsGuard } from '../guard.js';
+import { navigationHooks, type ContextInternals, type PublicCrawler } from '../attach/crawler-internals.js';
+import { retryAfterMs } from './retry-after.js';
+
+interface GotHooks {
+  beforeRequest?: ((options: { url?: URL | string }) => unknown)[];
+  [name: string]: unknown;
+}
+
+export function attachPoliteness(crawler: PublicCrawler, guard: RobotsGuard, kind: 'browser' | 'http' | 'basic'): void {
+  const navigation = navigationHooks(crawler);
+  if (navigation === undefined || guard.crawlDelays === undefined) return;
+  if (kind === 'http') navigation.pre.push(markSentInGot(guard));
+  navigation.post.unshift(async (context: ContextInternals) => {
+    const answer = readResponse(context.response);
+    if (answer === undefined) return;
+    const url = answer.url ?? context.request.loadedUrl ?? context.request.url;
+    if (answer.sentAt !== undefined) await guard.confirmSent(url, answer.sentAt);
+    const pauseMs = retryAfterMs(answer.status, answer.retryAfter, Date.now(), guard.options.maxCrawlDelaySecs * 1000);
+    if (pauseMs !== undefined) await guard.pauseOrigin(url, pauseMs);
+  });
+}
+
+/**
+ * A navigation hook adding the got `beforeRequest` hook that waits for the crawl-delay and marks
+ * the request sent. Only the request's first hop: a redirect hop waits in got's `beforeRedirect`
+ * hook (see `http.ts`).
+ */
+function markSentInGot(guard: RobotsGuard) {
+  return (_context: ContextInternals, gotOptions: Record<string, unknown>) => {
+    const hooks = (gotOptions['hooks'] ?? {}) as GotHooks;
+    let first = true;
+    const beforeRequest = async (options: { url?: URL | string }) => {
+      if (!first) return;
+      first = false;
+      await guard.beforeSend(String(options.url ?? ''));
+    };
+    gotOptions['hooks'] = { ...hooks, beforeRequest: [...(hooks.beforeRequest ?? []), beforeRequest] };
+  };
+}
+
+interface Answer {
+  readonly status: number;
+  readonly retryAfter: string | undefined;
+  readonly url: string | undefined;
+  /** When the request was written to the wire (got's timings), when known. */
+  readonly sentAt?: number | undefined;
+}
+
+/** Status, `Retry-After`, URL (and for got, when it was sent) of a got response, or of a Playwright or Puppeteer `Response`. */
+function readResponse(response: unknown): Answer | undefined {
+  if (typeof response !== 'object' || response === null) return undefined;
+  const r = response as {
+    statusCode?: unknown;
+    headers?: unknown;
+    url?: unknown;
+    status?: unknown;
+    timings?: { upload?: unknown };
+  };
+  if (typeof r.statusCode === 'number') {
+    const headers = (r.headers ?? {}) as Record<string, string | string[] | undefined>;
+    const upload = r.timings?.upload;
+    return {
+      status: r.statusCode,
+      retryAfter: firstValue(headers['retry-after']),
+      url: typeof r.url === 'string' ? r.url : undefined,
+      sentAt: typeof upload === 'number' ? upload : undefined,
+    };
+  }
+  if (typeof r.status === 'function' && typeof r.headers === 'function') {
+    const status: unknown = r.status.call(response);
+    if (typeof status !== 'number') return undefined;
+    const headers = r.headers.call(response) as Record<string, string | undefined>;
+    const url: unknown = typeof r.url === 'function' ? r.url.call(response) : undefined;
+    return { status, retryAfter: headers['retry-after'], url: typeof url === 'string' ? url : undefined };
+  }
+  return undefined;
+}
+
+function firstValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
