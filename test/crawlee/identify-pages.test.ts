@@ -94,7 +94,8 @@ describe.each(Object.keys(kinds))('%s', (kind) => {
     60_000,
   );
 
-  it.skipIf(skip)(
+  // One browser kind is enough to show the option off: a browser crawl is slow.
+  it.skipIf(skip || kind === 'PuppeteerCrawler')(
     "leaves pages to Crawlee's browser header with identifyPages: false",
     async () => {
       const seen = await crawl(kind, { identifyPages: false }, [site.origins[0]!.url('/')]);

@@ -3,7 +3,8 @@
  * absolute form (`GET http://site/path`), forwarded with a `via: 1.1 heed-test-proxy` header the
  * site can see, and `CONNECT host:port` tunnels (for https targets: the bytes go through
  * untouched). `mode` makes it fail the way real proxies do: answer every request and CONNECT with
- * 502 (an upstream error page) or 407 (credentials wanted).
+ * 502 (an upstream error page) or 407 (credentials wanted). It forwards to loopback only: anything
+ * else (a browser's own background requests) is recorded and answered 403.
  */
 import http from 'node:http';
 import net from 'node:net';
@@ -30,6 +31,8 @@ export interface ForwardProxy {
 /** The header the proxy adds to every plain-HTTP request it forwards. */
 export const VIA = '1.1 heed-test-proxy';
 
+const isLoopback = (host: string) => host === '127.0.0.1' || host === 'localhost' || host === '[::1]' || host === '::1';
+
 export async function startForwardProxy(mode: ProxyMode = 'forward'): Promise<ForwardProxy> {
   const sockets = new Set<net.Socket>();
   const seen: ProxiedRequest[] = [];
@@ -44,6 +47,10 @@ export async function startForwardProxy(mode: ProxyMode = 'forward'): Promise<Fo
       return;
     }
     const url = new URL(target);
+    if (!isLoopback(url.hostname)) {
+      res.writeHead(403).end();
+      return;
+    }
     const headers: http.OutgoingHttpHeaders = { ...req.headers, via: VIA };
     delete headers['proxy-connection'];
     delete headers['proxy-authorization'];
@@ -68,7 +75,11 @@ export async function startForwardProxy(mode: ProxyMode = 'forward'): Promise<Fo
       client.end(`HTTP/1.1 ${status}\r\ncontent-length: 0\r\n\r\n`);
       return;
     }
-    const [host, port] = target.split(':');
+    const [host = '', port] = target.split(':');
+    if (!isLoopback(host)) {
+      client.end('HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\n\r\n');
+      return;
+    }
     const upstream = net.connect(Number(port), host, () => {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       if (head.length > 0) upstream.write(head);

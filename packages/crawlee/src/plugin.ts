@@ -144,8 +144,11 @@ export class RobotsPlugin {
       attachJsdomHooks(target, guard);
     }
     if (kind === 'browser') attachBrowserHooks(target, guard);
-    if (resolved.identifyPages) attachPageIdentity(target, resolved.userAgent);
     await attachBasicHooks(target, guard, skips, queue, feeder);
+    // After the hook that marks a page's crawl-delay slot started: the browser's user-agent takes a
+    // round trip to the browser, which belongs with the page's own sending (whose true start the
+    // browser's interception reports), not between the slot and its start.
+    if (resolved.identifyPages) attachPageIdentity(target, resolved.userAgent);
     attachPoliteness(target, guard, kind);
     attached.add(crawler);
     return new RobotsPlugin(resolved, manager, guard, feeder, resolved.manager === undefined);

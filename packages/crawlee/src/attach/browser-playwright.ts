@@ -225,6 +225,14 @@ export class PlaywrightGuards {
   }
 }
 
+/** The DevTools session Heed holds on a crawled page, so other steps (the page's user-agent) need no second one. */
+const pageSessions = new WeakMap<object, CdpSession>();
+
+/** The DevTools session Heed already holds on `page`, if any (Chromium, with `checkRedirects` or `blockSubresources`). */
+export function heldSessionOf(page: object): CdpSession | undefined {
+  return pageSessions.get(page);
+}
+
 async function pauseHops(page: PlaywrightPage, blockSubresources: boolean, decide: HopDecider): Promise<boolean> {
   const browserContext = page.context();
   if (typeof browserContext.newCDPSession !== 'function') return false;
@@ -235,6 +243,7 @@ async function pauseHops(page: PlaywrightPage, blockSubresources: boolean, decid
     // Not Chromium.
     return false;
   }
+  pageSessions.set(page, session);
   const mainFrameId = await targetIdOf(session);
   // The URL of each document request, so a hop names the URL that redirected to it.
   const documents = new Map<string, string>();

@@ -21,6 +21,7 @@
  * `launchContext.userAgent` keeps it: that is the user's own choice.
  * Checked against Crawlee 3.13.0 to 3.18.1 (`gotoExtended` setting `request.headers`).
  */
+import { heldSessionOf } from './browser-playwright.js';
 import { crawlerKind, navigationHooks, type ContextInternals, type NavigationHook, type PublicCrawler } from './crawler-internals.js';
 
 type Headers = Record<string, unknown>;
@@ -76,7 +77,9 @@ export function identifyBrowserPages(userAgent: string): NavigationHook {
     }
     // Playwright on Chromium: the page's user-agent override (an extra `user-agent` header reaches
     // its sub-resources but not the navigation, under a fingerprint's).
-    const session = await page.context?.().newCDPSession?.(page);
+    // One DevTools session per page: Heed's own when it holds one (a second session attached to the
+    // page slows each of its requests).
+    const session = heldSessionOf(page) ?? (await page.context?.().newCDPSession?.(page));
     if (session !== undefined) {
       await session.send('Network.setUserAgentOverride', { userAgent: name });
       return;
