@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RedisStore } from '@heed/manager';
+import { MemoryStore, RedisStore, RobotsManager } from '@heed/manager';
 import { recordingLog } from '../manager/helpers.js';
 import { redisCommand, startRedis, type RedisServer } from '../manager/redis-helpers.js';
 import { has } from '../support/requirements.js';
@@ -195,6 +195,16 @@ describe.skipIf(!has('redis-server', 'test/crawlee/fleet-politeness.test.ts'))("
   afterAll(async () => {
     await store?.close();
     await redis?.stop();
+  });
+
+  it('is what RobotsManager.crawlClock() hands the plugin; a store without one gives none', async () => {
+    const shared = new RobotsManager({ userAgent: 'HeedBot/1.0', store });
+    const alone = new RobotsManager({ userAgent: 'HeedBot/1.0', store: new MemoryStore() });
+    expect(shared.crawlClock()).toBeDefined();
+    expect(alone.crawlClock()).toBeUndefined();
+    expect((await shared.crawlClock()!.reserveCrawlSlot('http://m.example', 1_000))?.waitMs).toBe(0);
+    await shared.close();
+    await alone.close();
   });
 
   it('hands out one slot per delay, keeps a held slot, and lets its key expire once idle', async () => {
