@@ -3,7 +3,6 @@
  * script or meta refresh), a sub-resource, and a request of a page the crawler did not open (a
  * popup, a `target=_blank` link) or of a worker.
  */
-import { originOf } from '@heed/manager';
 import type { RobotsGuard } from '../guard.js';
 import { skipFromVerdict } from '../report/skip-events.js';
 import type { PausedRequestAction } from './cdp-fetch.js';
@@ -84,8 +83,8 @@ async function continueAfterCrawlDelay(url: string, guard: RobotsGuard): Promise
  * its answer is in. Later slots of its origin count from here.
  */
 export function noteRequestSent(url: string, guard: RobotsGuard): void {
-  const origin = originOf(url);
-  if (origin !== undefined) guard.crawlDelays?.sent(origin, Date.now());
+  // Also for every process sharing the store (never rejects; not awaited: the request is leaving).
+  void guard.confirmSent(url, Date.now());
 }
 
 /** The http(s) URL whose robots.txt governs a WebSocket URL (RFC 6455: ws is http's, wss https's). */
