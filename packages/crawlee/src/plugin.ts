@@ -118,7 +118,13 @@ export class RobotsPlugin {
     const guard = new RobotsGuard(resolved, manager, stats, skips, crawlDelays, warn);
     const pending = new PendingRequests();
     const feeder = resolved.sitemaps
-      ? newFeeder(resolved.sitemaps, { manager, userAgent: resolved.userAgent, stats, warn }, guard, target, pending)
+      ? newFeeder(
+          resolved.sitemaps,
+          { manager, userAgent: resolved.userAgent, stats, warn, info: (m) => target.log.info(m) },
+          guard,
+          target,
+          pending,
+        )
       : undefined;
     if (feeder) guard.tellPageOrigins(feeder);
     const queue = new QueueHooks(guard, skips, pending, feeder, target.log);
@@ -180,7 +186,7 @@ export class RobotsPlugin {
  */
 function newFeeder(
   options: ResolvedSitemapOptions,
-  base: Pick<SitemapFeederDeps, 'manager' | 'userAgent' | 'stats' | 'warn'>,
+  base: Pick<SitemapFeederDeps, 'manager' | 'userAgent' | 'stats' | 'warn' | 'info'>,
   guard: RobotsGuard,
   crawler: PublicCrawler,
   pending: PendingRequests,

@@ -34,6 +34,7 @@ import type { SitemapRequest } from './fetch.js';
 import type { SitemapUrl } from './types.js';
 import type { PluginStats } from '../report/stats.js';
 import { MAX_TIMER_MS } from '../timers.js';
+import { sitemapProgress } from './progress.js';
 
 export interface SitemapFeederDeps {
   readonly manager: RobotsManagerLike;
@@ -45,6 +46,8 @@ export interface SitemapFeederDeps {
   /** Requests the crawler has pending right now. */
   readonly pending: () => number;
   readonly warn: (message: string) => void;
+  /** Where progress goes (a line every so many URLs of a large sitemap); none: no progress lines. */
+  readonly info?: (message: string) => void;
   /**
    * Lets a sitemap request (a file, a redirect hop) go out as a page would: resolves once robots.txt
    * allows it and its origin's crawl-delay has passed to `undefined`, else to why it must not.
@@ -228,7 +231,9 @@ export class SitemapFeeder {
       clock.resume();
       if (!reserved) break;
       backlog.push(entry, bytes);
-      if (++kept >= maxUrlsPerOrigin) {
+      const progress = sitemapProgress(origin, ++kept, entry.sitemapUrl);
+      if (progress !== undefined) this.deps.info?.(progress);
+      if (kept >= maxUrlsPerOrigin) {
         warn(`its sitemaps list more than ${maxUrlsPerOrigin} URLs (sitemaps.maxUrlsPerOrigin); the rest is not enqueued`);
         break;
       }
