@@ -20,7 +20,8 @@ export class Skips {
 
   /** Counts the skip and tells the user: the plugin's `onSkip`, and Crawlee's `onSkippedRequest` for Crawlee requests. */
   async report(event: SkipEvent): Promise<void> {
-    this.skipLog?.write(event, this.stats.countSkip(event));
+    const first = this.stats.countSkip(event);
+    this.skipLog?.write(event, first);
     if (this.onSkip) {
       try {
         await this.onSkip(event);
