@@ -17,7 +17,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     setupFiles: ['test/support/network-guard.ts'],
     // One build before every run: tests that spawn the compiled packages never build them themselves.
-    globalSetup: ['test/support/global-setup.ts'],
+    // Then the list of what was skipped and why, printed last.
+    globalSetup: ['test/support/global-setup.ts', 'test/support/skip-list.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -88,7 +88,9 @@ describe('heed (usage)', () => {
     [['check', 'https://example.com/'], 'check needs --user-agent'],
     [['explain', 'robots.txt', '--user-agent', 'HeedBot'], 'explain needs a robots.txt (file or URL) and at least one URL'],
     [['lint'], 'lint needs exactly one robots.txt file or URL'],
-    [['lint', 'x.txt', '--bogus'], "Unknown option '--bogus'"],
+    [['lint', 'x.txt', '--bogus'], 'unknown option --bogus.'],
+    [['check', 'https://example.com/', '-A'], '--user-agent needs a value.'],
+    [['lint', 'x.txt', '--json=yes'], '--json takes no value.'],
     [['lint', cases + 'clean.txt', '--ignore', 'no-such-code'], 'unknown diagnostic code "no-such-code"'],
     [['check', 'not-a-url', '-A', 'HeedBot'], '"not-a-url" is not an absolute http(s) URL'],
     [
@@ -137,9 +139,61 @@ describe('heed (usage)', () => {
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain(message);
-    expect(result.stderr).toContain('Usage: heed <command>');
+    // Two lines: the problem, and the help of the command it is about (git's and eslint's manner).
+    const [problem, see, ...rest] = result.stderr.split('\n');
+    expect(problem).toMatch(/^heed: /);
+    const command = ['check', 'explain', 'lint'].find((name) => args.includes(name));
+    expect(see).toBe(`see heed${command === undefined || args[0] !== command ? '' : ` ${command}`} --help`);
+    expect(rest).toEqual(['']);
+    // Never node:util's wording ("Option '-A, --user-agent <value>' argument missing").
+    expect(result.stderr).not.toMatch(/Option '|argument missing|To specify a positional/);
+  });
+
+  it('--json makes a usage error a JSON document on stdout', async () => {
+    const result = await run(['check', 'https://example.com/', '--json']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe('');
+    expect(JSON.parse(result.stdout)).toEqual({
+      error: {
+        type: 'usage',
+        message: 'check needs --user-agent: the user-agent your crawler sends (its product token is matched).',
+        help: 'heed check --help',
+      },
+    });
+  });
+
+  it('--json makes an unreadable input a JSON document on stdout', async () => {
+    const result = await run(['lint', 'no-such-file.txt', '--json']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe('');
+    expect(JSON.parse(result.stdout)).toEqual({
+      error: { type: 'input', message: 'cannot read the robots.txt file "no-such-file.txt": no such file.' },
+    });
+  });
+
+  it('heed lint --help is the help of lint, with every diagnostic code and its summary', async () => {
+    const result = await run(['lint', '--help']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^Usage: heed lint <robots.txt file\|url>/);
+    expect(result.stdout).toContain('--ignore <codes>');
+    expect(result.stdout).not.toContain('--purpose');
+    const { DIAGNOSTIC_CODES } = await import('@heed/parser');
+    for (const [code, { summary }] of Object.entries(DIAGNOSTIC_CODES))
+      expect(result.stdout).toMatch(new RegExp(`\\n  ${code} +\\w+ +${escape(summary)}\\n`));
+  });
+
+  it.each([['check'], ['explain']])('heed %s --help is the help of that command', async (command) => {
+    const result = await run([command, '--help']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(new RegExp(`^Usage: heed ${command} `));
+    expect(result.stdout).toContain('--purpose <p>');
+    expect(result.stdout).not.toContain('--ignore');
   });
 });
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
 
 describe('heed (inputs it cannot read)', () => {
   it.each([
@@ -513,9 +567,19 @@ describe('heed check', () => {
     expect(result.code).toBe(1); // one of them is disallowed
     expect(ok.requests.map((request) => request.url)).toEqual(['/robots.txt']);
     expect(ok.requests[0]?.headers['user-agent']).toBe('HeedBot/1.0 (+https://heed.example/bot)');
-    expect(result.stdout).toContain(`robots.txt: ${ok.origin}/robots.txt (HTTP 200)`);
     expect(result.stdout).toContain(`ALLOWED    ${ok.origin}/private/x  for HeedBot`);
     expect(result.stdout).toContain(`DISALLOWED ${ok.origin}/heed-only/x  for HeedBot`);
+    // One header for the origin, its URLs under it.
+    expect(result.stdout.split(`robots.txt: ${ok.origin}/robots.txt (HTTP 200)`)).toHaveLength(2);
+  });
+
+  it('groups the URLs of several origins under one robots.txt header each, in the order first given', async () => {
+    const result = await run(['check', `${ok.origin}/a`, `${missing.origin}/b`, `${ok.origin}/c`, '-A', 'HeedBot/1.0']);
+    const headers = result.stdout.split('\n').filter((line) => line.startsWith('robots.txt: '));
+    expect(headers).toEqual([`robots.txt: ${ok.origin}/robots.txt (HTTP 200)`, `robots.txt: ${missing.origin}/robots.txt (HTTP 404)`]);
+    const order = [`${ok.origin}/a `, `${ok.origin}/c `, `${missing.origin}/b `].map((url) => result.stdout.indexOf(url));
+    expect(order.every((at) => at > 0)).toBe(true);
+    expect([...order].sort((x, y) => x - y)).toEqual(order);
   });
 
   it('shows the deciding line and group, and exits 1 when disallowed', async () => {

@@ -18,7 +18,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { CHROMIUM, CHROMIUM_ARGS } from '../support/chromium.js';
-import { has } from '../support/requirements.js';
+import { has, optIn } from '../support/requirements.js';
 import { page, redirect, startSite, text, type Site, type SiteOrigin } from '../crawlee/site.js';
 import { BROWSER_SETS, hasOnSkippedRequest, heedWarnings, installedVersions, project, sh, type Project } from './consumer.js';
 
@@ -94,7 +94,10 @@ const KINDS = {
 export function describeBrowserProjects(tarballs: () => Record<string, string>): void {
   const releases = browserReleasesToTest();
   // Nothing starts (no site, no install) when no release is asked for.
-  describe.skipIf(releases.length === 0 || !has('chromium', 'test/compat/browsers.ts'))('the browser and JSDOM crawlers', () => {
+  const asked =
+    releases.length > 0 ||
+    optIn('HEED_COMPAT_RELEASES', 'all', 'test/compat/browsers.ts, the browser and JSDOM projects', 'npm run test:compat');
+  describe.skipIf(!asked || !has('chromium', 'test/compat/browsers.ts'))('the browser and JSDOM crawlers', () => {
     let site: Site;
     let a: SiteOrigin;
     let b: SiteOrigin;

@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { page, redirect, startSite, text, type Site, type SiteOrigin } from '../crawlee/site.js';
 import { describeBrowserProjects } from './browsers.js';
+import { optIn } from '../support/requirements.js';
 import {
   hasOnSkippedRequest,
   heedWarnings,
@@ -207,6 +208,8 @@ describe.each(releasesToTest())('a user project with @crawlee/cheerio@%s', (rele
   );
 });
 
+// Not asked for: noted in the run's list of skips, with how to ask.
+optIn('HEED_COMPAT_RELEASES', 'all', 'test/compat/consumer.test.ts, the release below the range', 'npm run test:compat');
 describe.runIf(process.env['HEED_COMPAT_RELEASES'] === 'all')(
   `a user project with @crawlee/cheerio@${UNSUPPORTED_RELEASE} (below the supported range)`,
   () => {

@@ -121,7 +121,7 @@ describe('CheerioCrawler with RobotsPlugin', () => {
     expect(stats.skippedByReason.rules).toBe(heedSkips.filter((e) => e.reason === 'rules').length);
     expect(stats.skipped).toBe(heedSkips.length);
     expect(stats.robotsByStatus).toEqual({ '200': 2, '503': 1 });
-    expect(plugin.summary()).toMatch(/allowed, \d+ skipped \(rules \d+, unreachable 1, nofollow 4\)/);
+    expect(plugin.summary()).toMatch(/allowed; \d+ URLs never fetched \(rules \d+, unreachable 1\), 4 links not followed \(nofollow\)/);
   });
 
   it("gives the request handler the page's robots directives; the more specific token wins", () => {

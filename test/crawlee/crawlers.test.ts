@@ -64,7 +64,7 @@ describe('BasicCrawler and HttpCrawler with RobotsPlugin', () => {
     // One summary line at the end of the run.
     const summaries = info.mock.calls.map(([message]) => message).filter((m) => m.startsWith('robots.txt:'));
     expect(summaries).toEqual([
-      'robots.txt: 2 allowed, 4 skipped (rules 3, invalid-url 1); robots.txt of 2 origins: 200×2; 0 sitemap URLs enqueued from 0 sitemaps',
+      'robots.txt: 2 allowed; 4 URLs never fetched (rules 3, invalid-url 1); robots.txt of 2 origins: 200×2; 0 sitemap URLs enqueued from 0 sitemaps',
     ]);
     expect(new Set(handled)).toEqual(new Set([a.url('/p0'), a.url('/p1')]));
     expect(new Set(skips.map((s) => `${s.reason} ${s.url}`))).toEqual(

@@ -38,23 +38,33 @@ it('fetches pages and robots.txt with its own User-Agent, robots.txt once', () =
   expect(shop.filter((request) => request.path === '/robots.txt')).toHaveLength(1);
 });
 
-it('prints its skips as the other examples do: each URL once, under "N URLs skipped (M times)"', async () => {
+it('prints the URLs it never fetched, each once, apart from the links it did not follow, as the User-Agent given', async () => {
   const { execFile } = await import('node:child_process');
   const { promisify } = await import('node:util');
   const main = new URL('../../examples/cheerio-basic/dist/main.js', import.meta.url).pathname;
-  const { stdout } = await promisify(execFile)(process.execPath, [main, '--', site.url('shop', '/')], {
+  const before = site.requests.length;
+  const { stdout } = await promisify(execFile)(process.execPath, [main, '--user-agent', 'MyBot/1.0', '--', site.url('shop', '/')], {
     encoding: 'utf8',
     timeout: 60_000,
   });
+  // --user-agent is an option, not the start URL: the crawl ran, and as MyBot/1.0.
+  const shop = site.requests.slice(before).filter((request) => request.origin === 'shop');
+  expect(shop.length).toBeGreaterThan(1);
+  expect(new Set(shop.map((request) => request.userAgent))).toEqual(new Set(['MyBot/1.0']));
   const lines = stdout.split('\n');
-  const heading = lines.findIndex((line) => /^\d+ URLs? skipped( \(\d+ times\))?:$/.test(line));
-  expect(heading, stdout).toBeGreaterThan(-1);
-  const listed = lines
-    .slice(heading + 1)
-    .filter((line) => line.startsWith('  http'))
-    .map((line) => line.trim().split(/\s+/)[0]);
-  expect(listed.length).toBeGreaterThan(0);
-  expect(new Set(listed).size).toBe(listed.length);
-  expect(lines[heading]).toMatch(new RegExp(`^${listed.length} URLs skipped`));
-  expect(stdout).toContain(`${summary.pages.length} pages crawled`);
+  const listed = (heading: RegExp): string[] => {
+    const at = lines.findIndex((line) => heading.test(line));
+    expect(at, stdout).toBeGreaterThan(-1);
+    const rest = lines.slice(at + 1);
+    const end = rest.findIndex((line) => !line.startsWith('  '));
+    return (end === -1 ? rest : rest.slice(0, end)).map((line) => line.trim().split(/\s+/)[0] ?? '');
+  };
+  const neverFetched = listed(/^\d+ URLs? never fetched( \(\d+ times\))?:$/);
+  expect(neverFetched.length).toBeGreaterThan(0);
+  expect(new Set(neverFetched).size).toBe(neverFetched.length);
+  // A page it crawled is never among the URLs never fetched (a nofollow link to it is listed apart).
+  const crawled = new Set(shop.map((request) => site.url('shop', request.path)));
+  expect(neverFetched.filter((url) => crawled.has(url))).toEqual([]);
+  expect(listed(/^\d+ URLs? not followed \(nofollow\)( \(\d+ times\))?:$/).length).toBeGreaterThan(0);
+  expect(stdout).toMatch(/\d+ pages crawled/);
 });

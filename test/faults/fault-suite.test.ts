@@ -10,6 +10,7 @@ import { isIP } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { has } from '../support/requirements.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   RobotsManager,
@@ -35,7 +36,6 @@ import {
   streamedBody,
 } from './fault-server.js';
 import { formatInterval, renderTable, tableRows, writeSection, type FaultRow } from './fault-table.js';
-import { hasOpenssl } from '../support/tls.js';
 import { bodyCapped, problemOf } from '../manager/records.js';
 
 const README = fileURLToPath(new URL('../../packages/manager/README.md', import.meta.url));
@@ -150,7 +150,7 @@ const cases: FaultCase[] = [
   },
   {
     name: 'redirect to https on another port',
-    skip: hasOpenssl ? undefined : 'openssl is not installed',
+    skip: has('openssl', 'test/faults/fault-suite.test.ts, redirect to https on another port') ? undefined : 'openssl is not installed',
     arrange: async () => {
       const target = await startTlsServer(RULES);
       const first = await serve(

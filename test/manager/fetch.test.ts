@@ -8,7 +8,8 @@ import { gzipSync, brotliCompressSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RobotsManager, type Verdict } from '@heed/manager';
 import { fetchRobotsTxt } from '../../packages/manager/src/fetch/fetch-file.js';
-import { hasOpenssl, selfSignedCertificate } from '../support/tls.js';
+import { has } from '../support/requirements.js';
+import { selfSignedCertificate } from '../support/tls.js';
 import { deadPort, recordingLog, startServer, UA, type TestServer } from './helpers.js';
 import { bodyCapped, bodyOf } from './records.js';
 
@@ -335,7 +336,7 @@ describe('network failures are unreachable: all disallowed', () => {
   });
 });
 
-describe.skipIf(!hasOpenssl)('https', () => {
+describe.skipIf(!has('openssl', 'test/manager/fetch.test.ts, the https cases'))('https', () => {
   let tlsServer: https.Server;
   let tlsOrigin: string;
   beforeAll(async () => {

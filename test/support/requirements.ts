@@ -1,11 +1,16 @@
 /**
- * Tests that need a program this machine may lack (redis-server, Debian's Chromium) ask here first.
- * On a developer's machine without it they are skipped, with one line that says what to install;
- * under CI (`CI=true`) a missing program fails the run instead, so a CI machine that lost a
- * package cannot pass by skipping what it was meant to test.
+ * Tests that need a program this machine may lack (redis-server, Debian's Chromium, openssl) ask
+ * here first. On a developer's machine without it they are skipped, with one line that says what to
+ * install; under CI (`CI=true`) a missing program fails the run instead, so a CI machine that lost a
+ * package cannot pass by skipping what it was meant to test. Tests that run only when asked for
+ * (an environment variable) say so through {@link optIn}.
+ *
+ * Every skip is also written to the file `HEED_SKIPS_FILE` names (set by the global setup), whose
+ * teardown lists them all once the run is over: the lines printed here scroll away among the crawl
+ * logs of a whole run.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { appendFileSync, existsSync } from 'node:fs';
 import { CHROMIUM } from './chromium.js';
 
 interface Requirement {
@@ -21,6 +26,10 @@ const REQUIREMENTS = {
   chromium: {
     present: () => existsSync(CHROMIUM),
     install: `apt-get install chromium, or set CHROMIUM_PATH; looked for ${CHROMIUM}`,
+  },
+  openssl: {
+    present: () => spawnSync('sh', ['-c', 'command -v openssl'], { encoding: 'utf8' }).status === 0,
+    install: 'apt-get install openssl',
   },
 } as const satisfies Record<string, Requirement>;
 
@@ -48,6 +57,23 @@ export function has(program: Program, what: string): boolean {
   if (present) return true;
   const line = `${what}: needs ${program} (${REQUIREMENTS[program].install})`;
   if (strict()) throw new Error(`CI=true and ${line}. Install it (.ci/run does) or run without CI=true to skip these tests.`);
-  console.warn(`SKIPPING ${line}`);
+  noteSkip(line);
   return false;
+}
+
+/**
+ * `true` when the environment variable `name` is `value` (tests run only on request, e.g. the
+ * slow compatibility matrix); otherwise the skip is noted with how to ask for it.
+ */
+export function optIn(name: string, value: string, what: string, how: string): boolean {
+  if (process.env[name] === value) return true;
+  noteSkip(`${what}: runs only with ${name}=${value} (${how})`);
+  return false;
+}
+
+/** Prints the skip now and keeps it for the list at the end of the run. */
+function noteSkip(line: string): void {
+  console.warn(`SKIPPING ${line}`);
+  const file = process.env['HEED_SKIPS_FILE'];
+  if (file !== undefined && file !== '') appendFileSync(file, `${line}\n`);
 }

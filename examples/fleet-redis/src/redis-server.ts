@@ -4,6 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
+import { MissingPrerequisiteError } from '@heed/demo-site';
 
 /** A running local Redis. */
 export interface LocalRedis {
@@ -13,7 +14,7 @@ export interface LocalRedis {
 }
 
 /** Thrown when `redis-server` cannot be started; says how to get one. */
-export class RedisServerStartError extends Error {
+export class RedisServerStartError extends MissingPrerequisiteError {
   override readonly name = 'RedisServerStartError';
 }
 

@@ -7,6 +7,7 @@
 import { existsSync } from 'node:fs';
 import { Configuration, PlaywrightCrawler } from '@crawlee/playwright';
 import { RobotsPlugin, type RobotsPluginStats, type SkipEvent } from '@heed/crawlee';
+import { MissingPrerequisiteError } from '@heed/demo-site';
 
 /** Options of {@link crawlWithBrowser}. */
 export interface PlaywrightExampleOptions {
@@ -57,7 +58,7 @@ function isLoopback(url: string): boolean {
 export function chromiumPath(options: Pick<PlaywrightExampleOptions, 'executablePath'> = {}): string {
   const path = options.executablePath ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
   if (!existsSync(path)) {
-    throw new Error(
+    throw new MissingPrerequisiteError(
       `no Chromium at ${path}: install Debian's (apt-get install chromium) or set CHROMIUM_PATH to a Chromium or Chrome binary.`,
     );
   }

@@ -1,14 +1,23 @@
 #!/usr/bin/env node
-/** `node dist/main.js [-- <start URL>]`: crawls the demo site (default) or the given URL in Chromium, then prints Heed's summary. */
-import { DEMO_USER_AGENT, formatSkips, startDemoSite } from '@heed/demo-site';
+/** `node dist/main.js [--user-agent <header>] [-- <start URL>...]`: crawls the demo site (default) or the given URLs in Chromium, then prints what Heed kept it from. */
+import { formatSkips, parseExampleArgs, runExample, startDemoSite } from '@heed/demo-site';
 import { crawlWithBrowser } from './crawl.js';
 
-const startUrl = process.argv.slice(2).find((arg) => arg !== '--');
-const site = startUrl === undefined ? await startDemoSite() : undefined;
-try {
-  const summary = await crawlWithBrowser([startUrl ?? site!.expected.startUrls[0]!], { userAgent: DEMO_USER_AGENT });
-  console.log(`\n${summary.pages.length} pages opened in Chromium.`);
-  for (const line of formatSkips(summary.skipped)) console.log(line);
-} finally {
-  await site?.close();
-}
+const args = parseExampleArgs(process.argv.slice(2), {
+  name: 'node dist/main.js',
+  summary: "Crawls in Debian's Chromium (CHROMIUM_PATH, default /usr/bin/chromium) with a PlaywrightCrawler and Heed attached.",
+  urls: true,
+});
+
+await runExample(async () => {
+  const site = args.urls.length === 0 ? await startDemoSite() : undefined;
+  try {
+    const summary = await crawlWithBrowser(args.urls.length > 0 ? args.urls : site!.expected.startUrls.slice(0, 1), {
+      userAgent: args.userAgent,
+    });
+    console.log(`\n${summary.pages.length} pages opened in Chromium.`);
+    for (const line of formatSkips(summary.skipped)) console.log(line);
+  } finally {
+    await site?.close();
+  }
+});

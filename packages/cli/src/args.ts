@@ -10,7 +10,10 @@ import { USAGE_CATEGORIES, type ProductTokens } from '@heed/parser';
 import { InvalidOptionsError, originOf, type RobotsManagerOptions } from '@heed/manager';
 import { openManager } from './manager.js';
 
-/** Wrong command-line usage; the message says what is missing or wrong. */
+/**
+ * Wrong command-line usage; the message says what is missing or wrong (the process prints it and
+ * "see heed <command> --help").
+ */
 export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
@@ -55,44 +58,28 @@ export type Invocation =
   | { readonly kind: 'version' }
   | { readonly kind: 'run'; readonly command: CommandName; readonly operands: readonly string[]; readonly options: CliOptions };
 
-export const USAGE = `Usage: heed <command> [options]
-
-Commands:
-  heed check <url...> --user-agent <ua>
-      Fetch each URL's robots.txt the way a Heed crawler does (status policy, redirects, 500 KiB)
-      and say whether <ua> may fetch the URL, with the deciding line and group, or why no rule
-      decided (404: everything allowed; 503 or unreachable: everything disallowed).
-  heed explain <robots.txt file|url> <url...> --user-agent <ua>
-      Judge each URL (or path) against one robots.txt, with the deciding line and group.
-  heed lint <robots.txt file|url>
-      Report what crawlers read differently from what the file says, line by line.
-  For explain and lint, any URL of a site stands for its /robots.txt, the one file crawlers read.
-  heed lint --summary <directory>
-      Lint every file of a directory; print how many files have each diagnostic.
-
-Options:
-  -A, --user-agent <ua>   the crawler's user-agent (full header or product token, e.g. HeedBot/1.0;
-                          at most 512 bytes)
-      --product-token <t> the token groups are matched by, when the user-agent does not start with
-                          it (e.g. MyBot for "Mozilla/5.0 (compatible; MyBot/1.0)"); several
-                          (repeatable or comma-separated, e.g. MyBot-News,MyBot): the groups of
-                          every named token apply, the * group only when none is named
-      --json              machine-readable output on stdout
-      --ignore <codes>    lint: comma-separated diagnostic codes to leave out
-      --purpose <p>       check, explain: also report the AI-usage preference for what the crawl
-                          is for: train-ai, search, ai-input or ai-use (repeatable or comma-separated);
-                          check reads robots.txt and, for train-ai and ai-input, tdmrep.json;
-                          exit code 1 when a purpose is disallowed
-      --timeout <secs>    seconds for a whole robots.txt fetch, 0.001 to 2147483.647 (default 30)
-      --color, --no-color force colour on or off (default: on for a terminal unless NO_COLOR is set)
-  -h, --help              this help
-  -V, --version           the version
-
-Files are read up to 500 KiB (what crawlers read) and robots.txt URLs fetched as a crawler does.
-Exit codes: 0 allowed / no errors, 1 disallowed / errors found, 2 bad usage or an unreadable input.
-`;
-
 const COMMANDS = new Set<string>(['check', 'explain', 'lint']);
+
+/** The command `argv` names (its first operand, when that is a command), for the help a usage error points at. */
+export function commandOf(argv: readonly string[]): CommandName | undefined {
+  const first = argv.find((arg) => !arg.startsWith('-'));
+  return first !== undefined && COMMANDS.has(first) ? (first as CommandName) : undefined;
+}
+
+/**
+ * `node:util`'s message for an option it cannot read, in this command line's words: it names the
+ * option as `-A, --user-agent <value>` and suggests `--` for positionals, which reads as another
+ * tool's output.
+ */
+function argsProblem(error: unknown): string {
+  const code = (error as { code?: unknown }).code;
+  const message = error instanceof Error ? error.message : String(error);
+  const option = /'(?:-\w, )?(--?[\w-]+)/.exec(message)?.[1] ?? '';
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return `unknown option ${option}.`;
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE')
+    return message.includes('does not take an argument') ? `${option} takes no value.` : `${option} needs a value.`;
+  return message.replace(/\. To specify a positional.*$/s, '.');
+}
 
 /** Reads `argv` (without `node` and the script). Throws {@link UsageError}. */
 export function parseCommandLine(argv: readonly string[]): Invocation {
@@ -117,7 +104,7 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
       },
     });
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message.replace(/\. To specify a positional.*$/s, '.') : String(error));
+    throw new UsageError(argsProblem(error));
   }
   const { values, positionals } = parsed;
   const [command, ...operands] = positionals;

@@ -31,7 +31,11 @@ export async function checkCommand(urls: readonly string[], options: CliOptions,
         usage: purposes.length === 0 ? undefined : await manager.usage(url, { purposes }),
       })),
     );
-    for (const { verdict, record, usage } of answers) {
+    // One robots.txt header per origin, its URLs under it in the order given.
+    const byOrigin = new Map<string, typeof answers>();
+    for (const answer of answers) byOrigin.set(answer.verdict.origin, [...(byOrigin.get(answer.verdict.origin) ?? []), answer]);
+    let previousOrigin: string | undefined;
+    for (const { verdict, record, usage } of options.json ? answers : [...byOrigin.values()].flat()) {
       const body = bodyOf(record, verdict.reason);
       const view = toView(verdict, record);
       allAllowed &&= verdict.allowed && (usage === undefined || usageAllowed(usage, purposes));
@@ -50,11 +54,13 @@ export async function checkCommand(urls: readonly string[], options: CliOptions,
         });
         continue;
       }
-      out.push(
-        style.dim(
-          `robots.txt: ${verdict.origin}/robots.txt (${record.httpStatus === undefined ? (record.status === 'ok' ? record.status : record.problem.code) : `HTTP ${record.httpStatus}`})`,
-        ),
-      );
+      if (verdict.origin !== previousOrigin)
+        out.push(
+          style.dim(
+            `robots.txt: ${verdict.origin}/robots.txt (${record.httpStatus === undefined ? (record.status === 'ok' ? record.status : record.problem.code) : `HTTP ${record.httpStatus}`})`,
+          ),
+        );
+      previousOrigin = verdict.origin;
       out.push(...formatVerdict(view, body === undefined ? undefined : lineTexts(body), style));
       if (usage !== undefined) out.push(...formatUsage(usage, purposes, style));
       out.push('');

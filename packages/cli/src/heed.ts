@@ -3,10 +3,12 @@
  * `heed`: what a robots.txt really says. `heed check` asks the way a Heed crawler asks (through
  * the manager), `heed explain` judges URLs against one file, `heed lint` lists what crawlers read
  * differently from what the file says. Exit codes: 0 allowed / clean, 1 disallowed / errors
- * found, 2 bad usage (message and usage text) or an input that cannot be read (one line).
+ * found, 2 bad usage (the problem and where the help is) or an input that cannot be read (one
+ * line); with `--json` an error is a JSON document on stdout too.
  */
 import { readFileSync } from 'node:fs';
-import { parseCommandLine, USAGE, UsageError, type Invocation } from './args.js';
+import { commandOf, parseCommandLine, UsageError, type Invocation } from './args.js';
+import { commandHelp, USAGE } from './help.js';
 import { checkCommand } from './check-command.js';
 import { explainCommand } from './explain-command.js';
 import { lintCommand, type CommandResult } from './lint-command.js';
@@ -24,7 +26,8 @@ function version(): string {
 
 async function run(invocation: Invocation): Promise<CommandResult> {
   if (invocation.kind === 'version') return { exitCode: 0, stdout: `heed ${version()}\n` };
-  if (invocation.kind === 'help') return { exitCode: 0, stdout: USAGE };
+  if (invocation.kind === 'help')
+    return { exitCode: 0, stdout: invocation.command === undefined ? USAGE : commandHelp(invocation.command) };
   const { command, operands, options } = invocation;
   const style = makeStyle(!options.json && useColor(options.color, process.stdout, process.env));
   switch (command) {
@@ -38,24 +41,37 @@ async function run(invocation: Invocation): Promise<CommandResult> {
 }
 
 async function main(): Promise<number> {
+  const argv = process.argv.slice(2);
+  // Known before the command line is read: a command line that cannot be read still asked for JSON.
+  const json = argv.includes('--json');
   try {
-    const result = await run(parseCommandLine(process.argv.slice(2)));
+    const result = await run(parseCommandLine(argv));
     process.stdout.write(result.stdout);
     return result.exitCode;
   } catch (error) {
     if (error instanceof UsageError) {
-      process.stderr.write(`heed: ${error.message}\n\n${USAGE}`);
+      // Thrown while reading the command line or by the command itself: either way, that command's help.
+      const command = commandOf(argv);
+      const help = `heed${command === undefined ? '' : ` ${command}`} --help`;
+      report(json, { type: 'usage', message: error.message, help }, `heed: ${error.message}\nsee ${help}\n`);
       return 2;
     }
     if (error instanceof InputError) {
-      process.stderr.write(`heed: ${error.message}\n`);
+      report(json, { type: 'input', message: error.message }, `heed: ${error.message}\n`);
       return 2;
     }
     // Not the user's doing: one line, the stack only when asked for (HEED_DEBUG=1).
-    const detail = error instanceof Error ? (process.env.HEED_DEBUG ? (error.stack ?? error.message) : error.message) : String(error);
-    process.stderr.write(`heed: unexpected error: ${detail}\n`);
+    const message = error instanceof Error ? error.message : String(error);
+    const detail = error instanceof Error && process.env.HEED_DEBUG ? (error.stack ?? message) : message;
+    report(json, { type: 'unexpected', message, command: commandOf(argv) ?? null }, `heed: unexpected error: ${detail}\n`);
     return 2;
   }
+}
+
+/** An error as `--json` gives it (one JSON document on stdout, as results are), or as the line for stderr. */
+function report(json: boolean, error: Record<string, unknown>, line: string): void {
+  if (json) process.stdout.write(`${JSON.stringify({ error }, null, 2)}\n`);
+  else process.stderr.write(line);
 }
 
 // Set the code and let the event loop drain, so piped stdout is flushed before the process ends.

@@ -19,6 +19,7 @@ import {
 } from '@heed/parser';
 import type { RobotsManagerLike } from './manager-contract.js';
 import type { SkipEvent } from './report/skip-events.js';
+import { LOG_SKIPS_MODES, type LogSkipsMode } from './report/skip-log.js';
 import { MAX_TIMER_MS } from './timers.js';
 
 const WHERE = 'RobotsPlugin.attach()';
@@ -271,6 +272,15 @@ const PLUGIN_OPTIONS = defineOptions(WHERE, {
    */
   logSummary: option.boolean({ default: true }),
   /**
+   * A line per skipped URL, through the crawler's log, each URL once (per reason) however often it
+   * comes up, with why and where: `RobotsPlugin: skipped https://x/private/a (robots.txt line 3:
+   * Disallow: /private/, stage enqueue, from https://x/)`. `'each'` logs them at info level;
+   * `'summary'` at debug level (shown with `CRAWLEE_LOG_LEVEL=DEBUG`), leaving the counts to the
+   * summary line; `false` logs none.
+   * @default `'summary'`
+   */
+  logSkips: option.custom<LogSkipsMode>({ default: 'summary', check: checkLogSkips }),
+  /**
    * How many requests of a batch are looked ahead so that their origins' robots.txt are fetched in
    * parallel before the batch is checked: a whole number from 1 to 10,000.
    * @default `100`
@@ -368,6 +378,11 @@ function isManager(value: unknown): value is RobotsManagerLike {
   if (typeof value !== 'object' || value === null) return false;
   const record = value as Record<string, unknown>;
   return ['decide', 'sitemaps', 'crawlDelay', 'prefetch', 'close'].every((m) => typeof record[m] === 'function');
+}
+
+function checkLogSkips(value: unknown, _name: string, fail: Fail): LogSkipsMode {
+  if ((LOG_SKIPS_MODES as readonly unknown[]).includes(value)) return value as LogSkipsMode;
+  return fail(`expected 'each', 'summary' or false, got ${describeValue(value)}; the default is 'summary'.`);
 }
 
 function checkGlobs(value: unknown, _name: string, fail: Fail): readonly string[] {

@@ -6,7 +6,7 @@
  * hooks; HTTP crawlers the got redirect hook; browser crawlers request interception.
  */
 import type { BasicCrawler, CrawlingContext } from '@crawlee/basic';
-import type { UsageReport } from '@heed/manager';
+import type { Log, UsageReport } from '@heed/manager';
 import type { ProductTokens } from '@heed/parser';
 import { attachBasicHooks } from './attach/basic.js';
 import { attachBrowserHooks } from './attach/browser.js';
@@ -36,6 +36,8 @@ import { NO_DIRECTIVES, type RobotsDirectives } from './page-signals/meta-robots
 import { resolveOptions, type ResolvedOptions, type ResolvedSitemapOptions, type RobotsPluginOptions } from './options.js';
 import { SitemapFeeder, type SitemapFeederDeps } from './sitemaps/feeder.js';
 import type { SitemapUrl } from './sitemaps/index.js';
+import { managerLogOf } from './report/crawler-log.js';
+import { SkipLog } from './report/skip-log.js';
 import { Skips } from './report/skips.js';
 import { PluginStats, type RobotsPluginStats } from './report/stats.js';
 
@@ -104,7 +106,7 @@ export class RobotsPlugin {
     }
 
     // The parts, each made from the ones before it.
-    const manager = resolved.manager ?? (await createManager(resolved.userAgent, resolved.productToken));
+    const manager = resolved.manager ?? (await createManager(resolved.userAgent, resolved.productToken, managerLogOf(target.log)));
     // Heed's own fetches for this crawler (robots.txt, tdmrep.json, sitemaps) go through its proxies.
     const fetchContext = crawlerFetchContext(target);
     const asked = fetchContext === undefined ? manager : withFetchContext(manager, fetchContext);
@@ -116,6 +118,7 @@ export class RobotsPlugin {
       resolved.onSkip,
       async (url) => notifyCrawlee?.(url),
       (message, error) => target.log.warning(`${message}: ${error instanceof Error ? error.message : String(error)}`),
+      new SkipLog(resolved.logSkips, target.log),
     );
     const crawlDelays = resolved.crawlDelay ? new CrawlDelayScheduler(resolved.maxCrawlDelaySecs * 1000) : undefined;
     const guard = new RobotsGuard(resolved, asked, stats, skips, crawlDelays, warn);
@@ -128,6 +131,7 @@ export class RobotsPlugin {
             userAgent: resolved.userAgent,
             stats,
             warn,
+            info: (m) => target.log.info(m),
             ...(fetchContext?.proxyUrl ? { proxyUrl: fetchContext.proxyUrl } : {}),
           },
           guard,
@@ -200,7 +204,7 @@ export class RobotsPlugin {
  */
 function newFeeder(
   options: ResolvedSitemapOptions,
-  base: Pick<SitemapFeederDeps, 'manager' | 'userAgent' | 'proxyUrl' | 'stats' | 'warn'>,
+  base: Pick<SitemapFeederDeps, 'manager' | 'userAgent' | 'proxyUrl' | 'stats' | 'warn' | 'info'>,
   guard: RobotsGuard,
   crawler: PublicCrawler,
   pending: PendingRequests,
@@ -230,8 +234,8 @@ async function enqueueSitemapUrls(
   return accepted.length;
 }
 
-async function createManager(userAgent: string, productToken: ProductTokens): Promise<RobotsManagerLike> {
+async function createManager(userAgent: string, productToken: ProductTokens, log: Log): Promise<RobotsManagerLike> {
   // Loaded on demand: a plugin handed a manager never needs the module.
   const { RobotsManager } = await import('@heed/manager');
-  return new RobotsManager({ userAgent, productToken });
+  return new RobotsManager({ userAgent, productToken, log });
 }

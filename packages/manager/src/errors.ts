@@ -51,6 +51,25 @@ export class RobotsFetchError extends HeedError {
   }
 }
 
+/**
+ * An optional library the chosen configuration needs is not installed (`ioredis` for
+ * `new RedisStore({ url })`). Thrown at construction, so a missing install fails the start of a
+ * run instead of reading as an outage later. The message gives the install command.
+ */
+export class MissingDependencyError extends HeedError {
+  override readonly name: string = 'MissingDependencyError';
+  /** The npm package to install, e.g. `ioredis`. */
+  readonly dependency: string;
+
+  /** `feature` says what needs it (`new RedisStore({ url })`); `instead`, what else the caller may do. */
+  constructor(dependency: string, feature: string, instead?: string) {
+    super(
+      `${feature} needs ${dependency}, which is not installed: run "npm install ${dependency}"${instead === undefined ? '' : `, or ${instead}`}.`,
+    );
+    this.dependency = dependency;
+  }
+}
+
 /** A method of a `RobotsManager` was called after `close()`. Create a new manager instead. */
 export class ManagerClosedError extends HeedError {
   override readonly name: string = 'ManagerClosedError';

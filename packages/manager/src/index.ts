@@ -39,7 +39,7 @@ export { KeyValueStoreStore } from './cache/key-value-store.js';
 export type { KeyValueStoreStoreOptions, KeyValueStoreOpenOptions, KeyValueStoreLike } from './cache/key-value-store.js';
 export { RedisStore } from './cache/redis.js';
 export type { RedisStoreOptions, RedisClientLike } from './cache/redis.js';
-export { HeedError, InvalidOptionsError, RobotsFetchError, ManagerClosedError, InvalidUrlError } from './errors.js';
+export { HeedError, InvalidOptionsError, RobotsFetchError, ManagerClosedError, InvalidUrlError, MissingDependencyError } from './errors.js';
 export type { RobotsFetchErrorCode } from './errors.js';
 export { boundedGet } from './fetch/bounded-get.js';
 export type { BoundedGetOptions, BoundedResponse, BoundedRedirectFailure } from './fetch/bounded-get.js';

@@ -5,6 +5,7 @@
  */
 import type { Verdict } from '@heed/manager';
 import { SKIP_REASONS, SKIP_STAGES, type SkipEvent, type SkipReason, type SkipStage } from './skip-events.js';
+import { SeenSkips, skipSummary } from './skip-log.js';
 
 /** A snapshot of the plugin's counters (`plugin.stats`). */
 export interface RobotsPluginStats {
@@ -61,18 +62,22 @@ export class PluginStats {
   private readonly byReason = Object.fromEntries(REASONS.map((r) => [r, 0])) as Record<SkipReason, number>;
   private readonly byStage = Object.fromEntries(STAGES.map((s) => [s, 0])) as Record<SkipStage, number>;
   private readonly bySignal: Record<string, number> = {};
+  /** Distinct skipped URLs (by URL and reason), for the summary and the skip log. */
+  private readonly seen = new SeenSkips();
   /** origin → status label of the last record seen for it; the origins met first are forgotten first. */
   private readonly originStatus = new Map<string, string>();
   /** label → origins counted with it (forgotten origins stay counted: they were met). */
   private readonly byStatus: Record<string, number> = {};
 
-  countSkip(event: SkipEvent): void {
+  /** Counts `event`; `true` when its URL was not skipped for this reason before. */
+  countSkip(event: SkipEvent): boolean {
     this.byReason[event.reason]++;
     this.byStage[event.stage]++;
     if (event.usage !== undefined) {
       const signal = event.usage.evidence?.signal ?? 'unknown';
       this.bySignal[signal] = (this.bySignal[signal] ?? 0) + 1;
     }
+    return this.seen.note(event);
   }
 
   /** Notes the robots.txt record an origin's verdict rests on. */
@@ -106,16 +111,19 @@ export class PluginStats {
     };
   }
 
-  /** The one summary line, e.g. `robots.txt: 12 allowed, 3 skipped (rules 2, nofollow 1); robots.txt of 2 origins: 200×1, 503×1; 5 sitemap URLs enqueued`. */
+  /**
+   * The one summary line, e.g. `robots.txt: 12 allowed; 3 URLs never fetched (rules 2, unreachable 1),
+   * 4 links not followed (nofollow); robots.txt of 2 origins: 200×1, 503×1; 5 sitemap URLs enqueued
+   * from 1 sitemap`. URLs are counted once each, however often they were skipped (`stats` counts every skip).
+   */
   summary(): string {
     const s = this.snapshot();
-    const reasons = REASONS.filter((r) => s.skippedByReason[r] > 0).map((r) => `${r} ${s.skippedByReason[r]}`);
     const statuses = Object.entries(s.robotsByStatus)
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([k, v]) => `${k}×${v}`);
     const origins = Object.values(s.robotsByStatus).reduce((a, b) => a + b, 0);
     return (
-      `robots.txt: ${s.allowed} allowed, ${s.skipped} skipped${reasons.length ? ` (${reasons.join(', ')})` : ''}; ` +
+      `robots.txt: ${s.allowed} allowed; ${skipSummary(this.seen.byReason)}; ` +
       `robots.txt of ${origins} origin${origins === 1 ? '' : 's'}${statuses.length ? `: ${statuses.join(', ')}` : ''}; ` +
       `${s.sitemapUrlsEnqueued} sitemap URL${s.sitemapUrlsEnqueued === 1 ? '' : 's'} enqueued from ${s.sitemapsRead} sitemap${s.sitemapsRead === 1 ? '' : 's'}` +
       (s.sitemapsSkipped ? ` (${s.sitemapsSkipped} not fetched: robots.txt or the cross-host rule)` : '') +

@@ -34,6 +34,8 @@ import type { SitemapRequest } from './fetch.js';
 import type { SitemapUrl } from './types.js';
 import type { PluginStats } from '../report/stats.js';
 import { MAX_TIMER_MS } from '../timers.js';
+import { EndWait } from './end-wait.js';
+import { sitemapProgress } from './progress.js';
 
 export interface SitemapFeederDeps {
   readonly manager: RobotsManagerLike;
@@ -47,6 +49,8 @@ export interface SitemapFeederDeps {
   /** Requests the crawler has pending right now. */
   readonly pending: () => number;
   readonly warn: (message: string) => void;
+  /** Where progress goes (a line every so many URLs of a large sitemap); none: no progress lines. */
+  readonly info?: (message: string) => void;
   /**
    * Lets a sitemap request (a file, a redirect hop) go out as a page would: resolves once robots.txt
    * allows it and its origin's crawl-delay has passed to `undefined`, else to why it must not.
@@ -70,6 +74,8 @@ export class SitemapFeeder {
   private readonly originsSeen = new RecentOrigins();
   /** The feeding task of each origin whose sitemaps are being read or enqueued. */
   private readonly running = new Map<string, Promise<void>>();
+  /** The line when the end of the crawl waits long on sitemaps. */
+  private readonly endWait: EndWait;
   private abort = new AbortController();
   private closed = false;
   private readonly keep: (url: string, sitemapUrl: string) => boolean;
@@ -82,6 +88,7 @@ export class SitemapFeeder {
     private readonly deps: SitemapFeederDeps,
   ) {
     this.keep = sitemapUrlFilter(options);
+    this.endWait = new EndWait(deps.info);
     // A new origin is first seen in the middle of some other work (a batch being enqueued, a
     // request being checked), whose async context (e.g. "inside a queue call") the feeding task
     // would otherwise inherit for its whole life; it runs in the context the plugin was made in.
@@ -105,8 +112,9 @@ export class SitemapFeeder {
     void task.finally(() => this.running.delete(origin));
   }
 
-  /** No sitemap is being read or enqueued. */
+  /** No sitemap is being read or enqueued. Asked when the crawl's queue is empty: a long wait gets a line. */
   idle(): boolean {
+    this.endWait.note([...this.running.keys()]);
     return this.running.size === 0;
   }
 
@@ -231,7 +239,9 @@ export class SitemapFeeder {
       clock.resume();
       if (!reserved) break;
       backlog.push(entry, bytes);
-      if (++kept >= maxUrlsPerOrigin) {
+      const progress = sitemapProgress(origin, ++kept, entry.sitemapUrl);
+      if (progress !== undefined) this.deps.info?.(progress);
+      if (kept >= maxUrlsPerOrigin) {
         warn(`its sitemaps list more than ${maxUrlsPerOrigin} URLs (sitemaps.maxUrlsPerOrigin); the rest is not enqueued`);
         break;
       }

@@ -28,11 +28,13 @@
  * `url`; pass `client` to bring your own (any ioredis `Redis` instance).
  */
 import { randomUUID } from 'node:crypto';
-import { defineOptions, InvalidOptionsError, option, type Fail, type OptionsInput } from '@heed/parser';
+import { defineOptions, option, type Fail, type OptionsInput } from '@heed/parser';
 import { msOf, timerSecs } from '../options.js';
 import { decodeRecord, encodeRecord, type RobotsRecord } from '../record.js';
 import { MemoryStore } from './memory.js';
+import { MissingDependencyError } from '../errors.js';
 import { consoleLog } from './console-log.js';
+import { assertInstalled } from './optional-dependency.js';
 import { CLAIM_SEND_SCRIPT, CONFIRM_SEND_SCRIPT, PAUSE_SCRIPT, RESERVE_SLOT_SCRIPT, slotReply } from './redis-crawl-clock.js';
 import type { CrawlSlot, Log, RobotsStore, StoreLock } from './store.js';
 
@@ -51,6 +53,8 @@ export interface RedisClientLike {
 /** Default of `maxRecordBytes`: two 500 KB bodies in base64 (a record's most, at the default `maxBytes`), with room. */
 const DEFAULT_MAX_RECORD_BYTES = 4 * 1024 * 1024;
 const WHERE = 'new RedisStore()';
+/** What else a caller without ioredis may do. */
+const NO_IOREDIS = 'pass an ioredis client as "client"';
 
 const redisStoreOptions = defineOptions(WHERE, {
   /**
@@ -170,6 +174,7 @@ export class RedisStore implements RobotsStore {
     this.fallback = resolved.fallback ?? new MemoryStore();
     this.log = resolved.log ?? consoleLog;
     if (resolved.client !== undefined) this.clientPromise = Promise.resolve(resolved.client);
+    else assertInstalled('ioredis', 'new RedisStore({ url })', NO_IOREDIS);
   }
 
   /** Whether the store is currently working from its memory fallback. */
@@ -424,12 +429,9 @@ export class RedisStore implements RobotsStore {
     try {
       ({ Redis } = (await import('ioredis')) as unknown as { Redis: typeof Redis });
     } catch {
+      // Installed when the store was made (the constructor checks), gone or broken since.
       this.clientPromise = undefined;
-      throw new InvalidOptionsError(
-        'url',
-        'connecting to Redis from a URL needs ioredis (npm i ioredis), or pass a client as "client".',
-        WHERE,
-      );
+      throw new MissingDependencyError('ioredis', 'new RedisStore({ url })', NO_IOREDIS);
     }
     const client = new Redis(this.url, {
       // Fail fast while disconnected (we fall back to memory) instead of queueing commands.

@@ -33,6 +33,7 @@ import type { ResolvedOptions } from '../options.js';
 import { capExpiry, decideRecord, effectivePolicy, policyChangesAt, type EffectivePolicy } from '../policy.js';
 import { decodeRecord, type RobotsRecord, type UnreachableRecord } from '../record.js';
 import { FetchLog } from './fetch-log.js';
+import { LongWaits } from './long-waits.js';
 
 /** What a loader needs to know about one kind of file. */
 export interface FileKind<P> {
@@ -119,6 +120,8 @@ class Closed extends Error {}
 
 export class OriginFileLoader<P> {
   readonly fetchLog: FetchLog;
+  /** The line when a load keeps its callers waiting. */
+  private readonly longWaits: LongWaits;
   private readonly entries: LRUCache<string, LoadedFile<P>>;
   /** Loads in progress, one per file, each deleted when it settles. */
   private readonly flights = new Map<string, Promise<LoadedFile<P>>>();
@@ -135,6 +138,7 @@ export class OriginFileLoader<P> {
     bounds: CacheBounds,
   ) {
     this.fetchLog = new FetchLog(kind.name, ctx.log);
+    this.longWaits = new LongWaits((origin) => kind.urlOf(origin), ctx.options.timeoutMs, ctx.queue, ctx.log);
     this.cacheTtls = ctx.clock === Date.now;
     this.entries = new LRUCache<string, LoadedFile<P>>({
       max: bounds.maxEntries,
@@ -211,9 +215,14 @@ export class OriginFileLoader<P> {
     this.counts.misses++;
     let flight = this.flights.get(key);
     if (flight === undefined) {
-      flight = this.refresh(key, origin, fetch).finally(() => this.flights.delete(key));
+      this.longWaits.started(key, origin);
+      flight = this.refresh(key, origin, fetch).finally(() => {
+        this.flights.delete(key);
+        this.longWaits.ended(key);
+      });
       this.flights.set(key, flight);
     }
+    this.longWaits.joined(key);
     // Queued fetches are dropped by close() with an AbortError: report the reason callers can act on.
     return flight.catch((error: unknown) => {
       if (this.ctx.isClosed()) throw new ManagerClosedError(method);

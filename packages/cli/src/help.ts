@@ -1,0 +1,118 @@
+/**
+ * The help texts: `heed --help` for every command, `heed <command> --help` for one, each built
+ * from one table of options so that both say the same. `heed lint --help` lists every diagnostic
+ * code with its summary (the codes `--ignore` takes), from the parser's catalogue.
+ */
+import { DIAGNOSTIC_CODES, type DiagnosticCode } from '@heed/parser';
+import type { CommandName } from './args.js';
+
+interface OptionHelp {
+  readonly flags: string;
+  readonly text: string;
+  /** The commands it applies to; absent: all. */
+  readonly commands?: readonly CommandName[];
+}
+
+const OPTIONS: readonly OptionHelp[] = [
+  {
+    flags: '-A, --user-agent <ua>',
+    text: "the crawler's user-agent (full header or product token, e.g. HeedBot/1.0;\nat most 512 bytes)",
+  },
+  {
+    flags: '    --product-token <t>',
+    text:
+      'the token groups are matched by, when the user-agent does not start with\nit (e.g. MyBot for "Mozilla/5.0 (compatible; MyBot/1.0)"); several\n' +
+      '(repeatable or comma-separated, e.g. MyBot-News,MyBot): the groups of\nevery named token apply, the * group only when none is named',
+  },
+  { flags: '    --json', text: 'machine-readable output on stdout (errors too)' },
+  { flags: '    --ignore <codes>', text: 'lint: comma-separated diagnostic codes to leave out', commands: ['lint'] },
+  {
+    flags: '    --summary',
+    text: 'lint: lint every file of a directory; print how many files have each diagnostic',
+    commands: ['lint'],
+  },
+  {
+    flags: '    --purpose <p>',
+    text:
+      'check, explain: also report the AI-usage preference for what the crawl\nis for: train-ai, search, ai-input or ai-use (repeatable or comma-separated);\n' +
+      'check reads robots.txt and, for train-ai and ai-input, tdmrep.json;\nexit code 1 when a purpose is disallowed',
+    commands: ['check', 'explain'],
+  },
+  { flags: '    --timeout <secs>', text: 'seconds for a whole robots.txt fetch, 0.001 to 2147483.647 (default 30)' },
+  { flags: '    --color, --no-color', text: 'force colour on or off (default: on for a terminal unless NO_COLOR is set)' },
+  { flags: '-h, --help', text: 'this help' },
+];
+
+const COMMANDS: Readonly<Record<CommandName, { readonly synopsis: string; readonly text: string }>> = {
+  check: {
+    synopsis: 'heed check <url...> --user-agent <ua>',
+    text:
+      "Fetch each URL's robots.txt the way a Heed crawler does (status policy, redirects, 500 KiB)\n" +
+      'and say whether <ua> may fetch the URL, with the deciding line and group, or why no rule\n' +
+      'decided (404: everything allowed; 503 or unreachable: everything disallowed).',
+  },
+  explain: {
+    synopsis: 'heed explain <robots.txt file|url> <url...> --user-agent <ua>',
+    text: 'Judge each URL (or path) against one robots.txt, with the deciding line and group.',
+  },
+  lint: {
+    synopsis: 'heed lint <robots.txt file|url>',
+    text: 'Report what crawlers read differently from what the file says, line by line.',
+  },
+};
+
+const EXIT_CODES = 'Exit codes: 0 allowed / no errors, 1 disallowed / errors found, 2 bad usage or an unreadable input.';
+const INPUTS = 'Files are read up to 500 KiB (what crawlers read) and robots.txt URLs fetched as a crawler does.';
+const SITE_URLS = 'For explain and lint, any URL of a site stands for its /robots.txt, the one file crawlers read.';
+
+function optionLines(command: CommandName | undefined): string[] {
+  const lines: string[] = [];
+  for (const option of OPTIONS) {
+    if (command !== undefined && option.commands !== undefined && !option.commands.includes(command)) continue;
+    const [first, ...rest] = option.text.split('\n');
+    lines.push(`  ${option.flags.padEnd(24)}${first ?? ''}`);
+    for (const more of rest) lines.push(`${' '.repeat(26)}${more}`);
+  }
+  return lines;
+}
+
+/** `heed --help`: every command and option. */
+export const USAGE = [
+  'Usage: heed <command> [options]',
+  '',
+  'Commands:',
+  ...(['check', 'explain', 'lint'] as const).flatMap((name) => [`  ${COMMANDS[name].synopsis}`, ...indent(COMMANDS[name].text, 6)]),
+  `  ${SITE_URLS}`,
+  '  heed lint --summary <directory>',
+  '      Lint every file of a directory; print how many files have each diagnostic.',
+  '  Run heed <command> --help for one command (heed lint --help lists the diagnostic codes).',
+  '',
+  'Options:',
+  ...optionLines(undefined),
+  '  -V, --version           the version',
+  '',
+  INPUTS,
+  EXIT_CODES,
+  '',
+].join('\n');
+
+/** `heed <command> --help`: that command, its options, and for lint every diagnostic code. */
+export function commandHelp(command: CommandName): string {
+  const { synopsis, text } = COMMANDS[command];
+  const lines = [`Usage: ${synopsis} [options]`, ...(command === 'lint' ? ['       heed lint --summary <directory>'] : []), '', text];
+  if (command !== 'check') lines.push(SITE_URLS);
+  lines.push('', 'Options:', ...optionLines(command));
+  if (command === 'lint') lines.push('', 'Diagnostic codes (for --ignore):', ...diagnosticLines());
+  lines.push('', INPUTS, EXIT_CODES, '');
+  return lines.join('\n');
+}
+
+function diagnosticLines(): string[] {
+  const entries = Object.entries(DIAGNOSTIC_CODES) as [DiagnosticCode, { severity: string; summary: string }][];
+  const width = Math.max(...entries.map(([code]) => code.length));
+  return entries.map(([code, { severity, summary }]) => `  ${code.padEnd(width)}  ${severity.padEnd(7)}  ${summary}`);
+}
+
+function indent(text: string, by: number): string[] {
+  return text.split('\n').map((line) => `${' '.repeat(by)}${line}`);
+}
