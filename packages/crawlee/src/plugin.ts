@@ -16,6 +16,7 @@ import {
   crawlerKind,
   crawlerRelease,
   isSupportedRelease,
+  majorOf,
   missingMember,
   pendingRequestCount,
   SUPPORTED_CRAWLEE_RANGE,
@@ -24,6 +25,8 @@ import {
 } from './attach/crawler-internals.js';
 import { attachHttpHooks } from './attach/http.js';
 import { attachJsdomHooks } from './attach/jsdom.js';
+import { domainThrottling, isCrawlerV4, missingMemberV4, turnOffCrawleeRobotsCheckV4, type CrawlerV4 } from './attach/v4/crawler-v4.js';
+import { attachHooksV4, requestQueueOf, ThrottledCrawlDelays } from './attach/v4/hooks.js';
 import { assertQueueFree, enqueueScope, PendingRequests, QueueHooks } from './attach/queue.js';
 import { CrawlDelayScheduler } from './crawl-delay.js';
 import { AlreadyAttachedError, UnsupportedCrawleeVersionError, UnsupportedCrawlerError } from './errors.js';
@@ -69,8 +72,8 @@ export class RobotsPlugin {
    * const robots = await RobotsPlugin.attach(crawler, { userAgent: 'MyBot/1.0 (+https://example.com/bot)' });
    * ```
    * @throws InvalidOptionsError when an option is unknown or out of range.
-   * @throws UnsupportedCrawlerError when `crawler` is not a Crawlee 3 crawler.
-   * @throws UnsupportedCrawleeVersionError when Crawlee is outside `>=3.13.0 <4.0.0` (the message names the release found).
+   * @throws UnsupportedCrawlerError when `crawler` is not a Crawlee crawler.
+   * @throws UnsupportedCrawleeVersionError when Crawlee is outside `>=3.13.0 <4.0.0 || >=4.0.0-rc.0 <5.0.0` (the message names the release found).
    * @throws SharedRequestQueueError when another crawler with a plugin reads the same request queue (give each its own).
    */
   static async attach<Context extends CrawlingContext>(
@@ -83,7 +86,10 @@ export class RobotsPlugin {
     const resolvedRelease = crawleeRelease();
     const release = crawlerRelease(crawler) ?? resolvedRelease;
     if (release !== undefined && !isSupportedRelease(release)) throw new UnsupportedCrawleeVersionError(release, SUPPORTED_CRAWLEE_RANGE);
-    const missing = missingMember(crawler);
+    // One adapter per major: the crawler's own shape decides (4.x crawlers load as ES modules, so
+    // their release is read from the @crawlee/core beside them), the release found confirms.
+    const v4 = isCrawlerV4(crawler) || majorOf(release) === 4;
+    const missing = v4 ? missingMemberV4(crawler) : missingMember(crawler);
     if (missing) {
       if (release !== undefined && 'run' in crawler)
         throw new UnsupportedCrawleeVersionError(release, SUPPORTED_CRAWLEE_RANGE, `its crawler has no ${missing}`);
@@ -92,7 +98,7 @@ export class RobotsPlugin {
     if (attached.has(crawler)) throw new AlreadyAttachedError();
     const target = crawler as unknown as PublicCrawler;
     // A queue another plugin reads: refused before anything is hooked.
-    assertQueueFree(await target.getRequestQueue());
+    assertQueueFree(v4 ? await requestQueueOf(crawler as unknown as CrawlerV4) : await target.getRequestQueue());
     if (release !== undefined && resolvedRelease !== undefined && release !== resolvedRelease) {
       target.log.warning(
         `RobotsPlugin: two copies of Crawlee are installed: the crawler's is ${release}, the @crawlee/core @heed/crawlee loads is ` +
@@ -111,7 +117,7 @@ export class RobotsPlugin {
       async (url) => notifyCrawlee?.(url),
       (message, error) => target.log.warning(`${message}: ${error instanceof Error ? error.message : String(error)}`),
     );
-    const crawlDelays = resolved.crawlDelay ? new CrawlDelayScheduler(resolved.maxCrawlDelaySecs * 1000) : undefined;
+    const crawlDelays = resolved.crawlDelay ? await newCrawlDelays(v4, target, resolved.maxCrawlDelaySecs) : undefined;
     const guard = new RobotsGuard(resolved, manager, stats, skips, crawlDelays, warn);
     const pending = new PendingRequests();
     const feeder = resolved.sitemaps
@@ -119,6 +125,12 @@ export class RobotsPlugin {
       : undefined;
     if (feeder) guard.tellPageOrigins(feeder);
     const queue = new QueueHooks(guard, skips, pending, feeder, target.log);
+    if (v4) {
+      turnOffCrawleeRobotsCheckV4(target);
+      await attachHooksV4(crawler as unknown as CrawlerV4, guard, skips, queue, feeder);
+      attached.add(crawler);
+      return new RobotsPlugin(resolved, manager, guard, feeder, resolved.manager === undefined);
+    }
     turnOffCrawleeRobotsCheck(target);
     const kind = crawlerKind(target);
     if (kind === 'http') {
@@ -205,6 +217,15 @@ async function enqueueSitemapUrls(
   if (accepted.length > 0)
     await enqueueScope.run({ prechecked: true }, () => crawler.addRequests(accepted, { waitForAllRequestsToBeAdded: true }));
   return accepted.length;
+}
+
+/**
+ * Heed's crawl-delay scheduler. On Crawlee 4 with a `ThrottlingRequestManager` (its `requestManager`
+ * option, or `sameDomainDelaySecs`), the manager paces each domain: delays go to it.
+ */
+async function newCrawlDelays(v4: boolean, crawler: PublicCrawler, maxDelaySecs: number): Promise<CrawlDelayScheduler> {
+  const throttling = v4 ? domainThrottling(await (crawler as unknown as CrawlerV4).getRequestManager()) : undefined;
+  return throttling ? new ThrottledCrawlDelays(maxDelaySecs, throttling) : new CrawlDelayScheduler(maxDelaySecs * 1000);
 }
 
 async function createManager(userAgent: string, productToken: ProductTokens): Promise<RobotsManagerLike> {
