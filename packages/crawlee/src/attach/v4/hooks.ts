@@ -9,9 +9,11 @@
  *   before it, its `enqueueLinks` calls carry the page (referrer, `nofollow`), `sendRequest` is checked;
  * - `run` (public): the manager is claimed again for each run; one summary line at the end.
  *
- * Not covered on 4.x: the navigation of HTTP and browser crawlers (redirect hops, a URL rewritten by a
- * `preNavigationHook`) happens inside Crawlee 4's private navigation step and its HTTP client, which
- * no public or protected member exposes; requests are checked when they leave the request manager.
+ * - the HTTP client of HTTP crawlers (`navigation.ts`): redirect hops and a URL a `preNavigationHook`
+ *   rewrote are checked before they are requested.
+ *
+ * Not covered on 4.x: the navigation of browser crawlers (redirects and scripts inside the browser);
+ * their requests are checked when they leave the request manager.
  */
 import { CrawlDelayScheduler } from '../../crawl-delay.js';
 import type { RobotsGuard } from '../../guard.js';
@@ -23,6 +25,7 @@ import type { QueueHooks } from '../queue.js';
 import { guardSendRequest } from '../send-request.js';
 import { skipRequest } from '../skip-request.js';
 import { installView, queueView, type CrawlerV4, type DomainThrottling, type RequestManagerV4 } from './crawler-v4.js';
+import { attachNavigationChecks, InFlight } from './navigation.js';
 
 /** The request manager of a Crawlee 4 crawler, seen as a 3.x request queue (for `assertQueueFree`). */
 export async function requestQueueOf(crawler: CrawlerV4): Promise<ReturnType<typeof queueView>> {
@@ -36,17 +39,34 @@ export async function attachHooksV4(
   queue: QueueHooks,
   feeder: SitemapFeeder | undefined,
 ): Promise<void> {
-  const manager = await crawler.getRequestManager();
-  claim(queue, manager);
+  const inFlight = new InFlight();
+  const claim = (manager: RequestManagerV4) => claimManager(queue, manager, inFlight);
+  claim(await crawler.getRequestManager());
+  await attachNavigationChecks(crawler, guard, skips, inFlight, queue.checkedBeforeFetch);
   const target = crawler as unknown as PublicCrawler;
   hookUserHandler(target, guard);
-  hookRequestHandling(target, guard, skips, queue);
-  hookRun(crawler, guard, queue, feeder);
+  hookRequestHandling(target, guard, skips, queue, inFlight);
+  hookRun(crawler, guard, queue, feeder, claim);
 }
 
-function claim(queue: QueueHooks, manager: RequestManagerV4): void {
-  queue.wrap(queueView(manager));
+const noted = new WeakSet<object>();
+
+/**
+ * Claims the manager for `queue`'s plugin and makes its methods go through the queue wrappers;
+ * requests it lets go are noted as navigating (see `navigation.ts`).
+ */
+function claimManager(queue: QueueHooks, manager: RequestManagerV4, inFlight: InFlight): void {
+  const view = queueView(manager);
+  queue.wrap(view);
   installView(manager);
+  if (noted.has(view)) return;
+  noted.add(view);
+  const checked = view.fetchNextRequest.bind(view);
+  view.fetchNextRequest = async () => {
+    const request = await checked();
+    if (request) inFlight.add(request);
+    return request;
+  };
 }
 
 /**
@@ -75,10 +95,12 @@ export class ThrottledCrawlDelays extends CrawlDelayScheduler {
  * preferences disallow a declared purpose). A request that reached the handler without passing the
  * request manager's check (a crawler that reads from elsewhere) is checked here and not handed on.
  */
-function hookRequestHandling(crawler: PublicCrawler, guard: RobotsGuard, skips: Skips, queue: QueueHooks): void {
+function hookRequestHandling(crawler: PublicCrawler, guard: RobotsGuard, skips: Skips, queue: QueueHooks, inFlight: InFlight): void {
   let warnedBypass = false;
   wrapUserHandler(crawler, (handler) => async (context: ContextInternals) => {
     const { request } = context;
+    // Navigated (a crawler without an HTTP client, or one that sent nothing): no longer navigating.
+    inFlight.delete(request);
     if (!queue.checkedBeforeFetch.has(request)) {
       if (!warnedBypass) {
         warnedBypass = true;
@@ -111,10 +133,16 @@ function hookRequestHandling(crawler: PublicCrawler, guard: RobotsGuard, skips: 
   });
 }
 
-function hookRun(crawler: CrawlerV4, guard: RobotsGuard, queue: QueueHooks, feeder: SitemapFeeder | undefined): void {
+function hookRun(
+  crawler: CrawlerV4,
+  guard: RobotsGuard,
+  queue: QueueHooks,
+  feeder: SitemapFeeder | undefined,
+  claim: (manager: RequestManagerV4) => void,
+): void {
   const original = crawler.run.bind(crawler);
   crawler.run = async (requests?: unknown, options?: unknown) => {
-    claim(queue, await crawler.getRequestManager());
+    claim(await crawler.getRequestManager());
     queue.busy = true;
     try {
       return await original(requests, options);
