@@ -5,7 +5,6 @@
  * (enqueue filter, check before the fetch, crawl-delay, sitemaps), the request-handling and summary
  * hooks; HTTP crawlers the got redirect hook; browser crawlers request interception.
  */
-import type { BasicCrawler, CrawlingContext } from '@crawlee/basic';
 import type { UsageReport } from '@heed/manager';
 import type { ProductTokens } from '@heed/parser';
 import { attachBasicHooks } from './attach/basic.js';
@@ -43,10 +42,17 @@ import { PluginStats, type RobotsPluginStats } from './report/stats.js';
 const attached = new WeakSet<object>();
 
 /**
- * A Crawlee crawler, as `attach()` accepts it: any `BasicCrawler` subclass instance (HttpCrawler,
- * CheerioCrawler, JSDOMCrawler, PlaywrightCrawler, PuppeteerCrawler, or your own subclass).
+ * A Crawlee crawler, as `attach()` accepts it: any `BasicCrawler` subclass instance of Crawlee 3.13+
+ * or 4 (HttpCrawler, CheerioCrawler, JSDOMCrawler, PlaywrightCrawler, PuppeteerCrawler, or your own
+ * subclass). Declared by the public members both majors share, so one declaration of Heed accepts
+ * the crawler of whichever major is installed.
  */
-export type AnyCrawler<Context extends CrawlingContext = CrawlingContext> = BasicCrawler<Context>;
+export interface AnyCrawler {
+  run(...args: never[]): Promise<unknown>;
+  addRequests(...args: never[]): Promise<unknown>;
+  getRequestQueue(): Promise<unknown>;
+  readonly log: object;
+}
 
 /** The crawling context property the plugin adds: the page's robots directives. */
 export interface RobotsCrawlingContext {
@@ -76,10 +82,7 @@ export class RobotsPlugin {
    * @throws UnsupportedCrawleeVersionError when Crawlee is outside `>=3.13.0 <4.0.0 || >=4.0.0-rc.0 <5.0.0` (the message names the release found).
    * @throws SharedRequestQueueError when another crawler with a plugin reads the same request queue (give each its own).
    */
-  static async attach<Context extends CrawlingContext>(
-    crawler: BasicCrawler<Context>,
-    options: RobotsPluginOptions,
-  ): Promise<RobotsPlugin> {
+  static async attach(crawler: AnyCrawler, options: RobotsPluginOptions): Promise<RobotsPlugin> {
     const resolved = resolveOptions(options);
     if (typeof crawler !== 'object' || crawler === null) throw new UnsupportedCrawlerError(String(crawler));
     // The crawler's own release decides; the @crawlee/core this package resolves is the fallback.
