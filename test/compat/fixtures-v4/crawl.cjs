@@ -10,6 +10,7 @@ async function main() {
   const handled = [];
   const crawleeSkips = [];
   const sent = [];
+  const noindex = [];
   const crawler = new CheerioCrawler({
     maxRequestRetries: 0,
     onSkippedRequest: (skip) => void crawleeSkips.push(skip),
@@ -21,6 +22,8 @@ async function main() {
     ],
     requestHandler: async ({ request, enqueueLinks, sendRequest }) => {
       handled.push(request.loadedUrl ?? request.url);
+      // The page's robots meta tag, as robots.directives() reads it.
+      if (robots.directives({ request }).noindex) noindex.push(request.loadedUrl ?? request.url);
       if (new URL(request.url).pathname === '/ok') {
         await sendRequest({ url: new URL('/private/api', request.url).href }).then(
           () => void sent.push('sent'),
@@ -37,7 +40,9 @@ async function main() {
   });
   await crawler.run(start);
   await robots.close();
-  console.log(JSON.stringify({ handled, skips, crawleeSkips, sent, failed: crawler.statistics.state.requestsFailed, flavour: 'cjs' }));
+  console.log(
+    JSON.stringify({ handled, skips, crawleeSkips, sent, noindex, failed: crawler.statistics.state.requestsFailed, flavour: 'cjs' }),
+  );
 }
 
 main().catch((error) => {

@@ -9,7 +9,7 @@ const { start } = JSON.parse(process.env.HEED_COMPAT);
 const handled = [];
 const crawleeSkips = [];
 const sent = [];
-const directives = {};
+const noindex = [];
 const crawler = new CheerioCrawler({
   maxRequestRetries: 0,
   // Crawlee's own check: Heed replaces it while attached.
@@ -24,7 +24,8 @@ const crawler = new CheerioCrawler({
   requestHandler: async ({ request, enqueueLinks, sendRequest, robotsDirectives }) => {
     const url = request.loadedUrl ?? request.url;
     handled.push(url);
-    if (robotsDirectives?.noindex) directives[url] = 'noindex';
+    // The page's robots meta tag, as the context property and as robots.directives() read it.
+    if (robotsDirectives?.noindex && robots.directives({ request }).noindex) noindex.push(url);
     if (new URL(request.url).pathname === '/ok') {
       // A disallowed URL asked of sendRequest() is not sent: the call rejects.
       await sendRequest({ url: new URL('/private/api', request.url).href }).then(
@@ -43,5 +44,5 @@ const robots = await RobotsPlugin.attach(crawler, {
 await crawler.run(start);
 await robots.close();
 console.log(
-  JSON.stringify({ handled, skips, crawleeSkips, sent, directives, failed: crawler.statistics.state.requestsFailed, flavour: 'esm' }),
+  JSON.stringify({ handled, skips, crawleeSkips, sent, noindex, failed: crawler.statistics.state.requestsFailed, flavour: 'esm' }),
 );

@@ -11,6 +11,7 @@ const { start } = JSON.parse(process.env['HEED_COMPAT'] ?? '{}') as Input;
 const handled: string[] = [];
 const crawleeSkips: { url: string; reason: string }[] = [];
 const sent: string[] = [];
+const noindex: string[] = [];
 const crawler = new CheerioCrawler({
   maxRequestRetries: 0,
   onSkippedRequest: (skip: { url: string; reason: string }) => void crawleeSkips.push(skip),
@@ -22,6 +23,8 @@ const crawler = new CheerioCrawler({
   ],
   requestHandler: async ({ request, enqueueLinks, sendRequest }: CheerioCrawlingContext) => {
     handled.push(request.loadedUrl ?? request.url);
+    // The page's robots meta tag, as robots.directives() reads it.
+    if (robots.directives({ request }).noindex) noindex.push(request.loadedUrl ?? request.url);
     if (new URL(request.url).pathname === '/ok') {
       // A disallowed URL asked of sendRequest() is not sent: the call rejects with a typed error.
       await sendRequest({ url: new URL('/private/api', request.url).href }).then(
@@ -49,6 +52,7 @@ console.log(
     skips,
     crawleeSkips,
     sent,
+    noindex,
     failed: crawler.statistics.state.requestsFailed,
     skipped: stats.skipped,
     flavour: 'ts',
