@@ -193,7 +193,8 @@ describe.each(releasesToTest())('a user project with @crawlee/cheerio@%s', (rele
     SLOW,
   );
 
-  it(
+  // The command line does not load Crawlee: one release's project shows it installs and runs.
+  it.runIf(release === releasesToTest().at(-1))(
     'the heed command of the packed `heed` package runs in the project (npx heed), fetching as a crawler',
     async () => {
       for (const origin of [a, b, c]) origin.hits.length = 0;

@@ -3,7 +3,8 @@
  * through Heed. It validates the options, checks the Crawlee release, picks (or creates) the manager,
  * and installs the hooks for the crawler's kind: every crawler gets its request queue wrapped
  * (enqueue filter, check before the fetch, crawl-delay, sitemaps), the request-handling and summary
- * hooks; HTTP crawlers the got redirect hook; browser crawlers request interception.
+ * hooks; HTTP crawlers the got redirect hook; browser crawlers request interception. A Crawlee 4
+ * crawler gets the same checks through 4.x's own extension points (`attach/v4/`).
  */
 import type { UsageReport } from '@heed/manager';
 import type { ProductTokens } from '@heed/parser';
