@@ -1,5 +1,6 @@
 /**
- * The one module that touches a Crawlee crawler's protected or `@internal` members. Everything else
+ * The one module that touches a Crawlee 3 crawler's protected or `@internal` members (the Crawlee 4
+ * adapter's are in `v4/crawler-v4.ts`). Everything else
  * the plugin uses is Crawlee's public API: `crawler.getRequestQueue()` and the request queue's
  * methods (`addRequest(s)`, `addRequestsBatched`, `fetchNextRequest`, `markRequestHandled`,
  * `reclaimRequest`, `isFinished`), `crawler.run()`, `crawler.log`, the crawling context's

@@ -11,7 +11,8 @@
  * - `handleSkippedRequest` (protected): Crawlee's skip path, which calls the user's `onSkippedRequest`;
  * - `getRobotsTxtFileForUrl` (protected): Crawlee's own robots.txt check asks it for the file; Heed
  *   answers "none", which turns that check off;
- * - `requestHandler` (protected, as on 3.x): the user's handler, where page directives are read.
+ * - `requestHandler` (protected, as on 3.x): the user's handler, where page directives are read;
+ * - `httpClient` (protected): the client HTTP crawlers navigate with (see `navigation.ts`).
  *
  * Checked against 4.0.0-rc.0 (tag `v4.0.0-rc.0` of apify/crawlee).
  */
@@ -147,4 +148,16 @@ export function turnOffCrawleeRobotsCheckV4(crawler: PublicCrawler | CrawlerV4):
     }
     return Promise.resolve(undefined);
   };
+}
+
+/** `sendRequest` of an HTTP client (`BaseHttpClient` of `@crawlee/http-client`), the one public method Heed wraps. */
+export interface HttpClientLike {
+  sendRequest(initialRequest: { url: string }, options?: unknown): Promise<unknown>;
+}
+
+/** The HTTP client of `crawler` (`httpClient`, protected: the `httpClient` option or Crawlee's default), when it has one. */
+export function httpClientOf(crawler: object): HttpClientLike | undefined {
+  const client = (crawler as { httpClient?: unknown }).httpClient;
+  if (typeof client !== 'object' || client === null) return undefined;
+  return typeof (client as Partial<HttpClientLike>).sendRequest === 'function' ? (client as HttpClientLike) : undefined;
 }

@@ -25,6 +25,7 @@ import { skipFromVerdict, type SkipEvent } from '../../report/skip-events.js';
 import type { Skips } from '../../report/skips.js';
 import type { RequestInternals } from '../crawler-internals.js';
 import { skipRequest } from '../skip-request.js';
+import { httpClientOf } from './crawler-v4.js';
 
 /** The navigation in progress: the crawler request, the URL checked before its fetch, the hops sent so far. */
 interface NavigationScope {
@@ -41,9 +42,6 @@ const patchedFetch = new WeakSet<object>();
 const wrappedClients = new WeakSet<object>();
 
 type Fetch = (this: unknown, input: { url: string }, init?: unknown) => Promise<unknown>;
-interface HttpClientLike {
-  sendRequest(initialRequest: { url: string }, options?: unknown): Promise<unknown>;
-}
 
 /** Requests the crawler took from the request manager and is navigating, by URL (read live: a hook may rewrite it). */
 export class InFlight {
@@ -86,13 +84,13 @@ export async function attachNavigationChecks(
   inFlight: InFlight,
   checkedBeforeFetch: WeakMap<object, string>,
 ): Promise<boolean> {
-  const client = (crawler as { httpClient?: unknown }).httpClient;
-  if (typeof client !== 'object' || client === null || typeof (client as Partial<HttpClientLike>).sendRequest !== 'function') return false;
+  const client = httpClientOf(crawler);
+  if (client === undefined) return false;
   patchFetchOf(client);
   for (const loaded of await crawleeClientClasses()) patchFetchOf(loaded.prototype);
   if (wrappedClients.has(client)) return true;
   wrappedClients.add(client);
-  const c = client as HttpClientLike;
+  const c = client;
   const original = c.sendRequest.bind(c);
   c.sendRequest = (initialRequest, options) => {
     const request = initialRequest && typeof initialRequest.url === 'string' ? inFlight.take(initialRequest.url) : undefined;
