@@ -7,13 +7,13 @@
  *   `setCrawlDelay` (it paces the domain); otherwise Heed's own scheduler paces it, as on 3.x;
  * - the user's request handler, as on 3.x (`basic.ts`): page directives and usage are read right
  *   before it, its `enqueueLinks` calls carry the page (referrer, `nofollow`), `sendRequest` is checked;
+ * - the HTTP client of HTTP crawlers (`navigation.ts`): redirect hops and a URL a `preNavigationHook`
+ *   rewrote are checked before they are requested;
  * - `run` (public): the manager is claimed again for each run; one summary line at the end.
  *
- * - the HTTP client of HTTP crawlers (`navigation.ts`): redirect hops and a URL a `preNavigationHook`
- *   rewrote are checked before they are requested.
- *
- * Not covered on 4.x: the navigation of browser crawlers (redirects and scripts inside the browser);
- * their requests are checked when they leave the request manager.
+ * Not covered on 4.x: the navigation of browser crawlers (redirects, scripts, popups inside the
+ * browser) and JSDOM's sub-resources (`blockSubresources`); their requests are checked when they
+ * leave the request manager.
  */
 import { CrawlDelayScheduler } from '../../crawl-delay.js';
 import type { RobotsGuard } from '../../guard.js';
