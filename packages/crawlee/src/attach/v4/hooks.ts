@@ -44,9 +44,28 @@ export async function attachHooksV4(
   claim(await crawler.getRequestManager());
   await attachNavigationChecks(crawler, guard, skips, inFlight, queue.checkedBeforeFetch);
   const target = crawler as unknown as PublicCrawler;
+  warnUncovered(crawler, guard);
   hookUserHandler(target, guard);
   hookRequestHandling(target, guard, skips, queue, inFlight);
   hookRun(crawler, guard, queue, feeder, claim);
+}
+
+/** Says, once per attach, which checks of the 3.x adapter this crawler does not get on 4.x (see the header). */
+function warnUncovered(crawler: CrawlerV4, guard: RobotsGuard): void {
+  const classes: string[] = [];
+  for (let proto: unknown = Object.getPrototypeOf(crawler); proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+    classes.push(String((proto as { constructor?: { name?: unknown } }).constructor?.name));
+  }
+  if ('browserPool' in crawler) {
+    crawler.log.warning(
+      'RobotsPlugin: on Crawlee 4, navigations inside the browser (redirects, scripts, popups) are not checked yet; ' +
+        'every request is checked before it leaves the request manager. Crawlee 3.13+ checks them.',
+    );
+  } else if (guard.options.blockSubresources && classes.includes('JSDOMCrawler')) {
+    crawler.log.warning(
+      "RobotsPlugin: on Crawlee 4, JSDOM's sub-resources (blockSubresources) are not checked yet; Crawlee 3.13+ checks them.",
+    );
+  }
 }
 
 const noted = new WeakSet<object>();
