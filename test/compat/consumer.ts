@@ -9,13 +9,15 @@ import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
+/** The same crawls on Crawlee 4 (its storage backend, its `statistics`). */
+const FIXTURES_V4 = fileURLToPath(new URL('./fixtures-v4/', import.meta.url));
 /** The folders under `packages/` that are published, each as the package `NPM_NAMES` gives. */
 export const PACKAGES = ['parser', 'manager', 'crawlee', 'cli'] as const;
 export const NPM_NAMES: Readonly<Record<(typeof PACKAGES)[number], string>> = {
@@ -30,14 +32,48 @@ const WORK = join(tmpdir(), 'heed-compat', createHash('sha256').update(ROOT).dig
 /** The releases `pnpm test:compat` runs (HEED_COMPAT_RELEASES=all); `npm test` runs the newest only. */
 export const ALL_RELEASES = ['3.13.0', '3.15.3', '3.16.0', '3.17.0', '3.18.1'] as const;
 
+/** The Crawlee 3 releases to test (the Crawlee 4 release is tested apart, see {@link crawleeV4}). */
 export function releasesToTest(): string[] {
   const chosen = process.env['HEED_COMPAT_RELEASES'];
   if (!chosen) return ['3.18.1'];
   if (chosen === 'all') return [...ALL_RELEASES];
+  return chosenReleases(chosen).filter((release) => release !== V4_RELEASE);
+}
+
+function chosenReleases(chosen: string): string[] {
   return chosen
     .split(',')
     .map((v) => v.trim())
     .filter(Boolean);
+}
+
+/**
+ * The Crawlee 4 release `pnpm test:compat` runs (HEED_COMPAT_RELEASES=all, or a list naming it).
+ * The registry serves Crawlee 3 only: its packages are the tarballs built from tag v4.0.0-rc.0 that
+ * the machines keep beside the checkout, in `../shared/crawlee-v4` (HEED_CRAWLEE_V4_DIR elsewhere).
+ */
+export const V4_RELEASE = '4.0.0-rc.0';
+
+/** Whether the Crawlee 4 projects are asked for. */
+export function testsV4(): boolean {
+  const chosen = process.env['HEED_COMPAT_RELEASES'];
+  return chosen === 'all' || (chosen !== undefined && chosenReleases(chosen).includes(V4_RELEASE));
+}
+
+/** The Crawlee 4 packages a CheerioCrawler project needs (they pin each other at {@link V4_RELEASE}). */
+const V4_PACKAGES = ['core', 'basic', 'http', 'cheerio', 'utils', 'types', 'http-client', 'impit-client', 'fs-storage'] as const;
+
+/** The Crawlee 4 tarballs, or why they cannot be had (the test then says so in one line and skips). */
+export function crawleeV4(): { readonly tarballs: readonly string[] } | { readonly skip: string } {
+  const dir = process.env['HEED_CRAWLEE_V4_DIR'] ?? join(ROOT, '..', 'shared', 'crawlee-v4');
+  const tarballs = V4_PACKAGES.map((name) => join(dir, `crawlee-${name}-${V4_RELEASE}.tgz`));
+  const missing = tarballs.filter((file) => !existsSync(file));
+  if (missing.length === 0) return { tarballs };
+  return {
+    skip:
+      `Crawlee ${V4_RELEASE} not tested: ${missing.length === tarballs.length ? `no ${dir}` : `${missing[0]} missing`} ` +
+      '(the tarballs built from tag v4.0.0-rc.0; set HEED_CRAWLEE_V4_DIR to their folder)',
+  };
 }
 
 /** Releases with `onSkippedRequest` (added in 3.13.8). */
@@ -135,6 +171,8 @@ export interface ProjectOptions {
    * with the browser libraries of `BROWSER_SETS` (no browser downloaded).
    */
   readonly browsers?: boolean;
+  /** Crawlee 4: its packages from these tarballs (instead of `@crawlee/cheerio@release` from the registry), with the v4 fixtures. */
+  readonly crawleeTarballs?: readonly string[];
 }
 
 /** The dependencies a browser project adds for `release`. */
@@ -156,11 +194,15 @@ function browserDependencies(release: string): Record<string, string> {
  * (and the browser crawlers, with `browsers`).
  */
 export async function project(release: string, tarballs: Record<string, string>, options: ProjectOptions = {}): Promise<Project> {
-  const { legacyPeerDeps = false, browsers = false } = options;
+  const { legacyPeerDeps = false, browsers = false, crawleeTarballs } = options;
   const variant = `${legacyPeerDeps ? '-legacy' : ''}${browsers ? '-browsers' : ''}`;
+  const fixtures = crawleeTarballs ? FIXTURES_V4 : FIXTURES;
+  const crawlee: Record<string, string> = crawleeTarballs
+    ? Object.fromEntries(crawleeTarballs.map((file) => [crawleePackageOf(file), `file:${file}`]))
+    : { '@crawlee/cheerio': release };
   const hash = createHash('sha256');
-  for (const file of Object.values(tarballs).sort()) hash.update(readFileSync(file));
-  for (const file of readdirSync(FIXTURES).sort()) hash.update(file).update(readFileSync(join(FIXTURES, file)));
+  for (const file of [...Object.values(tarballs), ...(crawleeTarballs ?? [])].sort()) hash.update(readFileSync(file));
+  for (const file of readdirSync(fixtures).sort()) hash.update(file).update(readFileSync(join(fixtures, file)));
   hash.update(release).update(variant);
   const extra = browsers ? browserDependencies(release) : {};
   hash.update(JSON.stringify(extra));
@@ -173,14 +215,14 @@ export async function project(release: string, tarballs: Record<string, string>,
     rmSync(join(WORK, old), { recursive: true, force: true });
   }
   mkdirSync(dir, { recursive: true });
-  cpSync(FIXTURES, dir, { recursive: true });
+  cpSync(fixtures, dir, { recursive: true });
   const pkg = {
     name: 'heed-consumer',
     private: true,
     version: '1.0.0',
     description: 'A user project: Heed next to one Crawlee release.',
     dependencies: {
-      '@crawlee/cheerio': release,
+      ...crawlee,
       ...extra,
       // The tarballs, as a registry would serve them.
       '@heed/parser': `file:${tarballs['parser']}`,
@@ -201,6 +243,13 @@ export async function project(release: string, tarballs: Record<string, string>,
   return { dir, installLog: log };
 }
 
+/** `@crawlee/core` of `…/crawlee-core-4.0.0-rc.0.tgz`. */
+function crawleePackageOf(tarball: string): string {
+  const match = /^crawlee-(.+?)-\d+\.\d+\.\d+.*\.tgz$/.exec(basename(tarball));
+  if (!match) throw new Error(`${tarball} is not named like a packed Crawlee package (crawlee-<name>-<version>.tgz)`);
+  return `@crawlee/${match[1]}`;
+}
+
 /** The `npm warn`/`npm error` lines of an install log that concern Heed's packages or peer resolution. */
 export function heedWarnings(log: string): string[] {
   return (
@@ -210,6 +259,13 @@ export function heedWarnings(log: string): string[] {
       // npm's notes on its own configuration (e.g. a key set in ~/.npmrc) are not about packages.
       .filter((line) => !/Unknown (env|user|project|global|builtin|cli) config/i.test(line))
       .filter((line) => /@heed\/|ERESOLVE|peer|EBADENGINE/i.test(line))
+      // Crawlee 4's packages declare node >=22 and run on 20.19 (the machines' Node): their engine
+      // notes are not about Heed; one naming a Heed package is kept.
+      .filter(
+        (line) =>
+          !/EBADENGINE/.test(line) ||
+          !/(Unsupported engine \{|required:|current:|^npm warn EBADENGINE \}$|package: '@crawlee\/)/.test(line),
+      )
   );
 }
 

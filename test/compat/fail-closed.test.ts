@@ -121,7 +121,7 @@ describe('an unsupported crawler', () => {
     };
     expect((error as UnsupportedCrawleeVersionError).found).toBe(version);
     expect((error as Error).message).toContain(`found Crawlee ${version}`);
-    expect((error as Error).message).toContain('>=3.13.0 <4.0.0');
+    expect((error as Error).message).toContain('>=3.13.0 <4.0.0 || >=4.0.0-rc.0 <5.0.0');
   });
 });
 
@@ -133,7 +133,13 @@ describe('the supported range', () => {
     ['3.99.0-beta.1', true],
     ['3.12.9', false],
     ['3.8.2', false],
-    ['4.0.0', false],
+    ['4.0.0-rc.0', true],
+    ['4.0.0-rc.3', true],
+    ['4.0.0', true],
+    ['4.2.1', true],
+    ['4.0.0-beta.12', false],
+    ['4.0.0-alpha.1', false],
+    ['5.0.0', false],
     ['2.3.2', false],
     ['not a version', false],
   ])('Crawlee %s supported: %s', (version, supported) => {

@@ -10,14 +10,14 @@ import type { SkipEvent } from './report/skip-events.js';
 // One option error for every package (defined in @heed/parser, re-exported here).
 export { HeedError, InvalidOptionsError } from '@heed/parser';
 
-/** `RobotsPlugin.attach()` was given something that is not a Crawlee 3 crawler. */
+/** `RobotsPlugin.attach()` was given something that is not a Crawlee crawler. */
 export class UnsupportedCrawlerError extends HeedError {
   override readonly name: string = 'UnsupportedCrawlerError';
   /** @param message replaces the default message (subclasses). */
   constructor(what: string, message?: string) {
     super(
       message ??
-        `RobotsPlugin.attach() needs a Crawlee 3 crawler (BasicCrawler, HttpCrawler, CheerioCrawler, ` +
+        `RobotsPlugin.attach() needs a Crawlee 3 or 4 crawler (BasicCrawler, HttpCrawler, CheerioCrawler, ` +
           `JSDOMCrawler, PlaywrightCrawler or PuppeteerCrawler); got ${what}. Pass the crawler instance ` +
           `itself, before calling crawler.run().`,
     );

@@ -3,9 +3,9 @@
  * through Heed. It validates the options, checks the Crawlee release, picks (or creates) the manager,
  * and installs the hooks for the crawler's kind: every crawler gets its request queue wrapped
  * (enqueue filter, check before the fetch, crawl-delay, sitemaps), the request-handling and summary
- * hooks; HTTP crawlers the got redirect hook; browser crawlers request interception.
+ * hooks; HTTP crawlers the got redirect hook; browser crawlers request interception. A Crawlee 4
+ * crawler gets the same checks through 4.x's own extension points (`attach/v4/`).
  */
-import type { BasicCrawler, CrawlingContext } from '@crawlee/basic';
 import type { Log, UsageReport } from '@heed/manager';
 import type { ProductTokens } from '@heed/parser';
 import { attachBasicHooks } from './attach/basic.js';
@@ -16,6 +16,7 @@ import {
   crawlerKind,
   crawlerRelease,
   isSupportedRelease,
+  majorOf,
   missingMember,
   pendingRequestCount,
   SUPPORTED_CRAWLEE_RANGE,
@@ -26,6 +27,8 @@ import { attachHttpHooks } from './attach/http.js';
 import { attachPageIdentity } from './attach/identify.js';
 import { attachJsdomHooks } from './attach/jsdom.js';
 import { crawlerFetchContext, withFetchContext } from './attach/proxy.js';
+import { domainThrottling, isCrawlerV4, missingMemberV4, turnOffCrawleeRobotsCheckV4, type CrawlerV4 } from './attach/v4/crawler-v4.js';
+import { attachHooksV4, requestQueueOf, ThrottledCrawlDelays } from './attach/v4/hooks.js';
 import { attachPoliteness } from './politeness/attach.js';
 import { assertQueueFree, enqueueScope, PendingRequests, QueueHooks } from './attach/queue.js';
 import { CrawlDelayScheduler } from './crawl-delay.js';
@@ -45,10 +48,17 @@ import { PluginStats, type RobotsPluginStats } from './report/stats.js';
 const attached = new WeakSet<object>();
 
 /**
- * A Crawlee crawler, as `attach()` accepts it: any `BasicCrawler` subclass instance (HttpCrawler,
- * CheerioCrawler, JSDOMCrawler, PlaywrightCrawler, PuppeteerCrawler, or your own subclass).
+ * A Crawlee crawler, as `attach()` accepts it: any `BasicCrawler` subclass instance of Crawlee 3.13+
+ * or 4 (HttpCrawler, CheerioCrawler, JSDOMCrawler, PlaywrightCrawler, PuppeteerCrawler, or your own
+ * subclass). Declared by the public members both majors share, so one declaration of Heed accepts
+ * the crawler of whichever major is installed.
  */
-export type AnyCrawler<Context extends CrawlingContext = CrawlingContext> = BasicCrawler<Context>;
+export interface AnyCrawler {
+  run(...args: never[]): Promise<unknown>;
+  addRequests(...args: never[]): Promise<unknown>;
+  getRequestQueue(): Promise<unknown>;
+  readonly log: object;
+}
 
 /** The crawling context property the plugin adds: the page's robots directives. */
 export interface RobotsCrawlingContext {
@@ -74,21 +84,21 @@ export class RobotsPlugin {
    * const robots = await RobotsPlugin.attach(crawler, { userAgent: 'MyBot/1.0 (+https://example.com/bot)' });
    * ```
    * @throws InvalidOptionsError when an option is unknown or out of range.
-   * @throws UnsupportedCrawlerError when `crawler` is not a Crawlee 3 crawler.
-   * @throws UnsupportedCrawleeVersionError when Crawlee is outside `>=3.13.0 <4.0.0` (the message names the release found).
+   * @throws UnsupportedCrawlerError when `crawler` is not a Crawlee crawler.
+   * @throws UnsupportedCrawleeVersionError when Crawlee is outside `>=3.13.0 <4.0.0 || >=4.0.0-rc.0 <5.0.0` (the message names the release found).
    * @throws SharedRequestQueueError when another crawler with a plugin reads the same request queue (give each its own).
    */
-  static async attach<Context extends CrawlingContext>(
-    crawler: BasicCrawler<Context>,
-    options: RobotsPluginOptions,
-  ): Promise<RobotsPlugin> {
+  static async attach(crawler: AnyCrawler, options: RobotsPluginOptions): Promise<RobotsPlugin> {
     const resolved = resolveOptions(options);
     if (typeof crawler !== 'object' || crawler === null) throw new UnsupportedCrawlerError(String(crawler));
     // The crawler's own release decides; the @crawlee/core this package resolves is the fallback.
     const resolvedRelease = crawleeRelease();
     const release = crawlerRelease(crawler) ?? resolvedRelease;
     if (release !== undefined && !isSupportedRelease(release)) throw new UnsupportedCrawleeVersionError(release, SUPPORTED_CRAWLEE_RANGE);
-    const missing = missingMember(crawler);
+    // One adapter per major: the crawler's own shape decides (4.x crawlers load as ES modules, so
+    // their release is read from the @crawlee/core beside them), the release found confirms.
+    const v4 = isCrawlerV4(crawler) || majorOf(release) === 4;
+    const missing = v4 ? missingMemberV4(crawler) : missingMember(crawler);
     if (missing) {
       if (release !== undefined && 'run' in crawler)
         throw new UnsupportedCrawleeVersionError(release, SUPPORTED_CRAWLEE_RANGE, `its crawler has no ${missing}`);
@@ -97,7 +107,7 @@ export class RobotsPlugin {
     if (attached.has(crawler)) throw new AlreadyAttachedError();
     const target = crawler as unknown as PublicCrawler;
     // A queue another plugin reads: refused before anything is hooked.
-    assertQueueFree(await target.getRequestQueue());
+    assertQueueFree(v4 ? await requestQueueOf(crawler as unknown as CrawlerV4) : await target.getRequestQueue());
     if (release !== undefined && resolvedRelease !== undefined && release !== resolvedRelease) {
       target.log.warning(
         `RobotsPlugin: two copies of Crawlee are installed: the crawler's is ${release}, the @crawlee/core @heed/crawlee loads is ` +
@@ -120,7 +130,7 @@ export class RobotsPlugin {
       (message, error) => target.log.warning(`${message}: ${error instanceof Error ? error.message : String(error)}`),
       new SkipLog(resolved.logSkips, target.log),
     );
-    const crawlDelays = resolved.crawlDelay ? new CrawlDelayScheduler(resolved.maxCrawlDelaySecs * 1000) : undefined;
+    const crawlDelays = resolved.crawlDelay ? await newCrawlDelays(v4, target, resolved.maxCrawlDelaySecs) : undefined;
     const guard = new RobotsGuard(resolved, asked, stats, skips, crawlDelays, warn);
     const pending = new PendingRequests();
     const feeder = resolved.sitemaps
@@ -141,6 +151,12 @@ export class RobotsPlugin {
       : undefined;
     if (feeder) guard.tellPageOrigins(feeder);
     const queue = new QueueHooks(guard, skips, pending, feeder, target.log);
+    if (v4) {
+      turnOffCrawleeRobotsCheckV4(target);
+      await attachHooksV4(crawler as unknown as CrawlerV4, guard, skips, queue, feeder);
+      attached.add(crawler);
+      return new RobotsPlugin(resolved, manager, guard, feeder, resolved.manager === undefined);
+    }
     turnOffCrawleeRobotsCheck(target);
     const kind = crawlerKind(target);
     if (kind === 'http') {
@@ -232,6 +248,15 @@ async function enqueueSitemapUrls(
   if (accepted.length > 0)
     await enqueueScope.run({ prechecked: true }, () => crawler.addRequests(accepted, { waitForAllRequestsToBeAdded: true }));
   return accepted.length;
+}
+
+/**
+ * Heed's crawl-delay scheduler. On Crawlee 4 with a `ThrottlingRequestManager` (its `requestManager`
+ * option, or `sameDomainDelaySecs`), the manager paces each domain: delays go to it.
+ */
+async function newCrawlDelays(v4: boolean, crawler: PublicCrawler, maxDelaySecs: number): Promise<CrawlDelayScheduler> {
+  const throttling = v4 ? domainThrottling(await (crawler as unknown as CrawlerV4).getRequestManager()) : undefined;
+  return throttling ? new ThrottledCrawlDelays(maxDelaySecs, throttling) : new CrawlDelayScheduler(maxDelaySecs * 1000);
 }
 
 async function createManager(userAgent: string, productToken: ProductTokens, log: Log): Promise<RobotsManagerLike> {

@@ -128,7 +128,7 @@ class NavigationBlockedError extends Error {
   }
 }
 
-function hookUserHandler(crawler: PublicCrawler, guard: RobotsGuard): void {
+export function hookUserHandler(crawler: PublicCrawler, guard: RobotsGuard): void {
   const readsPages = guard.options.metaRobots || guard.options.honorRelNofollow || guard.readsUsage;
   wrapUserHandler(crawler, (handler) => async (context: ContextInternals) => {
     const { request } = context;

@@ -1,5 +1,6 @@
 /**
- * The one module that touches a Crawlee crawler's protected or `@internal` members. Everything else
+ * The one module that touches a Crawlee 3 crawler's protected or `@internal` members (the Crawlee 4
+ * adapter's are in `v4/crawler-v4.ts`). Everything else
  * the plugin uses is Crawlee's public API: `crawler.getRequestQueue()` and the request queue's
  * methods (`addRequest(s)`, `addRequestsBatched`, `fetchNextRequest`, `markRequestHandled`,
  * `reclaimRequest`, `isFinished`), `crawler.run()`, `crawler.log`, the crawling context's
@@ -12,8 +13,11 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
-/** The Crawlee releases the plugin supports, as a semver range and its lower bound. */
-export const SUPPORTED_CRAWLEE_RANGE = '>=3.13.0 <4.0.0';
+/**
+ * The Crawlee releases the plugin supports, as a semver range: 3.13 and later 3.x (this module is
+ * their adapter), and 4.x from its first release candidate (the adapter in `v4/`).
+ */
+export const SUPPORTED_CRAWLEE_RANGE = '>=3.13.0 <4.0.0 || >=4.0.0-rc.0 <5.0.0';
 const MIN_RELEASE = [3, 13, 0] as const;
 
 /** The version of the `@crawlee/core` this module resolves (the one the crawler shares), when readable. */
@@ -52,13 +56,24 @@ export function crawlerRelease(crawler: object): string | undefined {
   return undefined;
 }
 
-/** Whether `version` (e.g. `3.16.0`, `3.18.1-beta.3`) is within {@link SUPPORTED_CRAWLEE_RANGE}. */
+/**
+ * Whether `version` (e.g. `3.16.0`, `3.18.1-beta.3`, `4.0.0-rc.0`) is within
+ * {@link SUPPORTED_CRAWLEE_RANGE}. The 4.0.0 prereleases before `rc.0` (alphas, betas) changed
+ * the extension points from one build to the next and are not supported.
+ */
 export function isSupportedRelease(version: string): boolean {
-  const match = /^(\d+)\.(\d+)\.(\d+)/.exec(version);
+  const match = /^(\d+)\.(\d+)\.(\d+)(?:-([0-9A-Za-z.-]+))?/.exec(version);
   if (!match) return false;
   const [major, minor, patch] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  if (major === 4) return minor > 0 || patch > 0 || match[4] === undefined || /^rc\./.test(match[4]);
   if (major !== MIN_RELEASE[0]) return false;
   return minor > MIN_RELEASE[1] || (minor === MIN_RELEASE[1] && patch >= MIN_RELEASE[2]);
+}
+
+/** The major release of `version` (`3` of `3.18.1`, `4` of `4.0.0-rc.0`), or `undefined`. */
+export function majorOf(version: string | undefined): number | undefined {
+  const match = version === undefined ? null : /^(\d+)\./.exec(version);
+  return match ? Number(match[1]) : undefined;
 }
 
 // ---- shapes (structural: the plugin never imports a Crawlee class it could lack) ----------------

@@ -11,8 +11,7 @@
  *   on a third host is dropped without asking, so one sitemap cannot fan out to many robots.txt;
  * - then the `globs`/`regexps` and the `filter` function decide, as in `enqueueLinks`.
  */
-import { constructGlobObjectsFromGlobs, constructRegExpObjectsFromRegExps, filterRequestsByPatterns } from '@crawlee/core';
-import type { Request } from '@crawlee/core';
+import * as crawleeCore from '@crawlee/core';
 import { filterUrl } from '../attach/compat.js';
 import type { ResolvedSitemapOptions, SitemapEnqueueStrategy } from '../options.js';
 
@@ -21,14 +20,24 @@ export function inScope(url: string, siteUrl: string, strategy: SitemapEnqueueSt
   return filterUrl(url, siteUrl, strategy).allowed;
 }
 
+type PatternFilter = (requests: { url: string }[], patterns: readonly object[]) => unknown[];
+
+/**
+ * Crawlee's pattern filter of `enqueueLinks`: `filterRequestsByPatterns` on 3.x, renamed
+ * `filterRequestOptionsByPatterns` on 4.x (same arguments for URLs, same answers). Read off the
+ * module namespace, so loading this module never fails on the release that lacks the other name.
+ */
+const filterByPatterns = ((crawleeCore as unknown as Record<string, unknown>)['filterRequestsByPatterns'] ??
+  (crawleeCore as unknown as Record<string, unknown>)['filterRequestOptionsByPatterns']) as PatternFilter;
+
 /** The `globs`, `regexps` and `filter` of the `sitemaps` options as one predicate. */
 export function sitemapUrlFilter(options: ResolvedSitemapOptions): (url: string, sitemapUrl: string) => boolean {
   const patterns = [
-    ...(options.globs.length ? constructGlobObjectsFromGlobs(options.globs) : []),
-    ...(options.regexps.length ? constructRegExpObjectsFromRegExps(options.regexps) : []),
+    ...(options.globs.length ? crawleeCore.constructGlobObjectsFromGlobs(options.globs) : []),
+    ...(options.regexps.length ? crawleeCore.constructRegExpObjectsFromRegExps(options.regexps) : []),
   ];
   return (url, sitemapUrl) => {
-    if (patterns.length > 0 && filterRequestsByPatterns([{ url } as Request], patterns).length === 0) return false;
+    if (patterns.length > 0 && filterByPatterns([{ url }], patterns).length === 0) return false;
     return options.filter ? options.filter(url, sitemapUrl) === true : true;
   };
 }
