@@ -8,7 +8,8 @@ import type { RobotsManager } from '@heed/manager';
 /**
  * The subset of `RobotsManager` the plugin calls: `decide()` for every URL (its verdicts are used
  * as they are; `explain()` only for a skip). `usage` is needed only with the `purposes` option
- * (attach() says so when it is missing).
+ * (attach() says so when it is missing). `decideCached` is optional: with it, links of origins
+ * already known are judged without a promise each; without it, every URL goes through `decide()`.
  */
 export type RobotsManagerLike = Pick<RobotsManager, 'decide' | 'sitemaps' | 'crawlDelay' | 'prefetch' | 'close'> &
-  Partial<Pick<RobotsManager, 'usage'>>;
+  Partial<Pick<RobotsManager, 'usage' | 'decideCached'>>;

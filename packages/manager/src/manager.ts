@@ -161,6 +161,23 @@ export class RobotsManager {
     return this.decideWith(url, token, originOf(url));
   }
 
+  /**
+   * The verdict for `url` when it can be given without waiting: the record of its origin is in the
+   * process cache and fresh (or the URL is not an absolute http(s) URL), else `undefined`: nothing is
+   * loaded, {@link decide} loads it (after `close()` always `undefined`, and `decide()` rejects). The
+   * same verdict `decide()` would give, synchronously: a crawler checking every link of a page judges
+   * them all in one go and waits only for origins not yet known. `productToken` as for
+   * {@link isAllowed}; a malformed one throws `InvalidOptionsError`.
+   */
+  decideCached(url: string, productToken?: ProductTokens): Verdict | undefined {
+    if (this.closed) return undefined;
+    const token = productToken === undefined ? this.options.productToken : this.tokensOf(productToken);
+    const origin = originOf(url);
+    if (origin === undefined) return invalidUrlVerdict(url, token);
+    const entry = this.robots.cached(origin);
+    return entry === undefined ? undefined : verdictOf(entry, url, token);
+  }
+
   private async decideWith(url: string, token: ProductTokens, origin: string | undefined): Promise<Verdict> {
     if (origin === undefined) {
       if (this.closed) throw new ManagerClosedError('decide');
