@@ -15,6 +15,7 @@ import { InvalidOptionsError, InvalidUrlError, ManagerClosedError } from './erro
 import type { FetchCounts } from './loader/fetch-log.js';
 import { OriginFileLoader, type LoaderContext } from './loader/origin-file-loader.js';
 import { originOf } from './origin.js';
+import { LastOrigin } from './last-origin.js';
 import { freezeTokens, productTokenProblem, resolveOptions, type ResolvedOptions, type RobotsManagerOptions } from './options.js';
 import type { EffectivePolicy, VerdictReason } from './policy.js';
 import type { RobotsRecord, RobotsRecordStatus } from './record.js';
@@ -91,6 +92,8 @@ export class RobotsManager {
   private lastTokens: ProductTokens = '';
   private readonly abort = new AbortController();
   private closed = false;
+  /** The origin of the last URL checked, for the next URL of the same origin (see `last-origin.ts`). */
+  private readonly lastOrigin = new LastOrigin();
 
   constructor(options: RobotsManagerOptions) {
     this.options = resolveOptions(options);
@@ -135,7 +138,7 @@ export class RobotsManager {
       // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
       return Promise.reject(error);
     }
-    const origin = originOf(url);
+    const origin = this.lastOrigin.of(url);
     const entry = origin === undefined ? undefined : this.robots.cached(origin);
     if (entry === undefined) return this.decideWith(url, token, origin).then(allowedOf);
     // A warm check answers with one of two settled promises: no verdict is built for a boolean.
@@ -158,7 +161,7 @@ export class RobotsManager {
    */
   async decide(url: string, productToken?: ProductTokens): Promise<Verdict> {
     const token = productToken === undefined ? this.options.productToken : this.tokensOf(productToken);
-    return this.decideWith(url, token, originOf(url));
+    return this.decideWith(url, token, this.lastOrigin.of(url));
   }
 
   /**
@@ -172,7 +175,7 @@ export class RobotsManager {
   decideCached(url: string, productToken?: ProductTokens): Verdict | undefined {
     if (this.closed) return undefined;
     const token = productToken === undefined ? this.options.productToken : this.tokensOf(productToken);
-    const origin = originOf(url);
+    const origin = this.lastOrigin.of(url);
     if (origin === undefined) return invalidUrlVerdict(url, token);
     const entry = this.robots.cached(origin);
     return entry === undefined ? undefined : verdictOf(entry, url, token);

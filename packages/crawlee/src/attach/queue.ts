@@ -100,12 +100,12 @@ export class QueueHooks {
    */
   readonly checkedBeforeFetch = new WeakMap<object, string>();
   /**
-   * URLs admitted by the enqueue filter, the {@link MAX_ADMITTED_URLS} most recent: a fetched request
+   * URLs admitted by the enqueue filter, the first {@link MAX_ADMITTED_URLS}: a fetched request
    * missing here bypassed it. Only the bypass warning reads it; every request is checked before its
    * fetch whether it is found here or not.
    */
   private readonly admitted = new Set<string>();
-  /** Whether {@link admitted} has forgotten a URL (a URL missing since may have been admitted). */
+  /** Whether a URL was admitted past the bound of {@link admitted} (a URL missing since may have been admitted). */
   private admittedForgotten = false;
   private readonly wrapped = new WeakSet<object>();
   private warnedBypass = false;
@@ -266,17 +266,16 @@ export class QueueHooks {
     return item;
   }
 
-  /** Remembers `url` as admitted, most recent last; past the bound the oldest is forgotten. */
+  /**
+   * Remembers `url` as admitted, up to the bound. The first URL past it ends the record: from then
+   * on a missing URL may be one that was not remembered, so the bypass warning is no longer given
+   * and nothing is looked up; keeping the most recent URLs instead would cost every link a
+   * reordering for a set nobody reads.
+   */
   private noteAdmitted(url: string): void {
-    if (this.admitted.delete(url)) {
-      this.admitted.add(url);
-      return;
-    }
-    if (this.admitted.size >= MAX_ADMITTED_URLS) {
-      this.admitted.delete(this.admitted.values().next().value as string);
-      this.admittedForgotten = true;
-    }
-    this.admitted.add(url);
+    if (this.admittedForgotten) return;
+    if (this.admitted.size < MAX_ADMITTED_URLS) this.admitted.add(url);
+    else if (!this.admitted.has(url)) this.admittedForgotten = true;
   }
 
   private noteBypass(url: string): void {
