@@ -11,7 +11,7 @@
  * the spread of those ratios are reported. Target: Heed ≤ 1.02× and at or below Crawlee's built-in.
  *
  *   node test/bench/run.mjs link-dense [--rounds=7] [--pages=3000] [--links=40] [--max-pages=1000]
- *     [--concurrency=50] [--min-concurrency=10] [--variants=none,heed] [--ab=/other/checkout] [--no-write]
+ *     [--concurrency=50] [--min-concurrency=10] [--variants=none,heed] [--ab=/other/checkout --ab-label=text] [--no-write]
  *
  * `--ab`: another checkout whose packages are built; its Heed runs as a fourth variant in the same
  * rounds, so a change is measured against the build before it under the same load.
@@ -50,10 +50,10 @@ const DENSE = {
   timeoutMs: 300_000,
   ...(variants ? { variants } : {}),
   // Another checkout whose packages are built: its Heed runs as a fourth variant (an A/B of a change).
-  ...(abRoot ? { abRoot } : {}),
+  ...(abRoot ? { abRoot, abLabel: process.argv.find((a) => a.startsWith('--ab-label='))?.slice('--ab-label='.length) } : {}),
 };
 const TARGET = 1.02;
-const WRITE = !variants && !abRoot && !process.argv.includes('--no-write');
+const WRITE = !variants && !process.argv.includes('--no-write');
 export const DENSE_TITLE = '## Link-dense crawl: the per-link cost';
 
 const machine = `${cpus()[0]?.model ?? 'unknown CPU'} × ${cpus().length}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
@@ -63,7 +63,7 @@ console.log(
   `link-dense: ${DENSE.pages} pages × ${DENSE.linksPerPage} links, ${DENSE.maxPages} pages per crawl, ${DENSE.rounds} rounds (${machine}; load ${loadAtStart.toFixed(1)}) ...`,
 );
 const result = await dense(DENSE);
-const { markdown, heed, crawlee, met } = denseTable(result, TARGET);
+const { markdown, heed, crawlee, met } = denseTable(result, TARGET, DENSE.abLabel);
 console.log(`\n${markdown}\n`);
 console.log(
   `target: crawl CPU with Heed ≤ ${TARGET}× none and ≤ Crawlee's built-in (${crawlee.toFixed(3)}×): ${heed.toFixed(3)}× — ${met ? 'met' : 'NOT MET'}`,

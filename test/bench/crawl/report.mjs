@@ -206,7 +206,7 @@ export function writeSection(file, body, title = SECTION_TITLE) {
  * round (each round's crawls ran back to back, so they shared the machine's load), median and spread
  * of those ratios. `target`: the highest ratio Heed may have.
  */
-export function denseTable(dense, target) {
+export function denseTable(dense, target, abLabel = 'the build of `--ab`') {
   const perPage = (variant) =>
     (dense.runs[variant] ?? []).map((run) =>
       run.outcome === 'finished' && run.result.pages > 0 ? run.result.cpuMs / run.result.pages : NaN,
@@ -217,7 +217,7 @@ export function denseTable(dense, target) {
       .map((ms, round) => ms / base[round])
       .filter(Number.isFinite);
   const names = Object.fromEntries(
-    Object.entries({ ...NAMES, 'heed-base': 'Heed, the build of `--ab` (A/B)' }).filter(([variant]) => dense.runs[variant]),
+    Object.entries({ ...NAMES, 'heed-base': `Heed, ${abLabel} (A/B)` }).filter(([variant]) => dense.runs[variant]),
   );
   const ratios = Object.fromEntries(Object.keys(names).map((variant) => [variant, ratiosOf(variant)]));
   const heed = median(ratios.heed);
