@@ -48,7 +48,8 @@ export const originUrl = (config, port, i) => `http://${originAddress(config.blo
 /**
  * A typical ~2 KB robots.txt (a shop's: admin, cart, checkout, faceted navigation, AI crawlers shut
  * out) whose rules match none of the benchmark's pages (/p/k): every check runs the matcher over a
- * real-sized group and allows. No crawl-delay, so the crawl is not throttled.
+ * real-sized group and allows. No crawl-delay for the crawler, so the crawl is not throttled, and no
+ * `Sitemap:` line, so the crawl is the links alone (and no request leaves the loopback interface).
  */
 export const TYPICAL_ROBOTS = [
   '# we use Shopify as our ecommerce platform',
@@ -125,8 +126,6 @@ export const TYPICAL_ROBOTS = [
   '',
   'User-agent: Pinterest',
   'Crawl-delay: 1',
-  '',
-  'Sitemap: https://shop.example/sitemap.xml',
   '',
 ].join('\n');
 
