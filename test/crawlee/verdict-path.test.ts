@@ -1,11 +1,12 @@
 /**
- * The check a crawl makes: every URL costs one `decide()`; what decided in detail
+ * The check a crawl makes: every URL costs one verdict (`decide()`, or `decideCached()` when its
+ * origin is already loaded); what decided in detail
  * (`verdict.explain()`: rule and groups) is worked out only for a URL that is skipped, and the skip
  * event still names the deciding line and rule.
  */
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RobotsManager } from '@heed/manager';
+import { RobotsManager, type Verdict } from '@heed/manager';
 import { RobotsPlugin, type SkipEvent } from '@heed/crawlee';
 import { crawleeBasic, freshConfig } from './site.js';
 
@@ -26,13 +27,22 @@ describe("the plugin's check of each URL", () => {
     const manager = new RobotsManager({ userAgent: UA });
     const calls = { decide: 0 };
     const checked: string[] = [];
-    const decide = manager.decide.bind(manager);
-    manager.decide = async (url, productToken) => {
-      calls.decide++;
-      const verdict = await decide(url, productToken);
+    const watch = (verdict: Verdict, url: string): Verdict => {
       const explain = verdict.explain.bind(verdict);
       verdict.explain = () => (checked.push(url), explain());
       return verdict;
+    };
+    const decide = manager.decide.bind(manager);
+    manager.decide = async (url, productToken) => {
+      calls.decide++;
+      return watch(await decide(url, productToken), url);
+    };
+    // Links of an origin already loaded are judged on the spot, without a promise.
+    const decideCached = manager.decideCached.bind(manager);
+    manager.decideCached = (url, productToken) => {
+      const verdict = decideCached(url, productToken);
+      if (verdict !== undefined) calls.decide++;
+      return verdict === undefined ? undefined : watch(verdict, url);
     };
     const handled: string[] = [];
     const skips: SkipEvent[] = [];

@@ -72,6 +72,12 @@ export class RobotsGuard {
   private pageOrigins: PageOriginListener | undefined;
   /** The crawl clock of the manager's store, shared by every process on it (`RedisStore`), if it keeps one. */
   private readonly shared: SharedSlots | undefined;
+  /**
+   * The origin {@link pageOrigins} was told of last: links come in runs of one origin, and telling
+   * it again changes nothing (it was the listener's most recent origin, and only another origin
+   * could have made it forget it).
+   */
+  private lastPageOrigin = '';
 
   constructor(
     readonly options: ResolvedOptions,
@@ -91,6 +97,7 @@ export class RobotsGuard {
    */
   tellPageOrigins(listener: PageOriginListener): void {
     this.pageOrigins = listener;
+    this.lastPageOrigin = '';
   }
 
   /** Marks `request` as stopped mid-navigation: the request-handling hook ends it as `skip`. */
@@ -167,10 +174,29 @@ export class RobotsGuard {
       this.warn(`RobotsPlugin: checking ${url} failed (${message}); the URL is skipped`);
       return { allowed: false, url, origin: safeOrigin(url), productToken: this.options.productToken, error: message };
     }
-    if (use === 'subresource') return verdict;
-    this.stats.noteVerdict(verdict);
-    if (verdict.allowed && verdict.origin) this.learn(verdict.origin, url, use === 'page');
+    if (use !== 'subresource') this.noteVerdict(verdict, url, use === 'page');
     return verdict;
+  }
+
+  /** Counts the verdict of a URL about to be fetched or enqueued, and learns about its origin when it is allowed. */
+  private noteVerdict(verdict: Verdict, url: string, readSitemaps: boolean): void {
+    this.stats.noteVerdict(verdict);
+    if (verdict.allowed && verdict.origin) this.learn(verdict.origin, url, readSitemaps);
+  }
+
+  /**
+   * The manager's verdict for `url` when it has one at hand (its origin's record in memory and
+   * fresh), else `undefined`: the URL then goes through {@link skipFor}, which waits for the record
+   * and reports a failure. Only without `purposes`, whose usage check waits anyway.
+   */
+  private verdictAtHand(url: string): Verdict | undefined {
+    if (this.manager.decideCached === undefined || this.readsUsage) return undefined;
+    try {
+      return this.manager.decideCached(url, this.options.productToken);
+    } catch {
+      // decide() meets the same error and it is reported there, once, as `check-failed`.
+      return undefined;
+    }
   }
 
   /**
@@ -393,7 +419,7 @@ export class RobotsGuard {
 
   /**
    * The requests of `source` that may be enqueued, lazily: up to `prefetchBatchSize` are looked
-   * ahead so their origins are fetched in parallel, then each is checked. Skips are reported.
+   * ahead and judged together (see {@link filterBatch}). Skips are reported.
    */
   async *filter<T extends RequestLike>(source: Iterable<T> | AsyncIterable<T>, context: FilterContext): AsyncGenerator<T> {
     const size = this.options.prefetchBatchSize;
@@ -401,34 +427,59 @@ export class RobotsGuard {
     for await (const item of source) {
       buffer.push(item);
       if (buffer.length >= size) {
-        yield* this.filterBuffered(buffer, context);
+        yield* await this.filterBatch(buffer, context);
         buffer = [];
       }
     }
-    if (buffer.length > 0) yield* this.filterBuffered(buffer, context);
+    if (buffer.length > 0) yield* await this.filterBatch(buffer, context);
   }
 
-  private async *filterBuffered<T extends RequestLike>(items: readonly T[], context: FilterContext): AsyncGenerator<T> {
-    const urls = items.map(urlOf);
-    await this.prefetch(urls.filter((u): u is string => u !== undefined));
+  /**
+   * The requests of `items` that may be enqueued, in order; skips are reported, in order. A link
+   * of an origin whose record the manager holds is judged on the spot (`decideCached`): a page's
+   * links to known origins cost no promise, generator step or async context each, which is most of
+   * what a link cost a crawl otherwise. From the first URL of an unknown origin on, the origins of
+   * the rest of the batch are fetched in parallel, and each URL not at hand waits for its record.
+   */
+  async filterBatch<T extends RequestLike>(items: readonly T[], context: FilterContext): Promise<T[]> {
+    const kept: T[] = [];
+    let prefetched = false;
     for (let i = 0; i < items.length; i++) {
-      const url = urls[i];
+      const item = items[i]!;
+      const url = urlOf(item);
       // Not a URL Crawlee could fetch: leave the error (or the filter) to Crawlee.
       if (url === undefined) {
-        yield items[i]!;
+        kept.push(item);
         continue;
       }
-      if (context.page && context.referrer) {
-        const source = context.page.nofollowSource ?? (context.page.nofollowLinks.has(url) ? 'the link is rel="nofollow"' : undefined);
-        if (source !== undefined) {
-          await this.skip(nofollowSkip(url, safeOrigin(url), this.options.productToken, context.referrer, source), context);
-          continue;
-        }
+      const nofollow = this.nofollowSource(url, context);
+      if (nofollow !== undefined) {
+        await this.skip(nofollowSkip(url, safeOrigin(url), this.options.productToken, context.referrer!, nofollow), context);
+        continue;
       }
-      const skip = await this.skipFor(url, context.stage, context.referrer);
-      if (skip === undefined) yield items[i]!;
+      let skip: SkipEvent | undefined;
+      const verdict = this.verdictAtHand(url);
+      if (verdict !== undefined) {
+        this.noteVerdict(verdict, url, true);
+        if (!verdict.allowed) skip = skipFromVerdict(verdict, context.stage, context.referrer);
+      } else {
+        if (!prefetched) {
+          prefetched = true;
+          await this.prefetch(urlsOf(items, i));
+        }
+        skip = await this.skipFor(url, context.stage, context.referrer);
+      }
+      if (skip === undefined) kept.push(item);
       else await this.skip(skip, context);
     }
+    return kept;
+  }
+
+  /** Why the page of `context` does not let `url` be followed (`nofollow`), if it does not. */
+  private nofollowSource(url: string, context: FilterContext): string | undefined {
+    const { page } = context;
+    if (page === undefined || !context.referrer) return undefined;
+    return page.nofollowSource ?? (page.nofollowLinks.has(url) ? 'the link is rel="nofollow"' : undefined);
   }
 
   private async skip(event: SkipEvent, context: FilterContext): Promise<void> {
@@ -438,7 +489,10 @@ export class RobotsGuard {
 
   /** An allowed URL of an origin: learn its crawl-delay (once) and, for pages, read its sitemaps (once). */
   private learn(origin: string, url: string, readSitemaps: boolean): void {
-    if (readSitemaps) this.pageOrigins?.originSeen(origin, url);
+    if (readSitemaps && origin !== this.lastPageOrigin && this.pageOrigins !== undefined) {
+      this.lastPageOrigin = origin;
+      this.pageOrigins.originSeen(origin, url);
+    }
     void this.learnCrawlDelay(origin, url);
   }
 
@@ -465,6 +519,16 @@ export class RobotsGuard {
     }
     return lookup;
   }
+}
+
+/** The URLs of `items` from `start` on (those that have one). */
+function urlsOf(items: readonly RequestLike[], start: number): string[] {
+  const urls: string[] = [];
+  for (let i = start; i < items.length; i++) {
+    const url = urlOf(items[i]!);
+    if (url !== undefined) urls.push(url);
+  }
+  return urls;
 }
 
 /** The URL of a request source, when it has one. */

@@ -16,6 +16,7 @@ import type { FetchContext } from './fetch/fetch-context.js';
 import type { FetchCounts } from './loader/fetch-log.js';
 import { OriginFileLoader, type LoaderContext } from './loader/origin-file-loader.js';
 import { originOf } from './origin.js';
+import { LastOrigin } from './last-origin.js';
 import { freezeTokens, productTokenProblem, resolveOptions, type ResolvedOptions, type RobotsManagerOptions } from './options.js';
 import type { EffectivePolicy, VerdictReason } from './policy.js';
 import type { RobotsRecord, RobotsRecordStatus } from './record.js';
@@ -93,6 +94,8 @@ export class RobotsManager {
   private lastTokens: ProductTokens = '';
   private readonly abort = new AbortController();
   private closed = false;
+  /** The origin of the last URL checked, for the next URL of the same origin (see `last-origin.ts`). */
+  private readonly lastOrigin = new LastOrigin();
 
   constructor(options: RobotsManagerOptions) {
     this.options = resolveOptions(options);
@@ -137,7 +140,7 @@ export class RobotsManager {
       // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
       return Promise.reject(error);
     }
-    const origin = originOf(url);
+    const origin = this.lastOrigin.of(url);
     const entry = origin === undefined ? undefined : this.robots.cached(origin);
     if (entry === undefined) return this.decideWith(url, token, origin).then(allowedOf);
     // A warm check answers with one of two settled promises: no verdict is built for a boolean.
@@ -164,7 +167,24 @@ export class RobotsManager {
    */
   async decide(url: string, productToken?: ProductTokens, fetch?: FetchContext): Promise<Verdict> {
     const token = productToken === undefined ? this.options.productToken : this.tokensOf(productToken);
-    return this.decideWith(url, token, originOf(url), fetch);
+    return this.decideWith(url, token, this.lastOrigin.of(url), fetch);
+  }
+
+  /**
+   * The verdict for `url` when it can be given without waiting: the record of its origin is in the
+   * process cache and fresh (or the URL is not an absolute http(s) URL), else `undefined`: nothing is
+   * loaded, {@link decide} loads it (after `close()` always `undefined`, and `decide()` rejects). The
+   * same verdict `decide()` would give, synchronously: a crawler checking every link of a page judges
+   * them all in one go and waits only for origins not yet known. `productToken` as for
+   * {@link isAllowed}; a malformed one throws `InvalidOptionsError`.
+   */
+  decideCached(url: string, productToken?: ProductTokens): Verdict | undefined {
+    if (this.closed) return undefined;
+    const token = productToken === undefined ? this.options.productToken : this.tokensOf(productToken);
+    const origin = this.lastOrigin.of(url);
+    if (origin === undefined) return invalidUrlVerdict(url, token);
+    const entry = this.robots.cached(origin);
+    return entry === undefined ? undefined : verdictOf(entry, url, token);
   }
 
   private async decideWith(url: string, token: ProductTokens, origin: string | undefined, fetch?: FetchContext): Promise<Verdict> {

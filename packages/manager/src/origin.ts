@@ -57,7 +57,7 @@ const SIMPLE_ORIGIN = /^https?:\/\/(?:[a-z0-9-]+\.)*[a-z][a-z0-9-]*(?::[0-9]{1,5
 const HOST_FROM = 7;
 
 /** The common case without `URL` (see {@link SIMPLE_ORIGIN}); anything else returns `undefined`. */
-function fastOrigin(url: string): string | undefined {
+export function fastOrigin(url: string): string | undefined {
   const match = SIMPLE_ORIGIN.exec(url);
   if (match === null) return undefined;
   const origin = match[0];

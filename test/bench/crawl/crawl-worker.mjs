@@ -12,8 +12,7 @@
  * (the parent then ends the process) and `done` with the result when the crawl ends by itself.
  */
 import { createRequire } from 'node:module';
-import { RobotsPlugin } from '../../../packages/crawlee/dist/index.js';
-import { MemoryStore, RobotsManager } from '../../../packages/manager/dist/index.js';
+import { pathToFileURL } from 'node:url';
 
 const require = createRequire(new URL('../../../packages/crawlee/package.json', import.meta.url));
 const { CheerioCrawler, Configuration, log: crawleeLog } = require('@crawlee/cheerio');
@@ -36,6 +35,7 @@ async function crawl(job) {
       minConcurrency: job.minConcurrency,
       maxConcurrency: job.maxConcurrency,
       maxRequestRetries: 1,
+      ...(job.maxRequestsPerCrawl ? { maxRequestsPerCrawl: job.maxRequestsPerCrawl } : {}),
       navigationTimeoutSecs: 30,
       requestHandlerTimeoutSecs: 30,
       respectRobotsTxtFile: job.variant === 'crawlee',
@@ -64,6 +64,10 @@ async function crawl(job) {
   let store;
   let robots;
   if (job.variant === 'heed') {
+    // `heedRoot`: another checkout's built packages (an A/B of a change within one run), else this one's.
+    const root = job.heedRoot ? pathToFileURL(`${job.heedRoot}/`) : new URL('../../../', import.meta.url);
+    const { RobotsPlugin } = await import(new URL('packages/crawlee/dist/index.js', root).href);
+    const { MemoryStore, RobotsManager } = await import(new URL('packages/manager/dist/index.js', root).href);
     store = new MemoryStore({ maxEntries: job.heed?.storeEntries ?? 10_000 });
     manager = new RobotsManager({ userAgent: job.userAgent, log: quiet, store, cacheSize: job.heed?.cacheSize ?? 10_000 });
     robots = await RobotsPlugin.attach(crawler, { userAgent: job.userAgent, manager, logSummary: false });

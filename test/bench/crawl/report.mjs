@@ -183,20 +183,67 @@ export function unreachableTable(results, options) {
   return table(["origins' robots.txt", 'robots handling', 'robots.txt requests (median)', 'pages wrongly crawled (median)', 'crawl'], rows);
 }
 
-/** Replaces (or appends) the crawl section of BENCHMARKS.md. */
-export function writeSection(file, body) {
+/** Replaces (or appends) the crawl section of BENCHMARKS.md (or the section titled `title`). */
+export function writeSection(file, body, title = SECTION_TITLE) {
   const current = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
-  const start = current.indexOf(SECTION_TITLE);
+  const start = current.indexOf(title);
   // Notes written by hand (what a profile showed, why a target is missed) stay across runs.
   const end = start === -1 ? -1 : current.indexOf('\n## ', start + 1);
   const old = start === -1 ? '' : current.slice(start, end === -1 ? undefined : end);
   const notesAt = old.indexOf(NOTES_TITLE);
   const notes = notesAt === -1 ? '' : `\n\n${old.slice(notesAt).trim()}`;
-  const section = `${SECTION_TITLE}\n\n${body.trim()}${notes}\n`;
+  const section = `${title}\n\n${body.trim()}${notes}\n`;
   let next;
   if (start === -1) next = `${current.trimEnd()}\n\n${section}`;
   else {
     next = current.slice(0, start) + section + (end === -1 ? '' : `\n${current.slice(end + 1)}`);
   }
   writeFileSync(file, next.endsWith('\n') ? next : `${next}\n`);
+}
+
+/**
+ * The link-dense crawl: CPU per page of each variant, and its ratio to no robots handling taken per
+ * round (each round's crawls ran back to back, so they shared the machine's load), median and spread
+ * of those ratios. `target`: the highest ratio Heed may have.
+ */
+export function denseTable(dense, target, abLabel = 'the build of `--ab`') {
+  const perPage = (variant) =>
+    (dense.runs[variant] ?? []).map((run) =>
+      run.outcome === 'finished' && run.result.pages > 0 ? run.result.cpuMs / run.result.pages : NaN,
+    );
+  const base = perPage('none');
+  const ratiosOf = (variant) =>
+    perPage(variant)
+      .map((ms, round) => ms / base[round])
+      .filter(Number.isFinite);
+  const names = Object.fromEntries(
+    Object.entries({ ...NAMES, 'heed-base': `Heed, ${abLabel} (A/B)` }).filter(([variant]) => dense.runs[variant]),
+  );
+  const ratios = Object.fromEntries(Object.keys(names).map((variant) => [variant, ratiosOf(variant)]));
+  const heed = median(ratios.heed);
+  const crawlee = median(ratios.crawlee);
+  const met = heed <= target && heed <= crawlee;
+  const rows = Object.keys(names).map((variant) => {
+    const ms = perPage(variant).filter(Number.isFinite);
+    const r = ratios[variant];
+    return [
+      names[variant],
+      `${median(ms).toFixed(2)} ms`,
+      ms.map((m) => m.toFixed(2)).join(', '),
+      variant === 'none' ? '1' : `${median(r).toFixed(3)}×`,
+      variant === 'none' ? '' : `${Math.min(...r).toFixed(3)}–${Math.max(...r).toFixed(3)}`,
+      variant === 'heed' ? `≤ ${target.toFixed(2)}× and ≤ Crawlee's` : '',
+      variant === 'heed' ? (met ? 'met' : '**not met**') : '',
+    ];
+  });
+  const header = [
+    'robots handling',
+    'median CPU per page',
+    'rounds (ms per page)',
+    'CPU vs none (median of rounds)',
+    'spread',
+    'target',
+    'met',
+  ];
+  return { markdown: table(header, rows), heed, crawlee, met };
 }

@@ -185,3 +185,48 @@ export async function unreachable(mode, options) {
   for (const entry of results) runs[entry.variant].push({ ...entry.run, log: entry.log });
   return { mode, origins: options.origins, pagesPerOrigin: options.pagesPerOrigin, runs };
 }
+
+/**
+ * Link-dense: one origin of `pages` pages, each linking `linksPerPage` pages of the site, robots.txt a
+ * typical ~2 KB file none of whose rules matches a page; each crawl stops after `maxPages` pages
+ * (`maxRequestsPerCrawl`). Nothing is prewarmed: the one robots.txt fetch is part of the crawl, as in
+ * a real one. `rounds` rounds of the variants, interleaved in a rotating order.
+ */
+export async function dense(options) {
+  const variants = [...(options.variants ?? VARIANTS), ...(options.abRoot ? ['heed-base'] : [])];
+  const config = {
+    origins: 1,
+    pagesPerOrigin: options.pages,
+    block: 44,
+    robots: 'rules',
+    typicalRobots: true,
+    linksPerPage: options.linksPerPage,
+    disallowedLinks: false,
+    padBytes: 2_000,
+  };
+  const site = await startSite(config);
+  const runs = Object.fromEntries(variants.map((variant) => [variant, []]));
+  try {
+    const urls = startUrls(config, site.port, 1);
+    for (let round = 0; round < options.rounds; round++) {
+      for (const variant of orderOf(round, variants)) {
+        await site.reset();
+        const job =
+          variant === 'heed-base'
+            ? crawlJob('heed', urls, { ...options, job: { maxRequestsPerCrawl: options.maxPages, heedRoot: options.abRoot } })
+            : crawlJob(variant, urls, { ...options, job: { maxRequestsPerCrawl: options.maxPages } });
+        const run = orThrow(await runCrawl(job, options.timeoutMs), `link-dense crawl (${variant})`);
+        const log = await site.log();
+        runs[variant].push({ ...run, log });
+        const what =
+          run.outcome === 'finished'
+            ? `${run.result.pages} pages, ${(run.result.cpuMs / run.result.pages).toFixed(2)} ms CPU per page`
+            : run.outcome;
+        console.log(`  link-dense round ${round + 1} ${variant}: ${what}, ${log.robotsRequests} robots.txt requests`);
+      }
+    }
+    return { config, runs };
+  } finally {
+    await site.close();
+  }
+}

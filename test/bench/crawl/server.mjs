@@ -44,12 +44,15 @@ function serveRobots(o, req, res) {
       res.on('close', () => hanging.delete(res));
       return;
     case 'delay': {
-      const timer = setTimeout(() => res.writeHead(200, { 'content-type': 'text/plain' }).end(robotsBody(o)), config.robotsDelayMs ?? 200);
+      const timer = setTimeout(
+        () => res.writeHead(200, { 'content-type': 'text/plain' }).end(robotsBody(o, config)),
+        config.robotsDelayMs ?? 200,
+      );
       res.on('close', () => clearTimeout(timer));
       return;
     }
     default:
-      res.writeHead(200, { 'content-type': 'text/plain' }).end(robotsBody(o));
+      res.writeHead(200, { 'content-type': 'text/plain' }).end(robotsBody(o, config));
   }
 }
 

@@ -28,6 +28,9 @@
  * @property {number} [robotsDelayMs] for `delay`
  * @property {boolean} disallowedLinks pages link to disallowed URLs too
  * @property {number} [padBytes]      filler text per page, so a page weighs what a small real one does
+ * @property {number} [linksPerPage]  link-dense pages: each page links this many pages of its own origin
+ *                                    (and nothing else), see `denseLinks`
+ * @property {boolean} [typicalRobots] robots.txt is `TYPICAL_ROBOTS` (~2 KB, none of its rules matches a page)
  */
 
 /** 127.<block>.a.b for origin i: distinct addresses, no .0 or .255 octets (250 per third octet). */
@@ -42,8 +45,93 @@ export function originIndex(address) {
 
 export const originUrl = (config, port, i) => `http://${originAddress(config.block, i)}:${port}`;
 
+/**
+ * A typical ~2 KB robots.txt (a shop's: admin, cart, checkout, faceted navigation, AI crawlers shut
+ * out) whose rules match none of the benchmark's pages (/p/k): every check runs the matcher over a
+ * real-sized group and allows. No crawl-delay for the crawler, so the crawl is not throttled, and no
+ * `Sitemap:` line, so the crawl is the links alone (and no request leaves the loopback interface).
+ */
+export const TYPICAL_ROBOTS = [
+  '# we use Shopify as our ecommerce platform',
+  '# robots.txt of a benchmark shop',
+  '',
+  'User-agent: *',
+  ...[
+    '/admin',
+    '/cart',
+    '/orders',
+    '/checkouts/',
+    '/checkout',
+    '/account',
+    '/collections/*sort_by*',
+    '/*/collections/*sort_by*',
+    '/collections/*+*',
+    '/collections/*%2B*',
+    '/collections/*%2b*',
+    '/*/collections/*filter*&*filter*',
+    '/blogs/*+*',
+    '/blogs/*%2B*',
+    '/blogs/*%2b*',
+    '/*/blogs/*with=*',
+    '/*?*oseid=*',
+    '/*preview_theme_id*',
+    '/*preview_script_id*',
+    '/policies/',
+    '/*/policies/',
+    '/*/*?*ls=*&ls=*',
+    '/*/*?*ls%3D*%3Fls%3D*',
+    '/*/*?*ls%3d*%3fls%3d*',
+    '/search',
+    '/apple-app-site-association',
+    '/.well-known/shopify/monorail',
+    '/cdn/wpm/*.js',
+    '/recommendations/products',
+    '/*/recommendations/products',
+    '/products/*/recommendations',
+    '/wp-admin/',
+    '/wp-login.php',
+    '/*?replytocom=',
+    '/trackback/',
+    '/feed/$',
+    '/*.json$',
+    '/*?sessionid=',
+    '/*&sessionid=',
+    '/tmp/',
+    '/cgi-bin/',
+    '/internal/',
+    '/print/',
+  ].map((path) => `Disallow: ${path}`),
+  'Allow: /wp-admin/admin-ajax.php',
+  'Allow: /search/help',
+  '',
+  ...['GPTBot', 'CCBot', 'ChatGPT-User', 'Google-Extended', 'anthropic-ai', 'ClaudeBot', 'Bytespider'].flatMap((bot) => [
+    `User-agent: ${bot}`,
+    'Disallow: /',
+    '',
+  ]),
+  'User-agent: AdsBot-Google',
+  'Disallow: /checkouts/',
+  'Disallow: /checkout',
+  'Disallow: /carts',
+  'Disallow: /orders',
+  'Disallow: /*?*oseid=*',
+  'Disallow: /*preview_theme_id*',
+  'Disallow: /*preview_script_id*',
+  '',
+  'User-agent: Nutch',
+  'Disallow: /',
+  '',
+  'User-agent: MJ12bot',
+  'Crawl-delay: 10',
+  '',
+  'User-agent: Pinterest',
+  'Crawl-delay: 1',
+  '',
+].join('\n');
+
 /** The robots.txt body of every origin whose robots.txt answers (the same rules for every agent). */
-export function robotsBody(i) {
+export function robotsBody(i, config) {
+  if (config?.typicalRobots) return TYPICAL_ROBOTS;
   return [
     `# robots.txt of benchmark origin ${i}`,
     'User-agent: *',
@@ -71,8 +159,20 @@ export function pageNumber(pathAndQuery) {
   return match ? Number(match[1]) : -1;
 }
 
+/**
+ * The links of page k on a link-dense site: `linksPerPage` pages of its own origin, spread over the
+ * whole site (k·L+1 … k·L+L modulo the page count, so a crawl from /p/0 reaches every page in few
+ * hops), each a relative link the crawler resolves, most of them to pages already enqueued.
+ */
+function denseLinks(config, k) {
+  const links = [];
+  for (let j = 1; j <= config.linksPerPage; j++) links.push(`/p/${(k * config.linksPerPage + j) % config.pagesPerOrigin}`);
+  return links;
+}
+
 /** The links on page k of origin o. */
 export function pageLinks(config, port, o, k) {
+  if (config.linksPerPage) return denseLinks(config, k);
   const links = [];
   for (const child of [2 * k + 1, 2 * k + 2]) if (child < config.pagesPerOrigin) links.push(`/p/${child}`);
   links.push(`${originUrl(config, port, (o + k + 1) % config.origins)}/p/${k}`);

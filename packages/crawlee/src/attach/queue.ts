@@ -33,13 +33,22 @@ export interface EnqueueScope {
   readonly alsoNotify?: (url: string) => Promise<void>;
   /** Already checked (sitemap URLs): admitted as they are. */
   readonly prechecked?: boolean;
+  /**
+   * Set while a wrapped method runs, so the queue's own inner calls (`addRequestsBatched` →
+   * `addRequests`) pass through.
+   */
+  readonly insideQueue?: boolean;
 }
 
-/** The scope of the `addRequest*` calls in progress (AsyncLocalStorage follows them across awaits). */
+/**
+ * The scope of the `addRequest*` calls in progress (AsyncLocalStorage follows them across awaits).
+ * One storage for both uses: every storage in use adds work to every promise the process makes.
+ */
 export const enqueueScope = new AsyncLocalStorage<EnqueueScope>();
 
-/** Set while a wrapped method runs, so the queue's own inner calls (`addRequestsBatched` → `addRequests`) pass through. */
-const insideQueue = new AsyncLocalStorage<true>();
+/** The scope of the queue's own inner calls. */
+const INSIDE_QUEUE: EnqueueScope = Object.freeze({ insideQueue: true });
+const insideQueue = <R>(run: () => R): R => enqueueScope.run(INSIDE_QUEUE, run);
 
 /**
  * The plugin that judges each queue: the last to claim it. Requests of a queue two crawlers read at
@@ -91,12 +100,12 @@ export class QueueHooks {
    */
   readonly checkedBeforeFetch = new WeakMap<object, string>();
   /**
-   * URLs admitted by the enqueue filter, the {@link MAX_ADMITTED_URLS} most recent: a fetched request
+   * URLs admitted by the enqueue filter, the first {@link MAX_ADMITTED_URLS}: a fetched request
    * missing here bypassed it. Only the bypass warning reads it; every request is checked before its
    * fetch whether it is found here or not.
    */
   private readonly admitted = new Set<string>();
-  /** Whether {@link admitted} has forgotten a URL (a URL missing since may have been admitted). */
+  /** Whether a URL was admitted past the bound of {@link admitted} (a URL missing since may have been admitted). */
   private admittedForgotten = false;
   private readonly wrapped = new WeakSet<object>();
   private warnedBypass = false;
@@ -124,7 +133,7 @@ export class QueueHooks {
     if (this.wrapped.has(queue)) return;
     this.wrapped.add(queue);
     // Another plugin claimed the queue since: its wrappers judge, these pass through.
-    const passThrough = () => insideQueue.getStore() === true || queueOwners.get(queue) !== this;
+    const passThrough = () => enqueueScope.getStore()?.insideQueue === true || queueOwners.get(queue) !== this;
     const original = {
       addRequest: queue.addRequest.bind(queue),
       addRequests: queue.addRequests.bind(queue),
@@ -140,12 +149,12 @@ export class QueueHooks {
         const url = urlOf(request as RequestLike) ?? '';
         return { requestId: undefined, uniqueKey: url, wasAlreadyPresent: true, wasAlreadyHandled: true };
       }
-      return insideQueue.run(true, () => original.addRequest(kept, options));
+      return insideQueue(() => original.addRequest(kept, options));
     };
     queue.addRequests = async (requests: unknown, options?: unknown) => {
       if (passThrough() || !isIterableLike(requests)) return original.addRequests(requests, options);
       const kept = await this.admit(requests);
-      return insideQueue.run(true, () => original.addRequests(kept, options));
+      return insideQueue(() => original.addRequests(kept, options));
     };
     queue.addRequestsBatched = async (requests: unknown, options?: unknown) => {
       if (passThrough()) return original.addRequestsBatched(requests, options);
@@ -156,7 +165,7 @@ export class QueueHooks {
         : isIterableLike(requests)
           ? this.admitLazily(requests)
           : requests;
-      return insideQueue.run(true, () => original.addRequestsBatched(input, options));
+      return insideQueue(() => original.addRequestsBatched(input, options));
     };
     queue.fetchNextRequest = async () => {
       if (passThrough()) return original.fetchNextRequest();
@@ -214,35 +223,61 @@ export class QueueHooks {
     return true;
   }
 
-  /** The requests of `items` the guard allows, in order; skips are reported. */
+  /**
+   * The requests of `items` the guard allows, in order; skips are reported. An array (what
+   * `enqueueLinks` hands over) is judged in batches, without a promise per request.
+   */
   private async admit(items: Iterable<RequestLike> | AsyncIterable<RequestLike>): Promise<RequestLike[]> {
     const kept: RequestLike[] = [];
-    for await (const item of this.admitLazily(items)) kept.push(item);
+    if (!Array.isArray(items)) {
+      for await (const item of this.admitLazily(items)) kept.push(item);
+      return kept;
+    }
+    const scope = enqueueScope.getStore() ?? {};
+    if (scope.prechecked) {
+      for (const item of items as RequestLike[]) kept.push(this.countAdmitted(item));
+      return kept;
+    }
+    const context = filterContext(scope);
+    const size = this.guard.options.prefetchBatchSize;
+    for (let start = 0; start < items.length; start += size) {
+      const batch = items.length <= size ? (items as RequestLike[]) : (items as RequestLike[]).slice(start, start + size);
+      for (const item of await this.guard.filterBatch(batch, context)) kept.push(this.countAdmitted(item));
+    }
     return kept;
   }
 
-  private async *admitLazily(items: Iterable<RequestLike> | AsyncIterable<RequestLike>): AsyncGenerator<RequestLike> {
-    const scope = enqueueScope.getStore() ?? {};
-    const source = scope.prechecked ? items : this.guard.filter(items, filterContext(scope));
-    for await (const item of source) {
-      const url = urlOf(item);
-      if (url !== undefined) this.noteAdmitted(url);
-      this.pending.added();
-      yield item;
-    }
+  /**
+   * The requests of `items` the guard allows, as they are asked for. The scope is read now: the
+   * queue asks for them inside its own call, whose scope is {@link INSIDE_QUEUE}.
+   */
+  private admitLazily(items: Iterable<RequestLike> | AsyncIterable<RequestLike>): AsyncGenerator<RequestLike> {
+    return this.admitFrom(items, enqueueScope.getStore() ?? {});
   }
 
-  /** Remembers `url` as admitted, most recent last; past the bound the oldest is forgotten. */
+  private async *admitFrom(items: Iterable<RequestLike> | AsyncIterable<RequestLike>, scope: EnqueueScope): AsyncGenerator<RequestLike> {
+    const source = scope.prechecked ? items : this.guard.filter(items, filterContext(scope));
+    for await (const item of source) yield this.countAdmitted(item);
+  }
+
+  /** Counts `item` as admitted into the queue (pending, and remembered for the bypass warning). */
+  private countAdmitted(item: RequestLike): RequestLike {
+    const url = urlOf(item);
+    if (url !== undefined) this.noteAdmitted(url);
+    this.pending.added();
+    return item;
+  }
+
+  /**
+   * Remembers `url` as admitted, up to the bound. The first URL past it ends the record: from then
+   * on a missing URL may be one that was not remembered, so the bypass warning is no longer given
+   * and nothing is looked up; keeping the most recent URLs instead would cost every link a
+   * reordering for a set nobody reads.
+   */
   private noteAdmitted(url: string): void {
-    if (this.admitted.delete(url)) {
-      this.admitted.add(url);
-      return;
-    }
-    if (this.admitted.size >= MAX_ADMITTED_URLS) {
-      this.admitted.delete(this.admitted.values().next().value as string);
-      this.admittedForgotten = true;
-    }
-    this.admitted.add(url);
+    if (this.admittedForgotten) return;
+    if (this.admitted.size < MAX_ADMITTED_URLS) this.admitted.add(url);
+    else if (!this.admitted.has(url)) this.admittedForgotten = true;
   }
 
   private noteBypass(url: string): void {

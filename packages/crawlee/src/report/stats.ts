@@ -68,6 +68,13 @@ export class PluginStats {
   private readonly originStatus = new Map<string, string>();
   /** label → origins counted with it (forgotten origins stay counted: they were met). */
   private readonly byStatus: Record<string, number> = {};
+  /**
+   * The origin and record noted last: a crawl checks runs of links of one origin, whose verdicts
+   * share their record, so the next one is noted with two comparisons. Only a new origin can make
+   * the counts forget one, and a new origin replaces these.
+   */
+  private lastOrigin = '';
+  private lastRecord: Verdict['record'] | undefined;
 
   /** Counts `event`; `true` when its URL was not skipped for this reason before. */
   countSkip(event: SkipEvent): boolean {
@@ -84,6 +91,9 @@ export class PluginStats {
   noteVerdict(verdict: Verdict): void {
     if (!verdict.origin) return;
     const { record } = verdict;
+    if (record === this.lastRecord && verdict.origin === this.lastOrigin) return;
+    this.lastOrigin = verdict.origin;
+    this.lastRecord = record;
     const label = record.httpStatus !== undefined ? String(record.httpStatus) : record.status;
     const previous = this.originStatus.get(verdict.origin);
     if (previous === label) return;

@@ -1,0 +1,92 @@
+/**
+ * The per-link cost of robots handling on a real crawl: a CheerioCrawler (Crawlee 3.18, MemoryStorage)
+ * over a link-dense site — one loopback origin of 3,000 pages, each linking 40 pages of the site, a
+ * typical ~2 KB robots.txt none of whose rules matches a page — stopping after 1,000 pages
+ * (`maxRequestsPerCrawl`). About 40,000 links go through `enqueueLinks` per crawl, so what each link
+ * costs shows; the matching itself is a small share of it. Three variants: no robots handling,
+ * Crawlee's `respectRobotsTxtFile: true`, Heed (`RobotsPlugin.attach`). Each crawl is a fresh process
+ * (the robots.txt fetch and parse are part of it), the variants interleaved in a rotating order. The
+ * figure is the crawler process's CPU time per page; a variant's ratio to no robots handling is taken
+ * within each round (the round's crawls ran back to back, under the same load), then the median and
+ * the spread of those ratios are reported. Target: Heed ≤ 1.02× and at or below Crawlee's built-in.
+ *
+ *   node test/bench/run.mjs link-dense [--rounds=7] [--pages=3000] [--links=40] [--max-pages=1000]
+ *     [--concurrency=50] [--min-concurrency=10] [--variants=none,heed] [--ab=/other/checkout --ab-label=text] [--no-write]
+ *
+ * `--ab`: another checkout whose packages are built; its Heed runs as a fourth variant in the same
+ * rounds, so a change is measured against the build before it under the same load.
+ *
+ * Needs the built packages (`npm run bench` builds them). Writes the "## Link-dense crawl" section of
+ * BENCHMARKS.md unless --no-write. Profile one variant's crawl (the .cpuprofile files land in the folder):
+ *   CRAWL_CPU_PROF=/tmp/prof node --expose-gc test/bench/link-dense.bench.mjs --rounds=1 --no-write
+ */
+import { cpus, loadavg, totalmem } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { denseTable, writeSection } from './crawl/report.mjs';
+import { dense } from './crawl/scenarios.mjs';
+
+const option = (name, fallback) => {
+  const raw = process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0) {
+    console.error(`--${name} expects a positive whole number, got "${raw}".`);
+    process.exit(2);
+  }
+  return value;
+};
+const variants = process.argv
+  .find((a) => a.startsWith('--variants='))
+  ?.slice('--variants='.length)
+  .split(',');
+const abRoot = process.argv.find((a) => a.startsWith('--ab='))?.slice('--ab='.length);
+const DENSE = {
+  rounds: option('rounds', 7),
+  pages: option('pages', 3_000),
+  linksPerPage: option('links', 40),
+  maxPages: option('max-pages', 1_000),
+  minConcurrency: option('min-concurrency', 10),
+  maxConcurrency: option('concurrency', 50),
+  timeoutMs: 300_000,
+  ...(variants ? { variants } : {}),
+  // Another checkout whose packages are built: its Heed runs as a fourth variant (an A/B of a change).
+  ...(abRoot ? { abRoot, abLabel: process.argv.find((a) => a.startsWith('--ab-label='))?.slice('--ab-label='.length) } : {}),
+};
+const TARGET = 1.02;
+const WRITE = !variants && !process.argv.includes('--no-write');
+export const DENSE_TITLE = '## Link-dense crawl: the per-link cost';
+
+const machine = `${cpus()[0]?.model ?? 'unknown CPU'} × ${cpus().length}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
+const startedAt = new Date();
+const loadAtStart = loadavg()[0];
+console.log(
+  `link-dense: ${DENSE.pages} pages × ${DENSE.linksPerPage} links, ${DENSE.maxPages} pages per crawl, ${DENSE.rounds} rounds (${machine}; load ${loadAtStart.toFixed(1)}) ...`,
+);
+const result = await dense(DENSE);
+const { markdown, heed, crawlee, met } = denseTable(result, TARGET, DENSE.abLabel);
+console.log(`\n${markdown}\n`);
+console.log(
+  `target: crawl CPU with Heed ≤ ${TARGET}× none and ≤ Crawlee's built-in (${crawlee.toFixed(3)}×): ${heed.toFixed(3)}× — ${met ? 'met' : 'NOT MET'}`,
+);
+
+const elapsedMin = (Date.now() - startedAt.getTime()) / 60_000;
+if (WRITE) {
+  const body = [
+    `Command: \`npm run bench -- link-dense\` (= \`npm run build && node --expose-gc test/bench/run.mjs link-dense\`), run`,
+    `${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC, ${elapsedMin.toFixed(0)} minutes. ${machine}; load average ${loadAtStart.toFixed(1)} at the start.`,
+    '',
+    `A CheerioCrawler (Crawlee 3.18, \`Configuration({ persistStorage: false })\`, \`maxConcurrency\` ${DENSE.maxConcurrency}, \`minConcurrency\` ${DENSE.minConcurrency},`,
+    `\`maxRequestsPerCrawl\` ${DENSE.maxPages}, \`enqueueLinks({ strategy: 'all' })\`) from /p/0 of one loopback origin of ${DENSE.pages.toLocaleString('en-US')} pages of ~2.5 KB,`,
+    `each linking ${DENSE.linksPerPage} pages of the site: about ${(DENSE.maxPages * DENSE.linksPerPage).toLocaleString('en-US')} links go through \`enqueueLinks\` per crawl. robots.txt is a`,
+    'typical ~2 KB shop file (`TYPICAL_ROBOTS` in test/bench/crawl/site.mjs) none of whose rules matches a page. Each crawl is a',
+    'fresh process (its robots.txt fetch included); the variants run interleaved in a rotating order. The figure is the',
+    "crawler process's CPU time (user + system) of `crawler.run()` per page handled; each variant's ratio to no robots",
+    `handling is taken within a round, and the table gives the median of the ${DENSE.rounds} rounds' ratios and their spread (lowest–highest).`,
+    '',
+    markdown,
+  ].join('\n');
+  const file = fileURLToPath(new URL('../../BENCHMARKS.md', import.meta.url));
+  writeSection(file, body, DENSE_TITLE);
+  console.log(`wrote the link-dense section of ${file}`);
+}
+console.log(`link-dense benchmark: ${elapsedMin.toFixed(1)} minutes`);
