@@ -8,23 +8,27 @@
  * - the user's request handler, as on 3.x (`basic.ts`): page directives and usage are read right
  *   before it, its `enqueueLinks` calls carry the page (referrer, `nofollow`), `sendRequest` is checked;
  * - the HTTP client of HTTP crawlers (`navigation.ts`): redirect hops and a URL a `preNavigationHook`
- *   rewrote are checked before they are requested;
+ *   rewrote are checked before they are requested; pages go out under the bot's name; the crawl
+ *   clock is moved at send and paused for a `Retry-After`;
+ * - the navigation of browser crawlers (`browser.ts`): the page guards of 3.x (redirects, script
+ *   navigations, popups, sub-resources), the page's user-agent, `Retry-After`;
  * - `run` (public): the manager is claimed again for each run; one summary line at the end.
  *
- * Not covered on 4.x: the navigation of browser crawlers (redirects, scripts, popups inside the
- * browser) and JSDOM's sub-resources (`blockSubresources`); their requests are checked when they
- * leave the request manager.
+ * Not covered on 4.x: JSDOM's sub-resources (`blockSubresources`); its pages are checked when they
+ * leave the request manager and on each redirect hop.
  */
 import { CrawlDelayScheduler } from '../../crawl-delay.js';
 import type { RobotsGuard } from '../../guard.js';
 import type { Skips } from '../../report/skips.js';
 import type { SitemapFeeder } from '../../sitemaps/feeder.js';
+import type { AdapterParts } from '../adapter.js';
 import { hookUserHandler } from '../basic.js';
 import { wrapUserHandler, type ContextInternals, type PublicCrawler } from '../crawler-internals.js';
 import type { QueueHooks } from '../queue.js';
 import { guardSendRequest } from '../send-request.js';
 import { skipRequest } from '../skip-request.js';
-import { installView, queueView, type CrawlerV4, type DomainThrottling, type RequestManagerV4 } from './crawler-v4.js';
+import { attachBrowserNavigationV4 } from './browser.js';
+import { domainThrottling, installView, queueView, type CrawlerV4, type DomainThrottling, type RequestManagerV4 } from './crawler-v4.js';
 import { attachNavigationChecks, InFlight } from './navigation.js';
 
 /** The request manager of a Crawlee 4 crawler, seen as a 3.x request queue (for `assertQueueFree`). */
@@ -32,18 +36,21 @@ export async function requestQueueOf(crawler: CrawlerV4): Promise<ReturnType<typ
   return queueView(await crawler.getRequestManager());
 }
 
-export async function attachHooksV4(
-  crawler: CrawlerV4,
-  guard: RobotsGuard,
-  skips: Skips,
-  queue: QueueHooks,
-  feeder: SitemapFeeder | undefined,
-): Promise<void> {
+export async function attachHooksV4(parts: AdapterParts): Promise<void> {
+  const { guard, skips, queue, feeder, options } = parts;
+  const crawler = parts.crawler as unknown as CrawlerV4;
   const inFlight = new InFlight();
   const claim = (manager: RequestManagerV4) => claimManager(queue, manager, inFlight);
-  claim(await crawler.getRequestManager());
-  await attachNavigationChecks(crawler, guard, skips, inFlight, queue.checkedBeforeFetch);
-  const target = crawler as unknown as PublicCrawler;
+  const manager = await crawler.getRequestManager();
+  claim(manager);
+  // Crawlee 4 tells a ThrottlingRequestManager of each 429 itself.
+  const crawleePaces429 = domainThrottling(manager) !== undefined;
+  const target = parts.crawler;
+  await attachNavigationChecks(crawler, guard, skips, inFlight, queue.checkedBeforeFetch, {
+    userAgent: options.identifyPages ? options.userAgent : undefined,
+    crawleePaces429,
+  });
+  attachBrowserNavigationV4(target, guard, skips, options, crawleePaces429);
   warnUncovered(crawler, guard);
   hookUserHandler(target, guard);
   hookRequestHandling(target, guard, skips, queue, inFlight);
@@ -56,12 +63,7 @@ function warnUncovered(crawler: CrawlerV4, guard: RobotsGuard): void {
   for (let proto: unknown = Object.getPrototypeOf(crawler); proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
     classes.push(String((proto as { constructor?: { name?: unknown } }).constructor?.name));
   }
-  if ('browserPool' in crawler) {
-    crawler.log.warning(
-      'RobotsPlugin: on Crawlee 4, navigations inside the browser (redirects, scripts, popups) are not checked yet; ' +
-        'every request is checked before it leaves the request manager. Crawlee 3.13+ checks them.',
-    );
-  } else if (guard.options.blockSubresources && classes.includes('JSDOMCrawler')) {
+  if (guard.options.blockSubresources && classes.includes('JSDOMCrawler')) {
     crawler.log.warning(
       "RobotsPlugin: on Crawlee 4, JSDOM's sub-resources (blockSubresources) are not checked yet; Crawlee 3.13+ checks them.",
     );
