@@ -7,8 +7,9 @@
  * Heed's steps run right before the navigation, after the user's `preNavigationHooks`, and right
  * after it, before the user's `postNavigationHooks`, as on 3.x.
  *
- * A navigation stopped mid-way (a redirect hop robots.txt disallows) ends the request as a skip,
- * the way Crawlee 4 ends its own robots.txt skips.
+ * A URL a `preNavigationHook` rewrote is checked before `page.goto()`; the page's crawl-delay counts
+ * from then. A disallowed rewrite, or a navigation stopped mid-way (a redirect hop robots.txt
+ * disallows), ends the request as a skip, the way Crawlee 4 ends its own robots.txt skips.
  *
  * Checked against 4.0.0-rc.0 (`BrowserCrawler.navigate` calling `this.navigationHandler`).
  */
@@ -30,13 +31,15 @@ export function navigatesInBrowser(crawler: object): boolean {
 
 /**
  * Guards every page `crawler` opens; returns false for a crawler that is not a browser crawler
- * (or whose build has no `navigationHandler`). `crawleePaces429`: see `noteAnswer`.
+ * (or whose build has no `navigationHandler`). `checkedBeforeFetch`: the URL each request was
+ * checked for when it left the request manager. `crawleePaces429`: see `noteAnswer`.
  */
 export function attachBrowserNavigationV4(
   crawler: PublicCrawler,
   guard: RobotsGuard,
   skips: Skips,
   options: ResolvedOptions,
+  checkedBeforeFetch: WeakMap<object, string>,
   crawleePaces429: boolean,
 ): boolean {
   if (!navigatesInBrowser(crawler)) return false;
@@ -47,6 +50,14 @@ export function attachBrowserNavigationV4(
   const original = c.navigationHandler.bind(c);
   c.navigationHandler = async (context, gotoOptions) => {
     await guards?.beforeGoto(context);
+    const { request } = context;
+    const checked = checkedBeforeFetch.get(request);
+    if (checked !== undefined && checked !== request.url) {
+      const skip = await guard.skipFor(request.url, 'before-fetch', checked);
+      if (skip !== undefined)
+        await interruptAsSkip(request, skip, skips, `${checked} was rewritten to ${request.url}, which robots.txt disallows`);
+    }
+    await guard.beforeSend(request.url);
     await identify?.(context, {});
     let response: unknown;
     try {

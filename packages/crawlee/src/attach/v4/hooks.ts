@@ -50,7 +50,7 @@ export async function attachHooksV4(parts: AdapterParts): Promise<void> {
     userAgent: options.identifyPages ? options.userAgent : undefined,
     crawleePaces429,
   });
-  attachBrowserNavigationV4(target, guard, skips, options, crawleePaces429);
+  attachBrowserNavigationV4(target, guard, skips, options, queue.checkedBeforeFetch, crawleePaces429);
   warnUncovered(crawler, guard);
   hookUserHandler(target, guard);
   hookRequestHandling(target, guard, skips, queue, inFlight);
