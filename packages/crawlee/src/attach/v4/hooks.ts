@@ -14,8 +14,8 @@
  *   navigations, popups, sub-resources), the page's user-agent, `Retry-After`;
  * - `run` (public): the manager is claimed again for each run; one summary line at the end.
  *
- * Not covered on 4.x: JSDOM's sub-resources (`blockSubresources`); its pages are checked when they
- * leave the request manager and on each redirect hop.
+ * - JSDOM's sub-resources (`blockSubresources`, `jsdom.ts`): each page is noted by its final URL
+ *   while it is built and handled.
  */
 import { CrawlDelayScheduler } from '../../crawl-delay.js';
 import type { RobotsGuard } from '../../guard.js';
@@ -27,6 +27,7 @@ import { wrapUserHandler, type ContextInternals, type PublicCrawler } from '../c
 import type { QueueHooks } from '../queue.js';
 import { guardSendRequest } from '../send-request.js';
 import { skipRequest } from '../skip-request.js';
+import { attachJsdomHooksV4, forgetPage, notePage } from '../jsdom.js';
 import { attachBrowserNavigationV4 } from './browser.js';
 import { domainThrottling, installView, queueView, type CrawlerV4, type DomainThrottling, type RequestManagerV4 } from './crawler-v4.js';
 import { attachNavigationChecks, InFlight } from './navigation.js';
@@ -46,15 +47,24 @@ export async function attachHooksV4(parts: AdapterParts): Promise<void> {
   // Crawlee 4 tells a ThrottlingRequestManager of each 429 itself.
   const crawleePaces429 = domainThrottling(manager) !== undefined;
   const target = parts.crawler;
+  const jsdom = attachJsdomHooksV4(crawler, guard);
   await attachNavigationChecks(crawler, guard, skips, inFlight, queue.checkedBeforeFetch, {
     userAgent: options.identifyPages ? options.userAgent : undefined,
     crawleePaces429,
+    // JSDOM names the page by its final URL (the answer's), the referrer of its sub-resources.
+    onAnswer: jsdom ? (request, response) => notePage(answerUrl(response) ?? request.url, guard) : undefined,
   });
   attachBrowserNavigationV4(target, guard, skips, options, queue.checkedBeforeFetch, crawleePaces429);
-  warnUncovered(crawler, guard);
+  if (!jsdom) warnUncovered(crawler, guard);
   hookUserHandler(target, guard);
-  hookRequestHandling(target, guard, skips, queue, inFlight);
+  hookRequestHandling(target, guard, skips, queue, inFlight, jsdom);
   hookRun(crawler, guard, queue, feeder, claim);
+}
+
+/** The final URL of a fetch `Response` (Crawlee 4's `ResponseWithUrl`), when it names one. */
+function answerUrl(response: unknown): string | undefined {
+  const url = (response as { url?: unknown } | null)?.url;
+  return typeof url === 'string' && url !== '' ? url : undefined;
 }
 
 /** Says, once per attach, which checks of the 3.x adapter this crawler does not get on 4.x (see the header). */
@@ -116,7 +126,14 @@ export class ThrottledCrawlDelays extends CrawlDelayScheduler {
  * preferences disallow a declared purpose). A request that reached the handler without passing the
  * request manager's check (a crawler that reads from elsewhere) is checked here and not handed on.
  */
-function hookRequestHandling(crawler: PublicCrawler, guard: RobotsGuard, skips: Skips, queue: QueueHooks, inFlight: InFlight): void {
+function hookRequestHandling(
+  crawler: PublicCrawler,
+  guard: RobotsGuard,
+  skips: Skips,
+  queue: QueueHooks,
+  inFlight: InFlight,
+  jsdomPages: boolean,
+): void {
   let warnedBypass = false;
   wrapUserHandler(crawler, (handler) => async (context: ContextInternals) => {
     const { request } = context;
@@ -150,6 +167,7 @@ function hookRequestHandling(crawler: PublicCrawler, guard: RobotsGuard, skips: 
       await skipRequest(request, blocked, skips);
     } finally {
       guard.forgetPage(request);
+      if (jsdomPages) forgetPage(request.loadedUrl ?? request.url);
     }
   });
 }

@@ -87,6 +87,8 @@ export interface NavigationOptions {
   readonly userAgent: string | undefined;
   /** Whether the crawler's request manager paces a `429` itself (a `ThrottlingRequestManager`). */
   readonly crawleePaces429: boolean;
+  /** Told of each page's answer, before the crawler reads it. */
+  readonly onAnswer?: ((request: RequestInternals, response: unknown) => void) | undefined;
 }
 
 /**
@@ -118,6 +120,7 @@ export async function attachNavigationChecks(
     return navigation.run({ request, checked, guard, skips, sent: new WeakSet(), last: undefined }, async () => {
       const response = await original(initialRequest, options);
       await noteAnswer(guard, response, request, sending.crawleePaces429);
+      sending.onAnswer?.(request, response);
       return response;
     });
   };
