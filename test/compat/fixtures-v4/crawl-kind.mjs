@@ -1,4 +1,4 @@
-// A user's ESM crawler on Crawlee 4 of the kind named by the first argument (playwright) with
+// A user's ESM crawler on Crawlee 4 of the kind named by the first argument (playwright, jsdom) with
 // RobotsPlugin attached (blockSubresources: true), crawling the site the test started.
 // Prints one JSON line: what was handled and what the plugin and Crawlee reported.
 import { MemoryStorageBackend, serviceLocator } from '@crawlee/core';
@@ -23,13 +23,8 @@ async function settle(url) {
   await new Promise((r) => setTimeout(r, 400));
 }
 
-if (kind !== 'playwright') throw new Error(`Unknown crawler kind ${kind}: the Crawlee 4 project has playwright`);
-const { PlaywrightCrawler } = await import('@crawlee/playwright');
-const { chromium: launcher } = await import('playwright');
-const crawler = new PlaywrightCrawler({
+const common = {
   maxRequestRetries: 0,
-  headless: true,
-  launchContext: { launcher, launchOptions: { executablePath: chromium.path, args: chromium.args } },
   onSkippedRequest: (skip) => void crawleeSkips.push(skip),
   // A hook that rewrites a URL after the request manager's check: checked again before the fetch.
   preNavigationHooks: [
@@ -42,7 +37,26 @@ const crawler = new PlaywrightCrawler({
     await settle(request.url);
     if (new URL(request.url).pathname === '/') await enqueueLinks({ strategy: 'all' });
   },
-});
+};
+
+async function makeCrawler() {
+  if (kind === 'playwright') {
+    const { PlaywrightCrawler } = await import('@crawlee/playwright');
+    const { chromium: launcher } = await import('playwright');
+    return new PlaywrightCrawler({
+      ...common,
+      headless: true,
+      launchContext: { launcher, launchOptions: { executablePath: chromium.path, args: chromium.args } },
+    });
+  }
+  if (kind === 'jsdom') {
+    const { JSDOMCrawler } = await import('@crawlee/jsdom');
+    return new JSDOMCrawler({ ...common, hideInternalConsole: true });
+  }
+  throw new Error(`Unknown crawler kind ${kind}: the Crawlee 4 project has playwright and jsdom`);
+}
+
+const crawler = await makeCrawler();
 const skips = [];
 const robots = await RobotsPlugin.attach(crawler, {
   userAgent: 'HeedBot/1.0 (+https://heed.example/bot)',
