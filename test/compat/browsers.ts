@@ -15,7 +15,7 @@
  * listed releases that `BROWSER_SETS` has. `npm test` runs none: a fresh install of the browser
  * libraries and three browser crawls cost more than CI's budget leaves. Crawlee 4 (with
  * HEED_COMPAT_RELEASES=all or naming 4.0.0-rc.0, and its tarballs at hand): one project with
- * PlaywrightCrawler and JSDOMCrawler, the same Playwright and JSDOM crawls.
+ * the three crawlers, the same crawls.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
@@ -265,7 +265,7 @@ export function describeBrowserProjects(tarballs: () => Record<string, string>):
       );
     });
 
-    describe.runIf(v4 !== undefined)(`a user project with PlaywrightCrawler and JSDOMCrawler of Crawlee ${V4_RELEASE}`, () => {
+    describe.runIf(v4 !== undefined)(`a user project with the browser and JSDOM crawlers of Crawlee ${V4_RELEASE}`, () => {
       if (v4 === undefined || 'skip' in v4) {
         if (v4 !== undefined) console.log(`compat: ${v4.skip}`);
         it.skip(v4?.skip ?? 'Crawlee 4 not asked for', () => {});
@@ -288,6 +288,12 @@ export function describeBrowserProjects(tarballs: () => Record<string, string>):
           expect(pages.length).toBeGreaterThan(0);
           expect(new Set(pages.map((hit) => hit.userAgent))).toEqual(new Set(['HeedBot/1.0 (+https://heed.example/bot)']));
         },
+        SLOW,
+      );
+
+      it(
+        'puppeteer: the same checks inside the browser',
+        async () => expectProtected(await crawl(proj, V4_RELEASE, 'puppeteer'), V4_RELEASE, 'puppeteer'),
         SLOW,
       );
 

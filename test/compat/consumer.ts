@@ -63,14 +63,14 @@ export function testsV4(): boolean {
 /** The Crawlee 4 packages a CheerioCrawler project needs (they pin each other at {@link V4_RELEASE}). */
 const V4_PACKAGES = ['core', 'basic', 'http', 'cheerio', 'utils', 'types', 'http-client', 'impit-client', 'fs-storage'] as const;
 
-/** What a PlaywrightCrawler and JSDOMCrawler project adds to them. */
-const V4_BROWSER_PACKAGES = ['browser', 'browser-pool', 'playwright', 'jsdom'] as const;
+/** What a browser and JSDOM project adds to them. */
+const V4_BROWSER_PACKAGES = ['browser', 'browser-pool', 'playwright', 'puppeteer', 'jsdom'] as const;
 
-/** The Playwright a Crawlee 4 browser project gets (its `@crawlee/playwright` takes any `playwright`). */
-export const V4_BROWSER_SET = { playwright: '1.65.1', 'playwright-core': '1.65.1' } as const;
+/** The browser libraries a Crawlee 4 browser project gets (its crawler packages take any version). */
+export const V4_BROWSER_SET = { playwright: '1.65.1', 'playwright-core': '1.65.1', puppeteer: '24.43.1' } as const;
 
 /**
- * The Crawlee 4 tarballs (with `browsers`, those of PlaywrightCrawler and JSDOMCrawler too), or why they cannot be
+ * The Crawlee 4 tarballs (with `browsers`, those of the browser crawlers and JSDOMCrawler too), or why they cannot be
  * had (the test then says so in one line and skips).
  */
 export function crawleeV4(browsers = false): { readonly tarballs: readonly string[] } | { readonly skip: string } {

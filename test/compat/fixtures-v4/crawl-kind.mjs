@@ -1,4 +1,4 @@
-// A user's ESM crawler on Crawlee 4 of the kind named by the first argument (playwright, jsdom) with
+// A user's ESM crawler on Crawlee 4 of the kind named by the first argument (playwright, puppeteer, jsdom) with
 // RobotsPlugin attached (blockSubresources: true), crawling the site the test started.
 // Prints one JSON line: what was handled and what the plugin and Crawlee reported.
 import { MemoryStorageBackend, serviceLocator } from '@crawlee/core';
@@ -49,11 +49,20 @@ async function makeCrawler() {
       launchContext: { launcher, launchOptions: { executablePath: chromium.path, args: chromium.args } },
     });
   }
+  if (kind === 'puppeteer') {
+    const { PuppeteerCrawler } = await import('@crawlee/puppeteer');
+    const { default: launcher } = await import('puppeteer');
+    return new PuppeteerCrawler({
+      ...common,
+      headless: true,
+      launchContext: { launcher, launchOptions: { executablePath: chromium.path, args: chromium.args } },
+    });
+  }
   if (kind === 'jsdom') {
     const { JSDOMCrawler } = await import('@crawlee/jsdom');
     return new JSDOMCrawler({ ...common, hideInternalConsole: true });
   }
-  throw new Error(`Unknown crawler kind ${kind}: the Crawlee 4 project has playwright and jsdom`);
+  throw new Error(`Unknown crawler kind ${kind}: the Crawlee 4 project has playwright, puppeteer and jsdom`);
 }
 
 const crawler = await makeCrawler();
