@@ -13,14 +13,27 @@
  * What runs where: `pnpm test:compat` (HEED_COMPAT_RELEASES=all) runs every release of
  * `BROWSER_SETS` (the oldest and the newest supported); HEED_COMPAT_RELEASES=3.13.0,3.18.1 runs the
  * listed releases that `BROWSER_SETS` has. `npm test` runs none: a fresh install of the browser
- * libraries and three browser crawls cost more than CI's budget leaves.
+ * libraries and three browser crawls cost more than CI's budget leaves. Crawlee 4 (with
+ * HEED_COMPAT_RELEASES=all or naming 4.0.0-rc.0, and its tarballs at hand): one project with
+ * the three crawlers, the same crawls.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { CHROMIUM, CHROMIUM_ARGS } from '../support/chromium.js';
 import { has, optIn } from '../support/requirements.js';
 import { page, redirect, startSite, text, type Site, type SiteOrigin } from '../crawlee/site.js';
-import { BROWSER_SETS, hasOnSkippedRequest, heedWarnings, installedVersions, project, sh, type Project } from './consumer.js';
+import {
+  BROWSER_SETS,
+  crawleeV4,
+  hasOnSkippedRequest,
+  heedWarnings,
+  installedVersions,
+  project,
+  sh,
+  testsV4,
+  V4_RELEASE,
+  type Project,
+} from './consumer.js';
 
 const SLOW = 600_000;
 
@@ -94,8 +107,10 @@ const KINDS = {
 export function describeBrowserProjects(tarballs: () => Record<string, string>): void {
   const releases = browserReleasesToTest();
   // Nothing starts (no site, no install) when no release is asked for.
+  const v4 = testsV4() ? crawleeV4(true) : undefined;
   const asked =
     releases.length > 0 ||
+    v4 !== undefined ||
     optIn('HEED_COMPAT_RELEASES', 'all', 'test/compat/browsers.ts, the browser and JSDOM projects', 'npm run test:compat');
   describe.skipIf(!asked || !has('chromium', 'test/compat/browsers.ts'))('the browser and JSDOM crawlers', () => {
     let site: Site;
@@ -176,31 +191,63 @@ export function describeBrowserProjects(tarballs: () => Record<string, string>):
       await site?.close();
     });
 
+    async function crawl(proj: Project, release: string, kind: Kind): Promise<CrawlResult> {
+      for (const origin of [a, b]) origin.hits.length = 0;
+      const input = {
+        start: ['/', '/chain', '/rewrite-me', '/private/start', ...KINDS[kind].start].map((path) => a.url(path)),
+        probes,
+        chromium: { path: CHROMIUM, args: CHROMIUM_ARGS },
+        withOnSkippedRequest: hasOnSkippedRequest(release),
+      };
+      const { stdout } = await sh(
+        'node',
+        ['crawl-kind.mjs', kind],
+        proj.dir,
+        { HEED_COMPAT: JSON.stringify(input), CRAWLEE_STORAGE_DIR: join(proj.dir, 'storage') },
+        120_000,
+      );
+      const last = stdout.trim().split('\n').pop() ?? '';
+      return JSON.parse(last) as CrawlResult;
+    }
+
+    /** What every release and kind must show: nothing disallowed reached a server, what is allowed did, every skip reported. */
+    function expectProtected(result: CrawlResult, release: string, kind: Kind): void {
+      const expected = KINDS[kind];
+      const origins = { a, b };
+      expect(disallowedSeen()).toEqual([]);
+      expect(new Set(result.handled)).toEqual(new Set(['/', '/ok', ...expected.handled].map((path) => a.url(path))));
+      expect(a.count('/ok2')).toBe(1);
+      for (const [origin, path] of expected.allowed) expect(origins[origin].count(path), `${origin} ${path}`).toBeGreaterThan(0);
+      const skipped = result.skips.map(([url, stage]) => [url, stage]);
+      expect(skipped).toEqual(
+        expect.arrayContaining(
+          [
+            ['a', '/private/start', 'enqueue'],
+            ['a', '/private/linked', 'enqueue'],
+            ['a', '/private/chain', 'redirect'],
+            ['a', '/private/rewritten', 'before-fetch'],
+            ...expected.skips,
+          ].map(([origin, path, stage]) => [origins[origin as 'a' | 'b'].url(path as string), stage]),
+        ),
+      );
+      expect(result.failed).toBe(0);
+      if (hasOnSkippedRequest(release)) {
+        // Crawlee's own onSkippedRequest hears of the skipped Crawlee requests, as robotsTxt skips.
+        const crawleeSkipped = result.crawleeSkips.map((skip) => [skip.url, skip.reason]);
+        expect(crawleeSkipped).toEqual(
+          expect.arrayContaining(
+            ['/private/start', '/private/linked', '/private/chain', '/private/rewritten'].map((path) => [a.url(path), 'robotsTxt']),
+          ),
+        );
+      }
+    }
+
     describe.each(releases)('a user project with the browser and JSDOM crawlers of Crawlee %s', (release) => {
       let proj: Project;
 
       beforeAll(async () => {
         proj = await project(release, tarballs(), { browsers: true });
       }, SLOW);
-
-      async function crawl(kind: Kind): Promise<CrawlResult> {
-        for (const origin of [a, b]) origin.hits.length = 0;
-        const input = {
-          start: ['/', '/chain', '/rewrite-me', '/private/start', ...KINDS[kind].start].map((path) => a.url(path)),
-          probes,
-          chromium: { path: CHROMIUM, args: CHROMIUM_ARGS },
-          withOnSkippedRequest: hasOnSkippedRequest(release),
-        };
-        const { stdout } = await sh(
-          'node',
-          ['crawl-kind.mjs', kind],
-          proj.dir,
-          { HEED_COMPAT: JSON.stringify(input), CRAWLEE_STORAGE_DIR: join(proj.dir, 'storage') },
-          120_000,
-        );
-        const last = stdout.trim().split('\n').pop() ?? '';
-        return JSON.parse(last) as CrawlResult;
-      }
 
       it(
         'installs with plain npm install: no warnings about Heed or peers, one copy of @crawlee/core',
@@ -213,37 +260,46 @@ export function describeBrowserProjects(tarballs: () => Record<string, string>):
 
       it.each(Object.keys(KINDS) as Kind[])(
         '%s: no disallowed URL reaches a server; allowed pages, popups and resources do; every skip reported',
-        async (kind) => {
-          const expected = KINDS[kind];
-          const result = await crawl(kind);
-          const origins = { a, b };
-          expect(disallowedSeen()).toEqual([]);
-          expect(new Set(result.handled)).toEqual(new Set(['/', '/ok', ...expected.handled].map((path) => a.url(path))));
-          expect(a.count('/ok2')).toBe(1);
-          for (const [origin, path] of expected.allowed) expect(origins[origin].count(path), `${origin} ${path}`).toBeGreaterThan(0);
-          const skipped = result.skips.map(([url, stage]) => [url, stage]);
-          expect(skipped).toEqual(
-            expect.arrayContaining(
-              [
-                ['a', '/private/start', 'enqueue'],
-                ['a', '/private/linked', 'enqueue'],
-                ['a', '/private/chain', 'redirect'],
-                ['a', '/private/rewritten', 'before-fetch'],
-                ...expected.skips,
-              ].map(([origin, path, stage]) => [origins[origin as 'a' | 'b'].url(path as string), stage]),
-            ),
-          );
-          expect(result.failed).toBe(0);
-          if (hasOnSkippedRequest(release)) {
-            // Crawlee's own onSkippedRequest hears of the skipped Crawlee requests, as robotsTxt skips.
-            const crawleeSkipped = result.crawleeSkips.map((skip) => [skip.url, skip.reason]);
-            expect(crawleeSkipped).toEqual(
-              expect.arrayContaining(
-                ['/private/start', '/private/linked', '/private/chain', '/private/rewritten'].map((path) => [a.url(path), 'robotsTxt']),
-              ),
-            );
-          }
+        async (kind) => expectProtected(await crawl(proj, release, kind), release, kind),
+        SLOW,
+      );
+    });
+
+    describe.runIf(v4 !== undefined)(`a user project with the browser and JSDOM crawlers of Crawlee ${V4_RELEASE}`, () => {
+      if (v4 === undefined || 'skip' in v4) {
+        if (v4 !== undefined) console.log(`compat: ${v4.skip}`);
+        it.skip(v4?.skip ?? 'Crawlee 4 not asked for', () => {});
+        return;
+      }
+      let proj: Project;
+
+      beforeAll(async () => {
+        proj = await project(V4_RELEASE, tarballs(), { crawleeTarballs: v4.tarballs, browsers: true });
+      }, SLOW);
+
+      it(
+        "playwright: redirects, a rewrite, popups and target=_blank links checked inside the browser; pages under the bot's name",
+        async () => {
+          expect(heedWarnings(proj.installLog)).toEqual([]);
+          const result = await crawl(proj, V4_RELEASE, 'playwright');
+          expectProtected(result, V4_RELEASE, 'playwright');
+          // identifyPages: the crawled pages went out under the plugin's userAgent.
+          const pages = a.hits.filter((hit) => ['/', '/ok', '/open', '/blank'].includes(hit.path));
+          expect(pages.length).toBeGreaterThan(0);
+          expect(new Set(pages.map((hit) => hit.userAgent))).toEqual(new Set(['HeedBot/1.0 (+https://heed.example/bot)']));
         },
+        SLOW,
+      );
+
+      it(
+        'puppeteer: the same checks inside the browser',
+        async () => expectProtected(await crawl(proj, V4_RELEASE, 'puppeteer'), V4_RELEASE, 'puppeteer'),
+        SLOW,
+      );
+
+      it(
+        'jsdom: a redirect and a rewrite checked; a disallowed stylesheet and iframe not loaded (blockSubresources)',
+        async () => expectProtected(await crawl(proj, V4_RELEASE, 'jsdom'), V4_RELEASE, 'jsdom'),
         SLOW,
       );
     });

@@ -285,6 +285,10 @@ describe.runIf(testsV4())(`a user project with Crawlee ${V4_RELEASE}`, () => {
       const result = await crawl(proj, V4_RELEASE, 'crawl.mjs');
       expectProtected(result, V4_RELEASE);
       expect(result.log).toContain("RobotsPlugin: replacing the crawler's respectRobotsTxtFile checks with Heed's.");
+      // identifyPages: the pages went out under the plugin's userAgent, not the client's browser header.
+      const pages = a.hits.filter((hit) => ['/', '/ok'].includes(hit.path));
+      expect(pages.length).toBeGreaterThan(0);
+      expect(new Set(pages.map((hit) => hit.userAgent))).toEqual(new Set(['HeedBot/1.0 (+https://heed.example/bot)']));
     },
     SLOW,
   );

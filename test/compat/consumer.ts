@@ -63,10 +63,20 @@ export function testsV4(): boolean {
 /** The Crawlee 4 packages a CheerioCrawler project needs (they pin each other at {@link V4_RELEASE}). */
 const V4_PACKAGES = ['core', 'basic', 'http', 'cheerio', 'utils', 'types', 'http-client', 'impit-client', 'fs-storage'] as const;
 
-/** The Crawlee 4 tarballs, or why they cannot be had (the test then says so in one line and skips). */
-export function crawleeV4(): { readonly tarballs: readonly string[] } | { readonly skip: string } {
+/** What a browser and JSDOM project adds to them. */
+const V4_BROWSER_PACKAGES = ['browser', 'browser-pool', 'playwright', 'puppeteer', 'jsdom'] as const;
+
+/** The browser libraries a Crawlee 4 browser project gets (its crawler packages take any version). */
+export const V4_BROWSER_SET = { playwright: '1.65.1', 'playwright-core': '1.65.1', puppeteer: '24.43.1' } as const;
+
+/**
+ * The Crawlee 4 tarballs (with `browsers`, those of the browser crawlers and JSDOMCrawler too), or why they cannot be
+ * had (the test then says so in one line and skips).
+ */
+export function crawleeV4(browsers = false): { readonly tarballs: readonly string[] } | { readonly skip: string } {
   const dir = process.env['HEED_CRAWLEE_V4_DIR'] ?? join(ROOT, '..', 'shared', 'crawlee-v4');
-  const tarballs = V4_PACKAGES.map((name) => join(dir, `crawlee-${name}-${V4_RELEASE}.tgz`));
+  const names = browsers ? [...V4_PACKAGES, ...V4_BROWSER_PACKAGES] : V4_PACKAGES;
+  const tarballs = names.map((name) => join(dir, `crawlee-${name}-${V4_RELEASE}.tgz`));
   const missing = tarballs.filter((file) => !existsSync(file));
   if (missing.length === 0) return { tarballs };
   return {
@@ -168,7 +178,8 @@ export interface ProjectOptions {
   readonly legacyPeerDeps?: boolean;
   /**
    * Also install `@crawlee/playwright`, `@crawlee/puppeteer` and `@crawlee/jsdom` at the release,
-   * with the browser libraries of `BROWSER_SETS` (no browser downloaded).
+   * with the browser libraries of `BROWSER_SETS` (no browser downloaded). With `crawleeTarballs`:
+   * the `playwright` of `V4_BROWSER_SET` (the Crawlee packages come from the tarballs).
    */
   readonly browsers?: boolean;
   /** Crawlee 4: its packages from these tarballs (instead of `@crawlee/cheerio@release` from the registry), with the v4 fixtures. */
@@ -204,7 +215,7 @@ export async function project(release: string, tarballs: Record<string, string>,
   for (const file of [...Object.values(tarballs), ...(crawleeTarballs ?? [])].sort()) hash.update(readFileSync(file));
   for (const file of readdirSync(fixtures).sort()) hash.update(file).update(readFileSync(join(fixtures, file)));
   hash.update(release).update(variant);
-  const extra = browsers ? browserDependencies(release) : {};
+  const extra = !browsers ? {} : crawleeTarballs ? { ...V4_BROWSER_SET } : browserDependencies(release);
   hash.update(JSON.stringify(extra));
   const dir = join(WORK, `crawlee-${release}${variant}-${hash.digest('hex').slice(0, 12)}`);
   const marker = join(dir, '.installed');

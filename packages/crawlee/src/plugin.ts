@@ -1,35 +1,28 @@
 /**
  * `RobotsPlugin.attach(crawler, options)`: the one call that makes a Crawlee crawler obey robots.txt
  * through Heed. It validates the options, checks the Crawlee release, picks (or creates) the manager,
- * and installs the hooks for the crawler's kind: every crawler gets its request queue wrapped
- * (enqueue filter, check before the fetch, crawl-delay, sitemaps), the request-handling and summary
- * hooks; HTTP crawlers the got redirect hook; browser crawlers request interception. A Crawlee 4
- * crawler gets the same checks through 4.x's own extension points (`attach/v4/`).
+ * makes the parts (guard, skips, queue hooks, sitemap feeder) and hands them to the adapter of the
+ * crawler's major (`attach/v3.ts`, `attach/v4/adapter.ts`), which installs the hooks for the
+ * crawler's kind through that major's extension points.
  */
 import type { Log, UsageReport } from '@heed/manager';
 import type { ProductTokens } from '@heed/parser';
-import { attachBasicHooks } from './attach/basic.js';
-import { attachBrowserHooks } from './attach/browser.js';
 import {
   crawleeRelease,
   crawleeSkipNotifier,
-  crawlerKind,
   crawlerRelease,
   isSupportedRelease,
   majorOf,
   missingMember,
   pendingRequestCount,
   SUPPORTED_CRAWLEE_RANGE,
-  turnOffCrawleeRobotsCheck,
   type PublicCrawler,
 } from './attach/crawler-internals.js';
-import { attachHttpHooks } from './attach/http.js';
-import { attachPageIdentity } from './attach/identify.js';
-import { attachJsdomHooks } from './attach/jsdom.js';
 import { crawlerFetchContext, withFetchContext } from './attach/proxy.js';
-import { domainThrottling, isCrawlerV4, missingMemberV4, turnOffCrawleeRobotsCheckV4, type CrawlerV4 } from './attach/v4/crawler-v4.js';
-import { attachHooksV4, requestQueueOf, ThrottledCrawlDelays } from './attach/v4/hooks.js';
-import { attachPoliteness } from './politeness/attach.js';
+import { attachV3 } from './attach/v3.js';
+import { attachV4 } from './attach/v4/adapter.js';
+import { domainThrottling, isCrawlerV4, missingMemberV4, type CrawlerV4 } from './attach/v4/crawler-v4.js';
+import { requestQueueOf, ThrottledCrawlDelays } from './attach/v4/hooks.js';
 import { assertQueueFree, enqueueScope, PendingRequests, QueueHooks } from './attach/queue.js';
 import { CrawlDelayScheduler } from './crawl-delay.js';
 import { AlreadyAttachedError, UnsupportedCrawleeVersionError, UnsupportedCrawlerError } from './errors.js';
@@ -151,25 +144,8 @@ export class RobotsPlugin {
       : undefined;
     if (feeder) guard.tellPageOrigins(feeder);
     const queue = new QueueHooks(guard, skips, pending, feeder, target.log);
-    if (v4) {
-      turnOffCrawleeRobotsCheckV4(target);
-      await attachHooksV4(crawler as unknown as CrawlerV4, guard, skips, queue, feeder);
-      attached.add(crawler);
-      return new RobotsPlugin(resolved, manager, guard, feeder, resolved.manager === undefined);
-    }
-    turnOffCrawleeRobotsCheck(target);
-    const kind = crawlerKind(target);
-    if (kind === 'http') {
-      attachHttpHooks(target, guard);
-      attachJsdomHooks(target, guard);
-    }
-    if (kind === 'browser') attachBrowserHooks(target, guard);
-    await attachBasicHooks(target, guard, skips, queue, feeder);
-    // After the hook that marks a page's crawl-delay slot started: the browser's user-agent takes a
-    // round trip to the browser, which belongs with the page's own sending (whose true start the
-    // browser's interception reports), not between the slot and its start.
-    if (resolved.identifyPages) attachPageIdentity(target, resolved.userAgent);
-    attachPoliteness(target, guard, kind);
+    const adapter = v4 ? attachV4 : attachV3;
+    await adapter({ crawler: target, options: resolved, guard, skips, queue, feeder });
     attached.add(crawler);
     return new RobotsPlugin(resolved, manager, guard, feeder, resolved.manager === undefined);
   }

@@ -19,20 +19,38 @@ import { PuppeteerGuards, type PuppeteerPage } from './browser-puppeteer.js';
 import { navigationHooks, type ContextInternals, type PublicCrawler } from './crawler-internals.js';
 
 export function attachBrowserHooks(crawler: PublicCrawler, guard: RobotsGuard): void {
-  const { checkRedirects, blockSubresources } = guard.options;
   const hooks = navigationHooks(crawler);
-  if ((!checkRedirects && !blockSubresources) || !hooks) return;
+  const steps = hooks && browserPageGuards(crawler, guard);
+  if (!hooks || !steps) return;
+  hooks.post.unshift(steps.afterGoto);
+  hooks.pre.push(steps.beforeGoto);
+}
+
+/** What guards a browser crawler's pages, around each `page.goto()` (shared by the 3.x and 4.x adapters). */
+export interface BrowserPageGuards {
+  /** Right before `page.goto()`: the page's requests go behind the checks. */
+  readonly beforeGoto: (context: ContextInternals) => Promise<void>;
+  /** Right after `page.goto()`: later navigations are the page's own doing. */
+  readonly afterGoto: (context: ContextInternals) => void;
+}
+
+/** The page guards of `crawler`; `undefined` when neither `checkRedirects` nor `blockSubresources` is on. */
+export function browserPageGuards(crawler: PublicCrawler, guard: RobotsGuard): BrowserPageGuards | undefined {
+  const { checkRedirects, blockSubresources } = guard.options;
+  if (!checkRedirects && !blockSubresources) return undefined;
   // Requests whose page.goto() has returned: later navigations are the page's own doing.
   const navigated = new WeakSet<object>();
-  hooks.post.unshift((context: ContextInternals) => {
-    navigated.add(context.request);
-  });
   const playwright = new PlaywrightGuards(guard, navigated);
   const puppeteer = new PuppeteerGuards(guard, navigated, (message) => crawler.log.warning(message));
-  hooks.pre.push(async (context: ContextInternals) => {
-    const page = context.page as Partial<PlaywrightPage & PuppeteerPage> | undefined;
-    if (!page) return;
-    if (typeof page.route === 'function') await playwright.guardCrawledPage(page as PlaywrightPage, context);
-    else if (typeof page.setRequestInterception === 'function') await puppeteer.guardCrawledPage(page as PuppeteerPage, context);
-  });
+  return {
+    afterGoto: (context) => {
+      navigated.add(context.request);
+    },
+    beforeGoto: async (context) => {
+      const page = context.page as Partial<PlaywrightPage & PuppeteerPage> | undefined;
+      if (!page) return;
+      if (typeof page.route === 'function') await playwright.guardCrawledPage(page as PlaywrightPage, context);
+      else if (typeof page.setRequestInterception === 'function') await puppeteer.guardCrawledPage(page as PuppeteerPage, context);
+    },
+  };
 }

@@ -111,6 +111,17 @@ export function attachPageIdentity(crawler: PublicCrawler, userAgent: string): v
   else if (kind === 'browser' && launchUserAgent(crawler) === undefined) hooks.pre.push(identifyBrowserPages(userAgent));
 }
 
+/**
+ * A fetch `Request` a Crawlee 4 HTTP client is about to send, under `userAgent` unless it names a
+ * user-agent already (from `request.headers` or a navigation hook).
+ */
+export function identifyFetchRequest(request: unknown, userAgent: string): void {
+  const headers = (request as { headers?: { has?: unknown; set?: unknown } } | null)?.headers;
+  if (typeof headers?.has !== 'function' || typeof headers.set !== 'function') return;
+  const h = headers as { has(name: string): boolean; set(name: string, value: string): void };
+  if (!h.has('user-agent')) h.set('user-agent', userAgent);
+}
+
 type SendRequest = (options?: Record<string, unknown>) => Promise<unknown>;
 
 /**

@@ -11,10 +11,15 @@
  * attached to (an AsyncLocalStorage scope around `_runRequestHandler`, which builds the page and
  * runs its scripts): other crawlers and other jsdom users are left as they are.
  *
+ * Crawlee 4 builds the page in a private step of its context pipeline, so no scope can be opened
+ * around it: there the page is known by its URL, which jsdom passes to `fetch` as the referrer of
+ * each sub-resource (`notePage` while the page is built and handled, `forgetPage` after).
+ *
  * Not covered, because jsdom sends them from its own HTTP client with no hook: the redirect hops of
  * a sub-resource, and with `runScripts` the page's XMLHttpRequest and WebSocket connections.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { createRequire } from 'node:module';
 import type { RobotsGuard } from '../guard.js';
 import { skipFromVerdict } from '../report/skip-events.js';
 import {
@@ -33,6 +38,10 @@ interface PageScope {
 
 const pageScope = new AsyncLocalStorage<PageScope>();
 const patched = new WeakSet<object>();
+/** Crawlee 4 pages being built or handled, by URL (see the header). */
+const pagesByUrl = new Map<string, PageScope>();
+/** Pages kept at most: a page whose handling failed before its handler is never forgotten. */
+const MAX_NOTED_PAGES = 10_000;
 
 type FetchPromise = NonNullable<ReturnType<ResourceFetch>>;
 
@@ -47,13 +56,51 @@ export function attachJsdomHooks(crawler: PublicCrawler, guard: RobotsGuard): vo
   );
 }
 
+/**
+ * Crawlee 4: installs the sub-resource check for a JSDOMCrawler (found by class name, its jsdom
+ * beside the installed `@crawlee/jsdom`); the adapter notes each page with {@link notePage}.
+ * Returns false when the crawler is not one or its jsdom cannot be found.
+ */
+export function attachJsdomHooksV4(crawler: object, guard: RobotsGuard): boolean {
+  if (!guard.options.blockSubresources || !classNames(crawler).includes('JSDOMCrawler')) return false;
+  try {
+    const require = createRequire(import.meta.url);
+    const loader = (createRequire(require.resolve('@crawlee/jsdom'))('jsdom') as { ResourceLoader?: ResourceLoaderClass }).ResourceLoader;
+    if (typeof loader?.prototype?.fetch !== 'function') return false;
+    patchLoader(loader);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A Crawlee 4 JSDOM page at `url` is being built: its sub-resources are judged by `guard`. */
+export function notePage(url: string, guard: RobotsGuard): void {
+  if (pagesByUrl.size >= MAX_NOTED_PAGES) pagesByUrl.delete(pagesByUrl.keys().next().value as string);
+  pagesByUrl.set(url, { guard, pageUrl: () => url });
+}
+
+/** The page at `url` was handled. */
+export function forgetPage(url: string): void {
+  pagesByUrl.delete(url);
+}
+
+function classNames(object: object): string[] {
+  const names: string[] = [];
+  for (let proto: unknown = Object.getPrototypeOf(object); proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+    names.push(String((proto as { constructor?: { name?: unknown } }).constructor?.name));
+  }
+  return names;
+}
+
 function patchLoader(loader: ResourceLoaderClass): void {
   const proto = loader.prototype;
   if (patched.has(proto)) return;
   patched.add(proto);
   const original = proto.fetch;
   proto.fetch = function (this: unknown, url: string, options?: Record<string, unknown>) {
-    const scope = pageScope.getStore();
+    const referrer = options?.['referrer'];
+    const scope = pageScope.getStore() ?? (typeof referrer === 'string' ? pagesByUrl.get(referrer) : undefined);
     if (scope === undefined || !/^https?:/i.test(url)) return original.call(this, url, options);
     let inner: FetchPromise | null = null;
     let aborted = false;

@@ -25,14 +25,29 @@ export function attachPoliteness(crawler: PublicCrawler, guard: RobotsGuard, kin
   const navigation = navigationHooks(crawler);
   if (navigation === undefined || guard.crawlDelays === undefined) return;
   if (kind === 'http') navigation.pre.push(markSentInGot(guard));
-  navigation.post.unshift(async (context: ContextInternals) => {
-    const answer = readResponse(context.response);
-    if (answer === undefined) return;
-    const url = answer.url ?? context.request.loadedUrl ?? context.request.url;
-    if (answer.sentAt !== undefined) await guard.confirmSent(url, answer.sentAt);
-    const pauseMs = retryAfterMs(answer.status, answer.retryAfter, Date.now(), guard.options.maxCrawlDelaySecs * 1000);
-    if (pauseMs !== undefined) await guard.pauseOrigin(url, pauseMs);
-  });
+  navigation.post.unshift((context: ContextInternals) => noteAnswer(guard, context.response, context.request));
+}
+
+/**
+ * Reads a page's answer (a got response, a Playwright or Puppeteer `Response`, or a fetch `Response`):
+ * moves the origin's clock to when it was really sent, and pauses the origin for a `Retry-After`.
+ * `crawleePaces429`: the crawler's request manager paces a `429` itself (Crawlee 4's
+ * `ThrottlingRequestManager`), so only other statuses pause Heed's clock.
+ */
+export async function noteAnswer(
+  guard: RobotsGuard,
+  response: unknown,
+  request: { url: string; loadedUrl?: string | undefined },
+  crawleePaces429 = false,
+): Promise<void> {
+  if (guard.crawlDelays === undefined) return;
+  const answer = readResponse(response);
+  if (answer === undefined) return;
+  const url = answer.url ?? request.loadedUrl ?? request.url;
+  if (answer.sentAt !== undefined) await guard.confirmSent(url, answer.sentAt);
+  if (crawleePaces429 && answer.status === 429) return;
+  const pauseMs = retryAfterMs(answer.status, answer.retryAfter, Date.now(), guard.options.maxCrawlDelaySecs * 1000);
+  if (pauseMs !== undefined) await guard.pauseOrigin(url, pauseMs);
 }
 
 /**
@@ -80,6 +95,11 @@ function readResponse(response: unknown): Answer | undefined {
       url: typeof r.url === 'string' ? r.url : undefined,
       sentAt: typeof upload === 'number' ? upload : undefined,
     };
+  }
+  // A fetch `Response` (Crawlee 4's HTTP clients).
+  if (typeof r.status === 'number' && typeof (r.headers as { get?: unknown } | undefined)?.get === 'function') {
+    const retryAfter = (r.headers as { get(name: string): string | null }).get('retry-after');
+    return { status: r.status, retryAfter: retryAfter ?? undefined, url: typeof r.url === 'string' && r.url !== '' ? r.url : undefined };
   }
   if (typeof r.status === 'function' && typeof r.headers === 'function') {
     const status: unknown = r.status.call(response);

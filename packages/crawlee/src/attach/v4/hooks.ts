@@ -8,23 +8,28 @@
  * - the user's request handler, as on 3.x (`basic.ts`): page directives and usage are read right
  *   before it, its `enqueueLinks` calls carry the page (referrer, `nofollow`), `sendRequest` is checked;
  * - the HTTP client of HTTP crawlers (`navigation.ts`): redirect hops and a URL a `preNavigationHook`
- *   rewrote are checked before they are requested;
+ *   rewrote are checked before they are requested; pages go out under the bot's name; the crawl
+ *   clock is moved at send and paused for a `Retry-After`;
+ * - the navigation of browser crawlers (`browser.ts`): the page guards of 3.x (redirects, script
+ *   navigations, popups, sub-resources), the page's user-agent, `Retry-After`;
  * - `run` (public): the manager is claimed again for each run; one summary line at the end.
  *
- * Not covered on 4.x: the navigation of browser crawlers (redirects, scripts, popups inside the
- * browser) and JSDOM's sub-resources (`blockSubresources`); their requests are checked when they
- * leave the request manager.
+ * - JSDOM's sub-resources (`blockSubresources`, `jsdom.ts`): each page is noted by its final URL
+ *   while it is built and handled.
  */
 import { CrawlDelayScheduler } from '../../crawl-delay.js';
 import type { RobotsGuard } from '../../guard.js';
 import type { Skips } from '../../report/skips.js';
 import type { SitemapFeeder } from '../../sitemaps/feeder.js';
+import type { AdapterParts } from '../adapter.js';
 import { hookUserHandler } from '../basic.js';
 import { wrapUserHandler, type ContextInternals, type PublicCrawler } from '../crawler-internals.js';
 import type { QueueHooks } from '../queue.js';
 import { guardSendRequest } from '../send-request.js';
 import { skipRequest } from '../skip-request.js';
-import { installView, queueView, type CrawlerV4, type DomainThrottling, type RequestManagerV4 } from './crawler-v4.js';
+import { attachJsdomHooksV4, forgetPage, notePage } from '../jsdom.js';
+import { attachBrowserNavigationV4 } from './browser.js';
+import { domainThrottling, installView, queueView, type CrawlerV4, type DomainThrottling, type RequestManagerV4 } from './crawler-v4.js';
 import { attachNavigationChecks, InFlight } from './navigation.js';
 
 /** The request manager of a Crawlee 4 crawler, seen as a 3.x request queue (for `assertQueueFree`). */
@@ -32,22 +37,34 @@ export async function requestQueueOf(crawler: CrawlerV4): Promise<ReturnType<typ
   return queueView(await crawler.getRequestManager());
 }
 
-export async function attachHooksV4(
-  crawler: CrawlerV4,
-  guard: RobotsGuard,
-  skips: Skips,
-  queue: QueueHooks,
-  feeder: SitemapFeeder | undefined,
-): Promise<void> {
+export async function attachHooksV4(parts: AdapterParts): Promise<void> {
+  const { guard, skips, queue, feeder, options } = parts;
+  const crawler = parts.crawler as unknown as CrawlerV4;
   const inFlight = new InFlight();
   const claim = (manager: RequestManagerV4) => claimManager(queue, manager, inFlight);
-  claim(await crawler.getRequestManager());
-  await attachNavigationChecks(crawler, guard, skips, inFlight, queue.checkedBeforeFetch);
-  const target = crawler as unknown as PublicCrawler;
-  warnUncovered(crawler, guard);
+  const manager = await crawler.getRequestManager();
+  claim(manager);
+  // Crawlee 4 tells a ThrottlingRequestManager of each 429 itself.
+  const crawleePaces429 = domainThrottling(manager) !== undefined;
+  const target = parts.crawler;
+  const jsdom = attachJsdomHooksV4(crawler, guard);
+  await attachNavigationChecks(crawler, guard, skips, inFlight, queue.checkedBeforeFetch, {
+    userAgent: options.identifyPages ? options.userAgent : undefined,
+    crawleePaces429,
+    // JSDOM names the page by its final URL (the answer's), the referrer of its sub-resources.
+    onAnswer: jsdom ? (request, response) => notePage(answerUrl(response) ?? request.url, guard) : undefined,
+  });
+  attachBrowserNavigationV4(target, guard, skips, options, queue.checkedBeforeFetch, crawleePaces429);
+  if (!jsdom) warnUncovered(crawler, guard);
   hookUserHandler(target, guard);
-  hookRequestHandling(target, guard, skips, queue, inFlight);
+  hookRequestHandling(target, guard, skips, queue, inFlight, jsdom);
   hookRun(crawler, guard, queue, feeder, claim);
+}
+
+/** The final URL of a fetch `Response` (Crawlee 4's `ResponseWithUrl`), when it names one. */
+function answerUrl(response: unknown): string | undefined {
+  const url = (response as { url?: unknown } | null)?.url;
+  return typeof url === 'string' && url !== '' ? url : undefined;
 }
 
 /** Says, once per attach, which checks of the 3.x adapter this crawler does not get on 4.x (see the header). */
@@ -56,12 +73,7 @@ function warnUncovered(crawler: CrawlerV4, guard: RobotsGuard): void {
   for (let proto: unknown = Object.getPrototypeOf(crawler); proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
     classes.push(String((proto as { constructor?: { name?: unknown } }).constructor?.name));
   }
-  if ('browserPool' in crawler) {
-    crawler.log.warning(
-      'RobotsPlugin: on Crawlee 4, navigations inside the browser (redirects, scripts, popups) are not checked yet; ' +
-        'every request is checked before it leaves the request manager. Crawlee 3.13+ checks them.',
-    );
-  } else if (guard.options.blockSubresources && classes.includes('JSDOMCrawler')) {
+  if (guard.options.blockSubresources && classes.includes('JSDOMCrawler')) {
     crawler.log.warning(
       "RobotsPlugin: on Crawlee 4, JSDOM's sub-resources (blockSubresources) are not checked yet; Crawlee 3.13+ checks them.",
     );
@@ -114,7 +126,14 @@ export class ThrottledCrawlDelays extends CrawlDelayScheduler {
  * preferences disallow a declared purpose). A request that reached the handler without passing the
  * request manager's check (a crawler that reads from elsewhere) is checked here and not handed on.
  */
-function hookRequestHandling(crawler: PublicCrawler, guard: RobotsGuard, skips: Skips, queue: QueueHooks, inFlight: InFlight): void {
+function hookRequestHandling(
+  crawler: PublicCrawler,
+  guard: RobotsGuard,
+  skips: Skips,
+  queue: QueueHooks,
+  inFlight: InFlight,
+  jsdomPages: boolean,
+): void {
   let warnedBypass = false;
   wrapUserHandler(crawler, (handler) => async (context: ContextInternals) => {
     const { request } = context;
@@ -148,6 +167,7 @@ function hookRequestHandling(crawler: PublicCrawler, guard: RobotsGuard, skips: 
       await skipRequest(request, blocked, skips);
     } finally {
       guard.forgetPage(request);
+      if (jsdomPages) forgetPage(request.loadedUrl ?? request.url);
     }
   });
 }

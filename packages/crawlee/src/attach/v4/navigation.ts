@@ -14,6 +14,13 @@
  *   each later hop is a redirect, checked before it is requested and made to wait for its origin's
  *   crawl-delay.
  *
+ * - the page goes out under the bot's name (`identifyPages`): a `user-agent` header, unless the
+ *   request names one (Crawlee's clients send an explicit header over the one they generate);
+ * - politeness: the first hop waits for the origin's crawl-delay counted from the last request
+ *   really sent (a pause for a `Retry-After` included) and marks the origin sent; the answer's
+ *   `Retry-After` on a `429` or `503` pauses the origin (a `429` is left to a
+ *   `ThrottlingRequestManager`, which Crawlee itself tells of it).
+ *
  * A disallowed hop ends the request as a skip the way Crawlee ends its own robots.txt skips:
  * SKIPPED, not retried, reported through `onSkippedRequest`, and `ContextPipelineInterruptedError`
  * (public, `@crawlee/core` 4.x) thrown so the crawler marks it handled without counting a failure.
@@ -23,7 +30,9 @@ import * as crawleeCore from '@crawlee/core';
 import type { RobotsGuard } from '../../guard.js';
 import { skipFromVerdict, type SkipEvent } from '../../report/skip-events.js';
 import type { Skips } from '../../report/skips.js';
+import { noteAnswer } from '../../politeness/attach.js';
 import type { RequestInternals } from '../crawler-internals.js';
+import { identifyFetchRequest } from '../identify.js';
 import { skipRequest } from '../skip-request.js';
 import { httpClientOf } from './crawler-v4.js';
 
@@ -72,6 +81,16 @@ export class InFlight {
 /** Navigations in progress kept at most (far above any crawler's concurrency). */
 const MAX_IN_FLIGHT = 10_000;
 
+/** How a crawler's navigations are sent, beyond the checks. */
+export interface NavigationOptions {
+  /** The user-agent pages go out under, when `identifyPages` is on. */
+  readonly userAgent: string | undefined;
+  /** Whether the crawler's request manager paces a `429` itself (a `ThrottlingRequestManager`). */
+  readonly crawleePaces429: boolean;
+  /** Told of each page's answer, before the crawler reads it. */
+  readonly onAnswer?: ((request: RequestInternals, response: unknown) => void) | undefined;
+}
+
 /**
  * Installs the checks on the HTTP client of `crawler` (when it has one: browser crawlers navigate
  * in the browser). `checkedBeforeFetch`: the URL each request was checked for when it left the
@@ -83,6 +102,7 @@ export async function attachNavigationChecks(
   skips: Skips,
   inFlight: InFlight,
   checkedBeforeFetch: WeakMap<object, string>,
+  sending: NavigationOptions,
 ): Promise<boolean> {
   const client = httpClientOf(crawler);
   if (client === undefined) return false;
@@ -96,9 +116,13 @@ export async function attachNavigationChecks(
     const request = initialRequest && typeof initialRequest.url === 'string' ? inFlight.take(initialRequest.url) : undefined;
     if (request === undefined) return original(initialRequest, options);
     const checked = checkedBeforeFetch.get(request) ?? request.url;
-    return navigation.run({ request, checked, guard, skips, sent: new WeakSet(), last: undefined }, () =>
-      original(initialRequest, options),
-    );
+    if (sending.userAgent !== undefined) identifyFetchRequest(initialRequest, sending.userAgent);
+    return navigation.run({ request, checked, guard, skips, sent: new WeakSet(), last: undefined }, async () => {
+      const response = await original(initialRequest, options);
+      await noteAnswer(guard, response, request, sending.crawleePaces429);
+      sending.onAnswer?.(request, response);
+      return response;
+    });
   };
   return true;
 }
@@ -146,9 +170,12 @@ async function checkHop(scope: NavigationScope, url: string): Promise<void> {
   const from = scope.last;
   scope.last = url;
   if (from === undefined) {
-    if (normalized(url) === normalized(scope.checked)) return;
-    const skip = await guard.skipFor(url, 'before-fetch', scope.checked);
-    if (skip !== undefined) await interrupt(scope, skip, `${scope.checked} was rewritten to ${url}, which robots.txt disallows`);
+    if (normalized(url) !== normalized(scope.checked)) {
+      const skip = await guard.skipFor(url, 'before-fetch', scope.checked);
+      if (skip !== undefined) await interrupt(scope, skip, `${scope.checked} was rewritten to ${url}, which robots.txt disallows`);
+    }
+    // The last step before the page leaves: its crawl-delay counts from the last request really sent.
+    await guard.beforeSend(url);
     return;
   }
   if (!guard.options.checkRedirects) return;
@@ -163,9 +190,16 @@ async function checkHop(scope: NavigationScope, url: string): Promise<void> {
   await guard.awaitCrawlDelay(url);
 }
 
-/** Ends the navigating request as a skip, as Crawlee ends its own robots.txt skips. */
 async function interrupt(scope: NavigationScope, skip: SkipEvent, why: string): Promise<never> {
-  await skipRequest(scope.request, skip, scope.skips);
+  return interruptAsSkip(scope.request, skip, scope.skips, why);
+}
+
+/**
+ * Ends a request being navigated as a skip, as Crawlee ends its own robots.txt skips: SKIPPED, not
+ * retried, reported, and `ContextPipelineInterruptedError` thrown so it is not counted as failed.
+ */
+export async function interruptAsSkip(request: RequestInternals, skip: SkipEvent, skips: Skips, why: string): Promise<never> {
+  await skipRequest(request, skip, skips);
   const Interrupted = (crawleeCore as unknown as Record<string, unknown>)['ContextPipelineInterruptedError'] as
     (new (message: string) => Error) | undefined;
   throw Interrupted ? new Interrupted(why) : new Error(why);
