@@ -22,7 +22,7 @@
  *   Playwright cannot route the WebSockets of workers.
  */
 import type { RobotsGuard } from '../guard.js';
-import { pauseRequests, targetIdOf, type CdpSession, type PausedRequestAction } from './cdp-fetch.js';
+import { pauseRequests, targetIdOf, type CdpSession, type PausedRequest, type PausedRequestAction } from './cdp-fetch.js';
 import {
   MAX_HOPS,
   REDIRECT_STATUSES,
@@ -218,7 +218,7 @@ export class PlaywrightGuards {
   private guardHops(page: PlaywrightPage, decide: HopDecider): Promise<boolean> {
     let done = this.hopGuards.get(page);
     if (!done) {
-      done = pauseHops(page, this.guard.options.blockSubresources, decide);
+      done = pauseHops(page, this.guard.options.blockSubresources, decide, (url) => noteRequestSent(url, this.guard));
       this.hopGuards.set(page, done);
     }
     return done;
@@ -233,7 +233,12 @@ export function heldSessionOf(page: object): CdpSession | undefined {
   return pageSessions.get(page);
 }
 
-async function pauseHops(page: PlaywrightPage, blockSubresources: boolean, decide: HopDecider): Promise<boolean> {
+async function pauseHops(
+  page: PlaywrightPage,
+  blockSubresources: boolean,
+  decide: HopDecider,
+  sent: (url: string) => void,
+): Promise<boolean> {
   const browserContext = page.context();
   if (typeof browserContext.newCDPSession !== 'function') return false;
   let session: CdpSession;
@@ -247,15 +252,26 @@ async function pauseHops(page: PlaywrightPage, blockSubresources: boolean, decid
   const mainFrameId = await targetIdOf(session);
   // The URL of each document request, so a hop names the URL that redirected to it.
   const documents = new Map<string, string>();
-  await pauseRequests(session, !blockSubresources, async (paused) => {
-    const { url } = paused.request;
-    const mainFrame = paused.resourceType === 'Document' && paused.frameId === mainFrameId;
-    const from = paused.redirectedRequestId === undefined ? undefined : documents.get(paused.redirectedRequestId);
-    if (paused.redirectedRequestId !== undefined) documents.delete(paused.redirectedRequestId);
-    if (paused.resourceType === 'Document') documents.set(paused.requestId, url);
-    if (paused.redirectedRequestId === undefined || !/^https?:/i.test(url)) return 'continue';
-    return decide(url, from, mainFrame);
-  });
+  /** Main-frame hops `decide` let go after their origin's crawl-delay: their clock moves to when the browser takes them. */
+  const paced = new WeakSet<PausedRequest>();
+  await pauseRequests(
+    session,
+    !blockSubresources,
+    async (paused) => {
+      const { url } = paused.request;
+      const mainFrame = paused.resourceType === 'Document' && paused.frameId === mainFrameId;
+      const from = paused.redirectedRequestId === undefined ? undefined : documents.get(paused.redirectedRequestId);
+      if (paused.redirectedRequestId !== undefined) documents.delete(paused.redirectedRequestId);
+      if (paused.resourceType === 'Document') documents.set(paused.requestId, url);
+      if (paused.redirectedRequestId === undefined || !/^https?:/i.test(url)) return 'continue';
+      const decision = await decide(url, from, mainFrame);
+      if (decision === 'continue' && mainFrame) paced.add(paused);
+      return decision;
+    },
+    (paused) => {
+      if (paced.has(paused)) sent(paused.request.url);
+    },
+  );
   return true;
 }
 
