@@ -124,10 +124,11 @@ export class PuppeteerGuards {
     // The URL of each document request, so a hop names the URL that redirected to it.
     const documents = new Map<string, string>();
     /**
-     * Navigations that waited for their origin's crawl-delay here (popups): their origin's clock
-     * moves to when the browser takes them. A crawled page's navigation is its own interception's
-     * to note: noted here, it could be noted before that interception claims its slot, which would
-     * then wait a second delay.
+     * Navigations whose origin's clock moves to when the browser takes them here: popups (they
+     * waited for their crawl-delay here) and a crawled page's first request (its slot was claimed
+     * before `page.goto()`; its page's own interception may let it go before this session does).
+     * A crawled page's later navigation is its own interception's to note: noted here, it could be
+     * noted before that interception claims its slot, which would then wait a second delay.
      */
     const paced = new WeakSet<PausedRequest>();
     const continued = (paused: PausedRequest) => {
@@ -144,7 +145,11 @@ export class PuppeteerGuards {
         if (!/^https?:/i.test(url)) return 'continue';
         if (paused.resourceType === 'Document') {
           // A crawled page's navigation: its own interception decides (a skip of the Crawlee request).
-          if (owner) return 'continue';
+          if (owner) {
+            const first = paused.redirectedRequestId === undefined && url === owner.request.url && !this.navigated.has(owner.request);
+            if (first) paced.add(paused);
+            return 'continue';
+          }
           const opener = paused.frameId === undefined ? undefined : await openerOfPage(session, paused.frameId);
           if (opener !== undefined) {
             documents.set(paused.requestId, url);
