@@ -163,7 +163,7 @@ async function crawl(doors: Doors, make: Make, blockSubresources = true, startPa
  * WebKit have none, so the plugin follows chains itself.
  */
 const makePlaywright =
-  (devtools: boolean): Make =>
+  (devtools: boolean, late?: LateRequest): Make =>
   (doors, handled, attach) =>
     attach(
       new crawleePlaywright.PlaywrightCrawler(
@@ -174,9 +174,18 @@ const makePlaywright =
           maxConcurrency: 8,
           maxRequestRetries: 0,
           browserPoolOptions: { useFingerprints: false },
-          preNavigationHooks: devtools
-            ? []
-            : [({ page }) => void Object.defineProperty(page.context(), 'newCDPSession', { value: undefined, configurable: true })],
+          preNavigationHooks: [
+            ({ page }) => {
+              const browserContext = page.context();
+              if (!devtools) Object.defineProperty(browserContext, 'newCDPSession', { value: undefined, configurable: true });
+              else if (late !== undefined && !madeLate.has(browserContext)) {
+                madeLate.add(browserContext);
+                const newCDPSession = browserContext.newCDPSession.bind(browserContext);
+                const value = async (...args: Parameters<typeof newCDPSession>) => lateContinue(await newCDPSession(...args), late);
+                Object.defineProperty(browserContext, 'newCDPSession', { value, configurable: true });
+              }
+            },
+          ],
           requestHandler: async (ctx) => {
             handled.push(ctx.request.loadedUrl ?? ctx.request.url);
             await settle(doors, ctx.request.url);
@@ -186,24 +195,79 @@ const makePlaywright =
       ),
     );
 
-const makePuppeteer: Make = (doors, handled, attach) =>
-  attach(
-    new crawleePuppeteer.PuppeteerCrawler(
-      {
-        launchContext: { launcher: puppeteer, launchOptions: { executablePath: CHROMIUM, args: CHROMIUM_ARGS } },
-        headless: true,
-        minConcurrency: 8,
-        maxConcurrency: 8,
-        maxRequestRetries: 0,
-        browserPoolOptions: { useFingerprints: false },
-        requestHandler: async (ctx) => {
-          handled.push(ctx.request.loadedUrl ?? ctx.request.url);
-          await settle(doors, ctx.request.url);
+const puppeteerCrawler =
+  (late?: LateRequest): Make =>
+  (doors, handled, attach) =>
+    attach(
+      new crawleePuppeteer.PuppeteerCrawler(
+        {
+          launchContext: { launcher: puppeteer, launchOptions: { executablePath: CHROMIUM, args: CHROMIUM_ARGS } },
+          headless: true,
+          minConcurrency: 8,
+          maxConcurrency: 8,
+          maxRequestRetries: 0,
+          browserPoolOptions: { useFingerprints: false },
+          preNavigationHooks:
+            late === undefined
+              ? []
+              : [
+                  ({ page }) => {
+                    // The browser target's session, which pauses the requests of popups.
+                    const target = page.browser().target();
+                    if (madeLate.has(target)) return;
+                    madeLate.add(target);
+                    const createCDPSession = target.createCDPSession.bind(target);
+                    const value = async () => lateContinue(await createCDPSession(), late);
+                    Object.defineProperty(target, 'createCDPSession', { value, configurable: true });
+                  },
+                ],
+          requestHandler: async (ctx) => {
+            handled.push(ctx.request.loadedUrl ?? ctx.request.url);
+            await settle(doors, ctx.request.url);
+          },
         },
-      },
-      freshConfig(),
-    ),
-  );
+        freshConfig(),
+      ),
+    );
+
+const makePuppeteer = puppeteerCrawler();
+
+/** A request the browser is told to send on, which reaches the browser late: `Fetch.continueRequest` held back `lateMs`. */
+interface LateRequest {
+  readonly path: string;
+  readonly lateMs: number;
+}
+
+/** The DevTools sessions and targets already made late, so that a hook run per page wraps each once. */
+const madeLate = new WeakSet<object>();
+
+/** The part of Puppeteer's and Playwright's `CDPSession` used here. */
+interface Session {
+  send(method: string, params?: object): Promise<unknown>;
+  on(event: string, listener: (event: { requestId: string; request: { url: string } }) => void): unknown;
+}
+
+/**
+ * `session` with its `Fetch.continueRequest` of `late.path` sent `late.lateMs` late, as a busy
+ * browser or DevTools pipe would take it: Heed let the request go, and it leaves later.
+ */
+function lateContinue<S>(session: S, late: LateRequest): S {
+  const cdp = session as unknown as Session;
+  if (madeLate.has(cdp)) return session;
+  madeLate.add(cdp);
+  const lateIds = new Set<string>();
+  cdp.on('Fetch.requestPaused', ({ requestId, request }) => {
+    if (new URL(request.url).pathname === late.path) lateIds.add(requestId);
+  });
+  const send = cdp.send.bind(cdp);
+  cdp.send = async (method, params) => {
+    const requestId = (params as { requestId?: string } | undefined)?.requestId;
+    if (method === 'Fetch.continueRequest' && requestId !== undefined && lateIds.delete(requestId))
+      await new Promise((resolve) => setTimeout(resolve, late.lateMs));
+    return send(method, params);
+  };
+  return session;
+}
 
 /** Paths of `origin` the server saw, robots.txt left out. */
 function seen(origin: SiteOrigin): string[] {
@@ -362,5 +426,42 @@ describe.skipIf(!has('chromium', 'test/crawlee/browser-doors.test.ts')).each([
     expect(hits.map((hit) => hit.path)).toEqual(expect.arrayContaining(['/chain-ok', '/ok3', '/final', '/popup-hop', '/popup-ok']));
     const gaps = hits.slice(1).map((hit, i) => ({ to: hit.path, gap: hit.at - hits[i]!.at }));
     expect(gaps.filter(({ gap }) => gap < 350)).toEqual([]);
+  });
+});
+
+describe.skipIf(!has('chromium', 'test/crawlee/browser-doors.test.ts')).each([
+  // A crawled page's redirect hop, paused by Heed's DevTools session of the page.
+  ['PlaywrightCrawler', makePlaywright(true, { path: '/late-hop', lateMs: 500 }), '/late-chain', ['/late-chain', '/late-hop', '/late-end']],
+  // A popup's first request, paused by Heed's DevTools session of the browser; then its redirect hop.
+  ['PuppeteerCrawler', puppeteerCrawler({ path: '/late-popup', lateMs: 500 }), '/open-late', ['/open-late', '/late-popup', '/late-end']],
+] as const)('%s: a request the browser sends late keeps the crawl-delay from when it left', (_name, make, start, expected) => {
+  let doors: Doors;
+
+  beforeAll(async () => {
+    doors = await startDoors();
+    const { a } = doors;
+    a.routes.set('/robots.txt', text('User-agent: *\nCrawl-delay: 1\n'));
+    a.routes.set('/favicon.ico', { status: 404, body: '' });
+    a.routes.set('/late-chain', redirect('/late-hop'));
+    a.routes.set('/late-hop', redirect('/late-end'));
+    a.routes.set('/open-late', page('opens a popup', [], '', `<script>window.open('/late-popup');</script>`));
+    a.routes.set('/late-popup', redirect('/late-end'));
+    a.routes.set('/late-end', page('end', []));
+    // The crawled page is handled until the popup's hop reached the site.
+    (doors.markers as Map<string, readonly { origin: SiteOrigin; path: string }[]>).set('/open-late', [{ origin: a, path: '/late-end' }]);
+    await crawl(doors, make, false, [start]);
+  }, 60_000);
+
+  afterAll(async () => {
+    await doors?.site.close();
+  });
+
+  it('the request after it waits its delay from when it left, not from when Heed let it go', () => {
+    const hits = doors.a.hits.filter((hit) => hit.path !== '/robots.txt' && hit.path !== '/favicon.ico');
+    expect(hits.map((hit) => hit.path)).toEqual(expected);
+    const gaps = hits.slice(1).map((hit, i) => ({ to: hit.path, gap: hit.at - hits[i]!.at }));
+    // Let go when due, the late request leaves half a delay later: the one after it, counted from
+    // when Heed let it go, would reach the site half a delay after it.
+    expect(gaps.filter(({ gap }) => gap < 800)).toEqual([]);
   });
 });

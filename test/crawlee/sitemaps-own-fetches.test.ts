@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { RobotsManager } from '@heed/manager';
 import { RobotsPlugin } from '@heed/crawlee';
-import { crawleeCheerio, crawleeHttp, freshConfig, page, redirect, text, type Site, type SiteOrigin } from './site.js';
+import { crawleeCheerio, crawleeCore, crawleeHttp, freshConfig, page, redirect, text, type Site, type SiteOrigin } from './site.js';
 import { startHosts } from './sitemaps-hosts.js';
 
 const UA = 'HeedBot/1.0 (+https://heed.example/bot)';
@@ -19,11 +19,15 @@ const index = (urls: readonly string[]) =>
   `<?xml version="1.0" encoding="UTF-8"?><sitemapindex ${NS}>${urls.map((u) => `<sitemap><loc>${u}</loc></sitemap>`).join('')}</sitemapindex>`;
 const xml = (body: string) => ({ headers: { 'content-type': 'application/xml' }, body });
 
-async function crawl(start: string) {
+async function crawl(start: string, proxyConfiguration?: import('@crawlee/core').ProxyConfiguration) {
   const manager = new RobotsManager({ userAgent: UA });
   const warnings: string[] = [];
   const crawler = new crawleeCheerio.CheerioCrawler(
-    { maxConcurrency: 4, requestHandler: async ({ enqueueLinks }) => void (await enqueueLinks()) },
+    {
+      maxConcurrency: 4,
+      requestHandler: async ({ enqueueLinks }) => void (await enqueueLinks()),
+      ...(proxyConfiguration ? { proxyConfiguration } : {}),
+    },
     freshConfig(),
   );
   crawler.log.warning = (message: string) => void warnings.push(message);
@@ -140,6 +144,28 @@ describe('crawl-delay counts every request to the origin', () => {
     expect(hits.map((hit) => hit.path).sort()).toEqual(['/', '/after-r', '/moved.xml', '/p1', '/p2', '/r', '/s1.xml', '/s2.xml']);
     const gaps = hits.slice(1).map((hit, i) => ({ to: hit.path, gap: hit.at - hits[i]!.at }));
     console.log(`Crawl-delay 1 s: ${hits.length} requests, smallest gap ${Math.min(...gaps.map(({ gap }) => gap))} ms`);
+    expect(gaps.filter(({ gap }) => gap < 900)).toEqual([]);
+  });
+
+  it('counts the delay from when a sitemap request leaves, however long after it was let through', async () => {
+    const [a] = (await hosts(1)) as [SiteOrigin];
+    a.routes.set('/robots.txt', text(`User-agent: *\nCrawl-delay: 1\nSitemap: ${a.url('/s1.xml')}\n`));
+    a.routes.set('/', page('home', []));
+    a.routes.set('/s1.xml', xml(urlset([a.url('/p1')])));
+    a.routes.set('/p1', page('/p1', []));
+    // A proxy service that takes a while to name the proxy of Heed's own fetches (its sessions are
+    // `heed_…`), and then says to go direct: the sitemap file leaves well after its crawl-delay slot.
+    const proxyConfiguration = new crawleeCore.ProxyConfiguration({
+      newUrlFunction: async (sessionId) => {
+        if (String(sessionId).startsWith('heed_')) await new Promise((resolve) => setTimeout(resolve, 600));
+        return null;
+      },
+    });
+
+    await crawl(a.url('/'), proxyConfiguration);
+    const hits = a.hits.filter((hit) => hit.path !== '/robots.txt');
+    expect(hits.map((hit) => hit.path).sort()).toEqual(['/', '/p1', '/s1.xml']);
+    const gaps = hits.slice(1).map((hit, i) => ({ to: hit.path, gap: hit.at - hits[i]!.at }));
     expect(gaps.filter(({ gap }) => gap < 900)).toEqual([]);
   });
 

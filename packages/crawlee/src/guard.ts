@@ -201,15 +201,26 @@ export class RobotsGuard {
 
   /**
    * Waits for the crawl-delay of `url`'s origin, for a request that cannot be put back into the
-   * queue because it is already under way: a redirect hop, a sitemap file Heed fetches itself.
-   * Learns the origin's delay if needed, reserves the origin's next slot (after every slot already
-   * given, pages included), resolves when it is due and marks the request started: call it right
-   * before the request goes out. Resolves at once without a delay (or with `crawlDelay: false`).
+   * queue because it is already under way: a redirect hop, a browser's request. Takes the origin's
+   * slot ({@link awaitCrawlSlot}) and then claims the send ({@link beforeSend}): call it right before
+   * the request goes out. Resolves at once without a delay (or with `crawlDelay: false`). Rejects
+   * with the signal's reason when `signal` aborts first (the slot is then given up).
+   */
+  async awaitCrawlDelay(url: string, signal?: AbortSignal): Promise<void> {
+    await this.awaitCrawlSlot(url, signal);
+    await this.beforeSend(url, signal);
+  }
+
+  /**
+   * Waits for the crawl-delay slot of `url`'s origin: learns the origin's delay if needed, reserves
+   * its next slot (after every slot already given, pages included) and resolves when it is due. The
+   * caller then claims the send with {@link beforeSend} at the last step before the request leaves
+   * (a sitemap fetch does it in got's last `beforeRequest` hook, after the request is built).
    * Hops of one origin go in the order they asked, however long the queue ahead of them; each wait
    * holds one timer of at most the longest a timer can wait. Rejects with the signal's reason when
    * `signal` aborts first (the slot is then given up).
    */
-  async awaitCrawlDelay(url: string, signal?: AbortSignal): Promise<void> {
+  async awaitCrawlSlot(url: string, signal?: AbortSignal): Promise<void> {
     const scheduler = this.crawlDelays;
     const origin = originOf(url);
     if (scheduler === undefined || origin === undefined) return;
@@ -224,10 +235,7 @@ export class RobotsGuard {
           if (!scheduler.knows(origin)) scheduler.setDelay(origin, seconds);
         }
         const wait = await abortable(this.crawlSlot(origin, key), signal);
-        if (wait <= 0) {
-          await this.beforeSend(url, signal);
-          return;
-        }
+        if (wait <= 0) return;
         await sleep(timerDelay(wait), signal);
       }
     } catch (error) {
@@ -322,14 +330,17 @@ export class RobotsGuard {
 
   /**
    * Lets a fetch of Heed's own (a sitemap file, each of its redirect hops) go out the way a page
-   * would: `undefined` once `url`'s robots.txt allows it and its origin's crawl-delay has passed
+   * would: `undefined` once `url`'s robots.txt allows it and its origin's crawl-delay slot is due
    * (robots.txt itself is fetched first, through the manager), else why it must not be fetched.
+   * As for a page, the send is claimed later, with {@link beforeSend} right before the request
+   * leaves, and confirmed with {@link confirmSent} once its answer is in: building a request can
+   * take a while on a busy machine, and the site's delay counts from when it really arrives.
    * Rejects with the signal's reason as soon as `signal` aborts (a robots.txt slow to answer included).
    */
   async admitOwnFetch(url: string, signal?: AbortSignal): Promise<string | undefined> {
     const verdict = await abortable(this.verdict(url, 'sitemap'), signal);
     if (!verdict.allowed) return skipFromVerdict(verdict, 'sitemap').message;
-    await this.awaitCrawlDelay(url, signal);
+    await this.awaitCrawlSlot(url, signal);
     return undefined;
   }
 

@@ -206,6 +206,7 @@ function newFeeder(
     pending: () => pendingRequestCount(crawler) ?? pending.approximation,
     enqueue: (entries) => enqueueSitemapUrls(entries, guard, crawler, options.label),
     admit: (url, signal) => guard.admitOwnFetch(url, signal),
+    sendClock: guard,
   });
 }
 

@@ -77,10 +77,11 @@ async function continueAfterCrawlDelay(url: string, guard: RobotsGuard): Promise
 }
 
 /**
- * A request to `url` went out by now, later than its crawl-delay slot says: the crawled page's
- * first request seen by the browser's interception (the pre-navigation hook that took its slot may
- * run a second or more earlier on a browser still starting), or a hop Heed fetched itself once
- * its answer is in. Later slots of its origin count from here.
+ * A request to `url` went out by now, later than its crawl-delay claim: a request the browser has
+ * taken from its interception (the crawled page's first request, whose pre-navigation hook claimed
+ * its slot a second or more earlier on a browser still starting; a hop or a popup let go after its
+ * delay, a round trip to the browser before it leaves), or a hop Heed fetched itself once its
+ * answer is in. Later requests of its origin count their delay from here.
  */
 export function noteRequestSent(url: string, guard: RobotsGuard): void {
   // Also for every process sharing the store (never rejects; not awaited: the request is leaving).

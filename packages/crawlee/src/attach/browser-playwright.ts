@@ -22,7 +22,7 @@
  *   Playwright cannot route the WebSockets of workers.
  */
 import type { RobotsGuard } from '../guard.js';
-import { pauseRequests, targetIdOf, type CdpSession, type PausedRequestAction } from './cdp-fetch.js';
+import { pauseRequests, targetIdOf, type CdpSession, type PausedRequest, type PausedRequestAction } from './cdp-fetch.js';
 import {
   MAX_HOPS,
   REDIRECT_STATUSES,
@@ -95,10 +95,14 @@ export class PlaywrightGuards {
     this.crawled.add(page);
     await this.guardContext(page.context());
     const { checkRedirects, blockSubresources } = this.guard.options;
-    const hopsPaused = await this.guardHops(page, async (url, from, mainFrame) => {
-      if (mainFrame) return decideNavigation(url, from ?? context.request.url, context, this.guard, this.navigated);
-      return (await allowSubresource(url, this.guard, context.request.url)) ? 'continue' : 'block';
-    });
+    const hopsPaused = await this.guardHops(
+      page,
+      async (url, from, mainFrame) => {
+        if (mainFrame) return decideNavigation(url, from ?? context.request.url, context, this.guard, this.navigated);
+        return (await allowSubresource(url, this.guard, context.request.url)) ? 'continue' : 'block';
+      },
+      (url) => url === context.request.url && !this.navigated.has(context.request),
+    );
     await page.route('**/*', async (route, request) => {
       try {
         const url = request.url();
@@ -215,10 +219,10 @@ export class PlaywrightGuards {
    * settle each; other requests go on untouched (a route decides them). Resolves false where the
    * browser has no DevTools: the caller then follows chains itself.
    */
-  private guardHops(page: PlaywrightPage, decide: HopDecider): Promise<boolean> {
+  private guardHops(page: PlaywrightPage, decide: HopDecider, isFirstRequest: (url: string) => boolean = () => false): Promise<boolean> {
     let done = this.hopGuards.get(page);
     if (!done) {
-      done = pauseHops(page, this.guard.options.blockSubresources, decide);
+      done = pauseHops(page, this.guard.options.blockSubresources, decide, isFirstRequest, (url) => noteRequestSent(url, this.guard));
       this.hopGuards.set(page, done);
     }
     return done;
@@ -233,7 +237,13 @@ export function heldSessionOf(page: object): CdpSession | undefined {
   return pageSessions.get(page);
 }
 
-async function pauseHops(page: PlaywrightPage, blockSubresources: boolean, decide: HopDecider): Promise<boolean> {
+async function pauseHops(
+  page: PlaywrightPage,
+  blockSubresources: boolean,
+  decide: HopDecider,
+  isFirstRequest: (url: string) => boolean,
+  sent: (url: string) => void,
+): Promise<boolean> {
   const browserContext = page.context();
   if (typeof browserContext.newCDPSession !== 'function') return false;
   let session: CdpSession;
@@ -247,15 +257,33 @@ async function pauseHops(page: PlaywrightPage, blockSubresources: boolean, decid
   const mainFrameId = await targetIdOf(session);
   // The URL of each document request, so a hop names the URL that redirected to it.
   const documents = new Map<string, string>();
-  await pauseRequests(session, !blockSubresources, async (paused) => {
-    const { url } = paused.request;
-    const mainFrame = paused.resourceType === 'Document' && paused.frameId === mainFrameId;
-    const from = paused.redirectedRequestId === undefined ? undefined : documents.get(paused.redirectedRequestId);
-    if (paused.redirectedRequestId !== undefined) documents.delete(paused.redirectedRequestId);
-    if (paused.resourceType === 'Document') documents.set(paused.requestId, url);
-    if (paused.redirectedRequestId === undefined || !/^https?:/i.test(url)) return 'continue';
-    return decide(url, from, mainFrame);
-  });
+  /**
+   * Main-frame requests whose origin's clock moves to when the browser takes them here: hops
+   * `decide` let go after their crawl-delay, and the crawled page's first request (its slot was
+   * claimed before `page.goto()`; Playwright's own route may let it go before this session does).
+   * Another navigation is its route's to note: noted here first, its route's claim would wait a
+   * second delay.
+   */
+  const paced = new WeakSet<PausedRequest>();
+  await pauseRequests(
+    session,
+    !blockSubresources,
+    async (paused) => {
+      const { url } = paused.request;
+      const mainFrame = paused.resourceType === 'Document' && paused.frameId === mainFrameId;
+      const from = paused.redirectedRequestId === undefined ? undefined : documents.get(paused.redirectedRequestId);
+      if (paused.redirectedRequestId !== undefined) documents.delete(paused.redirectedRequestId);
+      if (paused.resourceType === 'Document') documents.set(paused.requestId, url);
+      if (paused.redirectedRequestId === undefined && mainFrame && isFirstRequest(url)) paced.add(paused);
+      if (paused.redirectedRequestId === undefined || !/^https?:/i.test(url)) return 'continue';
+      const decision = await decide(url, from, mainFrame);
+      if (decision === 'continue' && mainFrame) paced.add(paused);
+      return decision;
+    },
+    (paused) => {
+      if (paced.has(paused)) sent(paused.request.url);
+    },
+  );
   return true;
 }
 

@@ -12,7 +12,7 @@
  *   paused or refused (`Fetch` does not see it), and Puppeteer has no WebSocket routing.
  */
 import type { RobotsGuard } from '../guard.js';
-import { pauseRequests, targetIdOf, type CdpSession } from './cdp-fetch.js';
+import { pauseRequests, targetIdOf, type CdpSession, type PausedRequest } from './cdp-fetch.js';
 import {
   allowOtherNavigation,
   allowSubresource,
@@ -82,14 +82,20 @@ export class PuppeteerGuards {
         if (isMainFrameNavigation(request, page)) {
           const chain = request.redirectChain();
           const isFirstHop = url === context.request.url && chain.length === 0;
-          if (isFirstHop && !this.navigated.has(context.request)) noteRequestSent(url, this.guard);
+          // Requests spaced by the crawl-delay: the page's first (its slot came from the queue) and
+          // each navigation checked here (it waited for its slot in `decideNavigation`).
+          let paced = isFirstHop && !this.navigated.has(context.request);
           if (checkRedirects && !isFirstHop) {
             const from = chain.at(-1)?.url() ?? context.request.loadedUrl ?? context.request.url;
             const decision = await decideNavigation(url, from, context, this.guard, this.navigated);
             if (decision === 'no-content') return await request.respond({ status: 204, body: '' });
             if (decision === 'block') return await request.abort('blockedbyclient');
+            paced = true;
           }
-          return await request.continue();
+          await request.continue();
+          // Once the browser has taken it: the request leaves a round trip after it was let go.
+          if (paced) noteRequestSent(url, this.guard);
+          return;
         }
         await ((await allowSubresource(url, this.guard, context.request.url)) ? request.continue() : request.abort('blockedbyclient'));
       })().catch(() => {});
@@ -117,23 +123,45 @@ export class PuppeteerGuards {
     const session = await browser.target().createCDPSession();
     // The URL of each document request, so a hop names the URL that redirected to it.
     const documents = new Map<string, string>();
-    await pauseRequests(session, !this.guard.options.blockSubresources, async (paused) => {
-      const { url } = paused.request;
-      const owner = paused.frameId === undefined ? undefined : this.crawled.get(paused.frameId);
-      const from = paused.redirectedRequestId === undefined ? undefined : documents.get(paused.redirectedRequestId);
-      if (paused.redirectedRequestId !== undefined) documents.delete(paused.redirectedRequestId);
-      if (!/^https?:/i.test(url)) return 'continue';
-      if (paused.resourceType === 'Document') {
-        // A crawled page's navigation: its own interception decides (a skip of the Crawlee request).
-        if (owner) return 'continue';
-        const opener = paused.frameId === undefined ? undefined : await openerOfPage(session, paused.frameId);
-        if (opener !== undefined) {
-          documents.set(paused.requestId, url);
-          return (await allowOtherNavigation(url, this.guard, from ?? (opener || undefined))) ? 'continue' : 'block';
+    /**
+     * Navigations whose origin's clock moves to when the browser takes them here: popups (they
+     * waited for their crawl-delay here) and a crawled page's first request (its slot was claimed
+     * before `page.goto()`; its page's own interception may let it go before this session does).
+     * A crawled page's later navigation is its own interception's to note: noted here, it could be
+     * noted before that interception claims its slot, which would then wait a second delay.
+     */
+    const paced = new WeakSet<PausedRequest>();
+    const continued = (paused: PausedRequest) => {
+      if (paced.has(paused)) noteRequestSent(paused.request.url, this.guard);
+    };
+    await pauseRequests(
+      session,
+      !this.guard.options.blockSubresources,
+      async (paused) => {
+        const { url } = paused.request;
+        const owner = paused.frameId === undefined ? undefined : this.crawled.get(paused.frameId);
+        const from = paused.redirectedRequestId === undefined ? undefined : documents.get(paused.redirectedRequestId);
+        if (paused.redirectedRequestId !== undefined) documents.delete(paused.redirectedRequestId);
+        if (!/^https?:/i.test(url)) return 'continue';
+        if (paused.resourceType === 'Document') {
+          // A crawled page's navigation: its own interception decides (a skip of the Crawlee request).
+          if (owner) {
+            const first = paused.redirectedRequestId === undefined && url === owner.request.url && !this.navigated.has(owner.request);
+            if (first) paced.add(paused);
+            return 'continue';
+          }
+          const opener = paused.frameId === undefined ? undefined : await openerOfPage(session, paused.frameId);
+          if (opener !== undefined) {
+            documents.set(paused.requestId, url);
+            if (!(await allowOtherNavigation(url, this.guard, from ?? (opener || undefined)))) return 'block';
+            paced.add(paused);
+            return 'continue';
+          }
         }
-      }
-      return (await allowSubresource(url, this.guard, owner?.request.url)) ? 'continue' : 'block';
-    });
+        return (await allowSubresource(url, this.guard, owner?.request.url)) ? 'continue' : 'block';
+      },
+      continued,
+    );
   }
 }
 

@@ -30,19 +30,27 @@ export type PausedRequestAction = 'continue' | 'block' | 'no-content';
  * Pauses every request `session` sees (with `documentsOnly`, only page and frame documents: each
  * pause is a round trip to this process) and lets `decide` settle it: sent on, failed as blocked
  * by the client, or answered `204 No Content` (a navigation that leaves the page where it is). A
- * `decide` that throws blocks: a request not known to be allowed never goes out.
+ * `decide` that throws blocks: a request not known to be allowed never goes out. `continued` is
+ * told of each request sent on once the browser has taken it (its `Fetch.continueRequest`
+ * answered): the closest this process sees to the request leaving, later than `decide` by a round
+ * trip to the browser.
  */
 export async function pauseRequests(
   session: CdpSession,
   documentsOnly: boolean,
   decide: (paused: PausedRequest) => Promise<PausedRequestAction>,
+  continued?: (paused: PausedRequest) => void,
 ): Promise<void> {
   session.on('Fetch.requestPaused', (paused) => {
     const { requestId } = paused;
     void decide(paused)
       .catch((): PausedRequestAction => 'block')
-      .then((decision) => {
-        if (decision === 'continue') return session.send('Fetch.continueRequest', { requestId });
+      .then(async (decision) => {
+        if (decision === 'continue') {
+          await session.send('Fetch.continueRequest', { requestId });
+          continued?.(paused);
+          return;
+        }
         if (decision === 'no-content') return session.send('Fetch.fulfillRequest', { requestId, responseCode: 204 });
         return session.send('Fetch.failRequest', { requestId, errorReason: 'BlockedByClient' });
       })

@@ -3,6 +3,7 @@
  * - HTTP crawlers: a got `beforeRequest` hook, after every other (got-scraping's header
  *   generation and the user's hooks included), waits for the origin's crawl-delay counted from the
  *   last request really sent, and marks this one sent: the last step before the request leaves.
+ *   A redirect hop, which waited for its delay before got built it, is marked sent there too.
  * - HTTP crawlers, once the answer is in: the request's real upload time (got's timings) moves the
  *   origin's clock when it is later than the hook above (a busy process may write a request a while
  *   after letting it go), for every process sharing the store.
@@ -52,17 +53,19 @@ export async function noteAnswer(
 
 /**
  * A navigation hook adding the got `beforeRequest` hook that waits for the crawl-delay and marks
- * the request sent. Only the request's first hop: a redirect hop waits in got's `beforeRedirect`
- * hook (see `http.ts`).
+ * the request sent. A redirect hop waits for its delay in got's `beforeRedirect` hook (see
+ * `http.ts`), before got builds its request: here, the last step before it leaves, it only moves
+ * its origin's clock to now.
  */
 function markSentInGot(guard: RobotsGuard) {
   return (_context: ContextInternals, gotOptions: Record<string, unknown>) => {
     const hooks = (gotOptions['hooks'] ?? {}) as GotHooks;
     let first = true;
     const beforeRequest = async (options: { url?: URL | string }) => {
-      if (!first) return;
+      const url = String(options.url ?? '');
+      if (!first) return guard.confirmSent(url, Date.now());
       first = false;
-      await guard.beforeSend(String(options.url ?? ''));
+      await guard.beforeSend(url);
     };
     gotOptions['hooks'] = { ...hooks, beforeRequest: [...(hooks.beforeRequest ?? []), beforeRequest] };
   };

@@ -30,7 +30,7 @@ import { Clock, HeldBytes, SitemapBudget } from './budget.js';
 import { readSitemaps } from './read.js';
 import { RecentOrigins } from './recent-origins.js';
 import { inScope, sitemapUrlFilter } from './scope.js';
-import type { SitemapRequest } from './fetch.js';
+import type { SitemapRequest, SitemapSendClock } from './fetch.js';
 import type { SitemapUrl } from './types.js';
 import type { PluginStats } from '../report/stats.js';
 import { MAX_TIMER_MS } from '../timers.js';
@@ -56,6 +56,8 @@ export interface SitemapFeederDeps {
    * allows it and its origin's crawl-delay has passed to `undefined`, else to why it must not.
    */
   readonly admit: (url: string, signal: AbortSignal | undefined) => Promise<string | undefined>;
+  /** Claims each admitted request's send right before it leaves, and takes when it really left. Default: none. */
+  readonly sendClock?: SitemapSendClock;
 }
 
 const BATCH_SIZE = 100;
@@ -205,6 +207,7 @@ export class SitemapFeeder {
         clock,
         budget: this.budget,
         gate: (request, fetchSignal) => this.gate(request, url, fetchSignal),
+        ...(this.deps.sendClock === undefined ? {} : { sendClock: this.deps.sendClock }),
         held,
         // The option is the user's explicit choice; else the crawler's proxy.
         ...(proxyUrl ? { proxyUrl } : this.deps.proxyUrl ? { proxyUrl: this.deps.proxyUrl } : {}),

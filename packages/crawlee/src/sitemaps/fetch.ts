@@ -6,8 +6,11 @@
  * `Content-Encoding`) is inflated as it streams, at most `maxBytes` out; a damaged or cut gzip stream
  * keeps what was inflated and is reported. Nothing is buffered beyond
  * the chunk being handed on, so a file costs its stream's high-water marks whatever its size.
- * The file's request and each redirect hop pass the caller's gate first (robots.txt, crawl-delay,
- * the cross-host rule: the feeder's). Never throws: a broken sitemap must not stop the crawl.
+ * The file's request and each redirect hop pass the caller's gate first (robots.txt, the crawl-delay
+ * slot, the cross-host rule: the feeder's), then claim their send on the caller's {@link SitemapSendClock}
+ * as the last step before they leave, once got has built them: on a busy machine that is a while
+ * after the gate, and the site's crawl-delay counts from when a request arrives.
+ * Never throws: a broken sitemap must not stop the crawl.
  */
 import { DecodeError, boundedGet, decoded, type FetchContext } from '@heed/manager';
 
@@ -28,6 +31,19 @@ export interface SitemapFetchOptions {
   readonly onOpen?: () => void;
   /** Decides, and may hold, each request: the file's own and each of its redirect hops. Default: all go at once. */
   readonly gate?: SitemapGate;
+  /** The crawl-delay clock each request (the file's own and each hop) claims and confirms its send on. Default: none. */
+  readonly sendClock?: SitemapSendClock;
+}
+
+/**
+ * The crawl-delay clock of the origins a sitemap fetch requests (the plugin's `RobotsGuard`): the
+ * gate reserved the request's slot; this spaces the request from the last one really sent.
+ */
+export interface SitemapSendClock {
+  /** Resolves once a request to `url` may leave, and counts its origin's delay from now on. Rejects when `signal` aborts. */
+  beforeSend(url: string, signal?: AbortSignal): Promise<void>;
+  /** The request to `url` was written to the wire at `at` (ms since the epoch); never rejects. */
+  confirmSent(url: string, at: number): Promise<void>;
 }
 
 /** A request a sitemap fetch is about to make. */
@@ -77,7 +93,7 @@ export async function* sitemapBytes(
     if (!signal?.aborted)
       onProblem(`could not be fetched (${error instanceof Error ? error.message : String(error)}); what was read is kept`);
   };
-  const { gate } = options;
+  const { gate, sendClock } = options;
   let answer: Awaited<ReturnType<typeof boundedGet>>;
   try {
     const refusal = await gate?.({ url, sitemapUrl: url }, signal);
@@ -93,6 +109,12 @@ export async function* sitemapBytes(
       maxBytes,
       maxRedirects: MAX_REDIRECTS,
       ...(signal === undefined ? {} : { signal }),
+      ...(sendClock === undefined
+        ? {}
+        : {
+            beforeSend: (target: string, sendSignal: AbortSignal | undefined) => sendClock.beforeSend(target, sendSignal),
+            onSent: (target: string, at: number) => void sendClock.confirmSent(target, at),
+          }),
       ...(gate === undefined
         ? {}
         : {

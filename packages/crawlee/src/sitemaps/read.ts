@@ -20,7 +20,7 @@
  * done for `stallMs` each.
  */
 import { Clock, type Countdown, type HeldBytes, type SitemapBudget } from './budget.js';
-import { sitemapBytes, type SitemapFetchOptions, type SitemapGate } from './fetch.js';
+import { sitemapBytes, type SitemapFetchOptions, type SitemapGate, type SitemapSendClock } from './fetch.js';
 import { parseSitemapChunks } from './parse.js';
 import type { SitemapUrl } from './types.js';
 
@@ -117,6 +117,7 @@ export async function* readSitemaps(
           signal: signal ? AbortSignal.any([signal, timeout.signal]) : timeout.signal,
           onOpen: () => hooks.onSitemapRead?.(url),
           ...(options.gate === undefined ? {} : { gate: pausing(options.gate, () => [countdown, stall]) }),
+          ...(options.sendClock === undefined ? {} : { sendClock: pausingSends(options.sendClock, () => [countdown, stall]) }),
         },
         problem,
       );
@@ -172,13 +173,24 @@ export async function* readSitemaps(
  * origin's own time budget keeps running.
  */
 function pausing(gate: SitemapGate, countdowns: () => readonly (Countdown | undefined)[]): SitemapGate {
-  return async (request, signal) => {
-    const paused = countdowns();
-    for (const countdown of paused) countdown?.pause();
-    try {
-      return await gate(request, signal);
-    } finally {
-      for (const countdown of paused) countdown?.resume();
-    }
+  return (request, signal) => paused(countdowns, () => gate(request, signal));
+}
+
+/** `sendClock` with the file's timeout and stall window stopped while a request waits to leave, as for {@link pausing}. */
+function pausingSends(sendClock: SitemapSendClock, countdowns: () => readonly (Countdown | undefined)[]): SitemapSendClock {
+  return {
+    beforeSend: (url, signal) => paused(countdowns, () => sendClock.beforeSend(url, signal)),
+    confirmSent: (url, at) => sendClock.confirmSent(url, at),
   };
+}
+
+/** What `work` resolves to, the `countdowns` stopped meanwhile. */
+async function paused<T>(countdowns: () => readonly (Countdown | undefined)[], work: () => Promise<T>): Promise<T> {
+  const stopped = countdowns();
+  for (const countdown of stopped) countdown?.pause();
+  try {
+    return await work();
+  } finally {
+    for (const countdown of stopped) countdown?.resume();
+  }
 }

@@ -55,6 +55,20 @@ export interface BoundedGetOptions {
    * the GET with that error, the hop unrequested. Default: every hop goes at once.
    */
   readonly beforeRedirect?: (target: string, from: string) => Promise<void>;
+  /**
+   * Awaited as the last step before each request (the first and every redirect hop) goes on the
+   * wire, in got's last `beforeRequest` hook: a caller that spaces its requests to a site (a
+   * crawl-delay) waits and claims the send here, after the request is built, so that the gap it
+   * keeps is the one the site sees. `signal` ends with the GET. A rejection ends the GET, the
+   * request unsent. Default: none.
+   */
+  readonly beforeSend?: (url: string, signal: AbortSignal | undefined) => Promise<void>;
+  /**
+   * Called once each request's answer headers are in, with when the request was written to the
+   * wire (got's `timings.upload`, ms since the epoch): later than {@link beforeSend} on a busy
+   * process. Default: none.
+   */
+  readonly onSent?: (url: string, at: number) => void;
 }
 
 /** A response: the final one of the redirect chain. */
@@ -118,7 +132,10 @@ function loadGotScraping(): Promise<GotScrapingModule> {
 
 /** The got stream, as far as it is used here. */
 interface GotStream extends AsyncIterable<Buffer> {
-  once(event: 'response', listener: (response: { statusCode: number; headers: IncomingHttpHeaders }) => void): unknown;
+  once(
+    event: 'response',
+    listener: (response: { statusCode: number; headers: IncomingHttpHeaders; timings?: { upload?: number } }) => void,
+  ): unknown;
   once(event: 'error', listener: (error: Error & { code?: string; event?: string }) => void): unknown;
   destroy(): void;
 }
@@ -218,6 +235,7 @@ async function openOnce(url: string, options: BoundedGetOptions, deadline: Deadl
   const { gotScraping } = await loadGotScraping();
   const { signal } = deadline;
   if (signal?.aborted) throw deadline.error(url);
+  const { beforeSend } = options;
   const request = gotScraping(url, {
     isStream: true,
     method: 'GET',
@@ -226,6 +244,8 @@ async function openOnce(url: string, options: BoundedGetOptions, deadline: Deadl
     useHeaderGenerator: false,
     headerGeneratorOptions: {},
     ...(options.proxyUrl === undefined ? {} : { proxyUrl: options.proxyUrl }),
+    // After got-scraping's own hooks (got appends a call's hooks to the instance's).
+    ...(beforeSend === undefined ? {} : { hooks: { beforeRequest: [() => beforeSend(url, signal)] } }),
     http2: false,
     agent: agents,
     followRedirect: false,
@@ -239,24 +259,28 @@ async function openOnce(url: string, options: BoundedGetOptions, deadline: Deadl
     },
   }) as unknown as GotStream;
 
-  const response = await new Promise<{ statusCode: number; headers: IncomingHttpHeaders }>((resolve, reject) => {
-    const onAbort = () => {
-      request.destroy();
-      reject(deadline.error(url));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-    request.once('response', (answer) => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve(answer);
-    });
-    request.once('error', (error) => {
-      signal?.removeEventListener('abort', onAbort);
-      reject(classifyError(url, error, false));
-    });
-  });
+  const response = await new Promise<{ statusCode: number; headers: IncomingHttpHeaders; timings?: { upload?: number } }>(
+    (resolve, reject) => {
+      const onAbort = () => {
+        request.destroy();
+        reject(deadline.error(url));
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      request.once('response', (answer) => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve(answer);
+      });
+      request.once('error', (error) => {
+        signal?.removeEventListener('abort', onAbort);
+        reject(classifyError(url, error, false));
+      });
+    },
+  );
 
   const status = response.statusCode;
   const headers = response.headers;
+  const upload = response.timings?.upload;
+  if (typeof upload === 'number') options.onSent?.(url, upload);
   // Only a proxy asks for proxy credentials: its answer is not the site's, and read as the site's 4xx
   // it would allow everything. The fetch failed at the proxy, as a refused CONNECT does.
   if (status === 407 && options.proxyUrl !== undefined) {
