@@ -16,12 +16,12 @@
  * Defences keep hostile files cheap. Large rule sets are also bucketed by literal prefix. Rule sets
  * with many `*` rules filter them by a byte-class mask first, try each rule's first, longest and
  * last segment before walking all of them, and within one check of a long path share their segment
- * searches: each segment's last occurrence, and a next-occurrence table for a segment once plain
- * searches for it have read the path a few times over. That is what keeps thousands of
- * `/*a*a*…*b` patterns cheap against a 2,000-byte URL (on the hostile benchmark file, about a third
- * of the CPU per check of building every segment's table on its second search and walking every
- * segment). The shared searches live in the check that makes them, so a matcher holds no state
- * between checks.
+ * searches: where a segment's search found nothing (no later search can find it), and a
+ * next-occurrence table for a segment once plain searches for it have read the path a few times
+ * over. That is what keeps thousands of `/*a*a*…*b` patterns cheap against a 2,000-byte URL (on the
+ * hostile benchmark file, about a third of the CPU per check of building every segment's table on
+ * its second search and walking every segment; the 500 KiB file's long URLs no slower). The shared
+ * searches live in the check that makes them, so a matcher holds no state between checks.
  */
 import { decodeUnreserved } from './escape.js';
 import { HAS_RAW, HAS_STAR, LINE_SHIFT, rowEnd, rowHead, rowStart, type DirectiveTable } from './table.js';
@@ -591,9 +591,10 @@ class SharedSegments {
     const walked = limit < path.length ? count - 1 : count;
     if (walked === 0) return position <= limit;
     let k = 0;
-    if (walked >= 2) {
+    if (walked >= 2 && scratch !== undefined) {
       // The sketch: first, longest middle and last segment in order. The first segment's place is
-      // where the walk finds it too, so the walk goes on from there.
+      // where the walk finds it too, so the walk goes on from there. On a short path, plain searches
+      // are cheap and the walk ends as soon as a segment is missing: the sketch would cost more.
       position = this.after(offset, path, position, scratch);
       if (position === -1) return false;
       k = 1;
@@ -629,8 +630,8 @@ class SharedSegments {
  * outlives a check.
  */
 class SegmentScratch {
-  /** Per segment id: where it last occurs in the path (-1: nowhere), once asked. */
-  private readonly last: number[] = [];
+  /** Per segment id: a position from which a search found nothing (so none from further on will). */
+  private readonly missing: number[] = [];
   /** Per segment id: the characters its searches have read so far. */
   private readonly read: number[] = [];
   /** Per segment id: its next-occurrence table, once built. */
@@ -640,16 +641,15 @@ class SegmentScratch {
     const table = this.tables[id];
     if (table !== undefined) return from > path.length ? -1 : (table[from] as number);
     const segment = segments.strings[id] as string;
-    let last = this.last[id];
-    if (last === undefined) {
-      last = path.lastIndexOf(segment);
-      this.last[id] = last;
-    }
-    if (from > last) return -1;
+    const missing = this.missing[id];
+    if (missing !== undefined && from >= missing) return -1;
     const read = this.read[id] ?? 0;
     if (read < SEARCH_BUDGET * path.length) {
       const found = path.indexOf(segment, from);
-      this.read[id] = read + 1 + found - from;
+      if (found === -1) {
+        this.missing[id] = from;
+        this.read[id] = read + 1 + path.length - from;
+      } else this.read[id] = read + 1 + found - from;
       return found;
     }
     const built = nextOccurrences(path, segment);
