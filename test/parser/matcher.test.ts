@@ -143,6 +143,52 @@ describe('the matcher', () => {
     );
   });
 
+  it('decides as Google does for many `/*a*b*…` rules against long paths of runs', () => {
+    // The shape of hostile files: enough `*` rules to share segment searches, few distinct segments,
+    // paths long enough for next-occurrence tables, holding every letter, often in the wrong order,
+    // so rules fail late, in their middle segments or in their last.
+    const segment = fc.constantFrom('a', 'b', 'aa', 'ab', 'ba', 'bbb');
+    const starRule = fc
+      .tuple(fc.constantFrom('Allow', 'Disallow'), fc.array(segment, { minLength: 1, maxLength: 9 }), fc.boolean())
+      .map(([key, segments, anchored]) => `${key}: /*${segments.join('*')}${anchored ? '$' : ''}`);
+    const run = fc.tuple(fc.constantFrom('a', 'b', 'c'), fc.integer({ min: 1, max: 120 })).map(([c, n]) => c.repeat(n));
+    const longRuns = fc
+      .array(run, { minLength: 4, maxLength: 30 })
+      .map((runs) => `/${runs.join('').repeat(Math.ceil(300 / runs.join('').length))}`);
+    fc.assert(
+      fc.property(
+        fc.array(starRule, { minLength: 70, maxLength: 110 }),
+        fc.array(longRuns, { minLength: 1, maxLength: 6 }),
+        (rules, paths) => {
+          const body = file(rules);
+          const all = [
+            ...paths,
+            ...paths.map((p) =>
+              p
+                .split('')
+                .reverse()
+                .join('')
+                .replace(/^(.*)\/$/, '/$1'),
+            ),
+          ];
+          expect(answers(body, all)).toEqual(expected(body, all));
+        },
+      ),
+      { numRuns: 15 },
+    );
+  });
+
+  it('decides as Google does when a long path holds a segment only at its very start or end', () => {
+    // Many `*` rules that fail late (each reads the path again), then the one rule that matches
+    // finds its segments exactly where a search starts, or exactly at the path's end.
+    const fillers = Array.from({ length: 80 }, (_, i) => `Disallow: /*b${'*a'.repeat(2 + (i % 40))}*${i < 40 ? 'c' : 'cc'}`);
+    const rules = [...fillers, 'Allow: /*b*c*a*a*a', 'Allow: /*e*f*g', 'Allow: /*x*y*k'];
+    const body = file(rules);
+    const paths = [`/b${'c'.repeat(600)}aaa`, `/ef${'h'.repeat(600)}g`, `/x${'y'.repeat(600)}k`];
+    expect(answers(body, paths)).toEqual(['true@82', 'true@83', 'true@84']);
+    expect(answers(body, paths)).toEqual(expected(body, paths));
+  });
+
   it('decides as Google does when rules without a second byte meet many distinct second bytes', () => {
     // 60 `/*…` rules and 60 second bytes: the per-byte candidate lists would copy the 60 rules 60
     // times, so the matcher keeps one list and checks the second byte per rule.
