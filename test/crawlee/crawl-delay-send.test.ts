@@ -41,7 +41,9 @@ function crawlerHoldingItsFirstRequest(handled: string[]) {
           const slowHeaders = async () => {
             if (hold) await new Promise((resolve) => setTimeout(resolve, FIRST_REQUEST_HELD_MS));
           };
-          gotOptions.hooks = { ...hooks, beforeRequest: [...(hooks.beforeRequest ?? []), slowHeaders] } as NonNullable<typeof gotOptions.hooks>;
+          gotOptions.hooks = { ...hooks, beforeRequest: [...(hooks.beforeRequest ?? []), slowHeaders] } as NonNullable<
+            typeof gotOptions.hooks
+          >;
         },
       ],
       requestHandler: async ({ request }) => void handled.push(request.url),
