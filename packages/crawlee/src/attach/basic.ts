@@ -27,9 +27,8 @@ import {
   type PublicCrawler,
 } from './crawler-internals.js';
 import { checkRewrite } from './outgoing.js';
-import { identifySendRequest } from './identify.js';
 import { enqueueScope, type QueueHooks } from './queue.js';
-import { guardSendRequest } from './send-request.js';
+import { handleChecked } from './handle-checked.js';
 import { skipRequest } from './skip-request.js';
 
 export async function attachBasicHooks(
@@ -90,25 +89,9 @@ function hookRequestHandling(crawler: PublicCrawler, guard: RobotsGuard, skips: 
       }
       queue.checkedBeforeFetch.set(request, request.url);
     }
-    if (guard.options.identifyPages) identifySendRequest(context, guard.options.userAgent);
-    if (guard.options.checkSendRequest) guardSendRequest(context, guard);
-    guard.stats.allowed++;
+    // BasicCrawler fetches in the handler: its crawl-delay counts from here.
     if (kind === 'basic') await started(context);
-    try {
-      await next(context);
-      // The page loaded, then tried to navigate somewhere disallowed (a script or meta refresh):
-      // that navigation was stopped; report it, the page itself was handled.
-      const later = guard.takeBlocked(request);
-      if (later) await skips.report(later);
-    } catch (error) {
-      const blocked = guard.takeBlocked(request);
-      if (!blocked) throw error;
-      // Stopped on purpose (a disallowed redirect): a skip, not a failure.
-      guard.stats.allowed--;
-      await skipRequest(request, blocked, skips);
-    } finally {
-      guard.forgetPage(request);
-    }
+    await handleChecked(context, guard, skips, next);
   });
 }
 

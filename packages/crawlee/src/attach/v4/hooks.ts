@@ -25,7 +25,7 @@ import type { AdapterParts } from '../adapter.js';
 import { hookUserHandler } from '../basic.js';
 import { wrapUserHandler, type ContextInternals, type PublicCrawler } from '../crawler-internals.js';
 import type { QueueHooks } from '../queue.js';
-import { guardSendRequest } from '../send-request.js';
+import { handleChecked } from '../handle-checked.js';
 import { skipRequest } from '../skip-request.js';
 import { attachJsdomHooksV4, forgetPage, notePage } from '../jsdom.js';
 import { attachBrowserNavigationV4 } from './browser.js';
@@ -154,19 +154,9 @@ function hookRequestHandling(
       }
       queue.checkedBeforeFetch.set(request, request.url);
     }
-    if (guard.options.checkSendRequest) guardSendRequest(context, guard);
-    guard.stats.allowed++;
     try {
-      await handler(context);
-      const later = guard.takeBlocked(request);
-      if (later) await skips.report(later);
-    } catch (error) {
-      const blocked = guard.takeBlocked(request);
-      if (!blocked) throw error;
-      guard.stats.allowed--;
-      await skipRequest(request, blocked, skips);
+      await handleChecked(context, guard, skips, handler);
     } finally {
-      guard.forgetPage(request);
       if (jsdomPages) forgetPage(request.loadedUrl ?? request.url);
     }
   });

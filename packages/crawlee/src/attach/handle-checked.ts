@@ -1,0 +1,40 @@
+/**
+ * The handling of a request that passed its checks, the same on every Crawlee major: it is counted
+ * allowed, its `context.sendRequest` goes out under the bot's name and is checked, and a request
+ * stopped on purpose during its handling (a disallowed redirect, a page whose usage preferences
+ * disallow a declared purpose) ends as a skip, not as a failure.
+ */
+import type { RobotsGuard } from '../guard.js';
+import type { Skips } from '../report/skips.js';
+import type { ContextInternals } from './crawler-internals.js';
+import { identifySendRequest } from './identify.js';
+import { guardSendRequest } from './send-request.js';
+import { skipRequest } from './skip-request.js';
+
+/** Runs `next` (the navigation and the user's handler, or the handler alone) for a checked request. */
+export async function handleChecked(
+  context: ContextInternals,
+  guard: RobotsGuard,
+  skips: Skips,
+  next: (context: ContextInternals) => unknown,
+): Promise<void> {
+  const { request } = context;
+  if (guard.options.identifyPages) identifySendRequest(context, guard.options.userAgent);
+  if (guard.options.checkSendRequest) guardSendRequest(context, guard);
+  guard.stats.allowed++;
+  try {
+    await next(context);
+    // The page loaded, then tried to navigate somewhere disallowed (a script or meta refresh):
+    // that navigation was stopped; report it, the page itself was handled.
+    const later = guard.takeBlocked(request);
+    if (later) await skips.report(later);
+  } catch (error) {
+    const blocked = guard.takeBlocked(request);
+    if (!blocked) throw error;
+    // Stopped on purpose: a skip, not a failure.
+    guard.stats.allowed--;
+    await skipRequest(request, blocked, skips);
+  } finally {
+    guard.forgetPage(request);
+  }
+}
