@@ -1,15 +1,15 @@
 /**
- * Each package's public API is what its `src/index.ts` exports, and its README lists exactly that:
- * the "### Exports" section of the README names every exported value and type once, as a list
- * item starting with the name in backticks. A name exported but not listed (an internal leaking
+ * Each package's public API is what its `src/index.ts` exports, and its reference lists exactly
+ * that: the "### Exports" section of `docs/reference.md` (linked from the package README) names
+ * every exported value and type once, as a list item starting with the name in backticks. A name exported but not listed (an internal leaking
  * out, or a new export nobody documented) fails, and so does a name listed but not exported.
  *
  * What a user can import is checked on the built packages, through their `package.json` as Node
  * resolves it: one entry point per library (no subpath such as `/internal`), whose runtime exports
- * are the README's values; the `heed` command line exports no library at all.
+ * are the reference's values; the `heed` command line exports no library at all.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
@@ -53,12 +53,14 @@ function exportedNames(pkg: string): ExportedNames {
   };
 }
 
-/** The names listed in the README's "### Exports" section, or `undefined` when it has none. */
+/** The names listed in the "### Exports" section of the package's reference, or `undefined` when it has none. */
 function listedNames(pkg: string): string[] | undefined {
-  const readme = readFileSync(root(`packages/${pkg}/README.md`), 'utf8');
-  const start = readme.indexOf('\n### Exports\n');
+  const path = root(`packages/${pkg}/docs/reference.md`);
+  if (!existsSync(path)) return undefined;
+  const reference = readFileSync(path, 'utf8');
+  const start = reference.indexOf('\n### Exports\n');
   if (start === -1) return undefined;
-  const rest = readme.slice(start + 1);
+  const rest = reference.slice(start + 1);
   const end = rest.slice(1).search(/\n#{1,3} /);
   const section = end === -1 ? rest : rest.slice(0, end + 1);
   return [...section.matchAll(/^- `([A-Za-z_$][\w$]*)`/gm)].map((m) => m[1] as string).sort();
@@ -95,21 +97,21 @@ function importInPackage(pkg: string, specifier: string): { readonly names: read
 describe.each(LIBRARIES)('@heed/%s', (pkg) => {
   const exported = exportedNames(pkg);
 
-  it('lists every exported name in its README, and only those', () => {
+  it('lists every exported name in its reference, and only those', () => {
     const listed = listedNames(pkg) ?? [];
     expect(exported.all.length).toBeGreaterThan(0);
     expect(
       listed.filter((name) => !exported.all.includes(name)),
-      'listed in the README but not exported',
+      'listed in the reference but not exported',
     ).toEqual([]);
     expect(
       exported.all.filter((name) => !listed.includes(name)),
-      'exported but not listed in the README',
+      'exported but not listed in the reference',
     ).toEqual([]);
     expect(new Set(listed).size, 'each name listed once').toBe(listed.length);
   });
 
-  it('publishes one entry point, whose runtime exports are the values its README lists', () => {
+  it('publishes one entry point, whose runtime exports are the values its reference lists', () => {
     const manifest = packageJson(pkg);
     expect(Object.keys(manifest.exports ?? {}), 'entry points in package.json "exports"').toEqual(['.', './package.json']);
     expect(manifest, 'no typesVersions: there is no subpath to type').not.toHaveProperty('typesVersions');
@@ -119,12 +121,13 @@ describe.each(LIBRARIES)('@heed/%s', (pkg) => {
 });
 
 describe('heed (the command line)', () => {
-  it('exports no library: only its package.json, no Exports list in its README', () => {
+  it('exports no library: only its package.json, no Exports list in its docs', () => {
     const manifest = packageJson('cli');
     expect(manifest.main).toBeUndefined();
     expect(manifest.types).toBeUndefined();
     expect(Object.keys(manifest.exports ?? {})).toEqual(['./package.json']);
     expect(listedNames('cli')).toBeUndefined();
+    expect(readFileSync(root('packages/cli/README.md'), 'utf8')).not.toContain('\n### Exports\n');
     expect(importInPackage('cli', manifest.name)).toEqual({ error: 'ERR_PACKAGE_PATH_NOT_EXPORTED' });
   });
 });

@@ -105,6 +105,8 @@ describe('the packages as published', () => {
       // The command line has no library entry: its bin imports dist/heed.js.
       expect(listing).toMatch(name === 'cli' ? /bin\/heed\.js[\s\S]*dist\/heed\.js|dist\/heed\.js[\s\S]*bin\/heed\.js/ : /dist\/index\.js/);
       expect(listing).toMatch(/README\.md/);
+      // The libraries' READMEs link to their reference, which must ship with them.
+      if (name !== 'cli') expect(listing).toMatch(/docs\/reference\.md/);
     },
     SLOW,
   );

@@ -363,10 +363,10 @@ describe.skipIf(!has('chromium', 'test/crawlee/browser-doors.test.ts')).each([
     expect(doors.a.count('/worker-ok')).toBeGreaterThan(0);
   });
 
-  it('a WebSocket (Playwright); Puppeteer has no hook for one, as the README says', () => {
+  it('a WebSocket (Playwright); Puppeteer has no hook for one, as the reference says', () => {
     expect(doors.a.count('/ws-ok')).toBeGreaterThan(0);
     if (expected.websocketsChecked) expect(seen(doors.a)).not.toContain('/private/ws');
-    // When this fails, Puppeteer's WebSockets are covered: update the README's "not checked" list.
+    // When this fails, Puppeteer's WebSockets are covered: update "What is not checked, and why" in packages/crawlee/docs/reference.md.
     else expect(seen(doors.a)).toContain('/private/ws');
   });
 

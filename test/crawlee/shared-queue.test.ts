@@ -1,5 +1,5 @@
 /**
- * Two crawlers, two user-agents, one manager (the README's "Several crawlers, one manager"). Built
+ * Two crawlers, two user-agents, one manager ("Several crawlers, one manager" in packages/crawlee/docs/reference.md). Built
  * with Crawlee's defaults they read one request queue, so one plugin would judge both crawlers'
  * requests for its own user-agent: `attach()` refuses the second plugin with a
  * `SharedRequestQueueError` that says what to do. With a queue each, every crawler obeys its own
@@ -69,7 +69,7 @@ describe('two crawlers with a plugin each', () => {
     await manager.close();
   });
 
-  it("with a queue each (the README's example): each obeys its own group, no skip crosses over, no bypass alarm", async () => {
+  it("with a queue each (the reference's example): each obeys its own group, no skip crosses over, no bypass alarm", async () => {
     const manager = new RobotsManager({ userAgent: NEWS });
     const config = freshConfig();
     const handled: string[] = [];

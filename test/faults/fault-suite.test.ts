@@ -2,7 +2,7 @@
  * The fault suite: hostile robots.txt servers on real sockets of 127.0.0.1, one per case, and what
  * the manager makes of each — the verdict, when it will fetch again, how long the check took and how
  * much memory it needed. Each case asserts the verdict and the bounds; together they write the
- * "Fault behaviour" table of packages/manager/README.md.
+ * "Fault behaviour" table of packages/manager/docs/reference.md.
  */
 import { readFileSync } from 'node:fs';
 import dns from 'node:dns';
@@ -38,7 +38,7 @@ import {
 import { formatInterval, renderTable, tableRows, writeSection, type FaultRow } from './fault-table.js';
 import { bodyCapped, problemOf } from '../manager/records.js';
 
-const README = fileURLToPath(new URL('../../packages/manager/README.md', import.meta.url));
+const REFERENCE = fileURLToPath(new URL('../../packages/manager/docs/reference.md', import.meta.url));
 const TIMEOUT_SECS = 2;
 const MANAGER_OPTIONS = { timeoutSecs: TIMEOUT_SECS, connectTimeoutSecs: 1 } as const;
 const MB = 1_048_576;
@@ -406,15 +406,17 @@ describe('fault suite: hostile robots.txt servers', () => {
   // Runs after every case above (tests of a file run in order). The table is documentation that
   // the suite generates: `npm run docs` rewrites it; an ordinary run only checks it, so no test
   // writes a tracked file and a stale table fails here.
-  it('leaves the fault table of the manager README as this run measured it (npm run docs rewrites it)', () => {
+  it('leaves the fault table of the manager reference as this run measured it (npm run docs rewrites it)', () => {
     const table = measuredTable();
     if (table === undefined) return; // a filtered or partial run has nothing complete to compare
     if (process.env.HEED_WRITE_DOCS === '1') {
-      writeSection(README, table);
+      writeSection(REFERENCE, table);
       return;
     }
     // Time and memory are measured per run (bounded by the cases above); the rest must match.
     const settled = (text: string) => tableRows(text).map((cells) => cells.slice(0, 4));
-    expect(settled(readFileSync(README, 'utf8')), 'packages/manager/README.md is stale: run `npm run docs`').toEqual(settled(table));
+    expect(settled(readFileSync(REFERENCE, 'utf8')), 'packages/manager/docs/reference.md is stale: run `npm run docs`').toEqual(
+      settled(table),
+    );
   });
 });

@@ -1,5 +1,5 @@
 /**
- * The fault suite's results as a markdown table in the manager README, between
+ * The fault suite's results as a markdown table in the manager reference (packages/manager/docs/reference.md), between
  * `<!-- fault-table:start -->` and `<!-- fault-table:end -->`. Numbers are rounded coarsely
  * (whole seconds, megabyte ceilings of a 3-10-30 series) so that rerunning the suite leaves the file unchanged; the
  * file is written only when the section's text changed.
@@ -81,7 +81,7 @@ export function writeSection(path: string, section: string): boolean {
       ? `${text.slice(0, start)}${block}${text.slice(end + END.length)}`
       : `${text.replace(/\n*$/, '\n\n')}${block}\n`;
   if (next === text) return false;
-  // Whole-file replace: a test reading the README at the same moment never sees half a file.
+  // Whole-file replace: a test reading the file at the same moment never sees half a file.
   const temporary = `${path}.${process.pid}.tmp`;
   writeFileSync(temporary, next);
   renameSync(temporary, path);

@@ -1,5 +1,5 @@
 /**
- * Two questionable behaviours, decided (see "Decisions" in packages/manager/README.md):
+ * Two questionable behaviours, decided (see "Decisions" in packages/manager/docs/reference.md):
  * - a stored record is never obeyed longer than `maxTtlSecs` after its fetch, whatever `expiresAt`
  *   it carries (another version, a clock ahead, a hand edit);
  * - a robots.txt in UTF-16 with a byte-order mark is decoded and its rules apply (Google finds no

@@ -1,5 +1,5 @@
 /**
- * The parser README's AI-usage example runs as written: each `expression; // value` line of the
+ * The parser reference's AI-usage example runs as written: each `expression; // value` line of the
  * block under "AI-usage preferences" must evaluate to the value its comment states.
  */
 import { readFileSync } from 'node:fs';
@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 import * as parser from '@heed/parser';
 
-const readme = readFileSync(fileURLToPath(new URL('../../packages/parser/README.md', import.meta.url)), 'utf8');
+const readme = readFileSync(fileURLToPath(new URL('../../packages/parser/docs/reference.md', import.meta.url)), 'utf8');
 const section = readme.slice(readme.indexOf('## AI-usage preferences'));
 const block = /```ts\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
 

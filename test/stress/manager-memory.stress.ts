@@ -5,7 +5,7 @@
  * answers for every host. Before the byte bound this was ~2 MB an origin: 1,000 origins +2 GB,
  * 5,000 a "JavaScript heap out of memory" crash.
  *
- * The documented bound (packages/manager/README.md, "Memory"): the parsed cache stays under
+ * The documented bound (packages/manager/docs/reference.md, "Memory"): the parsed cache stays under
  * `maxCacheBytes` (64 MiB), the store under its `maxBytes` (128 MiB), and what is in flight is at
  * most `maxConcurrency` fetches (20) of `maxBytes` (500 KiB) with their parse: heap + buffers never
  * grow by more than 512 MiB over the start, and by at most 256 MiB once the work is done. The

@@ -146,7 +146,7 @@ function formatDiagnostics(
 }
 
 /**
- * `--summary <dir>`: for each code, how many files have it. The README's "in the wild" table. A
+ * `--summary <dir>`: for each code, how many files have it. The "in the wild" table of packages/parser/docs/reference.md. A
  * single file is summarised on its own. Exits 1 when a file has an error, like `lint` of one file.
  */
 async function lintSummary(operand: string, options: CliOptions, ignore: DiagnosticCode[]): Promise<CommandResult> {

@@ -13,7 +13,7 @@
  * tdmrep.json, response headers, `noai` meta tags) keep disallowed URLs unfetched and disallowed
  * pages away from the handler, each skip explained.
  *
- * This file is the whole public API (the README's API section lists the same names).
+ * This file is the whole public API (the "Exports" section of docs/reference.md lists the same names).
  */
 export { RobotsPlugin, type AnyCrawler, type RobotsCrawlingContext } from './plugin.js';
 export type { RobotsPluginOptions, SitemapOptions, SitemapEnqueueStrategy } from './options.js';

@@ -11,7 +11,7 @@
  * another origin still apply to the origin asked for (as Google does); a body in UTF-16 with a
  * byte-order mark is decoded to UTF-8 (Google finds no rules in it; the BOM makes it unambiguous).
  *
- * This file is the whole public API (the README's API section lists the same names); there is no
+ * This file is the whole public API (the "Exports" section of docs/reference.md lists the same names); there is no
  * other entry point. `boundedGet`, `decoded` and the option checks are here for packages that build
  * on Heed (`@heed/crawlee` fetches sitemaps and checks its options with them).
  */

@@ -211,7 +211,7 @@ export class RobotsManager {
   }
 
   /**
-   * The AI-usage verdict of `url` (see the package README, "AI-usage preferences"): what its
+   * The AI-usage verdict of `url` (see "tdmrep.json" and the API table in docs/reference.md): what its
    * robots.txt (`Content-Usage`, `Content-Signal`) and, for the purposes `train-ai` and `ai-input`,
    * its origin's `/.well-known/tdmrep.json` say, each category with its deciding evidence (file and
    * line or rule). `query.productToken` as for {@link isAllowed}, `query.fetch` as `fetch` for

@@ -11,7 +11,7 @@
  * verdicts are unchanged by them. Every check takes one product token or a list of them, as
  * google/robotstxt's `AllowedByRobots()` takes a vector of user agents.
  *
- * This file is the whole public API (the README's API section lists the same names); there is no
+ * This file is the whole public API (the "Exports" section of docs/reference.md lists the same names); there is no
  * other entry point.
  */
 export { parseRobotsTxt, RobotsTxt, type ParseOptions } from './robots-txt.js';

@@ -182,7 +182,7 @@ export class RobotsTxt {
    * grouped as draft-ietf-aipref-attach reads robots.txt (a usage line ends a user-agent list; the
    * crawl verdicts keep Google's groups, where it does not), and the groups chosen as for
    * Allow/Disallow. A URL that may not be crawled has no usage preference (every category
-   * `unknown`, reason `crawl-disallowed`). See the README, "AI-usage preferences".
+   * `unknown`, reason `crawl-disallowed`). See docs/reference.md, "AI-usage preferences".
    */
   usage(url: string, productToken: ProductTokens): UsageVerdict {
     const path = this.pathOf(url);

@@ -20,7 +20,7 @@
  * - Failures are `RobotsFetchError`s with a stable `code` (dns, refused, reset, tls, truncated, ...).
  *
  * Public: packages that fetch a file the way Heed fetches robots.txt (`@heed/crawlee`'s sitemaps)
- * call {@link boundedGet}; the README's "For packages that build on Heed" section documents it.
+ * call {@link boundedGet}; the "For packages that build on Heed" section of docs/reference.md documents it.
  */
 import http from 'node:http';
 import https from 'node:https';
