@@ -237,7 +237,8 @@ describe('CrawlDelayScheduler over many origins', () => {
       expect(s.acquire(origin, `b${r}`, now)).toBe(delays(origin) === undefined ? 0 : 2_000);
       expect(s.size).toBeLessThanOrEqual(1_000);
     }
-  });
+    // 400,000 assertions: seconds of CPU, which a loaded machine stretches; the bound here is memory.
+  }, 120_000);
 
   it('never forgets an origin inside its delay: its next fetch waits, whatever came in between', () => {
     const s = new CrawlDelayScheduler(60_000, 100);

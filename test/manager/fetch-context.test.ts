@@ -36,7 +36,7 @@ afterEach(() => {
 });
 
 function manager(extra: Partial<ConstructorParameters<typeof RobotsManager>[0]> = {}) {
-  return new RobotsManager({ userAgent: UA, log: recordingLog().log, timeoutSecs: 3, connectTimeoutSecs: 2, ...extra });
+  return new RobotsManager({ userAgent: UA, log: recordingLog().log, timeoutSecs: 10, connectTimeoutSecs: 2, ...extra });
 }
 
 describe('FetchContext: the proxy of the call', () => {

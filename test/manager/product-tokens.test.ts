@@ -36,7 +36,7 @@ afterEach(() => {
 
 const url = (path: string) => `${server.origin}${path}`;
 function create(extra: Partial<RobotsManagerOptions> = {}): RobotsManager {
-  return new RobotsManager({ userAgent: USER_AGENT, log: recordingLog().log, timeoutSecs: 2, ...extra });
+  return new RobotsManager({ userAgent: USER_AGENT, log: recordingLog().log, timeoutSecs: 10, ...extra });
 }
 
 describe('a list of product tokens per call', () => {

@@ -34,7 +34,7 @@ afterEach(() => {
 
 const tdmRequests = () => server.seen.filter((r) => r.url === '/.well-known/tdmrep.json').length;
 const create = (extra: { store?: MemoryStore } = {}) =>
-  new RobotsManager({ userAgent: UA, log: recordingLog().log, timeoutSecs: 2, ...extra });
+  new RobotsManager({ userAgent: UA, log: recordingLog().log, timeoutSecs: 10, ...extra });
 
 describe('RobotsManager#usage', () => {
   it('reads robots.txt preferences with their lines, and never fetches tdmrep.json without a TDM purpose', async () => {
