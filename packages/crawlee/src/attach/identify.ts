@@ -42,7 +42,7 @@ function hasUserAgent(headers: unknown): boolean {
 }
 
 /** The user-agent `headers` name, in any letter case. */
-function userAgentIn(headers: Headers | undefined): string | undefined {
+export function userAgentIn(headers: Headers | undefined): string | undefined {
   if (headers === undefined) return undefined;
   for (const [name, value] of Object.entries(headers)) if (name.toLowerCase() === 'user-agent' && typeof value === 'string') return value;
   return undefined;
