@@ -7,10 +7,11 @@
  * not requested (the element gets its `error` event) and is reported at stage `subresource`.
  *
  * With `identifyPages`, each sub-resource goes out under the bot's `userAgent`, or under the page's
- * own when its request named one (`request.headers`), as the page itself did. jsdom takes the
- * user-agent from the loader (its `_userAgent` field; checked against jsdom 26), not from `fetch`'s options,
- * so `fetch` runs on a view of the loader that names the page's user-agent instead; a loader
- * without that field keeps its own.
+ * own when its request named one (`request.headers`; on Crawlee 4, where the page is known by its
+ * URL only, always the bot's), as the page itself did. jsdom takes the user-agent from the loader
+ * (its `_userAgent` field; checked against jsdom 26), not from `fetch`'s options, so `fetch` runs
+ * on a view of the loader that names the page's user-agent instead; a loader without that field
+ * keeps its own.
  *
  * The loader is one object shared by every JSDOMCrawler of the process, so the check is installed
  * on its class once and applies only inside the request handling of a crawler this plugin is
