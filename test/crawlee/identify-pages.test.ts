@@ -2,7 +2,9 @@
  * Pages go out under the bot's name (`identifyPages`, on by default): the site records the
  * User-Agent of every request, and each crawler kind's page requests carry the plugin's
  * `userAgent`, not Crawlee's generated browser header; a `User-Agent` the user sets on a request
- * wins; with `identifyPages: false` pages go out as Crawlee sends them (a browser's name).
+ * wins; with `identifyPages: false` pages go out as Crawlee sends them (a browser's name). The
+ * pages a crawled page opens (popups, `target=_blank` links) and a JSDOM page's sub-resources go out
+ * under the bot's name too.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RobotsPlugin } from '@heed/crawlee';
@@ -18,6 +20,7 @@ import {
   page,
   playwright,
   puppeteer,
+  redirect,
   startSite,
   type Site,
 } from './site.js';
@@ -33,6 +36,26 @@ beforeAll(async () => {
   origin.routes.set('/', page('home', []));
   origin.routes.set('/mine', page('mine', []));
   origin.routes.set('/api', { headers: { 'content-type': 'application/json' }, body: '{}' });
+  // Popups (one loading a stylesheet, one redirected) and a target=_blank link.
+  origin.routes.set(
+    '/opens',
+    page(
+      'opens',
+      [],
+      '',
+      `<a id="go" target="_blank" href="/blank-page">go</a>` +
+        `<script>window.open('/popup'); window.open('/popup-hop'); document.getElementById('go').click();</script>`,
+    ),
+  );
+  origin.routes.set('/popup', page('popup', [], '<link rel="stylesheet" href="/popup.css">'));
+  origin.routes.set('/popup-hop', redirect('/popup-after-hop'));
+  origin.routes.set('/popup-after-hop', page('after hop', []));
+  origin.routes.set('/popup.css', { headers: { 'content-type': 'text/css' }, body: 'h1 { color: red }' });
+  origin.routes.set('/blank-page', page('blank page', []));
+  origin.routes.set('/styled', page('styled', [], '<link rel="stylesheet" href="/styled.css">'));
+  origin.routes.set('/styled-own', page('styled own', [], '<link rel="stylesheet" href="/styled-own.css">'));
+  origin.routes.set('/styled.css', { headers: { 'content-type': 'text/css' }, body: 'h1 { color: red }' });
+  origin.routes.set('/styled-own.css', { headers: { 'content-type': 'text/css' }, body: 'h1 { color: red }' });
   origin.routes.set('/api-own', { headers: { 'content-type': 'application/json' }, body: '{}' });
 });
 afterAll(async () => {
@@ -67,18 +90,31 @@ const kinds: Record<string, { make: (options: Options) => unknown; browser?: tru
   },
 };
 
-/** The User-Agent the site saw for each page path (robots.txt aside). */
-async function crawl(kind: string, pluginOptions: Options, requests: unknown[]): Promise<Map<string, string>> {
+/**
+ * The User-Agent the site saw for each page path (robots.txt aside); with `awaited`, each page's
+ * handler waits (10 s at most) until these paths were requested (what a popup loads).
+ */
+async function crawl(
+  kind: string,
+  pluginOptions: Options,
+  requests: unknown[],
+  awaited: readonly string[] = [],
+): Promise<Map<string, string>> {
   const origin = site.origins[0]!;
   origin.hits.length = 0;
-  const crawler = kinds[kind]!.make({ maxRequestRetries: 0, requestHandler: async () => {} }) as Parameters<typeof RobotsPlugin.attach>[0];
+  const requestHandler = async () => {
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline && !awaited.every((path) => origin.hits.some((h) => h.path === path)))
+      await new Promise((r) => setTimeout(r, 50));
+  };
+  const crawler = kinds[kind]!.make({ maxRequestRetries: 0, requestHandler }) as Parameters<typeof RobotsPlugin.attach>[0];
   const plugin = await RobotsPlugin.attach(crawler, { userAgent: UA, sitemaps: false, logSummary: false, ...pluginOptions });
   try {
     await crawler.run(requests as never);
   } finally {
     await plugin.close();
   }
-  return new Map(origin.hits.filter((h) => h.path === '/' || h.path === '/mine').map((h) => [h.path, h.userAgent]));
+  return new Map(origin.hits.filter((h) => h.path !== '/robots.txt').map((h) => [h.path, h.userAgent]));
 }
 
 describe.each(Object.keys(kinds))('%s', (kind) => {
@@ -103,6 +139,65 @@ describe.each(Object.keys(kinds))('%s', (kind) => {
     },
     60_000,
   );
+});
+
+describe.each(['PlaywrightCrawler', 'PuppeteerCrawler'])('%s: pages a crawled page opens', (kind) => {
+  const skip = !has('chromium', `test/crawlee/identify-pages.test.ts, ${kind} popups`);
+  const opened = ['/popup', '/popup.css', '/popup-hop', '/popup-after-hop', '/blank-page'];
+  const crawlOpeners = (options: Options) =>
+    crawl(
+      kind,
+      options,
+      ['/opens', '/blank'].map((path) => site.origins[0]!.url(path)),
+      opened,
+    );
+
+  it.skipIf(skip)(
+    "sends popups and target=_blank pages under the plugin's userAgent: their redirect hops and sub-resources too",
+    async () => {
+      const seen = await crawlOpeners({});
+      for (const path of opened) expect([path, seen.get(path)]).toEqual([path, UA]);
+    },
+    60_000,
+  );
+
+  it.skipIf(skip)(
+    "leaves them to the browser's user-agent with identifyPages: false",
+    async () => {
+      const seen = await crawlOpeners({ identifyPages: false });
+      for (const path of opened) expect([path, seen.get(path)]).toEqual([path, expect.stringMatching(BROWSER)]);
+    },
+    60_000,
+  );
+});
+
+describe('JSDOMCrawler: sub-resources', () => {
+  const awaited = ['/styled.css', '/styled-own.css'];
+  const crawlStyled = (options: Options) => {
+    const origin = site.origins[0]!;
+    return crawl(
+      'JSDOMCrawler',
+      options,
+      [origin.url('/styled'), { url: origin.url('/styled-own'), headers: { 'User-Agent': 'MyOwn/2.0' } }],
+      awaited,
+    );
+  };
+
+  it("loads a page's stylesheet under the plugin's userAgent, a page's own User-Agent as given", async () => {
+    const seen = await crawlStyled({});
+    expect(seen.get('/styled.css')).toBe(UA);
+    expect(seen.get('/styled-own.css')).toBe('MyOwn/2.0');
+  }, 60_000);
+
+  it('does so with blockSubresources: false too', async () => {
+    const seen = await crawlStyled({ blockSubresources: false });
+    expect(seen.get('/styled.css')).toBe(UA);
+  }, 60_000);
+
+  it("leaves them to Crawlee's browser user-agent with identifyPages: false", async () => {
+    const seen = await crawlStyled({ identifyPages: false });
+    expect(seen.get('/styled.css')).toMatch(BROWSER);
+  }, 60_000);
 });
 
 describe('context.sendRequest()', () => {

@@ -225,12 +225,13 @@ const PLUGIN_OPTIONS = defineOptions(WHERE, {
   blockSubresources: option.boolean({ default: true }),
   /**
    * Send page requests under `userAgent`, so the site sees the name whose robots.txt group Heed
-   * obeys (RFC 9309 §2.2.1): the `User-Agent` header of HTTP, Cheerio and JSDOM crawlers' requests,
-   * the page's user-agent in Playwright and Puppeteer, instead of Crawlee's generated browser one. A
-   * `User-Agent` of your own (in `request.headers`, a navigation hook's got options, a browser's
-   * `launchContext.userAgent`) is kept. `false` leaves pages to Crawlee: for a site that serves
-   * bots other content than browsers when that is what you study, or when you set the header
-   * yourself in a way the plugin cannot see.
+   * obeys (RFC 9309 §2.2.1): the `User-Agent` header of HTTP, Cheerio and JSDOM crawlers' requests
+   * (JSDOM's stylesheets and scripts too), the page's user-agent in Playwright and Puppeteer (and
+   * the `User-Agent` header of the popups and `target=_blank` pages it opens), instead of Crawlee's
+   * generated browser one. A `User-Agent` of your own (in `request.headers`, a navigation hook's
+   * got options, a browser's `launchContext.userAgent`) is kept. `false` leaves pages to Crawlee:
+   * for a site that serves bots other content than browsers when that is what you study, or when
+   * you set the header yourself in a way the plugin cannot see.
    * @default `true`
    */
   identifyPages: option.boolean({ default: true }),

@@ -17,6 +17,11 @@
  *   above; its later requests go on only once its own hop guard is in place. A service worker's
  *   fetch is followed hop by hop too: no DevTools session of Playwright reaches a worker. (A
  *   dedicated worker's requests are its page's: `page.route()` sees them.)
+ * - Pages under the bot's name (`identifyPages`): a crawled page has its user-agent set
+ *   (`identify.ts`); the requests of pages the crawler did not open (popups, `target=_blank` pages,
+ *   their sub-resources) go on from the context route with the bot's `user-agent` header
+ *   (`route.fallback({ headers })`, or the headers of `route.fetch()` where a chain is followed hop
+ *   by hop): no extra round trip. Their redirect hops keep the header the browser sent first.
  * - WebSockets (`blockSubresources`): `context.routeWebSocket()` (Playwright 1.48+), which replaces
  *   the `WebSocket` of every page and frame; a disallowed one is closed before it connects.
  *   Playwright cannot route the WebSockets of workers.
@@ -50,10 +55,10 @@ interface PlaywrightResponse {
 }
 interface PlaywrightRoute {
   request(): PlaywrightRequest;
-  fetch(options?: { url?: string; maxRedirects?: number }): Promise<PlaywrightResponse>;
+  fetch(options?: { url?: string; maxRedirects?: number; headers?: Record<string, string> }): Promise<PlaywrightResponse>;
   fulfill(options: { response: PlaywrightResponse } | { status: number }): Promise<void>;
   abort(errorCode?: string): Promise<void>;
-  fallback(): Promise<void>;
+  fallback(options?: { headers?: Record<string, string> }): Promise<void>;
 }
 type RouteHandler = (route: PlaywrightRoute, request: PlaywrightRequest) => Promise<void>;
 interface WebSocketRoute {
@@ -85,9 +90,14 @@ export class PlaywrightGuards {
   /** Per page: whether its redirect hops are paused (a DevTools session), once known. */
   private readonly hopGuards = new WeakMap<object, Promise<boolean>>();
 
+  /**
+   * @param userAgent what the requests of pages the crawler did not open go out under; `undefined`
+   *   leaves them to the browser.
+   */
   constructor(
     private readonly guard: RobotsGuard,
     private readonly navigated: Navigated,
+    private readonly userAgent?: string,
   ) {}
 
   /** Everything a crawled page needs before `page.goto()`. */
@@ -136,23 +146,32 @@ export class PlaywrightGuards {
   }
 
   /** A sub-resource's request, its redirect chain followed hop by hop, each hop checked as a sub-resource. */
-  private followSubresource(route: PlaywrightRoute, url: string): Promise<void> {
+  private followSubresource(route: PlaywrightRoute, url: string, headers?: Record<string, string>): Promise<void> {
     return fetchHopByHop(
       route,
       url,
       async (target, from) => ((await allowSubresource(target, this.guard, from)) ? 'continue' : 'block'),
       this.guard,
+      headers,
     );
   }
 
   /** A popup's navigation, its redirect chain followed hop by hop, each hop checked as a navigation. */
-  private followOtherNavigation(route: PlaywrightRoute, url: string): Promise<void> {
+  private followOtherNavigation(route: PlaywrightRoute, url: string, headers?: Record<string, string>): Promise<void> {
     return fetchHopByHop(
       route,
       url,
       async (target, from) => ((await allowOtherNavigation(target, this.guard, from)) ? 'continue' : 'block'),
       this.guard,
+      headers,
     );
+  }
+
+  /** The headers a request of a page the crawler did not open goes on with: its own, under `userAgent`. */
+  private identified(request: PlaywrightRequest): Record<string, string> | undefined {
+    if (this.userAgent === undefined) return undefined;
+    const headers = Object.fromEntries(Object.entries(request.headers()).filter(([name]) => name.toLowerCase() !== 'user-agent'));
+    return { ...headers, 'user-agent': this.userAgent };
   }
 
   /** One `context.route()` (and `routeWebSocket()`) per browser context, for what no page route sees. */
@@ -176,8 +195,9 @@ export class PlaywrightGuards {
           // DevTools session either; its chain is followed hop by hop here.
           const referrer = request.headers()['referer'];
           if (!(await allowOtherNavigation(url, this.guard, referrer))) return await route.abort('blockedbyclient');
-          if (!this.guard.options.checkRedirects) return await route.fallback();
-          return await this.followOtherNavigation(route, url);
+          const headers = this.identified(request);
+          if (!this.guard.options.checkRedirects) return await route.fallback(headers && { headers });
+          return await this.followOtherNavigation(route, url, headers);
         }
         if (!page) {
           // A service worker: its fetch is followed hop by hop, each hop checked.
@@ -192,15 +212,16 @@ export class PlaywrightGuards {
             : await allowSubresource(hop, this.guard, page.url());
           return allowed ? 'continue' : 'block';
         });
+        const headers = this.identified(request);
         if (isMainFrameNavigation(request, page)) {
           const opener = await page.opener().catch(() => null);
           if (!(await allowOtherNavigation(url, this.guard, opener?.url()))) return await route.abort('blockedbyclient');
-          if (hopsPaused || !this.guard.options.checkRedirects) return await route.fallback();
-          return await this.followOtherNavigation(route, url);
+          if (hopsPaused || !this.guard.options.checkRedirects) return await route.fallback(headers && { headers });
+          return await this.followOtherNavigation(route, url, headers);
         }
         if (!(await allowSubresource(url, this.guard, page.url()))) return await route.abort('blockedbyclient');
-        if (hopsPaused || !this.guard.options.blockSubresources) return await route.fallback();
-        return await this.followSubresource(route, url);
+        if (hopsPaused || !this.guard.options.blockSubresources) return await route.fallback(headers && { headers });
+        return await this.followSubresource(route, url, headers);
       } catch {
         await route.abort('failed').catch(() => {});
       }
@@ -290,16 +311,18 @@ async function pauseHops(
 /**
  * Fetches `url` for the browser one hop at a time, asks `decide` about each redirect target, and
  * fulfils the request with the final response; a target `decide` refuses is never requested.
+ * `headers` replace the request's own on every hop.
  */
 async function fetchHopByHop(
   route: PlaywrightRoute,
   url: string,
   decide: (target: string, from: string) => Promise<PausedRequestAction>,
   guard: RobotsGuard,
+  headers?: Record<string, string>,
 ): Promise<void> {
   let current = url;
   for (let hop = 0; hop <= MAX_HOPS; hop++) {
-    const response = await route.fetch({ url: current, maxRedirects: 0 });
+    const response = await route.fetch({ url: current, maxRedirects: 0, ...(headers && { headers }) });
     noteRequestSent(current, guard);
     const location = response.headers()['location'];
     const target = REDIRECT_STATUSES.has(response.status()) && location ? resolve(location, current) : undefined;

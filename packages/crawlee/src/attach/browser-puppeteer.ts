@@ -8,6 +8,11 @@
  *   sends its first request before a `popup` listener could turn interception on. So one DevTools
  *   session of the browser target pauses every request of the browser (`cdp-fetch.ts`); it leaves
  *   the crawled pages' navigations to their own interception and decides the rest.
+ * - Pages under the bot's name (`identifyPages`): a crawled page has its user-agent set
+ *   (`identify.ts`); the requests of pages the crawler did not open (popups, `target=_blank`
+ *   pages) are sent on from that browser session with the bot's `User-Agent` header, in the
+ *   `Fetch.continueRequest` that lets them go. That session pauses their sub-resources only with
+ *   `blockSubresources`: without it they keep the browser's user-agent.
  * - WebSockets are not checked: DevTools offers no point where a WebSocket handshake can be
  *   paused or refused (`Fetch` does not see it), and Puppeteer has no WebSocket routing.
  */
@@ -55,10 +60,15 @@ export class PuppeteerGuards {
   private readonly crawled = new Map<string, ContextInternals>();
   private readonly browsers = new WeakMap<object, Promise<void>>();
 
+  /**
+   * @param userAgent what the requests of pages the crawler did not open go out under; `undefined`
+   *   leaves them to the browser.
+   */
   constructor(
     private readonly guard: RobotsGuard,
     private readonly navigated: Navigated,
     private readonly warn: (message: string) => void,
+    private readonly userAgent?: string,
   ) {}
 
   /** Everything a crawled page needs before `page.goto()`. */
@@ -134,6 +144,10 @@ export class PuppeteerGuards {
     const continued = (paused: PausedRequest) => {
       if (paced.has(paused)) noteRequestSent(paused.request.url, this.guard);
     };
+    /** Requests of pages the crawler did not open, sent on under `this.userAgent`. */
+    const identified = new WeakSet<PausedRequest>();
+    const otherPages = new OtherPages(session, (targetId) => this.crawled.has(targetId));
+    const userAgent = this.userAgent;
     await pauseRequests(
       session,
       !this.guard.options.blockSubresources,
@@ -155,13 +169,45 @@ export class PuppeteerGuards {
             documents.set(paused.requestId, url);
             if (!(await allowOtherNavigation(url, this.guard, from ?? (opener || undefined)))) return 'block';
             paced.add(paused);
+            if (userAgent !== undefined) identified.add(paused);
             return 'continue';
           }
         }
-        return (await allowSubresource(url, this.guard, owner?.request.url)) ? 'continue' : 'block';
+        if (!(await allowSubresource(url, this.guard, owner?.request.url))) return 'block';
+        if (userAgent !== undefined && owner === undefined && paused.frameId !== undefined && (await otherPages.has(paused.frameId))) {
+          identified.add(paused);
+        }
+        return 'continue';
       },
       continued,
+      (paused) => (identified.has(paused) ? userAgent : undefined),
     );
+  }
+}
+
+/**
+ * Which frames are the main frames of pages the crawler did not open, asked of the browser once per
+ * frame. Forgotten wholesale past a bound: a long crawl opens frames without end, and asking again
+ * costs one round trip.
+ */
+class OtherPages {
+  private static readonly MAX_FRAMES = 1_000;
+  private readonly known = new Map<string, Promise<boolean>>();
+
+  constructor(
+    private readonly session: CdpSession,
+    private readonly isCrawled: (targetId: string) => boolean,
+  ) {}
+
+  has(frameId: string): Promise<boolean> {
+    if (this.isCrawled(frameId)) return Promise.resolve(false);
+    let known = this.known.get(frameId);
+    if (known === undefined) {
+      if (this.known.size >= OtherPages.MAX_FRAMES) this.known.clear();
+      known = targetInfo(this.session, frameId).then((info) => info?.type === 'page' && !this.isCrawled(frameId));
+      this.known.set(frameId, known);
+    }
+    return known;
   }
 }
 

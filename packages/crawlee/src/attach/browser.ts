@@ -12,11 +12,14 @@
  *   at stage `redirect`; the crawled page goes on.
  * - Sub-resources (`blockSubresources`), of any page or worker: requests robots.txt disallows are
  *   refused.
+ * - Pages the crawler did not open go out under the bot's name with `identifyPages`, unless the
+ *   crawler was launched with a user-agent of its own (`identify.ts` does the crawled pages).
  */
 import type { RobotsGuard } from '../guard.js';
 import { PlaywrightGuards, type PlaywrightPage } from './browser-playwright.js';
 import { PuppeteerGuards, type PuppeteerPage } from './browser-puppeteer.js';
 import { navigationHooks, type ContextInternals, type PublicCrawler } from './crawler-internals.js';
+import { launchUserAgent } from './identify.js';
 
 export function attachBrowserHooks(crawler: PublicCrawler, guard: RobotsGuard): void {
   const hooks = navigationHooks(crawler);
@@ -40,8 +43,10 @@ export function browserPageGuards(crawler: PublicCrawler, guard: RobotsGuard): B
   if (!checkRedirects && !blockSubresources) return undefined;
   // Requests whose page.goto() has returned: later navigations are the page's own doing.
   const navigated = new WeakSet<object>();
-  const playwright = new PlaywrightGuards(guard, navigated);
-  const puppeteer = new PuppeteerGuards(guard, navigated, (message) => crawler.log.warning(message));
+  const { identifyPages, userAgent } = guard.options;
+  const otherPagesAgent = identifyPages && launchUserAgent(crawler) === undefined ? userAgent : undefined;
+  const playwright = new PlaywrightGuards(guard, navigated, otherPagesAgent);
+  const puppeteer = new PuppeteerGuards(guard, navigated, (message) => crawler.log.warning(message), otherPagesAgent);
   return {
     afterGoto: (context) => {
       navigated.add(context.request);

@@ -15,7 +15,7 @@ export interface CdpSession {
 /** `Fetch.requestPaused`, the fields used here. */
 export interface PausedRequest {
   readonly requestId: string;
-  readonly request: { readonly url: string };
+  readonly request: { readonly url: string; readonly headers: Readonly<Record<string, string>> };
   /** The frame the request belongs to; a page's main frame has the page target's id. */
   readonly frameId?: string;
   readonly resourceType: string;
@@ -33,13 +33,15 @@ export type PausedRequestAction = 'continue' | 'block' | 'no-content';
  * `decide` that throws blocks: a request not known to be allowed never goes out. `continued` is
  * told of each request sent on once the browser has taken it (its `Fetch.continueRequest`
  * answered): the closest this process sees to the request leaving, later than `decide` by a round
- * trip to the browser.
+ * trip to the browser. `userAgentOf` names the user-agent a request sent on goes out under, if not
+ * its own: set in the same `Fetch.continueRequest`, so it costs no extra round trip.
  */
 export async function pauseRequests(
   session: CdpSession,
   documentsOnly: boolean,
   decide: (paused: PausedRequest) => Promise<PausedRequestAction>,
   continued?: (paused: PausedRequest) => void,
+  userAgentOf?: (paused: PausedRequest) => string | undefined,
 ): Promise<void> {
   session.on('Fetch.requestPaused', (paused) => {
     const { requestId } = paused;
@@ -47,7 +49,11 @@ export async function pauseRequests(
       .catch((): PausedRequestAction => 'block')
       .then(async (decision) => {
         if (decision === 'continue') {
-          await session.send('Fetch.continueRequest', { requestId });
+          const userAgent = userAgentOf?.(paused);
+          await session.send(
+            'Fetch.continueRequest',
+            userAgent === undefined ? { requestId } : { requestId, headers: headersWithUserAgent(paused.request.headers, userAgent) },
+          );
           continued?.(paused);
           return;
         }
@@ -58,6 +64,12 @@ export async function pauseRequests(
       .catch(() => {});
   });
   await session.send('Fetch.enable', { patterns: [documentsOnly ? { urlPattern: '*', resourceType: 'Document' } : { urlPattern: '*' }] });
+}
+
+/** `headers` as DevTools takes them (they replace the request's own), under `userAgent`. */
+function headersWithUserAgent(headers: Readonly<Record<string, string>>, userAgent: string): { name: string; value: string }[] {
+  const entries = Object.entries(headers).filter(([name]) => name.toLowerCase() !== 'user-agent');
+  return [...entries.map(([name, value]) => ({ name, value })), { name: 'User-Agent', value: userAgent }];
 }
 
 /** The target id of the page a session is attached to: the id of its main frame in `Fetch` events. */

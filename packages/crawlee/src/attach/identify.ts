@@ -15,6 +15,9 @@
  *   headers, replacing any before). `navigator.userAgent` may stay a fingerprint's.
  * - Puppeteer: `page.setUserAgent()`, header and `navigator.userAgent` alike.
  * - `context.sendRequest()` in a request handler, every crawler kind: the `user-agent` header.
+ * - Pages a crawled page opens (popups, `target=_blank` pages): the `user-agent` header, set where
+ *   Heed intercepts them (`browser-playwright.ts`, `browser-puppeteer.ts`). JSDOM's sub-resources:
+ *   `jsdom.ts`.
  *
  * A `User-Agent` in a browser request's `request.headers` becomes that page's user-agent (Crawlee
  * alone sends it only to the page's sub-resources under a fingerprint). A browser crawler given
@@ -42,7 +45,7 @@ function hasUserAgent(headers: unknown): boolean {
 }
 
 /** The user-agent `headers` name, in any letter case. */
-function userAgentIn(headers: Headers | undefined): string | undefined {
+export function userAgentIn(headers: Headers | undefined): string | undefined {
   if (headers === undefined) return undefined;
   for (const [name, value] of Object.entries(headers)) if (name.toLowerCase() === 'user-agent' && typeof value === 'string') return value;
   return undefined;

@@ -6,6 +6,13 @@
  * `ResourceLoader.fetch` (jsdom's documented extension point) is asked for it; a disallowed one is
  * not requested (the element gets its `error` event) and is reported at stage `subresource`.
  *
+ * With `identifyPages`, each sub-resource goes out under the bot's `userAgent`, or under the page's
+ * own when its request named one (`request.headers`; on Crawlee 4, where the page is known by its
+ * URL only, always the bot's), as the page itself did. jsdom takes the user-agent from the loader
+ * (its `_userAgent` field; checked against jsdom 26), not from `fetch`'s options, so `fetch` runs
+ * on a view of the loader that names the page's user-agent instead; a loader without that field
+ * keeps its own.
+ *
  * The loader is one object shared by every JSDOMCrawler of the process, so the check is installed
  * on its class once and applies only inside the request handling of a crawler this plugin is
  * attached to (an AsyncLocalStorage scope around `_runRequestHandler`, which builds the page and
@@ -22,6 +29,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { createRequire } from 'node:module';
 import type { RobotsGuard } from '../guard.js';
 import { skipFromVerdict } from '../report/skip-events.js';
+import { userAgentIn } from './identify.js';
 import {
   jsdomResourceLoader,
   wrapRequestHandling,
@@ -34,6 +42,8 @@ import {
 interface PageScope {
   readonly guard: RobotsGuard;
   readonly pageUrl: () => string;
+  /** What its sub-resources go out under; `undefined` leaves them to the loader. */
+  readonly userAgent: () => string | undefined;
 }
 
 const pageScope = new AsyncLocalStorage<PageScope>();
@@ -45,15 +55,23 @@ const MAX_NOTED_PAGES = 10_000;
 
 type FetchPromise = NonNullable<ReturnType<ResourceFetch>>;
 
-/** Installs the sub-resource check for a JSDOMCrawler; does nothing for other crawlers or without `blockSubresources`. */
+/**
+ * Installs the sub-resource check and user-agent for a JSDOMCrawler; does nothing for other
+ * crawlers or without `blockSubresources` and `identifyPages`.
+ */
 export function attachJsdomHooks(crawler: PublicCrawler, guard: RobotsGuard): void {
-  if (!guard.options.blockSubresources) return;
+  if (!guard.options.blockSubresources && !guard.options.identifyPages) return;
   const loader = jsdomResourceLoader(crawler);
   if (loader === undefined) return;
   patchLoader(loader);
-  wrapRequestHandling(crawler, (context, next) =>
-    pageScope.run({ guard, pageUrl: () => context.request.loadedUrl ?? context.request.url }, () => next(context)),
-  );
+  wrapRequestHandling(crawler, (context, next) => {
+    const pageUrl = () => context.request.loadedUrl ?? context.request.url;
+    const userAgent = () => {
+      if (!guard.options.identifyPages) return undefined;
+      return userAgentIn((context.request as { headers?: Record<string, unknown> }).headers) ?? guard.options.userAgent;
+    };
+    return pageScope.run({ guard, pageUrl, userAgent }, () => next(context));
+  });
 }
 
 /**
@@ -62,7 +80,7 @@ export function attachJsdomHooks(crawler: PublicCrawler, guard: RobotsGuard): vo
  * Returns false when the crawler is not one or its jsdom cannot be found.
  */
 export function attachJsdomHooksV4(crawler: object, guard: RobotsGuard): boolean {
-  if (!guard.options.blockSubresources || !classNames(crawler).includes('JSDOMCrawler')) return false;
+  if ((!guard.options.blockSubresources && !guard.options.identifyPages) || !classNames(crawler).includes('JSDOMCrawler')) return false;
   try {
     const require = createRequire(import.meta.url);
     const loader = (createRequire(require.resolve('@crawlee/jsdom'))('jsdom') as { ResourceLoader?: ResourceLoaderClass }).ResourceLoader;
@@ -77,7 +95,8 @@ export function attachJsdomHooksV4(crawler: object, guard: RobotsGuard): boolean
 /** A Crawlee 4 JSDOM page at `url` is being built: its sub-resources are judged by `guard`. */
 export function notePage(url: string, guard: RobotsGuard): void {
   if (pagesByUrl.size >= MAX_NOTED_PAGES) pagesByUrl.delete(pagesByUrl.keys().next().value as string);
-  pagesByUrl.set(url, { guard, pageUrl: () => url });
+  const userAgent = guard.options.identifyPages ? guard.options.userAgent : undefined;
+  pagesByUrl.set(url, { guard, pageUrl: () => url, userAgent: () => userAgent });
 }
 
 /** The page at `url` was handled. */
@@ -102,6 +121,8 @@ function patchLoader(loader: ResourceLoaderClass): void {
     const referrer = options?.['referrer'];
     const scope = pageScope.getStore() ?? (typeof referrer === 'string' ? pagesByUrl.get(referrer) : undefined);
     if (scope === undefined || !/^https?:/i.test(url)) return original.call(this, url, options);
+    const loader = underUserAgent(this, scope.userAgent());
+    if (!scope.guard.options.blockSubresources) return original.call(loader, url, options);
     let inner: FetchPromise | null = null;
     let aborted = false;
     const promise: FetchPromise = (async () => {
@@ -111,7 +132,7 @@ function patchLoader(loader: ResourceLoaderClass): void {
         throw new Error(`${url} not loaded: robots.txt disallows it`);
       }
       if (aborted) throw new Error(`${url} not loaded: the page was closed`);
-      inner = original.call(this, url, options);
+      inner = original.call(loader, url, options);
       return inner;
     })();
     // jsdom reads `response` (cookies) and calls `abort()` (window closed) on what fetch returns.
@@ -122,4 +143,10 @@ function patchLoader(loader: ResourceLoaderClass): void {
     };
     return promise;
   };
+}
+
+/** `loader` as seen by one `fetch`: naming `userAgent` where jsdom reads it (see the header). */
+function underUserAgent(loader: unknown, userAgent: string | undefined): unknown {
+  if (userAgent === undefined || typeof (loader as { _userAgent?: unknown } | null)?._userAgent !== 'string') return loader;
+  return Object.create(loader as object, { _userAgent: { value: userAgent } }) as unknown;
 }
