@@ -20,6 +20,11 @@ const cases: [input: string, origin: string | undefined][] = [
   ['https://sub.example.co.uk/', 'https://sub.example.co.uk'],
   ['https://bücher.de/x', 'https://xn--bcher-kva.de'],
   ['https://xn--bcher-kva.de/x', 'https://xn--bcher-kva.de'],
+  ['https://www.xn--bcher-kva.de:8080/x', 'https://www.xn--bcher-kva.de:8080'],
+  ['https://www.xn--a.de/x', undefined], // invalid punycode in an inner label
+  ['https://a-xn--b.example/x', 'https://a-xn--b.example'],
+  ['http://host1/x', 'http://host1'],
+  ['http://host1:80/x', 'http://host1'],
   ['https://user:pass@example.com/x', 'https://example.com'],
   ['http://127.0.0.1:8080/x', 'http://127.0.0.1:8080'],
   ['http://127.1/x', 'http://127.0.0.1'],

@@ -91,6 +91,24 @@ describe('decide(), the check a crawler makes', () => {
     }
   });
 
+  it('reports a malformed product token as a rejection, warm or cold, never a throw', async () => {
+    const m = new RobotsManager({ userAgent: UA, log: recordingLog().log });
+    try {
+      const url = `${server.origin}/public`;
+      // A caller that chains .catch() on the returned promise must see the error there.
+      const rejection = async (): Promise<void> => {
+        let pending: Promise<unknown> | undefined;
+        expect(() => (pending = m.decide(url, 'OtherBot/2.0'))).not.toThrow();
+        await expect(pending).rejects.toThrow(/productToken/);
+      };
+      await rejection();
+      expect((await m.decide(url)).allowed).toBe(true);
+      await rejection();
+    } finally {
+      await m.close();
+    }
+  });
+
   it('answers an invalid URL without fetching, and rejects after close()', async () => {
     const m = new RobotsManager({ userAgent: UA, log: recordingLog().log });
     expect(await m.decide('not a url')).toMatchObject({ allowed: false, reason: 'invalid-url', origin: '', line: 0 });

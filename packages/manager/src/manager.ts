@@ -165,9 +165,19 @@ export class RobotsManager {
    * {@link FetchContext}); consulted only when robots.txt is fetched, never on a cache hit, so pass
    * one object created once. The other methods take it too.
    */
-  async decide(url: string, productToken?: ProductTokens, fetch?: FetchContext): Promise<Verdict> {
-    const token = productToken === undefined ? this.options.productToken : this.tokensOf(productToken);
-    return this.decideWith(url, token, this.lastOrigin.of(url), fetch);
+  decide(url: string, productToken?: ProductTokens, fetch?: FetchContext): Promise<Verdict> {
+    // Not an async function: a warm check builds one settled promise, where an async function
+    // costs more around the same value. Its errors still reject, never throw.
+    try {
+      const token = productToken === undefined ? this.options.productToken : this.tokensOf(productToken);
+      const origin = this.lastOrigin.of(url);
+      const entry = origin === undefined ? undefined : this.robots.cached(origin);
+      if (entry === undefined) return this.decideWith(url, token, origin, fetch);
+      return Promise.resolve(verdictOf(entry, url, token));
+    } catch (error) {
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
+      return Promise.reject(error);
+    }
   }
 
   /**
