@@ -163,10 +163,24 @@ async function checkPageUsage(context: ContextInternals, guard: RobotsGuard): Pr
 }
 
 function hookRun(crawler: PublicCrawler, guard: RobotsGuard, queue: QueueHooks, feeder: SitemapFeeder | undefined): void {
+  // A crawler run a second time may open a new default queue; wrap whichever it reads now.
+  wrapRun(crawler, guard, queue, feeder, async () => queue.wrap(await crawler.getRequestQueue()));
+}
+
+/**
+ * Wraps `crawler.run()` on either major: `beforeRun` takes hold of the queue the run reads, which is
+ * busy while it runs; at the end, sitemaps still being read are stopped and the summary is logged.
+ */
+export function wrapRun(
+  crawler: Pick<PublicCrawler, 'run' | 'log'>,
+  guard: RobotsGuard,
+  queue: QueueHooks,
+  feeder: SitemapFeeder | undefined,
+  beforeRun: () => Promise<void>,
+): void {
   const original = crawler.run.bind(crawler);
   crawler.run = async (requests?: unknown, options?: unknown) => {
-    // A crawler run a second time may open a new default queue; wrap whichever it reads now.
-    queue.wrap(await crawler.getRequestQueue());
+    await beforeRun();
     queue.busy = true;
     try {
       return await original(requests, options);

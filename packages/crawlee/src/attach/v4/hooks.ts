@@ -22,7 +22,7 @@ import type { RobotsGuard } from '../../guard.js';
 import type { Skips } from '../../report/skips.js';
 import type { SitemapFeeder } from '../../sitemaps/feeder.js';
 import type { AdapterParts } from '../adapter.js';
-import { hookUserHandler } from '../basic.js';
+import { hookUserHandler, wrapRun } from '../basic.js';
 import { wrapUserHandler, type ContextInternals, type PublicCrawler } from '../crawler-internals.js';
 import type { QueueHooks } from '../queue.js';
 import { handleChecked } from '../handle-checked.js';
@@ -169,16 +169,5 @@ function hookRun(
   feeder: SitemapFeeder | undefined,
   claim: (manager: RequestManagerV4) => void,
 ): void {
-  const original = crawler.run.bind(crawler);
-  crawler.run = async (requests?: unknown, options?: unknown) => {
-    claim(await crawler.getRequestManager());
-    queue.busy = true;
-    try {
-      return await original(requests, options);
-    } finally {
-      queue.busy = false;
-      feeder?.stopRunning();
-      if (guard.options.logSummary) crawler.log.info(guard.stats.summary());
-    }
-  };
+  wrapRun(crawler, guard, queue, feeder, async () => claim(await crawler.getRequestManager()));
 }
