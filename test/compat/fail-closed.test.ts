@@ -34,7 +34,12 @@ describe('a hook the protection rests on is removed', () => {
     await site?.close();
   });
 
-  async function crawl(remove: (keyof Wrapped)[]) {
+  /**
+   * A crawl with the plugin's wrappers `remove`d from the queue. Pages add their links with
+   * `enqueueLinks`, or, with `addLinksDirectly`, with `context.addRequests` (a path that reaches the
+   * queue's own methods only, as a release adding links another way would).
+   */
+  async function crawl(remove: (keyof Wrapped)[], addLinksDirectly = remove.length > 0) {
     for (const origin of [a, b]) origin.hits.length = 0;
     const manager = new RobotsManager({ userAgent: UA });
     const handled: string[] = [];
@@ -43,7 +48,13 @@ describe('a hook the protection rests on is removed', () => {
       {
         requestHandler: async (ctx) => {
           handled.push(ctx.request.url);
-          await ctx.enqueueLinks({ strategy: 'all' });
+          if (!addLinksDirectly) return void (await ctx.enqueueLinks({ strategy: 'all' }));
+          const base = ctx.request.loadedUrl ?? ctx.request.url;
+          const links = ctx
+            .$('a[href]')
+            .map((_, element) => new URL(ctx.$(element).attr('href') ?? '', base).href)
+            .get();
+          await ctx.addRequests(links);
         },
       },
       freshConfig(),

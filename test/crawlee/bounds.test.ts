@@ -93,7 +93,7 @@ describe('20,000 origins and 100,000 URLs through the plugin', () => {
     const scheduler = new CrawlDelayScheduler(options.maxCrawlDelaySecs * 1000);
     const guard = new RobotsGuard(options, manager as unknown as RobotsManagerLike, stats, skips, scheduler, () => {});
     const log = silentLog();
-    const hooks = new QueueHooks(guard, skips, new PendingRequests(), undefined, log);
+    const hooks = new QueueHooks(guard, skips, new PendingRequests(), log);
     const { queue, handled } = fifoQueue();
     hooks.wrap(queue);
     const admitted = (hooks as unknown as { admitted: Set<string> }).admitted;
@@ -152,7 +152,7 @@ describe('20,000 origins and 100,000 URLs through the plugin', () => {
       () => {},
     );
     const guard = new RobotsGuard(options, manager as unknown as RobotsManagerLike, stats, skips, undefined, () => {});
-    const hooks = new QueueHooks(guard, skips, new PendingRequests(), undefined, silentLog());
+    const hooks = new QueueHooks(guard, skips, new PendingRequests(), silentLog());
     const { queue, handled, inject } = fifoQueue();
     hooks.wrap(queue);
     const urls = Array.from({ length: MAX_ADMITTED_URLS + 10 }, (_, i) => `${originOf(i % 3)}/page-${i}`);
@@ -203,7 +203,7 @@ describe('a crawl-delay forgotten while requests of its origin are being release
     // Two idle origins at most: every other origin's delay, learnt in between, pushes o0 out.
     const scheduler = new CrawlDelayScheduler(60_000, 2);
     const guard = new RobotsGuard(options, manager as unknown as RobotsManagerLike, stats, skips, scheduler, () => {});
-    const hooks = new QueueHooks(guard, skips, new PendingRequests(), undefined, silentLog());
+    const hooks = new QueueHooks(guard, skips, new PendingRequests(), silentLog());
     const { queue } = fifoQueue();
     hooks.wrap(queue);
     const urls = [`${originOf(0)}/a`, ...[1, 2, 3, 4, 5, 6, 7].map((i) => `${originOf(i)}/a`), `${originOf(0)}/b`];

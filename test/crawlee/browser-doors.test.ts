@@ -425,7 +425,10 @@ describe.skipIf(!has('chromium', 'test/crawlee/browser-doors.test.ts')).each([
     const hits = doors.a.hits.filter((hit) => hit.path !== '/robots.txt' && hit.path !== '/favicon.ico');
     expect(hits.map((hit) => hit.path)).toEqual(expect.arrayContaining(['/chain-ok', '/ok3', '/final', '/popup-hop', '/popup-ok']));
     const gaps = hits.slice(1).map((hit, i) => ({ to: hit.path, gap: hit.at - hits[i]!.at }));
-    expect(gaps.filter(({ gap }) => gap < 350)).toEqual([]);
+    // The site stamps a request when its event loop reads it, in the crawler's own busy process: a
+    // stamp can come late by tens of milliseconds under load, and the next gap looks that much
+    // shorter. Without the delay, hops follow each other within a few milliseconds.
+    expect(gaps.filter(({ gap }) => gap < 250)).toEqual([]);
   });
 });
 

@@ -4,7 +4,8 @@
  * origins not yet known wait, and such an origin's robots.txt is fetched once however many of its
  * links a page has. A manager without `decideCached` (a user's own) still gets every URL judged.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RobotsManager, type Verdict } from '@heed/manager';
 import { RobotsPlugin, type RobotsManagerLike, type SkipEvent } from '@heed/crawlee';
 import { crawleeCheerio, freshConfig, page, startSite, text, type Site } from './site.js';
@@ -35,13 +36,22 @@ function countingManager(): { manager: RobotsManager; calls: { decide: number; d
   return { manager, calls };
 }
 
-/** Crawls from `start` with a CheerioCrawler that enqueues every link; the URLs handled and the skips. */
-async function crawl(start: string, manager: RobotsManagerLike): Promise<{ handled: string[]; skips: SkipEvent[] }> {
+/**
+ * Crawls from `start` with a CheerioCrawler that enqueues every link; the URLs handled and the skips.
+ * `maxRequestsPerCrawl`: the crawler's own limit, if any.
+ */
+async function crawl(
+  start: string,
+  manager: RobotsManagerLike,
+  maxRequestsPerCrawl?: number,
+): Promise<{ handled: string[]; skips: SkipEvent[] }> {
   const handled: string[] = [];
   const skips: SkipEvent[] = [];
   const crawler = new crawleeCheerio.CheerioCrawler(
     {
       maxRequestRetries: 0,
+      maxConcurrency: 1,
+      ...(maxRequestsPerCrawl !== undefined ? { maxRequestsPerCrawl } : {}),
       requestHandler: async ({ request, enqueueLinks }) => {
         handled.push(request.url);
         await enqueueLinks({ strategy: 'all' });
@@ -127,4 +137,70 @@ describe('links of a page, judged in one go', () => {
       await real.close();
     }
   });
+
+  it("does not judge the links of pages past the crawler's maxRequestsPerCrawl: the queue takes none of them", async () => {
+    site = await startSite(1);
+    const [a] = site.origins as [Site['origins'][number]];
+    a.routes.set('/robots.txt', text('User-agent: *\nDisallow: /p/7\n'));
+    // Each page links LINKS pages; the crawl stops at 3 pages, its queue full after the first.
+    const links = Array.from({ length: LINKS }, (_, i) => `/p/${i + 1}`);
+    a.routes.set('/', page('home', links));
+    for (const link of links) a.routes.set(link, page(link, links));
+    const { manager, calls } = countingManager();
+    try {
+      const { handled, skips } = await crawl(a.url('/'), manager, 3);
+      expect(handled).toHaveLength(3);
+      expect(a.count('/p/7')).toBe(0);
+      // The home page's links are judged (the queue has room for 2 of them); the links of the two
+      // pages after it are not: no budget is left, and the queue reports them over its limit itself.
+      expect(skips.map((s) => s.url)).toEqual([a.url('/p/7')]);
+      expect(calls.decideCached + calls.decide).toBeLessThan(2 * LINKS);
+    } finally {
+      await manager.close();
+    }
+  });
+
+  it('enters no AsyncLocalStorage of its own on Crawlee 3 (each one in use costs every promise of the process)', async () => {
+    site = await startSite(1);
+    const [a] = site.origins as [Site['origins'][number]];
+    a.routes.set('/robots.txt', text('User-agent: *\nDisallow: /p/3\n'));
+    const links = ['/p/1', '/p/2', '/p/3'];
+    a.routes.set('/', page('home', links));
+    for (const link of links) a.routes.set(link, page(link, []));
+    const entered: string[] = [];
+    // Who called run() or enterWith(): the first frame past this test and the spy.
+    const note = () => {
+      const caller = (new Error().stack ?? '')
+        .split('\n')
+        .slice(1)
+        .find((line) => !/enqueue-batch\.test|tinyspy|@vitest/.test(line));
+      if (caller !== undefined && /packages[\\/](crawlee|manager)[\\/]/.test(caller)) entered.push(caller);
+    };
+    const run = vi.spyOn(AsyncLocalStorage.prototype, 'run').mockImplementation(function (this: AsyncLocalStorage<unknown>, ...args) {
+      note();
+      return run.getMockImplementation() === undefined ? undefined : Reflect.apply(originalRun, this, args);
+    });
+    const enterWith = vi.spyOn(AsyncLocalStorage.prototype, 'enterWith').mockImplementation(function (
+      this: AsyncLocalStorage<unknown>,
+      store: unknown,
+    ) {
+      note();
+      Reflect.apply(originalEnterWith, this, [store]);
+    });
+    const manager = new RobotsManager({ userAgent: UA });
+    try {
+      const { handled, skips } = await crawl(a.url('/'), manager);
+      expect(handled.sort()).toEqual([a.url('/'), a.url('/p/1'), a.url('/p/2')].sort());
+      // The page scope still reaches the skip: its referrer.
+      expect(skips).toMatchObject([{ url: a.url('/p/3'), reason: 'rules', stage: 'enqueue', referrer: a.url('/') }]);
+      expect(entered).toEqual([]);
+    } finally {
+      run.mockRestore();
+      enterWith.mockRestore();
+      await manager.close();
+    }
+  });
 });
+
+const originalRun = AsyncLocalStorage.prototype.run;
+const originalEnterWith = AsyncLocalStorage.prototype.enterWith;

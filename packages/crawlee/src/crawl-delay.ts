@@ -62,7 +62,14 @@ export class CrawlDelayScheduler {
   setDelay(origin: string, seconds: number | undefined, now = Date.now()): void {
     const ms = seconds === undefined || !Number.isFinite(seconds) || seconds <= 0 ? 0 : Math.min(seconds * 1000, this.maxDelayMs);
     this.clockOf(origin, now).delayMs = ms;
+    if (ms > 0) this.holdsBack = true;
   }
+
+  /**
+   * Whether any origin has had a crawl-delay or a pause: until then no request is ever held back at
+   * its send, and the hooks around the send have nothing to do.
+   */
+  holdsBack = false;
 
   /** The crawl-delay of `origin` in ms as in force (capped), once known. */
   delayOf(origin: string): number | undefined {
@@ -76,6 +83,7 @@ export class CrawlDelayScheduler {
   pause(origin: string, until: number, now = Date.now()): void {
     const clock = this.clockOf(origin, now);
     clock.pausedUntil = Math.max(clock.pausedUntil ?? until, until);
+    this.holdsBack = true;
   }
 
   /**

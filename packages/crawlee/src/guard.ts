@@ -155,6 +155,18 @@ export class RobotsGuard {
   }
 
   /**
+   * {@link skipFor} for a page, answered on the spot when the manager has the verdict at hand (its
+   * origin's record in memory and fresh, no `purposes`): a check that costs a crawl no promise for
+   * every request it fetches. Otherwise the promise of {@link skipFor}.
+   */
+  skipForNow(url: string, stage: SkipStage, from?: string): SkipEvent | undefined | Promise<SkipEvent | undefined> {
+    const verdict = this.verdictAtHand(url);
+    if (verdict === undefined) return this.skipFor(url, stage, from);
+    this.noteVerdict(verdict, url, true);
+    return verdict.allowed ? undefined : skipFromVerdict(verdict, stage, from);
+  }
+
+  /**
    * The manager's verdict for `url` and this crawler's product token(s), or, when the manager
    * failed (a store error, a bug), a {@link CheckFailure}: not allowed either way. Never throws.
    * `use` says what the URL is for, which decides what is learnt about a new origin: a page
@@ -268,6 +280,15 @@ export class RobotsGuard {
   cancelSlot(key: string): void {
     this.crawlDelays?.cancel(key);
     this.shared?.cancel(key);
+  }
+
+  /**
+   * Whether the clock at send has nothing to do: no origin of this crawl has had a crawl-delay or
+   * a pause, and no store shares a clock with other processes. The hooks around each request's send
+   * then return at once.
+   */
+  get sendClockIdle(): boolean {
+    return this.shared === undefined && this.crawlDelays?.holdsBack !== true;
   }
 
   /**

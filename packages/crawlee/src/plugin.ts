@@ -23,7 +23,7 @@ import { attachV3 } from './attach/v3.js';
 import { attachV4 } from './attach/v4/adapter.js';
 import { domainThrottling, isCrawlerV4, missingMemberV4, type CrawlerV4 } from './attach/v4/crawler-v4.js';
 import { requestQueueOf, ThrottledCrawlDelays } from './attach/v4/hooks.js';
-import { assertQueueFree, enqueueScope, PendingRequests, QueueHooks } from './attach/queue.js';
+import { assertQueueFree, PendingRequests, QueueHooks } from './attach/queue.js';
 import { CrawlDelayScheduler } from './crawl-delay.js';
 import { AlreadyAttachedError, UnsupportedCrawleeVersionError, UnsupportedCrawlerError } from './errors.js';
 import { RobotsGuard } from './guard.js';
@@ -126,6 +126,7 @@ export class RobotsPlugin {
     const crawlDelays = resolved.crawlDelay ? await newCrawlDelays(v4, target, resolved.maxCrawlDelaySecs) : undefined;
     const guard = new RobotsGuard(resolved, asked, stats, skips, crawlDelays, warn);
     const pending = new PendingRequests();
+    const queue = new QueueHooks(guard, skips, pending, target.log, v4);
     const feeder = resolved.sitemaps
       ? newFeeder(
           resolved.sitemaps,
@@ -140,10 +141,11 @@ export class RobotsPlugin {
           guard,
           target,
           pending,
+          queue,
         )
       : undefined;
     if (feeder) guard.tellPageOrigins(feeder);
-    const queue = new QueueHooks(guard, skips, pending, feeder, target.log);
+    if (feeder) queue.alsoWaitFor(feeder);
     const adapter = v4 ? attachV4 : attachV3;
     await adapter({ crawler: target, options: resolved, guard, skips, queue, feeder });
     attached.add(crawler);
@@ -200,11 +202,12 @@ function newFeeder(
   guard: RobotsGuard,
   crawler: PublicCrawler,
   pending: PendingRequests,
+  queue: QueueHooks,
 ): SitemapFeeder {
   return new SitemapFeeder(options, {
     ...base,
     pending: () => pendingRequestCount(crawler) ?? pending.approximation,
-    enqueue: (entries) => enqueueSitemapUrls(entries, guard, crawler, options.label),
+    enqueue: (entries) => enqueueSitemapUrls(entries, guard, crawler, queue, options.label),
     admit: (url, signal) => guard.admitOwnFetch(url, signal),
     sendClock: guard,
   });
@@ -215,6 +218,7 @@ async function enqueueSitemapUrls(
   entries: readonly SitemapUrl[],
   guard: RobotsGuard,
   crawler: PublicCrawler,
+  queue: QueueHooks,
   label: string | undefined,
 ): Promise<number> {
   const requests = entries.map((e) => ({ url: e.url, ...(label ? { label } : {}), userData: { sitemapUrl: e.sitemapUrl } }));
@@ -222,8 +226,7 @@ async function enqueueSitemapUrls(
   for await (const request of guard.filter(requests, { stage: 'sitemap' })) accepted.push(request);
   // Checked above: the queue admits them as they are. The crawler's own addRequests applies its
   // limits (maxRequestsPerCrawl).
-  if (accepted.length > 0)
-    await enqueueScope.run({ prechecked: true }, () => crawler.addRequests(accepted, { waitForAllRequestsToBeAdded: true }));
+  if (accepted.length > 0) await queue.addChecked(accepted, () => crawler.addRequests(accepted, { waitForAllRequestsToBeAdded: true }));
   return accepted.length;
 }
 

@@ -20,6 +20,23 @@ const { CheerioCrawler, Configuration, log: crawleeLog } = require('@crawlee/che
 const quiet = { debug() {}, info() {}, warning() {}, error() {} };
 const gc = typeof globalThis.gc === 'function' ? globalThis.gc : () => {};
 
+/** A CPU profile of what runs from now until `stop()` (the crawl alone, not the process's start-up). */
+async function startProfile() {
+  const { Session } = await import('node:inspector/promises');
+  const { writeFile } = await import('node:fs/promises');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return {
+    async stop(file) {
+      const { profile } = await session.post('Profiler.stop');
+      await writeFile(file, JSON.stringify(profile));
+      session.disconnect();
+    },
+  };
+}
+
 function heapAfterGc() {
   gc();
   gc();
@@ -89,12 +106,14 @@ async function crawl(job) {
       }, job.heapSampleMs ?? 15_000)
     : undefined;
 
+  const profiler = process.env.CRAWL_CPU_PROF ? await startProfile() : undefined;
   const started = performance.now();
   const cpuStart = process.cpuUsage();
   const finalStats = await crawler.run(job.startUrls);
   const ms = performance.now() - started;
   // CPU time of this process: what the crawl itself cost, whatever else the shared machine was doing.
   const cpu = process.cpuUsage(cpuStart);
+  await profiler?.stop(`${process.env.CRAWL_CPU_PROF}/${job.variant}-${process.pid}.cpuprofile`);
   if (sampler) clearInterval(sampler);
 
   const result = {

@@ -18,7 +18,8 @@ const WORKER = fileURLToPath(new URL('./crawl-worker.mjs', import.meta.url));
 export function runCrawl(job, timeoutMs) {
   return new Promise((resolve) => {
     const started = performance.now();
-    const execArgv = ['--expose-gc', ...(process.env.CRAWL_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.CRAWL_CPU_PROF}`] : [])];
+    // CRAWL_CPU_PROF: the worker profiles its `crawler.run()` (the measured window) into that folder.
+    const execArgv = ['--expose-gc'];
     const child = fork(WORKER, [], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     let settled = false;
     const settle = (outcome) => {

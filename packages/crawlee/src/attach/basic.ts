@@ -27,7 +27,7 @@ import {
   type PublicCrawler,
 } from './crawler-internals.js';
 import { checkRewrite } from './outgoing.js';
-import { enqueueScope, type QueueHooks } from './queue.js';
+import type { QueueHooks } from './queue.js';
 import { handleChecked } from './handle-checked.js';
 import { skipRequest } from './skip-request.js';
 
@@ -40,7 +40,7 @@ export async function attachBasicHooks(
 ): Promise<void> {
   queue.wrap(await crawler.getRequestQueue());
   hookRequestHandling(crawler, guard, skips, queue);
-  hookUserHandler(crawler, guard);
+  hookUserHandler(crawler, guard, queue);
   hookRun(crawler, guard, queue, feeder);
   hookAddRequests(crawler, queue);
 }
@@ -111,7 +111,7 @@ class NavigationBlockedError extends Error {
   }
 }
 
-export function hookUserHandler(crawler: PublicCrawler, guard: RobotsGuard): void {
+export function hookUserHandler(crawler: PublicCrawler, guard: RobotsGuard, queue: QueueHooks): void {
   const readsPages = guard.options.metaRobots || guard.options.honorRelNofollow || guard.readsUsage;
   wrapUserHandler(crawler, (handler) => async (context: ContextInternals) => {
     const { request } = context;
@@ -131,13 +131,14 @@ export function hookUserHandler(crawler: PublicCrawler, guard: RobotsGuard): voi
       context.enqueueLinks = (options?: Record<string, unknown>) => {
         const userOnSkipped = options?.['onSkippedRequest'] as ((o: { url: string; reason: string }) => unknown) | undefined;
         const page = guard.pageOf(request);
-        return enqueueScope.run(
+        return queue.enqueueFrom(
           {
             referrer: request.loadedUrl ?? request.url,
             ...(page ? { page } : {}),
             ...(userOnSkipped ? { alsoNotify: async (url: string) => void (await userOnSkipped({ url, reason: 'robotsTxt' })) } : {}),
           },
-          () => enqueueLinks(options),
+          options,
+          enqueueLinks,
         );
       };
     }

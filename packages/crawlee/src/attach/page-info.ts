@@ -20,6 +20,7 @@ import {
   type EvaluatingPage,
   type PageSignals,
 } from '../page-signals/index.js';
+import { mayCarrySignals, signalWords } from '../page-signals/quick-scan.js';
 import { pageUsageEvidence } from '../page-signals/usage.js';
 import type { ContextInternals } from './crawler-internals.js';
 
@@ -28,7 +29,9 @@ export async function readPageInfo(
   options: Pick<ResolvedOptions, 'productToken' | 'metaRobots' | 'honorRelNofollow' | 'purposes'>,
 ): Promise<PageInfo> {
   const { productToken, metaRobots, honorRelNofollow } = options;
-  const signals = await readSignals(context, honorRelNofollow);
+  // Usage evidence reads meta tags of other names: those pages are always read whole.
+  const quick = options.purposes.length === 0 ? wordsOf(productToken) : undefined;
+  const signals = await readSignals(context, honorRelNofollow, quick);
   const headers = await headerLines(context.response);
   const header = headers['x-robots-tag'];
   // With purposes, what the response says about AI usage (headers, and the same meta tags).
@@ -46,6 +49,8 @@ export async function readPageInfo(
 /** The response headers read here: the robots directives, the usage signals and the content type. */
 const READ_HEADERS = ['content-usage', 'content-signal', 'tdm-reservation', 'x-robots-tag', 'content-type'] as const;
 
+const READ_HEADER_LENGTHS = new Set<number>(READ_HEADERS.map((name) => name.length));
+
 type HeaderLines = Partial<Record<(typeof READ_HEADERS)[number], string[]>>;
 
 /**
@@ -61,6 +66,8 @@ type HeaderLines = Partial<Record<(typeof READ_HEADERS)[number], string[]>>;
 async function headerLines(response: unknown): Promise<HeaderLines> {
   const lines: HeaderLines = {};
   const add = (name: string, value: string) => {
+    // Most header names are none of these: their length tells without lower-casing them.
+    if (!READ_HEADER_LENGTHS.has(name.length)) return;
     const key = READ_HEADERS.find((read) => read === name.toLowerCase());
     if (key !== undefined) (lines[key] ??= []).push(...value.split('\n'));
   };
@@ -94,16 +101,35 @@ async function headerLines(response: unknown): Promise<HeaderLines> {
   return lines;
 }
 
-/** The page's signals from the best document the context has: the crawler's own parse first. */
-async function readSignals(context: ContextInternals, wantLinks: boolean): Promise<PageSignals> {
+/** The signal words of each product token (see `quick-scan.ts`): a plugin asks with one token, every page. */
+const signalWordsOf = new Map<ProductTokens, RegExp>();
+
+function wordsOf(token: ProductTokens): RegExp {
+  let words = signalWordsOf.get(token);
+  if (words === undefined) {
+    words = signalWords(token);
+    if (signalWordsOf.size < 64) signalWordsOf.set(token, words);
+  }
+  return words;
+}
+
+/**
+ * The page's signals from the best document the context has: the crawler's own parse first.
+ * `quick`: the words a signal needs; a Cheerio page whose raw HTML has none of them is not walked.
+ */
+async function readSignals(context: ContextInternals, wantLinks: boolean, quick: RegExp | undefined): Promise<PageSignals> {
   const pageUrl = context.request.loadedUrl ?? context.request.url;
   const page = context.page as Partial<EvaluatingPage> | undefined;
   if (page && typeof page.evaluate === 'function') return signalsFromBrowserPage(page as EvaluatingPage, pageUrl, wantLinks);
   const document = (context['window'] as { document?: unknown } | undefined)?.document;
   if (isDocument(document)) return signalsFromDocument(document, pageUrl, wantLinks);
-  if (isCheerio(context['$'])) return signalsFromCheerio(context['$'], pageUrl, wantLinks);
+  if (isCheerio(context['$'])) {
+    if (quick !== undefined && !mayCarrySignals(context.body, quick)) return NO_SIGNALS;
+    return signalsFromCheerio(context['$'], pageUrl, wantLinks);
+  }
   const html = bodyText(context.body);
-  return html === undefined ? NO_SIGNALS : signalsFromHtml(html, pageUrl, wantLinks);
+  if (html === undefined || (quick !== undefined && !mayCarrySignals(html, quick))) return NO_SIGNALS;
+  return signalsFromHtml(html, pageUrl, wantLinks);
 }
 
 function isDocument(value: unknown): value is DomDocument {

@@ -11,6 +11,14 @@
  *   `reclaimRequest` once its slot comes).
  * - `isFinished`: the crawl does not end while sitemaps are still being enqueued.
  *
+ * Where a batch comes from (a page's links, Heed's own sitemap entries, the queue's own inner calls)
+ * is told explicitly on Crawlee 3: a page's `enqueueLinks` is handed a stand-in for the queue (its
+ * `requestQueue` option, see {@link QueueHooks.enqueueFrom}), and requests already judged are known
+ * by identity (the queue passes request objects on as they are). On Crawlee 4, whose `enqueueLinks`
+ * reaches the queue through `crawler.addRequests`, an AsyncLocalStorage carries it. Not on 3: on
+ * Node 20 every storage in use costs each promise of the process about a quarter of a microsecond,
+ * about 1.5% of a link-dense crawl's CPU.
+ *
  * Fail closed: a request that reaches `fetchNextRequest` without having passed the enqueue filter
  * (a path that bypassed it) is still checked there, and the bypass is logged once, loudly. A
  * request that reaches the handler without passing `fetchNextRequest` is checked there (see
@@ -41,14 +49,24 @@ export interface EnqueueScope {
 }
 
 /**
- * The scope of the `addRequest*` calls in progress (AsyncLocalStorage follows them across awaits).
- * One storage for both uses: every storage in use adds work to every promise the process makes.
+ * The scope of the `addRequest*` calls in progress on Crawlee 4 (AsyncLocalStorage follows them
+ * across awaits). Never entered on Crawlee 3, where it then costs nothing.
  */
-export const enqueueScope = new AsyncLocalStorage<EnqueueScope>();
+const enqueueScope = new AsyncLocalStorage<EnqueueScope>();
 
 /** The scope of the queue's own inner calls. */
 const INSIDE_QUEUE: EnqueueScope = Object.freeze({ insideQueue: true });
-const insideQueue = <R>(run: () => R): R => enqueueScope.run(INSIDE_QUEUE, run);
+const PRECHECKED: EnqueueScope = Object.freeze({ prechecked: true });
+const NO_SCOPE: EnqueueScope = Object.freeze({});
+
+/** The queue's own methods, as they were before the wrappers. */
+interface QueueMethods {
+  addRequest(request: unknown, options?: unknown): Promise<unknown>;
+  addRequests(requests: unknown, options?: unknown): Promise<unknown>;
+  addRequestsBatched(requests: unknown, options?: unknown): Promise<unknown>;
+  fetchNextRequest(): Promise<RequestInternals | null | undefined>;
+  isFinished(): Promise<boolean>;
+}
 
 /**
  * The plugin that judges each queue: the last to claim it. Requests of a queue two crawlers read at
@@ -107,7 +125,18 @@ export class QueueHooks {
   private readonly admitted = new Set<string>();
   /** Whether a URL was admitted past the bound of {@link admitted} (a URL missing since may have been admitted). */
   private admittedForgotten = false;
-  private readonly wrapped = new WeakSet<object>();
+  /** Each wrapped queue's own methods. */
+  private readonly originals = new WeakMap<object, QueueMethods>();
+  /**
+   * Request objects admitted by this plugin: the queue's inner calls (`addRequestsBatched` →
+   * `addRequests`) hand them on as they are, and pass. Strings are made objects when admitted.
+   */
+  private readonly admittedItems = new WeakSet<object>();
+  /** Request objects already judged (sitemap entries): admitted without a second check. */
+  private readonly checkedItems = new WeakSet<object>();
+  /** The queue the crawler reads, as last wrapped: a page's `enqueueLinks` adds there. */
+  private current: RequestQueueLike | undefined;
+  private background: BackgroundWork | undefined;
   private warnedBypass = false;
   /**
    * Whether this plugin's crawler may still read its queue: from `attach()` until its `run()` ends,
@@ -119,9 +148,15 @@ export class QueueHooks {
     private readonly guard: RobotsGuard,
     private readonly skips: Skips,
     private readonly pending: PendingRequests,
-    private readonly background: BackgroundWork | undefined,
     private readonly log: LogInternals,
+    /** Scopes travel in an AsyncLocalStorage (Crawlee 4), not explicitly (Crawlee 3). */
+    private readonly asyncScopes = false,
   ) {}
+
+  /** The crawl does not end while `work` is busy (the sitemap feeder). */
+  alsoWaitFor(work: BackgroundWork): void {
+    this.background = work;
+  }
 
   /**
    * Claims `queue` and installs the wrappers on it (once per queue object).
@@ -130,45 +165,22 @@ export class QueueHooks {
   wrap(queue: RequestQueueLike): void {
     assertQueueFree(queue, this);
     queueOwners.set(queue, this);
-    if (this.wrapped.has(queue)) return;
-    this.wrapped.add(queue);
-    // Another plugin claimed the queue since: its wrappers judge, these pass through.
-    const passThrough = () => enqueueScope.getStore()?.insideQueue === true || queueOwners.get(queue) !== this;
-    const original = {
+    this.current = queue;
+    if (this.originals.has(queue)) return;
+    const original: QueueMethods = {
       addRequest: queue.addRequest.bind(queue),
       addRequests: queue.addRequests.bind(queue),
       addRequestsBatched: queue.addRequestsBatched.bind(queue),
       fetchNextRequest: queue.fetchNextRequest.bind(queue),
       isFinished: queue.isFinished.bind(queue),
     };
-    queue.addRequest = async (request: unknown, options?: unknown) => {
-      if (passThrough()) return original.addRequest(request, options);
-      const [kept] = await this.admit([request as RequestLike]);
-      if (kept === undefined) {
-        // Not added: answered the way the queue answers a request it already had and handled.
-        const url = urlOf(request as RequestLike) ?? '';
-        return { requestId: undefined, uniqueKey: url, wasAlreadyPresent: true, wasAlreadyHandled: true };
-      }
-      return insideQueue(() => original.addRequest(kept, options));
-    };
-    queue.addRequests = async (requests: unknown, options?: unknown) => {
-      if (passThrough() || !isIterableLike(requests)) return original.addRequests(requests, options);
-      const kept = await this.admit(requests);
-      return insideQueue(() => original.addRequests(kept, options));
-    };
-    queue.addRequestsBatched = async (requests: unknown, options?: unknown) => {
-      if (passThrough()) return original.addRequestsBatched(requests, options);
-      // Arrays stay arrays (3.13–3.17 iterate them synchronously); iterables the release accepted
-      // (3.18: async generators) are filtered lazily.
-      const input = Array.isArray(requests)
-        ? await this.admit(requests as RequestLike[])
-        : isIterableLike(requests)
-          ? this.admitLazily(requests)
-          : requests;
-      return insideQueue(() => original.addRequestsBatched(input, options));
-    };
+    this.originals.set(queue, original);
+    queue.addRequest = (request: unknown, options?: unknown) => this.addRequest(queue, original, request, options, undefined);
+    queue.addRequests = (requests: unknown, options?: unknown) => this.addRequests(queue, original, requests, options, undefined);
+    queue.addRequestsBatched = (requests: unknown, options?: unknown) =>
+      this.addRequestsBatched(queue, original, requests, options, undefined);
     queue.fetchNextRequest = async () => {
-      if (passThrough()) return original.fetchNextRequest();
+      if (this.passThrough(queue)) return original.fetchNextRequest();
       for (;;) {
         const request = await original.fetchNextRequest();
         if (!request) return request;
@@ -176,7 +188,109 @@ export class QueueHooks {
         if (await this.releaseForFetch(queue, request)) return request;
       }
     };
-    queue.isFinished = async () => (await original.isFinished()) && (passThrough() || (this.background?.idle() ?? true));
+    queue.isFinished = async () => (await original.isFinished()) && (this.passThrough(queue) || (this.background?.idle() ?? true));
+  }
+
+  /**
+   * Runs a page's `enqueueLinks` (`enqueue`, called with `options`) so that the links it adds are
+   * judged as that page's: `nofollow`, the referrer of each skip, the call's own `onSkippedRequest`.
+   */
+  enqueueFrom<R>(scope: EnqueueScope, options: Record<string, unknown> | undefined, enqueue: (options?: Record<string, unknown>) => R): R {
+    if (this.asyncScopes) return enqueueScope.run(scope, () => enqueue(options));
+    // The queue `enqueueLinks` would add to (the call's own, else the crawler's), if this plugin wrapped it.
+    const target = (options?.['requestQueue'] ?? this.current) as RequestQueueLike | undefined;
+    const original = target === undefined ? undefined : this.originals.get(target);
+    if (target === undefined || original === undefined) return enqueue(options);
+    return enqueue({ ...options, requestQueue: this.standIn(target, original, scope) });
+  }
+
+  /** Adds requests Heed has already judged (sitemap entries) through `add`: they are admitted as they are. */
+  addChecked<R>(items: readonly object[], add: () => R): R {
+    if (this.asyncScopes) return enqueueScope.run(PRECHECKED, add);
+    for (const item of items) this.checkedItems.add(item);
+    return add();
+  }
+
+  /**
+   * The queue as one page's `enqueueLinks` sees it: what it adds is judged with the page's scope.
+   * Crawlee 3's `enqueueLinks` reads only these methods of it. A plain object, not one made from
+   * the queue: a queue used as a prototype would change shape under Crawlee's own code.
+   */
+  private standIn(queue: RequestQueueLike, original: QueueMethods, scope: EnqueueScope): RequestQueueLike {
+    return {
+      name: queue.name,
+      ...(queue.id !== undefined ? { id: queue.id } : {}),
+      addRequest: (request: unknown, options?: unknown) => this.addRequest(queue, original, request, options, scope),
+      addRequests: (requests: unknown, options?: unknown) => this.addRequests(queue, original, requests, options, scope),
+      addRequestsBatched: (requests: unknown, options?: unknown) => this.addRequestsBatched(queue, original, requests, options, scope),
+      fetchNextRequest: () => queue.fetchNextRequest(),
+      markRequestHandled: (request: RequestInternals) => queue.markRequestHandled(request),
+      reclaimRequest: (request: RequestInternals, options?: { forefront?: boolean }) => queue.reclaimRequest(request, options),
+      isFinished: () => queue.isFinished(),
+    };
+  }
+
+  /** Another plugin claimed the queue since (its wrappers judge), or this is the queue's own inner call (Crawlee 4). */
+  private passThrough(queue: RequestQueueLike): boolean {
+    return queueOwners.get(queue) !== this || (this.asyncScopes && enqueueScope.getStore()?.insideQueue === true);
+  }
+
+  private insideQueue<R>(run: () => R): R {
+    return this.asyncScopes ? enqueueScope.run(INSIDE_QUEUE, run) : run();
+  }
+
+  /** The scope of a call: the one given (a page's stand-in), else on Crawlee 4 the storage's. */
+  private scopeOf(given: EnqueueScope | undefined): EnqueueScope {
+    return given ?? (this.asyncScopes ? enqueueScope.getStore() : undefined) ?? NO_SCOPE;
+  }
+
+  private async addRequest(
+    queue: RequestQueueLike,
+    original: QueueMethods,
+    request: unknown,
+    options: unknown,
+    scope: EnqueueScope | undefined,
+  ): Promise<unknown> {
+    if (this.passThrough(queue)) return original.addRequest(request, options);
+    const [kept] = await this.admit([request as RequestLike], this.scopeOf(scope));
+    if (kept === undefined) {
+      // Not added: answered the way the queue answers a request it already had and handled.
+      const url = urlOf(request as RequestLike) ?? '';
+      return { requestId: undefined, uniqueKey: url, wasAlreadyPresent: true, wasAlreadyHandled: true };
+    }
+    return this.insideQueue(() => original.addRequest(kept, options));
+  }
+
+  private async addRequests(
+    queue: RequestQueueLike,
+    original: QueueMethods,
+    requests: unknown,
+    options: unknown,
+    scope: EnqueueScope | undefined,
+  ): Promise<unknown> {
+    if (this.passThrough(queue) || !isIterableLike(requests)) return original.addRequests(requests, options);
+    const kept = await this.admit(requests, this.scopeOf(scope));
+    return this.insideQueue(() => original.addRequests(kept, options));
+  }
+
+  private async addRequestsBatched(
+    queue: RequestQueueLike,
+    original: QueueMethods,
+    requests: unknown,
+    options: unknown,
+    scope: EnqueueScope | undefined,
+  ): Promise<unknown> {
+    // With no budget left (`maxRequestsPerCrawl` reached), the queue adds none of them and reports
+    // each as over its limit: judging them would cost a crawl near its end for every link again.
+    if (this.passThrough(queue) || hasNoBudget(options)) return original.addRequestsBatched(requests, options);
+    // Arrays stay arrays (3.13–3.17 iterate them synchronously); iterables the release accepted
+    // (3.18: async generators) are filtered lazily.
+    const input = Array.isArray(requests)
+      ? await this.admit(requests as RequestLike[], this.scopeOf(scope))
+      : isIterableLike(requests)
+        ? this.admitFrom(requests, this.scopeOf(scope))
+        : requests;
+    return this.insideQueue(() => original.addRequestsBatched(input, options));
   }
 
   /**
@@ -186,7 +300,8 @@ export class QueueHooks {
   private async releaseForFetch(queue: RequestQueueLike, request: RequestInternals): Promise<boolean> {
     // Past the bound a missing URL may have been forgotten: a bypass is then not known, only possible.
     if (!this.admitted.has(request.url) && !this.admittedForgotten) this.noteBypass(request.url);
-    const skip = await this.guard.skipFor(request.url, 'before-fetch');
+    const check = this.guard.skipForNow(request.url, 'before-fetch');
+    const skip = check instanceof Promise ? await check : check;
     if (skip !== undefined) {
       await skipRequest(request, skip, this.skips, () => queue.markRequestHandled(request));
       return false;
@@ -225,43 +340,77 @@ export class QueueHooks {
 
   /**
    * The requests of `items` the guard allows, in order; skips are reported. An array (what
-   * `enqueueLinks` hands over) is judged in batches, without a promise per request.
+   * `enqueueLinks` hands over) is judged in batches, without a promise per request. Requests this
+   * plugin admitted before (the queue's inner calls) pass as they are.
    */
-  private async admit(items: Iterable<RequestLike> | AsyncIterable<RequestLike>): Promise<RequestLike[]> {
+  private async admit(items: Iterable<RequestLike> | AsyncIterable<RequestLike>, scope: EnqueueScope): Promise<RequestLike[]> {
     const kept: RequestLike[] = [];
     if (!Array.isArray(items)) {
-      for await (const item of this.admitLazily(items)) kept.push(item);
+      for await (const item of this.admitFrom(items, scope)) kept.push(item);
       return kept;
     }
-    const scope = enqueueScope.getStore() ?? {};
-    if (scope.prechecked) {
-      for (const item of items as RequestLike[]) kept.push(this.countAdmitted(item));
-      return kept;
-    }
-    const context = filterContext(scope);
     const size = this.guard.options.prefetchBatchSize;
-    for (let start = 0; start < items.length; start += size) {
-      const batch = items.length <= size ? (items as RequestLike[]) : (items as RequestLike[]).slice(start, start + size);
+    let context: FilterContext | undefined;
+    let batch: RequestLike[] = [];
+    const judge = async () => {
+      context ??= filterContext(scope);
       for (const item of await this.guard.filterBatch(batch, context)) kept.push(this.countAdmitted(item));
+      batch = [];
+    };
+    for (const given of items as RequestLike[]) {
+      const item = asObject(given);
+      const known = this.knownItem(item, scope);
+      if (known === undefined) {
+        batch.push(item);
+        if (batch.length >= size) await judge();
+        continue;
+      }
+      if (batch.length > 0) await judge();
+      kept.push(known);
     }
+    if (batch.length > 0) await judge();
     return kept;
   }
 
   /**
-   * The requests of `items` the guard allows, as they are asked for. The scope is read now: the
-   * queue asks for them inside its own call, whose scope is {@link INSIDE_QUEUE}.
+   * `item` as it is admitted without a check (admitted before: as it is; judged before: counted
+   * now), or `undefined` when it is to be judged.
    */
-  private admitLazily(items: Iterable<RequestLike> | AsyncIterable<RequestLike>): AsyncGenerator<RequestLike> {
-    return this.admitFrom(items, enqueueScope.getStore() ?? {});
+  private knownItem(item: RequestLike, scope: EnqueueScope): RequestLike | undefined {
+    if (typeof item !== 'object' || item === null) return undefined;
+    if (this.admittedItems.has(item)) return item;
+    if (scope.prechecked || this.checkedItems.has(item)) return this.countAdmitted(item);
+    return undefined;
   }
 
+  /** The requests of `items` the guard allows, as they are asked for, judged with `scope`. */
   private async *admitFrom(items: Iterable<RequestLike> | AsyncIterable<RequestLike>, scope: EnqueueScope): AsyncGenerator<RequestLike> {
-    const source = scope.prechecked ? items : this.guard.filter(items, filterContext(scope));
-    for await (const item of source) yield this.countAdmitted(item);
+    const size = this.guard.options.prefetchBatchSize;
+    let context: FilterContext | undefined;
+    let batch: RequestLike[] = [];
+    for await (const given of items) {
+      const item = asObject(given);
+      const known = this.knownItem(item, scope);
+      if (known === undefined) {
+        batch.push(item);
+        if (batch.length < size) continue;
+      }
+      if (batch.length > 0) {
+        context ??= filterContext(scope);
+        for (const admitted of await this.guard.filterBatch(batch, context)) yield this.countAdmitted(admitted);
+        batch = [];
+      }
+      if (known !== undefined) yield known;
+    }
+    if (batch.length > 0) {
+      context ??= filterContext(scope);
+      for (const admitted of await this.guard.filterBatch(batch, context)) yield this.countAdmitted(admitted);
+    }
   }
 
   /** Counts `item` as admitted into the queue (pending, and remembered for the bypass warning). */
   private countAdmitted(item: RequestLike): RequestLike {
+    if (typeof item === 'object' && item !== null) this.admittedItems.add(item);
     const url = urlOf(item);
     if (url !== undefined) this.noteAdmitted(url);
     this.pending.added();
@@ -306,6 +455,21 @@ function filterContext(scope: EnqueueScope): FilterContext {
     ...(scope.page ? { page: scope.page } : {}),
     ...(scope.alsoNotify ? { alsoNotify: scope.alsoNotify } : {}),
   };
+}
+
+/**
+ * Whether an `addRequestsBatched` call may add no request at all: `maxNewRequests: 0`, which
+ * `enqueueLinks` passes once the crawler's `maxRequestsPerCrawl` is used up (3.18 and 4.x; earlier
+ * releases cut the list before the call). The queue then adds nothing and reports every request
+ * as over its limit.
+ */
+function hasNoBudget(options: unknown): boolean {
+  return typeof options === 'object' && options !== null && (options as { maxNewRequests?: unknown }).maxNewRequests === 0;
+}
+
+/** A URL string as the request object the queue would make of it, so that it is known when handed on. */
+function asObject(item: RequestLike): RequestLike {
+  return typeof item === 'string' ? { url: item } : item;
 }
 
 function isIterableLike(value: unknown): value is Iterable<RequestLike> | AsyncIterable<RequestLike> {

@@ -79,6 +79,9 @@ export function robotsDirectives(
   metaTags: readonly MetaTag[],
   headerValues: string | readonly string[] | undefined,
 ): RobotsDirectives {
+  // Most pages say nothing: no tag, no header.
+  if (metaTags.length === 0 && (headerValues === undefined || (typeof headerValues !== 'string' && headerValues.length === 0)))
+    return NO_DIRECTIVES;
   const wanted = ownNames(token);
   const generic = newLevel();
   const specific = newLevel();

@@ -45,7 +45,7 @@ export async function noteAnswer(
   const answer = readResponse(response);
   if (answer === undefined) return;
   const url = answer.url ?? request.loadedUrl ?? request.url;
-  if (answer.sentAt !== undefined) await guard.confirmSent(url, answer.sentAt);
+  if (answer.sentAt !== undefined && !guard.sendClockIdle) await guard.confirmSent(url, answer.sentAt);
   if (crawleePaces429 && answer.status === 429) return;
   const pauseMs = retryAfterMs(answer.status, answer.retryAfter, Date.now(), guard.options.maxCrawlDelaySecs * 1000);
   if (pauseMs !== undefined) await guard.pauseOrigin(url, pauseMs);
@@ -61,11 +61,12 @@ function markSentInGot(guard: RobotsGuard) {
   return (_context: ContextInternals, gotOptions: Record<string, unknown>) => {
     const hooks = (gotOptions['hooks'] ?? {}) as GotHooks;
     let first = true;
-    const beforeRequest = async (options: { url?: URL | string }) => {
-      const url = String(options.url ?? '');
-      if (!first) return guard.confirmSent(url, Date.now());
+    const beforeRequest = (options: { url?: URL | string }): Promise<void> | undefined => {
+      const wasFirst = first;
       first = false;
-      await guard.beforeSend(url);
+      if (guard.sendClockIdle) return undefined;
+      const url = String(options.url ?? '');
+      return wasFirst ? guard.beforeSend(url) : guard.confirmSent(url, Date.now());
     };
     gotOptions['hooks'] = { ...hooks, beforeRequest: [...(hooks.beforeRequest ?? []), beforeRequest] };
   };

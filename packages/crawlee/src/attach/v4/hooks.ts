@@ -56,7 +56,7 @@ export async function attachHooksV4(parts: AdapterParts): Promise<void> {
   });
   attachBrowserNavigationV4(target, guard, skips, options, queue.checkedBeforeFetch, crawleePaces429);
   if (!jsdom) warnUncovered(crawler, guard);
-  hookUserHandler(target, guard);
+  hookUserHandler(target, guard, queue);
   hookRequestHandling(target, guard, skips, queue, inFlight, jsdom);
   hookRun(crawler, guard, queue, feeder, claim);
 }
