@@ -5,7 +5,7 @@
  * - `addRequest`, `addRequests`, `addRequestsBatched`: start URLs, `crawler.addRequests`,
  *   `context.addRequests`, `enqueueLinks` of every crawler kind, RequestList transfers. Batches
  *   are filtered with their origins fetched in parallel; links of a page (inside its
- *   `enqueueLinks`, see {@link enqueueScope}) also honour `nofollow`.
+ *   `enqueueLinks`, see {@link QueueHooks.enqueueFrom}) also honour `nofollow`.
  * - `fetchNextRequest`: the check right before the fetch (the request ends as SKIPPED and is
  *   reported, never counted as failed) and crawl-delay per origin (the request is put back with
  *   `reclaimRequest` once its slot comes).
@@ -16,8 +16,8 @@
  * `requestQueue` option, see {@link QueueHooks.enqueueFrom}), and requests already judged are known
  * by identity (the queue passes request objects on as they are). On Crawlee 4, whose `enqueueLinks`
  * reaches the queue through `crawler.addRequests`, an AsyncLocalStorage carries it. Not on 3: on
- * Node 20 every storage in use costs each promise of the process about a quarter of a microsecond,
- * about 1.5% of a link-dense crawl's CPU.
+ * Node 20 every storage in use adds work to each promise the process makes, a cost a link-dense
+ * crawl notices (BENCHMARKS.md, "Link-dense crawl").
  *
  * Fail closed: a request that reaches `fetchNextRequest` without having passed the enqueue filter
  * (a path that bypassed it) is still checked there, and the bypass is logged once, loudly. A
@@ -200,7 +200,8 @@ export class QueueHooks {
     // The queue `enqueueLinks` would add to (the call's own, else the crawler's), if this plugin wrapped it.
     const target = (options?.['requestQueue'] ?? this.current) as RequestQueueLike | undefined;
     const original = target === undefined ? undefined : this.originals.get(target);
-    if (target === undefined || original === undefined) return enqueue(options);
+    // A queue another plugin has claimed since: its own wrappers judge what is added.
+    if (target === undefined || original === undefined || queueOwners.get(target) !== this) return enqueue(options);
     return enqueue({ ...options, requestQueue: this.standIn(target, original, scope) });
   }
 
