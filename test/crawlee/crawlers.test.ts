@@ -173,7 +173,8 @@ describe('BasicCrawler and HttpCrawler with RobotsPlugin', () => {
     const bTimes = times(b);
     expect(aTimes).toHaveLength(4);
     expect(bTimes).toHaveLength(4);
-    for (let i = 1; i < aTimes.length; i++) expect(aTimes[i]! - aTimes[i - 1]!).toBeGreaterThanOrEqual(390);
+    // Crawl-delay 0.4 s; the site's stamps can come late by tens of milliseconds in this busy process.
+    for (let i = 1; i < aTimes.length; i++) expect(aTimes[i]! - aTimes[i - 1]!).toBeGreaterThanOrEqual(300);
     // B has no crawl-delay: all its pages were fetched before A's second page was due.
     expect(Math.max(...bTimes)).toBeLessThan(aTimes[1]!);
     expect(robots.stats.crawlDelayDeferrals).toBeGreaterThan(0);
@@ -206,7 +207,9 @@ describe('Crawl-delay keys', () => {
       .map((h) => h.at)
       .sort((x, y) => x - y);
     expect(times).toHaveLength(4);
-    for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(390);
+    // Stamped by the site in this busy process, a request can look up to tens of milliseconds late,
+    // and the gap before it that much shorter; as two origins, the spellings would go out together.
+    for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(300);
     expect(crawler.stats.state.requestsFailed).toBe(0);
   });
 });
