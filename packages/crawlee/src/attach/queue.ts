@@ -59,8 +59,9 @@ const INSIDE_QUEUE: EnqueueScope = Object.freeze({ insideQueue: true });
 const PRECHECKED: EnqueueScope = Object.freeze({ prechecked: true });
 const NO_SCOPE: EnqueueScope = Object.freeze({});
 
-/** The queue's own methods, as they were before the wrappers. */
+/** A wrapped queue and its own methods, as they were before the wrappers. */
 interface QueueMethods {
+  readonly queue: RequestQueueLike;
   addRequest(request: unknown, options?: unknown): Promise<unknown>;
   addRequests(requests: unknown, options?: unknown): Promise<unknown>;
   addRequestsBatched(requests: unknown, options?: unknown): Promise<unknown>;
@@ -168,6 +169,7 @@ export class QueueHooks {
     this.current = queue;
     if (this.originals.has(queue)) return;
     const original: QueueMethods = {
+      queue,
       addRequest: queue.addRequest.bind(queue),
       addRequests: queue.addRequests.bind(queue),
       addRequestsBatched: queue.addRequestsBatched.bind(queue),
@@ -175,10 +177,9 @@ export class QueueHooks {
       isFinished: queue.isFinished.bind(queue),
     };
     this.originals.set(queue, original);
-    queue.addRequest = (request: unknown, options?: unknown) => this.addRequest(queue, original, request, options, undefined);
-    queue.addRequests = (requests: unknown, options?: unknown) => this.addRequests(queue, original, requests, options, undefined);
-    queue.addRequestsBatched = (requests: unknown, options?: unknown) =>
-      this.addRequestsBatched(queue, original, requests, options, undefined);
+    queue.addRequest = (request: unknown, options?: unknown) => this.addRequest(original, request, options, undefined);
+    queue.addRequests = (requests: unknown, options?: unknown) => this.addRequests(original, requests, options, undefined);
+    queue.addRequestsBatched = (requests: unknown, options?: unknown) => this.addRequestsBatched(original, requests, options, undefined);
     queue.fetchNextRequest = async () => {
       if (this.passThrough(queue)) return original.fetchNextRequest();
       for (;;) {
@@ -202,7 +203,7 @@ export class QueueHooks {
     const original = target === undefined ? undefined : this.originals.get(target);
     // A queue another plugin has claimed since: its own wrappers judge what is added.
     if (target === undefined || original === undefined || queueOwners.get(target) !== this) return enqueue(options);
-    return enqueue({ ...options, requestQueue: this.standIn(target, original, scope) });
+    return enqueue({ ...options, requestQueue: this.standIn(original, scope) });
   }
 
   /** Adds requests Heed has already judged (sitemap entries) through `add`: they are admitted as they are. */
@@ -217,13 +218,14 @@ export class QueueHooks {
    * Crawlee 3's `enqueueLinks` reads only these methods of it. A plain object, not one made from
    * the queue: a queue used as a prototype would change shape under Crawlee's own code.
    */
-  private standIn(queue: RequestQueueLike, original: QueueMethods, scope: EnqueueScope): RequestQueueLike {
+  private standIn(original: QueueMethods, scope: EnqueueScope): RequestQueueLike {
+    const { queue } = original;
     return {
       name: queue.name,
       ...(queue.id !== undefined ? { id: queue.id } : {}),
-      addRequest: (request: unknown, options?: unknown) => this.addRequest(queue, original, request, options, scope),
-      addRequests: (requests: unknown, options?: unknown) => this.addRequests(queue, original, requests, options, scope),
-      addRequestsBatched: (requests: unknown, options?: unknown) => this.addRequestsBatched(queue, original, requests, options, scope),
+      addRequest: (request: unknown, options?: unknown) => this.addRequest(original, request, options, scope),
+      addRequests: (requests: unknown, options?: unknown) => this.addRequests(original, requests, options, scope),
+      addRequestsBatched: (requests: unknown, options?: unknown) => this.addRequestsBatched(original, requests, options, scope),
       fetchNextRequest: () => queue.fetchNextRequest(),
       markRequestHandled: (request: RequestInternals) => queue.markRequestHandled(request),
       reclaimRequest: (request: RequestInternals, options?: { forefront?: boolean }) => queue.reclaimRequest(request, options),
@@ -245,14 +247,8 @@ export class QueueHooks {
     return given ?? (this.asyncScopes ? enqueueScope.getStore() : undefined) ?? NO_SCOPE;
   }
 
-  private async addRequest(
-    queue: RequestQueueLike,
-    original: QueueMethods,
-    request: unknown,
-    options: unknown,
-    scope: EnqueueScope | undefined,
-  ): Promise<unknown> {
-    if (this.passThrough(queue)) return original.addRequest(request, options);
+  private async addRequest(original: QueueMethods, request: unknown, options: unknown, scope: EnqueueScope | undefined): Promise<unknown> {
+    if (this.passThrough(original.queue)) return original.addRequest(request, options);
     const [kept] = await this.admit([request as RequestLike], this.scopeOf(scope));
     if (kept === undefined) {
       // Not added: answered the way the queue answers a request it already had and handled.
@@ -263,19 +259,17 @@ export class QueueHooks {
   }
 
   private async addRequests(
-    queue: RequestQueueLike,
     original: QueueMethods,
     requests: unknown,
     options: unknown,
     scope: EnqueueScope | undefined,
   ): Promise<unknown> {
-    if (this.passThrough(queue) || !isIterableLike(requests)) return original.addRequests(requests, options);
+    if (this.passThrough(original.queue) || !isIterableLike(requests)) return original.addRequests(requests, options);
     const kept = await this.admit(requests, this.scopeOf(scope));
     return this.insideQueue(() => original.addRequests(kept, options));
   }
 
   private async addRequestsBatched(
-    queue: RequestQueueLike,
     original: QueueMethods,
     requests: unknown,
     options: unknown,
@@ -283,7 +277,7 @@ export class QueueHooks {
   ): Promise<unknown> {
     // With no budget left (`maxRequestsPerCrawl` reached), the queue adds none of them and reports
     // each as over its limit: judging them would cost a crawl near its end for every link again.
-    if (this.passThrough(queue) || hasNoBudget(options)) return original.addRequestsBatched(requests, options);
+    if (this.passThrough(original.queue) || hasNoBudget(options)) return original.addRequestsBatched(requests, options);
     // Arrays stay arrays (3.13–3.17 iterate them synchronously); iterables the release accepted
     // (3.18: async generators) are filtered lazily.
     const input = Array.isArray(requests)

@@ -21,10 +21,10 @@ export function signalWords(token: ProductTokens): RegExp {
  * at hand, no longer than the readers read, and none of `words` occurs in it.
  */
 export function mayCarrySignals(body: unknown, words: RegExp): boolean {
-  let text: string;
-  if (typeof body === 'string') text = body;
+  if (typeof body === 'string') return body.length > MAX_HTML_CHARS || words.test(body);
+  if (!(body instanceof Uint8Array)) return true;
+  // Measured before it is decoded: a larger body is never copied into a string here.
+  if (body.byteLength > MAX_HTML_CHARS) return true;
   // The words are ASCII: bytes read as Latin-1 find them in any ASCII-compatible encoding.
-  else if (body instanceof Uint8Array) text = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('latin1');
-  else return true;
-  return text.length > MAX_HTML_CHARS || words.test(text);
+  return words.test(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('latin1'));
 }
