@@ -178,6 +178,61 @@ describe('the matcher', () => {
     );
   });
 
+  it('decides as Google does for `*` rules needing many different bytes, on long paths checked in a row', () => {
+    // Rules over a wide alphabet need many distinct sets of byte classes (past the matcher's limit
+    // of mask partitions on some runs), and share prefixes, tails and sketches with other rules.
+    // Long paths of different lengths in a row on one matcher: what one check learnt about its path
+    // (missing segments, byte pairs, next-occurrence tables) must not leak into the next.
+    const letter = fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123'.split(''));
+    const segment = fc.array(letter, { minLength: 1, maxLength: 3 }).map((letters) => letters.join(''));
+    const starRule = fc
+      .tuple(
+        fc.constantFrom('Allow', 'Disallow'),
+        fc.constantFrom('/', '/a', '/ab'),
+        fc.array(segment, { minLength: 1, maxLength: 8 }),
+        fc.boolean(),
+      )
+      .map(([key, prefix, segments, anchored]) => `${key}: ${prefix}*${segments.join('*')}${anchored ? '$' : ''}`);
+    const longPath = fc.tuple(fc.array(segment, { minLength: 3, maxLength: 40 }), fc.integer({ min: 260, max: 1_200 })).map(
+      ([pieces, length]) =>
+        `/${pieces
+          .join('')
+          .repeat(Math.ceil(length / pieces.join('').length))
+          .slice(0, length)}`,
+    );
+    fc.assert(
+      fc.property(
+        fc.array(starRule, { minLength: 70, maxLength: 160 }),
+        fc.array(longPath, { minLength: 2, maxLength: 6 }),
+        (rules, paths) => {
+          const body = file(rules);
+          const all = [...paths, ...paths.map((p) => `/ab${p.slice(1)}`), ...paths.slice(0, 2)];
+          expect(answers(body, all)).toEqual(expected(body, all));
+        },
+      ),
+      { numRuns: 20 },
+    );
+  });
+
+  it('decides as Google does on long paths whose byte pairs a check indexes, before and after other paths', () => {
+    // 80 distinct `*` rules (enough to share searches) whose last segments are nowhere in `abab…`:
+    // their searches read the path over and over, so the check indexes the path's byte pairs and
+    // answers from them. Those answers must be exact at the edges, and nothing one check learnt
+    // about its path may answer for the next.
+    const fillers = Array.from({ length: 80 }, (_, i) => `Disallow: /*b${'*a'.repeat(2 + (i % 23))}*${['bb', 'aa', 'bba', 'aab'][i % 4]}`);
+    // `/*zz*ab*yx$`: each segment begins exactly where the search for it starts, at the path's end.
+    const body = file([...fillers, 'Allow: /*b*a*a*c$', 'Allow: /*a*b*c*d', 'Allow: /*zz*ab*yx$']);
+    const paths = [
+      `/${'ab'.repeat(3_000)}zzabyx`,
+      `/${'ab'.repeat(3_000)}c`,
+      `/${'ba'.repeat(300)}c`,
+      `/${'ab'.repeat(3_000)}cd`,
+      `/${'b'.repeat(400)}${'a'.repeat(400)}`,
+      `/${'ab'.repeat(3_000)}c`,
+    ];
+    expect(answers(body, paths)).toEqual(expected(body, paths));
+  });
+
   it('decides as Google does when a long path holds a segment only at its very start or end', () => {
     // Many `*` rules that fail late (each reads the path again), then the one rule that matches
     // finds its segments exactly where a search starts, or exactly at the path's end.
