@@ -222,14 +222,16 @@ export class SharedSegments {
 }
 
 /**
- * The searches of one check of a long path against a {@link SharedSegments} rule set. Each
- * segment's last search is remembered: it found nothing from some position on (so no later search
- * from there will), or it found the segment at `found` from `from` (so does any search from between
- * the two). Other searches use `indexOf` until they have read as many characters as the path has,
- * four times over; from then on, a table of the segment's next occurrence at every path position
- * answers in O(1). The table costs a pass over the path, so it is built only for the segments whose
- * plain searches have cost as much: a check whose rules find their segments close by builds none,
- * and no segment costs more than about five path lengths in one check.
+ * The searches of one check of a long path against a {@link SharedSegments} rule set. For each
+ * segment the check remembers where a search found nothing (no later search from further on will)
+ * and the successful search that read the most: it found the segment at `found` from `from`, and so
+ * does any search from between the two. Other searches use `indexOf` until they have read as many
+ * characters as the path has, four times over; from then on, a table of the segment's next
+ * occurrence at every path position answers in O(1). The table costs a pass over the path, so it
+ * is built only for the segments whose plain searches have cost as much: a check whose rules find
+ * their segments close by builds none, and no segment costs more than about five path lengths in
+ * one check. Once all searches of the check have read the path twice, the path's byte pairs are
+ * indexed, and a segment with a pair that does not occur late enough is missing without a search.
  *
  * One scratch serves every check of its matcher: entries carry the stamp of the check that wrote
  * them, so a new check starts by changing the stamp, not by clearing or allocating.
@@ -240,7 +242,7 @@ export class SegmentScratch {
   private readonly stamps: Int32Array;
   /** Per segment id: a position from which a search found nothing (no search from further on will), or -1. */
   private readonly missing: Int32Array;
-  /** Per segment id: where its last successful search started and what it found. */
+  /** Per segment id: where one successful search started and what it found (of this check's, the one that read the most). */
   private readonly lastFrom: Int32Array;
   private readonly lastFound: Int32Array;
   /** Per segment id: the characters its searches have read so far. */
@@ -311,7 +313,8 @@ export class SegmentScratch {
       this.read[id] = read + length;
       this.checkRead += length;
       if (found === -1) this.missing[id] = from;
-      else {
+      else if (found - from >= (this.lastFound[id] as number) - (this.lastFrom[id] as number)) {
+        // The longer of the two spans is kept: a search that read far is the one worth not repeating.
         this.lastFrom[id] = from;
         this.lastFound[id] = found;
       }
