@@ -21,10 +21,11 @@ const KEPT_TABLES = 16;
 const KEPT_TABLE_LENGTH = 4097;
 
 /**
- * Once plain searches of a check have read this many path lengths in all, the check indexes the
- * path's byte pairs (see {@link PairIndex}).
+ * Once plain searches of a check that found nothing have read this many path lengths in all, the
+ * check indexes the path's byte pairs (see {@link pairIndex}): the index answers misses, and the
+ * first misses show that the path makes them costly.
  */
-const PAIR_INDEX_AFTER = 2;
+const PAIR_INDEX_AFTER = 1;
 /** Byte pairs of a segment checked against the pair index: the first ones, enough to tell most misses. */
 const PAIRS_PER_SEGMENT = 16;
 /** Byte pairs are indexed for ASCII bytes; a canonical path and an escaped pattern are ASCII. */
@@ -230,8 +231,8 @@ export class SharedSegments {
  * occurrence at every path position answers in O(1). The table costs a pass over the path, so it
  * is built only for the segments whose plain searches have cost as much: a check whose rules find
  * their segments close by builds none, and no segment costs more than about five path lengths in
- * one check. Once all searches of the check have read the path twice, the path's byte pairs are
- * indexed, and a segment with a pair that does not occur late enough is missing without a search.
+ * one check. Once the searches of the check that found nothing have read the path once, its byte
+ * pairs are indexed, and a segment with a pair that does not occur late enough is missing without a search.
  *
  * One scratch serves every check of its matcher: entries carry the stamp of the check that wrote
  * them, so a new check starts by changing the stamp, not by clearing or allocating.
@@ -251,8 +252,8 @@ export class SegmentScratch {
   private readonly tableStamps: Int32Array;
   /** Per segment id: its next-occurrence table in this check (from the pool, valid while its stamp is the check's). */
   private readonly tables: (Int32Array | undefined)[];
-  /** The characters all plain searches of this check have read. */
-  private checkRead = 0;
+  /** The characters the plain searches of this check that found nothing have read. */
+  private missRead = 0;
   /** The stamp of the pair index built for this check, or 0. */
   private pairStamp = 0;
 
@@ -274,7 +275,7 @@ export class SegmentScratch {
   /** Starts the searches of a new check: nothing from an earlier check is taken as known. */
   begin(): this {
     tablePool.release();
-    this.checkRead = 0;
+    this.missRead = 0;
     this.pairStamp = 0;
     if (++this.stamp === LAST_STAMP) {
       this.stamps.fill(0);
@@ -301,7 +302,7 @@ export class SegmentScratch {
       if (from >= (this.lastFrom[id] as number) && from <= found) return found;
     }
     if (this.pairStamp === 0) {
-      if (this.checkRead >= PAIR_INDEX_AFTER * path.length) this.pairStamp = pairIndex.build(path);
+      if (this.missRead >= PAIR_INDEX_AFTER * path.length) this.pairStamp = pairIndex.build(path);
     } else if (this.lacksPair(id, from)) {
       this.missing[id] = from;
       return -1;
@@ -311,9 +312,10 @@ export class SegmentScratch {
       const found = path.indexOf(this.strings[id] as string, from);
       const length = 1 + (found === -1 ? path.length : found) - from;
       this.read[id] = read + length;
-      this.checkRead += length;
-      if (found === -1) this.missing[id] = from;
-      else if (found - from >= (this.lastFound[id] as number) - (this.lastFrom[id] as number)) {
+      if (found === -1) {
+        this.missing[id] = from;
+        this.missRead += length;
+      } else if (found - from >= (this.lastFound[id] as number) - (this.lastFrom[id] as number)) {
         // The longer of the two spans is kept: a search that read far is the one worth not repeating.
         this.lastFrom[id] = from;
         this.lastFound[id] = found;
