@@ -209,12 +209,11 @@ describe('hostile files of usage lines', () => {
 
   it('the first usage() of a crawler compiles paths only: 2x the rules, at most about 2x the time', () => {
     const open = (n: number) => parseRobotsTxt(file(n).replace('Disallow: /', 'Allow: /'));
+    // The fastest of three runs each: one run of ~20 ms can meet a collection of the one before.
+    const fastest = (n: number) => Math.min(...[0, 1, 2].map(() => time(() => open(n).usage('/x1/a', 'a'))));
     time(() => open(1_000).usage('/x1/a', 'a'));
-    const small = Math.max(
-      time(() => open(4_000).usage('/x1/a', 'a')),
-      1,
-    );
-    const large = time(() => open(8_000).usage('/x1/a', 'a'));
+    const small = Math.max(fastest(4_000), 1);
+    const large = fastest(8_000);
     expect(large / small).toBeLessThan(4);
     expect(open(8_000).usage('/x7999/aaa', 'a').decision('train-ai')?.line).toBe(8_003);
   });

@@ -41,35 +41,56 @@ export function byteClasses(text: string, start: number, end: number): number {
   return mask;
 }
 
-/** Bytes of the path read at a time by {@link PathClasses}. */
-const CLASS_CHUNK = 64;
+/**
+ * The ASCII bytes of each byte class, as one-character strings, `*` left out (see {@link byteClasses}).
+ * A pattern is ASCII (escaped), so it needs class `c` only by holding one of these bytes, which the
+ * path must then hold too.
+ */
+const CLASS_BYTES: readonly (readonly string[])[] = Array.from({ length: 32 }, (_, c) =>
+  [c, c + 32, c + 64, c + 96].filter((code) => code !== 0x2a).map((code) => String.fromCharCode(code)),
+);
+
+/** Paths shorter than this have their byte classes read in one pass. */
+const CLASSES_READ_AT_ONCE = 128;
 
 /**
- * The byte classes of the path of the check in progress, read only as far as a question needs:
- * whether the path has every class a mask needs is usually settled by its first bytes, and only a
- * class the path lacks makes the whole path be read. One per matcher; checks are synchronous.
+ * Which byte classes the path of the check in progress has. A long path's are found out class by
+ * class as questions need them, each with native searches for its few bytes, never in JavaScript:
+ * hostile files need classes most paths lack, so a question is usually settled by searches that
+ * stop at the first byte found or run at native speed to the end. One per matcher; checks are
+ * synchronous.
  */
 export class PathClasses {
   private path = '';
-  private read = 0;
-  private classes = 0;
+  /** The classes asked about so far, and those of them the path has. */
+  private known = 0;
+  private present = 0;
 
   /** Starts on a new path. */
   reset(path: string): this {
     this.path = path;
-    this.read = 0;
-    this.classes = 0;
+    // A short path is read at once: one pass costs less than a search per class.
+    const short = path.length < CLASSES_READ_AT_ONCE;
+    this.known = short ? -1 : 0;
+    this.present = short ? byteClasses(path, 0, path.length) : 0;
     return this;
   }
 
   /** Whether the path has every byte class in `mask`. */
   covers(mask: number): boolean {
-    while ((mask & ~this.classes) !== 0) {
-      if (this.read >= this.path.length) return false;
-      const end = Math.min(this.path.length, this.read + CLASS_CHUNK);
-      this.classes |= byteClasses(this.path, this.read, end);
-      this.read = end;
+    let unknown = mask & ~this.known;
+    while (unknown !== 0) {
+      const bit = unknown & -unknown;
+      unknown ^= bit;
+      this.known |= bit;
+      if (this.has(31 - Math.clz32(bit))) this.present |= bit;
+      else return false;
     }
-    return true;
+    return (mask & ~this.present) === 0;
+  }
+
+  private has(byteClass: number): boolean {
+    for (const byte of CLASS_BYTES[byteClass] as readonly string[]) if (this.path.includes(byte)) return true;
+    return false;
   }
 }
