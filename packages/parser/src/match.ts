@@ -214,7 +214,7 @@ export class RuleMatcher {
       if (other === -1) return best;
       return best === -1 || other < best ? other : best;
     }
-    const scratch = path.length >= SHARED_SEGMENTS_PATH ? this.shared.scratch.begin() : undefined;
+    const scratch = path.length >= SHARED_SEGMENTS_PATH ? this.shared.beginSearches() : undefined;
     const classes = this.pathClasses.reset(path);
     let best = this.size;
     for (let p = 0; p < this.parts.length; p++) {

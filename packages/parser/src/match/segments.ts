@@ -40,11 +40,16 @@ const PAIR_BYTES = 128;
  * pool: checks are synchronous.
  */
 const pairIndex = {
-  last: new Int32Array(PAIR_BYTES * PAIR_BYTES),
-  stamps: new Int32Array(PAIR_BYTES * PAIR_BYTES),
+  // Made on the first index: most processes never check a hostile file.
+  last: new Int32Array(0),
+  stamps: new Int32Array(0),
   stamp: 0,
   /** Indexes `path`; returns the stamp that marks this index valid. */
   build(path: string): number {
+    if (this.last.length === 0) {
+      this.last = new Int32Array(PAIR_BYTES * PAIR_BYTES);
+      this.stamps = new Int32Array(PAIR_BYTES * PAIR_BYTES);
+    }
     if (++this.stamp === LAST_STAMP) {
       this.stamps.fill(0);
       this.stamp = 1;
@@ -107,8 +112,8 @@ export class SharedSegments {
   private readonly spans: Int32Array;
   private readonly ids: Int32Array;
   readonly strings: string[] = [];
-  /** The searches of the check in progress of a long path (checks are synchronous: one at a time). */
-  readonly scratch: SegmentScratch;
+  /** The searches of the check in progress of a long path (checks are synchronous: one at a time), made on the first. */
+  private searches: SegmentScratch | undefined;
 
   constructor(text: string, ruleSpans: Int32Array, count: number) {
     const numbers = new Map<string, number>();
@@ -150,7 +155,15 @@ export class SharedSegments {
       this.spans[i * SHARED_SPAN + 2] = longest;
     }
     this.ids = new Int32Array(ids);
-    this.scratch = new SegmentScratch(this.strings, segmentPairs(this.strings));
+  }
+
+  /**
+   * Starts the shared searches of a check of a long path. Most matchers are never asked about one,
+   * so their scratch is made on the first.
+   */
+  beginSearches(): SegmentScratch {
+    this.searches ??= new SegmentScratch(this.strings, segmentPairs(this.strings));
+    return this.searches.begin();
   }
 
   /**
