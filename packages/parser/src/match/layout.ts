@@ -66,19 +66,23 @@ export class PathClasses {
   private known = 0;
   private present = 0;
 
-  /** Starts on a new path. */
+  /** Starts on a new path; nothing of it is read until a question needs it. */
   reset(path: string): this {
     this.path = path;
-    // A short path is read at once: one pass costs less than a search per class.
-    const short = path.length < CLASSES_READ_AT_ONCE;
-    this.known = short ? -1 : 0;
-    this.present = short ? byteClasses(path, 0, path.length) : 0;
+    this.known = 0;
+    this.present = 0;
     return this;
   }
 
   /** Whether the path has every byte class in `mask`. */
   covers(mask: number): boolean {
     let unknown = mask & ~this.known;
+    if (unknown !== 0 && this.path.length < CLASSES_READ_AT_ONCE) {
+      // A short path is read at once: one pass costs less than a search per class.
+      this.known = -1;
+      this.present = byteClasses(this.path, 0, this.path.length);
+      unknown = 0;
+    }
     while (unknown !== 0) {
       const bit = unknown & -unknown;
       unknown ^= bit;
