@@ -379,7 +379,7 @@ describe('held bytes: one ledger per origin, one budget for all', () => {
 
 /** Samples the heap in use every 10 ms; `stop()` gives the peak growth over the start, in bytes. */
 /**
- * The most heap that stayed live while the reading ran: sampled every 100 ms after a full
+ * The most heap that stayed live while the reading ran: sampled every 500 ms after a full
  * collection, so the garbage of parsing (tens of MB of XML) does not count, while anything the
  * reader keeps does. The vitest config passes `--expose-gc`.
  */
@@ -391,15 +391,17 @@ function watchHeap(): { stop(): number } {
   const start = live();
   let peak = start;
   let samples = 0;
+  // A full collection of the test process's heap takes tens of milliseconds: sampled more often,
+  // the collections would crowd out the reading they measure.
   const timer = setInterval(() => {
     peak = Math.max(peak, live());
     samples++;
-  }, 100);
+  }, 500);
   return {
     stop: () => {
       clearInterval(timer);
       // A reading that never let the sampler run would measure nothing.
-      expect(samples).toBeGreaterThanOrEqual(3);
+      expect(samples).toBeGreaterThanOrEqual(2);
       return peak - start;
     },
   };
