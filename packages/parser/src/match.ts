@@ -35,9 +35,8 @@ import {
   STAR,
   START,
   TAIL_START,
-  PathClasses,
-  byteClasses,
 } from './match/layout.js';
+import { PathClasses, byteClasses } from './match/byte-classes.js';
 import { SharedSegments, type SegmentScratch } from './match/segments.js';
 import { byPrecedence, decodedView, shapesOf, type Shape } from './match/shape.js';
 import { groupBySketch, partitionByMask, type SketchGroups } from './match/sketch-groups.js';
@@ -68,10 +67,6 @@ export class RuleMatcher {
    */
   private readonly parts: readonly CandidateIndex[];
   private readonly partMasks: Int32Array;
-  /** The first part's lists, held here too: most rule sets have that part only, and a check reads them first. */
-  private readonly lists: Int32Array;
-  private readonly bounds: Int32Array;
-  private readonly checkIndexed: boolean;
   /** The byte classes of the path being checked, with `shared`. */
   private readonly pathClasses = new PathClasses();
 
@@ -97,7 +92,6 @@ export class RuleMatcher {
       const positions = { ids: Array.from({ length: count }, (_, i) => i), lead: (i: number): number => i };
       this.parts = [new CandidateIndex(positions, text, this.spans, this.seconds)];
       this.partMasks = new Int32Array(1);
-      ({ lists: this.lists, bounds: this.bounds, checkIndexed: this.checkIndexed } = this.parts[0] as CandidateIndex);
       return;
     }
     this.shared = new SharedSegments(text, this.spans, count);
@@ -112,7 +106,6 @@ export class RuleMatcher {
     const { masks, parts } = partitionByMask(groups);
     this.parts = parts.map((ids) => new CandidateIndex({ ids, lead }, text, this.spans, this.seconds));
     this.partMasks = masks;
-    ({ lists: this.lists, bounds: this.bounds, checkIndexed: this.checkIndexed } = this.parts[0] as CandidateIndex);
   }
 
   /**
@@ -205,9 +198,10 @@ export class RuleMatcher {
     const second = path.charCodeAt(1);
     const code = second < ASCII ? second : 0;
     if (this.shared === undefined) {
-      const { lists, bounds, checkIndexed } = this;
+      const index = this.parts[0] as CandidateIndex;
+      const { lists, bounds, checkIndexed } = index;
       const best = this.firstMatch(lists, bounds[code * 2] as number, bounds[code * 2 + 1] as number, path, checkIndexed);
-      const bucket = (this.parts[0] as CandidateIndex).bucketFor(path);
+      const bucket = index.bucketFor(path);
       if (bucket === undefined) return best;
       const other = this.firstMatch(bucket, 0, bucket.length, path, true);
       // Positions follow precedence: the lower one wins.
