@@ -16,7 +16,6 @@ import type { FetchContext } from './fetch/fetch-context.js';
 import type { FetchCounts } from './loader/fetch-log.js';
 import { OriginFileLoader, type LoaderContext } from './loader/origin-file-loader.js';
 import { originOf } from './origin.js';
-import { LastOrigin } from './last-origin.js';
 import { freezeTokens, productTokenProblem, resolveOptions, type ResolvedOptions, type RobotsManagerOptions } from './options.js';
 import type { EffectivePolicy, VerdictReason } from './policy.js';
 import type { RobotsRecord, RobotsRecordStatus } from './record.js';
@@ -95,7 +94,6 @@ export class RobotsManager {
   private readonly abort = new AbortController();
   private closed = false;
   /** The origin of the last URL checked, for the next URL of the same origin (see `last-origin.ts`). */
-  private readonly lastOrigin = new LastOrigin();
 
   constructor(options: RobotsManagerOptions) {
     this.options = resolveOptions(options);
@@ -140,7 +138,7 @@ export class RobotsManager {
       // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
       return Promise.reject(error);
     }
-    const origin = this.lastOrigin.of(url);
+    const origin = originOf(url);
     const entry = origin === undefined ? undefined : this.robots.cached(origin);
     if (entry === undefined) return this.decideWith(url, token, origin).then(allowedOf);
     // A warm check answers with one of two settled promises: no verdict is built for a boolean.
@@ -170,7 +168,7 @@ export class RobotsManager {
     // costs more around the same value. Its errors still reject, never throw.
     try {
       const token = productToken === undefined ? this.options.productToken : this.tokensOf(productToken);
-      const origin = this.lastOrigin.of(url);
+      const origin = originOf(url);
       const entry = origin === undefined ? undefined : this.robots.cached(origin);
       if (entry === undefined) return this.decideWith(url, token, origin, fetch);
       return Promise.resolve(verdictOf(entry, url, token));
@@ -191,7 +189,7 @@ export class RobotsManager {
   decideCached(url: string, productToken?: ProductTokens): Verdict | undefined {
     if (this.closed) return undefined;
     const token = productToken === undefined ? this.options.productToken : this.tokensOf(productToken);
-    const origin = this.lastOrigin.of(url);
+    const origin = originOf(url);
     if (origin === undefined) return invalidUrlVerdict(url, token);
     const entry = this.robots.cached(origin);
     return entry === undefined ? undefined : verdictOf(entry, url, token);

@@ -11,8 +11,11 @@
  * Receives a job message (see `run-crawl.mjs`), sends `progress` when `stopAfterPages` pages are handled
  * (the parent then ends the process) and `done` with the result when the crawl ends by itself.
  */
+import { mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { attributeProfile } from './attribution.mjs';
 
 const require = createRequire(new URL('../../../packages/crawlee/package.json', import.meta.url));
 const { CheerioCrawler, Configuration, log: crawleeLog } = require('@crawlee/cheerio');
@@ -20,19 +23,22 @@ const { CheerioCrawler, Configuration, log: crawleeLog } = require('@crawlee/che
 const quiet = { debug() {}, info() {}, warning() {}, error() {} };
 const gc = typeof globalThis.gc === 'function' ? globalThis.gc : () => {};
 
-/** A CPU profile of what runs from now until `stop()` (the crawl alone, not the process's start-up). */
-async function startProfile() {
+/**
+ * A CPU profile of what runs from now until `stop()` (the crawl alone, not the process's start-up),
+ * sampled every `intervalUs` µs; `stop()` returns it.
+ */
+async function startProfile(intervalUs) {
   const { Session } = await import('node:inspector/promises');
-  const { writeFile } = await import('node:fs/promises');
   const session = new Session();
   session.connect();
   await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: intervalUs });
   await session.post('Profiler.start');
   return {
-    async stop(file) {
+    async stop() {
       const { profile } = await session.post('Profiler.stop');
-      await writeFile(file, JSON.stringify(profile));
       session.disconnect();
+      return profile;
     },
   };
 }
@@ -77,14 +83,14 @@ async function crawl(job) {
     new Configuration({ persistStorage: false }),
   );
 
+  // `heedRoot`: another checkout's built packages (an A/B of a change within one run), else this one's.
+  const heedRoot = job.heedRoot ? pathToFileURL(`${job.heedRoot}/`) : new URL('../../../', import.meta.url);
   let manager;
   let store;
   let robots;
   if (job.variant === 'heed') {
-    // `heedRoot`: another checkout's built packages (an A/B of a change within one run), else this one's.
-    const root = job.heedRoot ? pathToFileURL(`${job.heedRoot}/`) : new URL('../../../', import.meta.url);
-    const { RobotsPlugin } = await import(new URL('packages/crawlee/dist/index.js', root).href);
-    const { MemoryStore, RobotsManager } = await import(new URL('packages/manager/dist/index.js', root).href);
+    const { RobotsPlugin } = await import(new URL('packages/crawlee/dist/index.js', heedRoot).href);
+    const { MemoryStore, RobotsManager } = await import(new URL('packages/manager/dist/index.js', heedRoot).href);
     store = new MemoryStore({ maxEntries: job.heed?.storeEntries ?? 10_000 });
     manager = new RobotsManager({ userAgent: job.userAgent, log: quiet, store, cacheSize: job.heed?.cacheSize ?? 10_000 });
     robots = await RobotsPlugin.attach(crawler, { userAgent: job.userAgent, manager, logSummary: false });
@@ -106,14 +112,21 @@ async function crawl(job) {
       }, job.heapSampleMs ?? 15_000)
     : undefined;
 
-  const profiler = process.env.CRAWL_CPU_PROF ? await startProfile() : undefined;
+  // `attribute`: who spent the crawl's CPU, robots handling apart (attribution.mjs), from a finer
+  // profile; CRAWL_CPU_PROF keeps the profile in that folder.
+  const profiler = job.attribute || process.env.CRAWL_CPU_PROF ? await startProfile(job.attribute ? 250 : 1000) : undefined;
   const started = performance.now();
   const cpuStart = process.cpuUsage();
   const finalStats = await crawler.run(job.startUrls);
   const ms = performance.now() - started;
   // CPU time of this process: what the crawl itself cost, whatever else the shared machine was doing.
   const cpu = process.cpuUsage(cpuStart);
-  await profiler?.stop(`${process.env.CRAWL_CPU_PROF}/${job.variant}-${process.pid}.cpuprofile`);
+  const profile = await profiler?.stop();
+  if (profile && process.env.CRAWL_CPU_PROF) {
+    const file = `${process.env.CRAWL_CPU_PROF}/${job.variant}-${process.pid}.cpuprofile`;
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, JSON.stringify(profile));
+  }
   if (sampler) clearInterval(sampler);
 
   const result = {
@@ -124,6 +137,7 @@ async function crawl(job) {
     requestsFinished: finalStats.requestsFinished,
     requestsFailed: finalStats.requestsFailed,
   };
+  if (profile && job.attribute) result.attribution = attributeProfile(profile, heedRoot.href);
   if (robots) {
     result.heed = robots.stats;
     const managerStats = manager.stats();

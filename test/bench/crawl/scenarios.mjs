@@ -225,7 +225,22 @@ export async function dense(options) {
         console.log(`  link-dense round ${round + 1} ${variant}: ${what}, ${log.robotsRequests} robots.txt requests`);
       }
     }
-    return { config, runs };
+    // Profiled crawls, apart from the timed ones (the profiler costs the crawl a few percent): what
+    // the robots handling itself spent, which the noise of whole crawls cannot rank.
+    const attribution = {};
+    const profiled = variants.filter((variant) => variant !== 'none');
+    for (let crawl = 0; crawl < (options.attributionCrawls ?? 0); crawl++) {
+      for (const variant of orderOf(crawl, profiled)) {
+        await site.reset();
+        const job = { maxRequestsPerCrawl: options.maxPages, attribute: true, ...(variant === 'heed-base' ? { heedRoot: options.abRoot } : {}) };
+        const run = orThrow(await runCrawl(crawlJob(variant === 'heed-base' ? 'heed' : variant, urls, { ...options, job }), options.timeoutMs), `link-dense profiled crawl (${variant})`);
+        if (run.outcome !== 'finished') continue;
+        const { pages, attribution: ms } = run.result;
+        (attribution[variant] ??= []).push({ pages, ...ms });
+        console.log(`  link-dense profiled crawl ${crawl + 1} ${variant}: robots handling ${(((ms.heed + ms.builtin) * 1000) / pages).toFixed(0)} ms per 1,000 pages`);
+      }
+    }
+    return { config, runs, attribution };
   } finally {
     await site.close();
   }
