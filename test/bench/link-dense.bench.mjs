@@ -104,7 +104,7 @@ if (WRITE) {
           'from the timed rounds): each sample counted to the innermost frame of package code on its stack, Node internals and',
           "builtins to their caller (test/bench/crawl/attribution.mjs). Heed is its three packages' code; Crawlee's built-in is",
           "robots-parser and Crawlee's robots functions. Unlike the whole crawl, this does not move with the machine's speed:",
-          "it is the comparison that ranks the two.",
+          'it is the comparison that ranks the two.',
           '',
           own.markdown,
           '',

@@ -246,7 +246,8 @@ export class RobotsGuard {
           const seconds = await abortable(learning, signal);
           if (!scheduler.knows(origin)) scheduler.setDelay(origin, seconds);
         }
-        const wait = await abortable(this.crawlSlot(origin, key), signal);
+        const slot = this.crawlSlot(origin, key);
+        const wait = typeof slot === 'number' ? slot : await abortable(slot, signal);
         if (wait <= 0) return;
         await sleep(timerDelay(wait), signal);
       }
@@ -262,17 +263,28 @@ export class RobotsGuard {
    * key). The fleet's clock when the manager's store keeps one and answers, else this process's.
    * Learn the origin's delay first ({@link learnCrawlDelay}).
    */
-  async crawlSlot(origin: string, key: string): Promise<number> {
+  crawlSlot(origin: string, key: string): number | Promise<number> {
+    // A number, not a promise, when this process's clock decides: the check before every fetch
+    // asks, and most crawls share no clock.
     const scheduler = this.crawlDelays;
     if (scheduler === undefined) return 0;
     const delayMs = scheduler.delayOf(origin);
-    if (this.shared !== undefined) {
-      const wait = await this.shared.acquire(origin, key, delayMs ?? 0);
-      if (wait !== undefined) return wait;
-      // The store could not tell: this process's clock decides, with the delay in force (set again
-      // if the scheduler forgot the origin during the wait for the store).
-      if (delayMs !== undefined && !scheduler.knows(origin)) scheduler.setDelay(origin, delayMs / 1000);
-    }
+    if (this.shared !== undefined) return this.sharedCrawlSlot(this.shared, scheduler, origin, key, delayMs);
+    return scheduler.acquire(origin, key, Date.now());
+  }
+
+  private async sharedCrawlSlot(
+    shared: SharedSlots,
+    scheduler: CrawlDelayScheduler,
+    origin: string,
+    key: string,
+    delayMs: number | undefined,
+  ): Promise<number> {
+    const wait = await shared.acquire(origin, key, delayMs ?? 0);
+    if (wait !== undefined) return wait;
+    // The store could not tell: this process's clock decides, with the delay in force (set again
+    // if the scheduler forgot the origin during the wait for the store).
+    if (delayMs !== undefined && !scheduler.knows(origin)) scheduler.setDelay(origin, delayMs / 1000);
     return scheduler.acquire(origin, key, Date.now());
   }
 

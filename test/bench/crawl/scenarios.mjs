@@ -232,12 +232,21 @@ export async function dense(options) {
     for (let crawl = 0; crawl < (options.attributionCrawls ?? 0); crawl++) {
       for (const variant of orderOf(crawl, profiled)) {
         await site.reset();
-        const job = { maxRequestsPerCrawl: options.maxPages, attribute: true, ...(variant === 'heed-base' ? { heedRoot: options.abRoot } : {}) };
-        const run = orThrow(await runCrawl(crawlJob(variant === 'heed-base' ? 'heed' : variant, urls, { ...options, job }), options.timeoutMs), `link-dense profiled crawl (${variant})`);
+        const job = {
+          maxRequestsPerCrawl: options.maxPages,
+          attribute: true,
+          ...(variant === 'heed-base' ? { heedRoot: options.abRoot } : {}),
+        };
+        const run = orThrow(
+          await runCrawl(crawlJob(variant === 'heed-base' ? 'heed' : variant, urls, { ...options, job }), options.timeoutMs),
+          `link-dense profiled crawl (${variant})`,
+        );
         if (run.outcome !== 'finished') continue;
         const { pages, attribution: ms } = run.result;
         (attribution[variant] ??= []).push({ pages, ...ms });
-        console.log(`  link-dense profiled crawl ${crawl + 1} ${variant}: robots handling ${(((ms.heed + ms.builtin) * 1000) / pages).toFixed(0)} ms per 1,000 pages`);
+        console.log(
+          `  link-dense profiled crawl ${crawl + 1} ${variant}: robots handling ${(((ms.heed + ms.builtin) * 1000) / pages).toFixed(0)} ms per 1,000 pages`,
+        );
       }
     }
     return { config, runs, attribution };

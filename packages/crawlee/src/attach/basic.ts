@@ -117,7 +117,8 @@ export function hookUserHandler(crawler: PublicCrawler, guard: RobotsGuard, queu
     const { request } = context;
     if (readsPages) {
       try {
-        const info = await readPageInfo(context, guard.options);
+        const read = readPageInfo(context, guard.options);
+        const info = read instanceof Promise ? await read : read;
         guard.notePage(request, info);
         context['robotsDirectives'] = info.directives;
       } catch (error) {

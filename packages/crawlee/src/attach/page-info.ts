@@ -24,18 +24,32 @@ import { mayCarrySignals, signalWords } from '../page-signals/quick-scan.js';
 import { pageUsageEvidence } from '../page-signals/usage.js';
 import type { ContextInternals } from './crawler-internals.js';
 
-export async function readPageInfo(
+/**
+ * What the page says. A promise only when reading needs one (a browser's page, Playwright's
+ * headers): a Cheerio page, read for every page a crawl handles, is read synchronously.
+ */
+export function readPageInfo(
   context: ContextInternals,
   options: Pick<ResolvedOptions, 'productToken' | 'metaRobots' | 'honorRelNofollow' | 'purposes'>,
-): Promise<PageInfo> {
-  const { productToken, metaRobots, honorRelNofollow } = options;
+): PageInfo | Promise<PageInfo> {
   // Usage evidence reads meta tags of other names: those pages are always read whole.
-  const quick = options.purposes.length === 0 ? wordsOf(productToken) : undefined;
-  const signals = await readSignals(context, honorRelNofollow, quick);
-  const headers = await headerLines(context.response);
+  const quick = options.purposes.length === 0 ? wordsOf(options.productToken) : undefined;
+  const signals = readSignals(context, options.honorRelNofollow, quick);
+  const headers = headerLines(context.response);
+  if (signals instanceof Promise || headers instanceof Promise) {
+    return Promise.all([signals, headers]).then(([read, lines]) => pageInfoOf(read, lines, options));
+  }
+  return pageInfoOf(signals, headers, options);
+}
+
+function pageInfoOf(
+  signals: PageSignals,
+  headers: HeaderLines,
+  { productToken, metaRobots, purposes }: Pick<ResolvedOptions, 'productToken' | 'metaRobots' | 'purposes'>,
+): PageInfo {
   const header = headers['x-robots-tag'];
   // With purposes, what the response says about AI usage (headers, and the same meta tags).
-  const usage = options.purposes.length > 0 ? { usageEvidence: pageUsageEvidence(productToken, headers, signals.metaTags) } : {};
+  const usage = purposes.length > 0 ? { usageEvidence: pageUsageEvidence(productToken, headers, signals.metaTags) } : {};
   if (!metaRobots) return { directives: NO_DIRECTIVES, nofollowSource: undefined, nofollowLinks: signals.nofollowLinks, ...usage };
   const directives = robotsDirectives(productToken, signals.metaTags, header);
   return {
@@ -63,42 +77,52 @@ type HeaderLines = Partial<Record<(typeof READ_HEADERS)[number], string[]>>;
  * either sees them (Chromium under Playwright 1.65 hands on one line joined with ", "); those
  * read as one line, as the browser gave them.
  */
-async function headerLines(response: unknown): Promise<HeaderLines> {
+function headerLines(response: unknown): HeaderLines | Promise<HeaderLines> {
   const lines: HeaderLines = {};
-  const add = (name: string, value: string) => {
-    // Most header names are none of these: their length tells without lower-casing them.
-    if (!READ_HEADER_LENGTHS.has(name.length)) return;
-    const key = READ_HEADERS.find((read) => read === name.toLowerCase());
-    if (key !== undefined) (lines[key] ??= []).push(...value.split('\n'));
-  };
   if (!response || typeof response !== 'object') return lines;
   const { rawHeaders, headersArray, headers } = response as { rawHeaders?: unknown; headersArray?: unknown; headers?: unknown };
   if (Array.isArray(rawHeaders)) {
     for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
       const [name, value] = [rawHeaders[i] as unknown, rawHeaders[i + 1] as unknown];
-      if (typeof name === 'string' && typeof value === 'string') add(name, value);
+      if (typeof name === 'string' && typeof value === 'string') addHeaderLine(lines, name, value);
     }
     return lines;
   }
-  if (typeof headersArray === 'function') {
-    try {
-      const array: unknown = await (headersArray as () => unknown).call(response);
-      if (Array.isArray(array)) {
-        for (const entry of array as { name?: unknown; value?: unknown }[])
-          if (typeof entry.name === 'string' && typeof entry.value === 'string') add(entry.name, entry.value);
-        return lines;
-      }
-    } catch {
-      // A response whose raw headers are gone (its page closed): its headers() still tell.
+  if (typeof headersArray === 'function') return playwrightHeaderLines(response, headersArray, headers);
+  return headerObjectLines(lines, response, headers);
+}
+
+async function playwrightHeaderLines(response: object, headersArray: unknown, headers: unknown): Promise<HeaderLines> {
+  const lines: HeaderLines = {};
+  try {
+    const array: unknown = await (headersArray as () => unknown).call(response);
+    if (Array.isArray(array)) {
+      for (const entry of array as { name?: unknown; value?: unknown }[])
+        if (typeof entry.name === 'string' && typeof entry.value === 'string') addHeaderLine(lines, entry.name, entry.value);
+      return lines;
     }
+  } catch {
+    // A response whose raw headers are gone (its page closed): its headers() still tell.
   }
+  return headerObjectLines(lines, response, headers);
+}
+
+function headerObjectLines(lines: HeaderLines, response: object, headers: unknown): HeaderLines {
   const object: unknown = typeof headers === 'function' ? (headers as () => unknown).call(response) : headers;
   if (!object || typeof object !== 'object') return lines;
   for (const [name, value] of Object.entries(object as Record<string, unknown>)) {
-    if (typeof value === 'string') add(name, value);
-    else if (Array.isArray(value)) for (const item of value as unknown[]) if (typeof item === 'string') add(name, item);
+    if (typeof value === 'string') addHeaderLine(lines, name, value);
+    else if (Array.isArray(value)) for (const item of value as unknown[]) if (typeof item === 'string') addHeaderLine(lines, name, item);
   }
   return lines;
+}
+
+function addHeaderLine(lines: HeaderLines, name: string, value: string): void {
+  // Most header names are none of these: their length tells without lower-casing them.
+  if (!READ_HEADER_LENGTHS.has(name.length)) return;
+  const lower = name.toLowerCase();
+  const key = READ_HEADERS.find((read) => read === lower);
+  if (key !== undefined) (lines[key] ??= []).push(...value.split('\n'));
 }
 
 /** The signal words of each product token (see `quick-scan.ts`): a plugin asks with one token, every page. */
@@ -117,7 +141,7 @@ function wordsOf(token: ProductTokens): RegExp {
  * The page's signals from the best document the context has: the crawler's own parse first.
  * `quick`: the words a signal needs; a Cheerio page whose raw HTML has none of them is not walked.
  */
-async function readSignals(context: ContextInternals, wantLinks: boolean, quick: RegExp | undefined): Promise<PageSignals> {
+function readSignals(context: ContextInternals, wantLinks: boolean, quick: RegExp | undefined): PageSignals | Promise<PageSignals> {
   const pageUrl = context.request.loadedUrl ?? context.request.url;
   const page = context.page as Partial<EvaluatingPage> | undefined;
   if (page && typeof page.evaluate === 'function') return signalsFromBrowserPage(page as EvaluatingPage, pageUrl, wantLinks);

@@ -314,7 +314,8 @@ export class QueueHooks {
       }
       // The fleet's clock when the store keeps one: the request keeps the slot it reserved there
       // while it waits, and takes it when it comes back.
-      const wait = await this.guard.crawlSlot(origin, request.id ?? request.uniqueKey);
+      const slot = this.guard.crawlSlot(origin, request.id ?? request.uniqueKey);
+      const wait = typeof slot === 'number' ? slot : await slot;
       if (wait > 0) {
         this.guard.stats.crawlDelayDeferrals++;
         this.pending.added();
