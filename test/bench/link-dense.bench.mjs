@@ -78,7 +78,7 @@ const own = attributionTable(result.attribution, DENSE.abLabel);
 if (own.markdown) console.log(`\n${own.markdown}\n`);
 if (own.heedAtOrBelow !== undefined) {
   console.log(
-    `robots handling's own CPU per 1,000 pages: Heed ${own.heed.toFixed(0)} ms, Crawlee's built-in ${own.builtin.toFixed(0)} ms — Heed ${own.heedAtOrBelow ? 'at or below' : 'ABOVE'} the built-in`,
+    `robots handling's share of the crawl's CPU: Heed ${(own.heed * 100).toFixed(2)}% (${own.heedMs.toFixed(0)} ms per 1,000 pages), Crawlee's built-in ${(own.builtin * 100).toFixed(2)}% (${own.builtinMs.toFixed(0)} ms) — Heed ${own.heedAtOrBelow ? 'at or below' : 'ABOVE'} the built-in`,
   );
 }
 
@@ -108,7 +108,7 @@ if (WRITE) {
           '',
           own.markdown,
           '',
-          `Heed's own CPU ${own.heedAtOrBelow ? 'is at or below' : 'is above'} the built-in check's: ${own.heed.toFixed(0)} ms against ${own.builtin.toFixed(0)} ms per 1,000 pages.`,
+          `Heed's own share of the crawl's CPU ${own.heedAtOrBelow ? 'is at or below' : 'is above'} the built-in check's: ${(own.heed * 100).toFixed(2)}% against ${(own.builtin * 100).toFixed(2)}% (${own.heedMs.toFixed(0)} ms against ${own.builtinMs.toFixed(0)} ms per 1,000 pages).`,
         ]
       : []),
   ].join('\n');

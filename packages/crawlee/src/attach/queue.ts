@@ -29,6 +29,7 @@ import { timerDelay } from '../crawl-delay.js';
 import { SharedRequestQueueError } from '../errors.js';
 import { safeOrigin, urlOf, type FilterContext, type PageInfo, type RequestLike, type RobotsGuard } from '../guard.js';
 import type { Skips } from '../report/skips.js';
+import type { SkipEvent } from '../report/skip-events.js';
 import type { LogInternals, RequestInternals, RequestQueueLike } from './crawler-internals.js';
 import { skipRequest } from './skip-request.js';
 
@@ -186,7 +187,8 @@ export class QueueHooks {
         const request = await original.fetchNextRequest();
         if (!request) return request;
         this.pending.taken();
-        if (await this.releaseForFetch(queue, request)) return request;
+        const released = this.releaseForFetch(queue, request);
+        if (released instanceof Promise ? await released : released) return request;
       }
     };
     queue.isFinished = async () => (await original.isFinished()) && (this.passThrough(queue) || (this.background?.idle() ?? true));
@@ -269,15 +271,14 @@ export class QueueHooks {
     return this.insideQueue(() => original.addRequests(kept, options));
   }
 
-  private async addRequestsBatched(
-    original: QueueMethods,
-    requests: unknown,
-    options: unknown,
-    scope: EnqueueScope | undefined,
-  ): Promise<unknown> {
+  private addRequestsBatched(original: QueueMethods, requests: unknown, options: unknown, scope: EnqueueScope | undefined): Promise<unknown> {
     // With no budget left (`maxRequestsPerCrawl` reached), the queue adds none of them and reports
     // each as over its limit: judging them would cost a crawl near its end for every link again.
     if (this.passThrough(original.queue) || hasNoBudget(options)) return original.addRequestsBatched(requests, options);
+    return this.admitBatched(original, requests, options, scope);
+  }
+
+  private async admitBatched(original: QueueMethods, requests: unknown, options: unknown, scope: EnqueueScope | undefined): Promise<unknown> {
     // Arrays stay arrays (3.13–3.17 iterate them synchronously); iterables the release accepted
     // (3.18: async generators) are filtered lazily.
     const input = Array.isArray(requests)
@@ -290,45 +291,60 @@ export class QueueHooks {
 
   /**
    * Checks a request taken from the queue. True: it may be fetched now. False: it was skipped
-   * (marked handled as SKIPPED, reported) or deferred for its origin's crawl-delay.
+   * (marked handled as SKIPPED, reported) or deferred for its origin's crawl-delay. A promise only
+   * when something has to be waited for (the record of a new origin, a skip's bookkeeping, a fleet's
+   * clock): the check before each fetch is otherwise made without one.
    */
-  private async releaseForFetch(queue: RequestQueueLike, request: RequestInternals): Promise<boolean> {
+  private releaseForFetch(queue: RequestQueueLike, request: RequestInternals): boolean | Promise<boolean> {
     // Past the bound a missing URL may have been forgotten: a bypass is then not known, only possible.
     if (!this.admitted.has(request.url) && !this.admittedForgotten) this.noteBypass(request.url);
     const check = this.guard.skipForNow(request.url, 'before-fetch');
-    const skip = check instanceof Promise ? await check : check;
-    if (skip !== undefined) {
-      await skipRequest(request, skip, this.skips, () => queue.markRequestHandled(request));
-      return false;
-    }
+    if (check instanceof Promise) return check.then((skip) => this.releaseChecked(queue, request, skip));
+    return this.releaseChecked(queue, request, check);
+  }
+
+  private releaseChecked(queue: RequestQueueLike, request: RequestInternals, skip: SkipEvent | undefined): boolean | Promise<boolean> {
+    if (skip !== undefined) return skipRequest(request, skip, this.skips, () => queue.markRequestHandled(request)).then(() => false);
     const scheduler = this.guard.crawlDelays;
     const origin = safeOrigin(request.url);
     if (scheduler && origin) {
       // A forgotten (or not yet learnt) delay is learnt before the slot is asked for, and set again
-      // right before it if the scheduler forgot the origin while other requests ran (no await
-      // between the two, so the slot is given with the delay in force).
+      // right before it if the scheduler forgot the origin while other requests ran (nothing waited
+      // for between the two, so the slot is given with the delay in force).
       const learning = this.guard.learnCrawlDelay(origin, request.url);
-      if (learning !== undefined) {
-        const seconds = await learning;
+      if (learning === undefined) return this.takeCrawlSlot(queue, request, origin);
+      return learning.then((seconds) => {
         if (!scheduler.knows(origin)) scheduler.setDelay(origin, seconds);
-      }
-      // The fleet's clock when the store keeps one: the request keeps the slot it reserved there
-      // while it waits, and takes it when it comes back.
-      const slot = this.guard.crawlSlot(origin, request.id ?? request.uniqueKey);
-      const wait = typeof slot === 'number' ? slot : await slot;
-      if (wait > 0) {
-        this.guard.stats.crawlDelayDeferrals++;
-        this.pending.added();
-        // The request stays locked (in progress) while it waits, so the crawl does not end; it
-        // goes back to the head of the queue when its slot comes (or, past the longest timer,
-        // asks again then).
-        setTimeout(() => {
-          queue.reclaimRequest(request, { forefront: true }).catch((error: unknown) => {
-            this.log.warning(`RobotsPlugin: could not put ${request.url} back after its crawl-delay: ${String(error)}`);
-          });
-        }, timerDelay(wait));
-        return false;
-      }
+        return this.takeCrawlSlot(queue, request, origin);
+      });
+    }
+    this.checkedBeforeFetch.set(request, request.url);
+    return true;
+  }
+
+  /**
+   * Takes the crawl-delay slot of `request` (the fleet's clock when the store keeps one: the request
+   * keeps the slot it reserved there while it waits, and takes it when it comes back).
+   */
+  private takeCrawlSlot(queue: RequestQueueLike, request: RequestInternals, origin: string): boolean | Promise<boolean> {
+    const slot = this.guard.crawlSlot(origin, request.id ?? request.uniqueKey);
+    if (typeof slot !== 'number') return slot.then((wait) => this.releaseAfter(queue, request, wait));
+    return this.releaseAfter(queue, request, slot);
+  }
+
+  /** Releases `request` now (`wait` 0), or defers it until its slot comes. */
+  private releaseAfter(queue: RequestQueueLike, request: RequestInternals, wait: number): boolean {
+    if (wait > 0) {
+      this.guard.stats.crawlDelayDeferrals++;
+      this.pending.added();
+      // The request stays locked (in progress) while it waits, so the crawl does not end; it goes
+      // back to the head of the queue when its slot comes (or, past the longest timer, asks again then).
+      setTimeout(() => {
+        queue.reclaimRequest(request, { forefront: true }).catch((error: unknown) => {
+          this.log.warning(`RobotsPlugin: could not put ${request.url} back after its crawl-delay: ${String(error)}`);
+        });
+      }, timerDelay(wait));
+      return false;
     }
     this.checkedBeforeFetch.set(request, request.url);
     return true;
