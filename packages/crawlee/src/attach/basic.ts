@@ -54,9 +54,11 @@ function hookRequestHandling(crawler: PublicCrawler, guard: RobotsGuard, skips: 
   // After every user hook (the plugin's hooks are added once the crawler has its own): a hook that
   // set request.url sends the navigation (got's request, the browser's page.goto) to a URL the
   // queue never checked; it is checked here, and a disallowed one ends as a skip.
-  navigationHooks(crawler)?.pre.push(async (context: ContextInternals) => {
+  navigationHooks(crawler)?.pre.push((context: ContextInternals) => {
     const checked = queue.checkedBeforeFetch.get(context.request);
-    if (checked !== undefined) await checkRewrite(guard, context.request, checked, context.request.url);
+    // A promise only for a URL that changed: every request passes here.
+    if (checked === undefined || checked === context.request.url) return undefined;
+    return checkRewrite(guard, context.request, checked, context.request.url);
   });
   // Crawl-delay counts from when a fetch really starts: got's last `beforeRequest` hook for HTTP
   // crawlers (see `politeness/attach.ts`), the last pre-navigation hook for browsers, else the

@@ -62,13 +62,15 @@ export function attachHttpHooks(crawler: PublicCrawler, guard: RobotsGuard): voi
 function checkWhenSent(guard: RobotsGuard) {
   return (context: ContextInternals, gotOptions: Record<string, unknown>) => {
     const hooks = (gotOptions['hooks'] ?? {}) as GotHooks;
-    const hops = new Set<string>();
-    const noteHop = (next: { url?: URL | string }) => void hops.add(String(next.url ?? ''));
-    const beforeRequest = async (options: { url?: URL | string }) => {
+    // Made on the first redirect: most requests have none.
+    let hops: Set<string> | undefined;
+    const noteHop = (next: { url?: URL | string }) => void (hops ??= new Set()).add(String(next.url ?? ''));
+    // A promise only when the URL changed: every request of the crawl passes here.
+    const beforeRequest = (options: { url?: URL | string }): Promise<void> | undefined => {
       const url = String(options.url ?? '');
-      if (hops.has(url)) return;
       const { request } = context;
-      await checkRewrite(guard, request, request.url, url);
+      if (url === request.url || hops?.has(url)) return undefined;
+      return checkRewrite(guard, request, request.url, url);
     };
     gotOptions['hooks'] = {
       ...hooks,

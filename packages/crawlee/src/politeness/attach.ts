@@ -35,20 +35,23 @@ export function attachPoliteness(crawler: PublicCrawler, guard: RobotsGuard, kin
  * `crawleePaces429`: the crawler's request manager paces a `429` itself (Crawlee 4's
  * `ThrottlingRequestManager`), so only other statuses pause Heed's clock.
  */
-export async function noteAnswer(
+export function noteAnswer(
   guard: RobotsGuard,
   response: unknown,
   request: { url: string; loadedUrl?: string | undefined },
   crawleePaces429 = false,
-): Promise<void> {
-  if (guard.crawlDelays === undefined) return;
+): Promise<void> | undefined {
+  // Nothing to wait for on most pages (no clock to move, no pause to set): no promise then.
+  if (guard.crawlDelays === undefined) return undefined;
   const answer = readResponse(response);
-  if (answer === undefined) return;
+  if (answer === undefined) return undefined;
   const url = answer.url ?? request.loadedUrl ?? request.url;
-  if (answer.sentAt !== undefined && !guard.sendClockIdle) await guard.confirmSent(url, answer.sentAt);
-  if (crawleePaces429 && answer.status === 429) return;
+  const confirming = answer.sentAt !== undefined && !guard.sendClockIdle ? guard.confirmSent(url, answer.sentAt) : undefined;
+  if (crawleePaces429 && answer.status === 429) return confirming;
   const pauseMs = retryAfterMs(answer.status, answer.retryAfter, Date.now(), guard.options.maxCrawlDelaySecs * 1000);
-  if (pauseMs !== undefined) await guard.pauseOrigin(url, pauseMs);
+  if (pauseMs === undefined) return confirming;
+  if (confirming === undefined) return guard.pauseOrigin(url, pauseMs);
+  return confirming.then(() => guard.pauseOrigin(url, pauseMs));
 }
 
 /**
