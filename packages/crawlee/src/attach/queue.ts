@@ -271,14 +271,24 @@ export class QueueHooks {
     return this.insideQueue(() => original.addRequests(kept, options));
   }
 
-  private addRequestsBatched(original: QueueMethods, requests: unknown, options: unknown, scope: EnqueueScope | undefined): Promise<unknown> {
+  private addRequestsBatched(
+    original: QueueMethods,
+    requests: unknown,
+    options: unknown,
+    scope: EnqueueScope | undefined,
+  ): Promise<unknown> {
     // With no budget left (`maxRequestsPerCrawl` reached), the queue adds none of them and reports
     // each as over its limit: judging them would cost a crawl near its end for every link again.
     if (this.passThrough(original.queue) || hasNoBudget(options)) return original.addRequestsBatched(requests, options);
     return this.admitBatched(original, requests, options, scope);
   }
 
-  private async admitBatched(original: QueueMethods, requests: unknown, options: unknown, scope: EnqueueScope | undefined): Promise<unknown> {
+  private async admitBatched(
+    original: QueueMethods,
+    requests: unknown,
+    options: unknown,
+    scope: EnqueueScope | undefined,
+  ): Promise<unknown> {
     // Arrays stay arrays (3.13–3.17 iterate them synchronously); iterables the release accepted
     // (3.18: async generators) are filtered lazily.
     const input = Array.isArray(requests)
