@@ -37,7 +37,10 @@ beforeAll(async () => {
     body: page('otherbot-only', ['/behind-otherbot']).body,
   });
   for (const [path, { headers }] of Object.entries(USAGE_NO)) o.routes.set(path, { headers, body: page(path, []).body });
-  for (const path of ['/behind-nofollow', '/behind-otherbot']) o.routes.set(path, page(path, []));
+  // The name as many servers write it: read without regard to case, with or without purposes.
+  o.routes.set('/xrt-capitals', { headers: { 'X-Robots-Tag': ['nofollow'] }, body: page('capitals', ['/behind-capitals']).body });
+  o.routes.set('/capitals-home', page('capitals-home', ['/xrt-capitals']));
+  for (const path of ['/behind-nofollow', '/behind-otherbot', '/behind-capitals']) o.routes.set(path, page(path, []));
 });
 
 afterAll(async () => {
@@ -92,5 +95,30 @@ describe('repeated header lines, each its own statement (CheerioCrawler)', () =>
       stage: 'response',
       usage: { purpose: 'train-ai', evidence: { signal } },
     });
+  });
+});
+
+describe('X-Robots-Tag written with capitals (CheerioCrawler, no purposes)', () => {
+  it('is read: the page says nofollow, its links are not followed', async () => {
+    const skips: SkipEvent[] = [];
+    const handled: string[] = [];
+    const manager = new RobotsManager({ userAgent: HEEDBOT });
+    const crawler = new crawleeCheerio.CheerioCrawler(
+      {
+        maxConcurrency: 2,
+        maxRequestRetries: 0,
+        requestHandler: async (ctx) => {
+          handled.push(ctx.request.loadedUrl ?? ctx.request.url);
+          await ctx.enqueueLinks({ strategy: 'all' });
+        },
+      },
+      freshConfig(),
+    );
+    await RobotsPlugin.attach(crawler, { userAgent: HEEDBOT, manager, logSummary: false, onSkip: (event) => void skips.push(event) });
+    await crawler.run([o.url('/capitals-home')]);
+    await manager.close();
+    expect(handled).toContain(o.url('/xrt-capitals'));
+    expect(o.count('/behind-capitals')).toBe(0);
+    expect(skips.find((s) => s.url === o.url('/behind-capitals'))).toMatchObject({ reason: 'nofollow' });
   });
 });

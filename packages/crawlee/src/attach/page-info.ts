@@ -35,7 +35,7 @@ export function readPageInfo(
   // Usage evidence reads meta tags of other names: those pages are always read whole.
   const quick = options.purposes.length === 0 ? wordsOf(options.productToken) : undefined;
   const signals = readSignals(context, options.honorRelNofollow, quick);
-  const headers = headerLines(context.response);
+  const headers = headerLines(context.response, options.purposes.length > 0 ? USAGE_HEADERS : ROBOTS_HEADERS);
   if (signals instanceof Promise || headers instanceof Promise) {
     return Promise.all([signals, headers]).then(([read, lines]) => pageInfoOf(read, lines, options));
   }
@@ -63,9 +63,27 @@ function pageInfoOf(
 /** The response headers read here: the robots directives, the usage signals and the content type. */
 const READ_HEADERS = ['content-usage', 'content-signal', 'tdm-reservation', 'x-robots-tag', 'content-type'] as const;
 
-const READ_HEADER_LENGTHS = new Set<number>(READ_HEADERS.map((name) => name.length));
+type HeaderName = (typeof READ_HEADERS)[number];
+type HeaderLines = Partial<Record<HeaderName, string[]>>;
 
-type HeaderLines = Partial<Record<(typeof READ_HEADERS)[number], string[]>>;
+/**
+ * Headers to read, with the lengths and first letters (lower case) of their names: most header
+ * names of a response are none of them, and those two tell without lower-casing the name.
+ */
+interface HeaderSelection {
+  readonly names: readonly HeaderName[];
+  readonly lengths: ReadonlySet<number>;
+  readonly firsts: ReadonlySet<number>;
+}
+
+function headerSelection(names: readonly HeaderName[]): HeaderSelection {
+  return { names, lengths: new Set(names.map((name) => name.length)), firsts: new Set(names.map((name) => name.charCodeAt(0))) };
+}
+
+/** With purposes: the usage signals and the content type too. */
+const USAGE_HEADERS = headerSelection(READ_HEADERS);
+/** Without: the robots directives alone. */
+const ROBOTS_HEADERS = headerSelection(['x-robots-tag']);
 
 /**
  * The lines of the headers read, per lower-case name, each line as it came: each is its own
@@ -77,51 +95,57 @@ type HeaderLines = Partial<Record<(typeof READ_HEADERS)[number], string[]>>;
  * either sees them (Chromium under Playwright 1.65 hands on one line joined with ", "); those
  * read as one line, as the browser gave them.
  */
-function headerLines(response: unknown): HeaderLines | Promise<HeaderLines> {
+function headerLines(response: unknown, wanted: HeaderSelection): HeaderLines | Promise<HeaderLines> {
   const lines: HeaderLines = {};
   if (!response || typeof response !== 'object') return lines;
   const { rawHeaders, headersArray, headers } = response as { rawHeaders?: unknown; headersArray?: unknown; headers?: unknown };
   if (Array.isArray(rawHeaders)) {
     for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
       const [name, value] = [rawHeaders[i] as unknown, rawHeaders[i + 1] as unknown];
-      if (typeof name === 'string' && typeof value === 'string') addHeaderLine(lines, name, value);
+      if (typeof name === 'string' && typeof value === 'string') addHeaderLine(lines, name, value, wanted);
     }
     return lines;
   }
-  if (typeof headersArray === 'function') return playwrightHeaderLines(response, headersArray, headers);
-  return headerObjectLines(lines, response, headers);
+  if (typeof headersArray === 'function') return playwrightHeaderLines(response, headersArray, headers, wanted);
+  return headerObjectLines(lines, response, headers, wanted);
 }
 
-async function playwrightHeaderLines(response: object, headersArray: unknown, headers: unknown): Promise<HeaderLines> {
+async function playwrightHeaderLines(
+  response: object,
+  headersArray: unknown,
+  headers: unknown,
+  wanted: HeaderSelection,
+): Promise<HeaderLines> {
   const lines: HeaderLines = {};
   try {
     const array: unknown = await (headersArray as () => unknown).call(response);
     if (Array.isArray(array)) {
       for (const entry of array as { name?: unknown; value?: unknown }[])
-        if (typeof entry.name === 'string' && typeof entry.value === 'string') addHeaderLine(lines, entry.name, entry.value);
+        if (typeof entry.name === 'string' && typeof entry.value === 'string') addHeaderLine(lines, entry.name, entry.value, wanted);
       return lines;
     }
   } catch {
     // A response whose raw headers are gone (its page closed): its headers() still tell.
   }
-  return headerObjectLines(lines, response, headers);
+  return headerObjectLines(lines, response, headers, wanted);
 }
 
-function headerObjectLines(lines: HeaderLines, response: object, headers: unknown): HeaderLines {
+function headerObjectLines(lines: HeaderLines, response: object, headers: unknown, wanted: HeaderSelection): HeaderLines {
   const object: unknown = typeof headers === 'function' ? (headers as () => unknown).call(response) : headers;
   if (!object || typeof object !== 'object') return lines;
   for (const [name, value] of Object.entries(object as Record<string, unknown>)) {
-    if (typeof value === 'string') addHeaderLine(lines, name, value);
-    else if (Array.isArray(value)) for (const item of value as unknown[]) if (typeof item === 'string') addHeaderLine(lines, name, item);
+    if (typeof value === 'string') addHeaderLine(lines, name, value, wanted);
+    else if (Array.isArray(value))
+      for (const item of value as unknown[]) if (typeof item === 'string') addHeaderLine(lines, name, item, wanted);
   }
   return lines;
 }
 
-function addHeaderLine(lines: HeaderLines, name: string, value: string): void {
-  // Most header names are none of these: their length tells without lower-casing them.
-  if (!READ_HEADER_LENGTHS.has(name.length)) return;
+function addHeaderLine(lines: HeaderLines, name: string, value: string, wanted: HeaderSelection): void {
+  // `| 0x20` lower-cases an ASCII letter: the names read start with one.
+  if (!wanted.lengths.has(name.length) || !wanted.firsts.has(name.charCodeAt(0) | 0x20)) return;
   const lower = name.toLowerCase();
-  const key = READ_HEADERS.find((read) => read === lower);
+  const key = wanted.names.find((read) => read === lower);
   if (key !== undefined) (lines[key] ??= []).push(...value.split('\n'));
 }
 
