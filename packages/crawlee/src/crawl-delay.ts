@@ -111,6 +111,13 @@ export class CrawlDelayScheduler {
    * {@link claimSend}): on a busy machine a request let go at t may reach the site well after t.
    */
   acquire(origin: string, key: string, now: number): number {
+    // Most origins have no delay and no pause: such a request goes now, and its clock (always idle,
+    // so never one eviction has to keep) is not moved to the recent end.
+    const known = this.clocks.get(origin);
+    if (known !== undefined && known.delayMs === 0 && (known.pausedUntil ?? -Infinity) <= now && !this.reserved.has(key)) {
+      known.lastSlot = now;
+      return 0;
+    }
     const clock = this.clockOf(origin, now);
     const delay = clock.delayMs ?? 0;
     const earliest = Math.max(clock.lastStart === undefined ? -Infinity : clock.lastStart + delay, clock.pausedUntil ?? -Infinity);
