@@ -111,8 +111,8 @@ export class CrawlDelayScheduler {
    * {@link claimSend}): on a busy machine a request let go at t may reach the site well after t.
    */
   acquire(origin: string, key: string, now: number): number {
-    // Most origins have no delay and no pause: such a request goes now, and its clock (always idle,
-    // so never one eviction has to keep) is not moved to the recent end.
+    // Most origins have no delay and no pause: such a request goes now. Its clock is always idle
+    // (forgetting it costs a second look at the manager's cache), so it is not moved to the recent end.
     const known = this.clocks.get(origin);
     if (known !== undefined && known.delayMs === 0 && (known.pausedUntil ?? -Infinity) <= now && !this.reserved.has(key)) {
       known.lastSlot = now;
