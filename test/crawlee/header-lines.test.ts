@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RobotsManager } from '@heed/manager';
+import type { UsageCategory } from '@heed/parser';
 import { RobotsPlugin, type SkipEvent } from '@heed/crawlee';
 import { crawleeCheerio, freshConfig, page, startSite, type Site, type SiteOrigin } from './site.js';
 
@@ -47,34 +48,40 @@ afterAll(async () => {
   await site?.close();
 });
 
+/** Crawls the site from `startPath` with a CheerioCrawler and the plugin (`purposes` as given): the pages handled and the skips. */
+async function crawl(startPath: string, purposes?: UsageCategory[]): Promise<{ handled: string[]; skips: SkipEvent[] }> {
+  const handled: string[] = [];
+  const skips: SkipEvent[] = [];
+  const manager = new RobotsManager({ userAgent: HEEDBOT });
+  const crawler = new crawleeCheerio.CheerioCrawler(
+    {
+      maxConcurrency: 4,
+      maxRequestRetries: 0,
+      requestHandler: async (ctx) => {
+        handled.push(ctx.request.loadedUrl ?? ctx.request.url);
+        await ctx.enqueueLinks({ strategy: 'all' });
+      },
+    },
+    freshConfig(),
+  );
+  await RobotsPlugin.attach(crawler, {
+    userAgent: HEEDBOT,
+    manager,
+    logSummary: false,
+    ...(purposes ? { purposes } : {}),
+    onSkip: (event) => void skips.push(event),
+  });
+  await crawler.run([o.url(startPath)]);
+  await manager.close();
+  return { handled, skips };
+}
+
 describe('repeated header lines, each its own statement (CheerioCrawler)', () => {
   let handled: string[];
   let skips: SkipEvent[];
 
   beforeAll(async () => {
-    handled = [];
-    skips = [];
-    const manager = new RobotsManager({ userAgent: HEEDBOT });
-    const crawler = new crawleeCheerio.CheerioCrawler(
-      {
-        maxConcurrency: 4,
-        maxRequestRetries: 0,
-        requestHandler: async (ctx) => {
-          handled.push(ctx.request.loadedUrl ?? ctx.request.url);
-          await ctx.enqueueLinks({ strategy: 'all' });
-        },
-      },
-      freshConfig(),
-    );
-    await RobotsPlugin.attach(crawler, {
-      userAgent: HEEDBOT,
-      manager,
-      logSummary: false,
-      purposes: ['train-ai'],
-      onSkip: (event) => void skips.push(event),
-    });
-    await crawler.run([o.url('/')]);
-    await manager.close();
+    ({ handled, skips } = await crawl('/', ['train-ai']));
   });
 
   it('X-Robots-Tag: otherbot: noindex, then a line nofollow: the nofollow is for every crawler, links not followed', () => {
@@ -100,23 +107,7 @@ describe('repeated header lines, each its own statement (CheerioCrawler)', () =>
 
 describe('X-Robots-Tag written with capitals (CheerioCrawler, no purposes)', () => {
   it('is read: the page says nofollow, its links are not followed', async () => {
-    const skips: SkipEvent[] = [];
-    const handled: string[] = [];
-    const manager = new RobotsManager({ userAgent: HEEDBOT });
-    const crawler = new crawleeCheerio.CheerioCrawler(
-      {
-        maxConcurrency: 2,
-        maxRequestRetries: 0,
-        requestHandler: async (ctx) => {
-          handled.push(ctx.request.loadedUrl ?? ctx.request.url);
-          await ctx.enqueueLinks({ strategy: 'all' });
-        },
-      },
-      freshConfig(),
-    );
-    await RobotsPlugin.attach(crawler, { userAgent: HEEDBOT, manager, logSummary: false, onSkip: (event) => void skips.push(event) });
-    await crawler.run([o.url('/capitals-home')]);
-    await manager.close();
+    const { handled, skips } = await crawl('/capitals-home');
     expect(handled).toContain(o.url('/xrt-capitals'));
     expect(o.count('/behind-capitals')).toBe(0);
     expect(skips.find((s) => s.url === o.url('/behind-capitals'))).toMatchObject({ reason: 'nofollow' });

@@ -56,9 +56,7 @@ function hookRequestHandling(crawler: PublicCrawler, guard: RobotsGuard, skips: 
   // queue never checked; it is checked here, and a disallowed one ends as a skip.
   navigationHooks(crawler)?.pre.push((context: ContextInternals) => {
     const checked = queue.checkedBeforeFetch.get(context.request);
-    // A promise only for a URL that changed: every request passes here.
-    if (checked === undefined || checked === context.request.url) return undefined;
-    return checkRewrite(guard, context.request, checked, context.request.url);
+    return checked === undefined ? undefined : checkRewrite(guard, context.request, checked, context.request.url);
   });
   // Crawl-delay counts from when a fetch really starts: got's last `beforeRequest` hook for HTTP
   // crawlers (see `politeness/attach.ts`), the last pre-navigation hook for browsers, else the

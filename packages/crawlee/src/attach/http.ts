@@ -65,12 +65,10 @@ function checkWhenSent(guard: RobotsGuard) {
     // Made on the first redirect: most requests have none.
     let hops: Set<string> | undefined;
     const noteHop = (next: { url?: URL | string }) => void (hops ??= new Set()).add(String(next.url ?? ''));
-    // A promise only when the URL changed: every request of the crawl passes here.
     const beforeRequest = (options: { url?: URL | string }): Promise<void> | undefined => {
       const url = String(options.url ?? '');
       const { request } = context;
-      if (url === request.url || hops?.has(url)) return undefined;
-      return checkRewrite(guard, request, request.url, url);
+      return hops?.has(url) ? undefined : checkRewrite(guard, request, request.url, url);
     };
     gotOptions['hooks'] = {
       ...hooks,

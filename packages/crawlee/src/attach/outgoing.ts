@@ -17,10 +17,14 @@ export class RewriteDisallowedError extends Error {
 /**
  * Checks `url`, the URL a navigation is about to request, unless it is the one already checked.
  * A disallowed URL marks `request` as blocked (the request-handling hook ends it as a skip) and
- * throws {@link RewriteDisallowedError}.
+ * rejects with {@link RewriteDisallowedError}. A promise only for a URL that changed: every request
+ * of a crawl passes the hooks that ask.
  */
-export async function checkRewrite(guard: RobotsGuard, request: { url: string }, checked: string, url: string): Promise<void> {
-  if (url === checked) return;
+export function checkRewrite(guard: RobotsGuard, request: { url: string }, checked: string, url: string): Promise<void> | undefined {
+  return url === checked ? undefined : checkChanged(guard, request, checked, url);
+}
+
+async function checkChanged(guard: RobotsGuard, request: { url: string }, checked: string, url: string): Promise<void> {
   const skip = await guard.skipFor(url, 'before-fetch', checked);
   if (skip === undefined) return;
   guard.block(request, skip);
