@@ -426,9 +426,12 @@ describe.skipIf(!has('chromium', 'test/crawlee/browser-doors.test.ts')).each([
     expect(hits.map((hit) => hit.path)).toEqual(expect.arrayContaining(['/chain-ok', '/ok3', '/final', '/popup-hop', '/popup-ok']));
     const gaps = hits.slice(1).map((hit, i) => ({ to: hit.path, gap: hit.at - hits[i]!.at }));
     // The site stamps a request when its event loop reads it, in the crawler's own busy process: a
-    // stamp can come late by tens of milliseconds under load, and the next gap looks that much
-    // shorter. Without the delay, hops follow each other within a few milliseconds.
-    expect(gaps.filter(({ gap }) => gap < 250)).toEqual([]);
+    // stamp can come late by a few hundred milliseconds under a full parallel run (a 220 ms gap was
+    // seen), and the next gap looks that much shorter. A late stamp moves time from one gap to the
+    // next, so the mean gap holds the delay; without the delay, hops follow each other within a few
+    // milliseconds and both bounds fail.
+    expect(gaps.filter(({ gap }) => gap < 150)).toEqual([]);
+    expect(gaps.reduce((sum, { gap }) => sum + gap, 0) / gaps.length).toBeGreaterThanOrEqual(350);
   });
 });
 
