@@ -12,10 +12,15 @@ import { mayCarrySignals, signalWords } from '../../packages/crawlee/src/page-si
 const PAGE = 'https://example.com/dir/page';
 const TOKENS = ['HeedBot', 'heed-archiver'];
 const words = signalWords(TOKENS);
+/** The words when `rel="nofollow"` links are not read (`honorRelNofollow: false`, the default). */
+const metaWords = signalWords(TOKENS, false);
 
-/** What the reader finds that matters to a crawl: any robots directive for the bot, any nofollow link. */
-async function hasSignal(html: string): Promise<boolean> {
-  const signals = await signalsFromHtml(html, PAGE, true);
+/**
+ * What the reader finds that matters to a crawl: any robots directive for the bot and, when links
+ * are read, any nofollow link.
+ */
+async function hasSignal(html: string, links = true): Promise<boolean> {
+  const signals = await signalsFromHtml(html, PAGE, links);
   const directives = robotsDirectives(TOKENS, signals.metaTags, undefined);
   return signals.nofollowLinks.size > 0 || Object.values(directives).some((value) => value === true);
 }
@@ -35,6 +40,17 @@ describe('the quick scan of a page for signal words', () => {
     expect(mayCarrySignals(Buffer.from(html), words)).toBe(expected);
     // A page the scan passes over has nothing the reader would find.
     if (!expected) expect(await hasSignal(html)).toBe(false);
+  });
+
+  it.each([
+    ['a robots meta tag', '<head><meta name="ROBOTS" content="noindex"></head>', true],
+    ["the bot's own meta tag", '<head><meta name="heedbot" content="nofollow"></head>', true],
+    ['a name spelt with character references', '<head><meta name="&#114;obots" content="noindex"></head>', true],
+    ['a nofollow link only', '<a rel="nofollow" href="/x">x</a><a rel="ugc sponsored" href="/y">y</a>', false],
+  ])('without link words, %s: %s', async (_what, html, expected) => {
+    expect(mayCarrySignals(html, metaWords)).toBe(expected);
+    expect(mayCarrySignals(Buffer.from(html), metaWords)).toBe(expected);
+    if (!expected) expect(await hasSignal(html, false)).toBe(false);
   });
 
   it('reads the page when its body is not at hand', () => {
@@ -62,6 +78,7 @@ describe('the quick scan of a page for signal words', () => {
       fc.asyncProperty(fc.array(piece, { maxLength: 12 }), async (pieces) => {
         const html = `<html><head>${pieces.join('')}</body></html>`;
         if (await hasSignal(html)) expect(mayCarrySignals(html, words)).toBe(true);
+        if (await hasSignal(html, false)) expect(mayCarrySignals(html, metaWords)).toBe(true);
       }),
       { numRuns: 300 },
     );

@@ -54,4 +54,37 @@ describe('decideCached()', () => {
       await m.close();
     }
   });
+
+  it('answers a URL checked before by the rules in force now, never by the rules that judged it before', async () => {
+    let body = 'User-agent: *\nDisallow: /news\n';
+    const changing = await startServer((_req, res) => res.end(body));
+    let now = Date.now();
+    const m = new RobotsManager({ userAgent: UA, log: recordingLog().log, now: () => now });
+    try {
+      const url = `${changing.origin}/news/today`;
+      await m.decide(url);
+      const first = m.decideCached(url);
+      expect(first).toMatchObject({ allowed: false, line: 2 });
+      // Asked again under the same record: the same verdict.
+      expect(m.decideCached(url)).toBe(first);
+      // The site changes its rules; once the record expires and is fetched again, they decide.
+      body = 'User-agent: *\nAllow: /news\nDisallow: /private\n';
+      now += 2 * 86_400_000;
+      expect(m.decideCached(url)).toBeUndefined();
+      await m.decide(`${changing.origin}/`);
+      expect(m.decideCached(url)).toMatchObject({ allowed: true, line: 2 });
+      // Another token is judged by its own groups, whatever the default token was told.
+      expect(m.decideCached(`${changing.origin}/private/a`)).toMatchObject({ allowed: false, line: 3 });
+      expect(m.decideCached(`${changing.origin}/private/a`, 'OtherBot')).toMatchObject({ allowed: false, line: 3 });
+      // Many more URLs than are remembered: each still has its own verdict.
+      for (let i = 0; i < 10_000; i++) {
+        const path = i % 2 === 0 ? `/private/${i}` : `/open/${i}`;
+        expect(m.decideCached(`${changing.origin}${path}`)?.allowed).toBe(i % 2 !== 0);
+      }
+      expect(changing.robotsRequests()).toBe(2);
+    } finally {
+      await m.close();
+      await changing.close();
+    }
+  });
 });

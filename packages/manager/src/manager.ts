@@ -19,7 +19,8 @@ import { originOf } from './origin.js';
 import { freezeTokens, productTokenProblem, resolveOptions, type ResolvedOptions, type RobotsManagerOptions } from './options.js';
 import type { EffectivePolicy, VerdictReason } from './policy.js';
 import type { RobotsRecord, RobotsRecordStatus } from './record.js';
-import { allowedBy, robotsKind, verdictOf, type RobotsRules } from './loader/robots-file.js';
+import { allowedBy, robotsKind, verdictOf, type LoadedRobots, type RobotsRules } from './loader/robots-file.js';
+import { RecentVerdicts } from './recent-verdicts.js';
 import { invalidUrlVerdict, type Verdict } from './verdict.js';
 import { TDMREP_CACHE, tdmrepKind, usageReport, type TdmRepReading, type UsageQuery, type UsageReport } from './usage/index.js';
 
@@ -93,7 +94,10 @@ export class RobotsManager {
   private lastTokens: ProductTokens = '';
   private readonly abort = new AbortController();
   private closed = false;
-  /** The origin of the last URL checked, for the next URL of the same origin (see `last-origin.ts`). */
+  /** What `decideCached()` answered last, per URL (see `recent-verdicts.ts`). */
+  private readonly recentVerdicts = new RecentVerdicts();
+  /** The fresh entry of an origin, if the cache holds one: how a remembered verdict is known to be current. */
+  private readonly currentRobots = (origin: string): LoadedRobots | undefined => this.robots.cached(origin);
 
   constructor(options: RobotsManagerOptions) {
     this.options = resolveOptions(options);
@@ -183,16 +187,23 @@ export class RobotsManager {
    * process cache and fresh (or the URL is not an absolute http(s) URL), else `undefined`: nothing is
    * loaded, {@link decide} loads it (after `close()` always `undefined`, and `decide()` rejects). The
    * same verdict `decide()` would give, synchronously: a crawler checking every link of a page judges
-   * them all in one go and waits only for origins not yet known. `productToken` as for
+   * them all in one go and waits only for origins not yet known. A URL asked about again while its
+   * origin's record is the same gets the same verdict object (the last few thousand URLs are
+   * remembered): a crawl meets a site's menu links on every page. `productToken` as for
    * {@link isAllowed}; a malformed one throws `InvalidOptionsError`.
    */
   decideCached(url: string, productToken?: ProductTokens): Verdict | undefined {
     if (this.closed) return undefined;
     const token = productToken === undefined ? this.options.productToken : this.tokensOf(productToken);
+    const known = this.recentVerdicts.of(url, token, this.currentRobots);
+    if (known !== undefined) return known;
     const origin = originOf(url);
     if (origin === undefined) return invalidUrlVerdict(url, token);
     const entry = this.robots.cached(origin);
-    return entry === undefined ? undefined : verdictOf(entry, url, token);
+    if (entry === undefined) return undefined;
+    const verdict = verdictOf(entry, url, token);
+    this.recentVerdicts.remember(url, verdict);
+    return verdict;
   }
 
   private async decideWith(url: string, token: ProductTokens, origin: string | undefined, fetch?: FetchContext): Promise<Verdict> {

@@ -6,7 +6,8 @@
  *
  *   none     no robots.txt handling
  *   crawlee  Crawlee's own `respectRobotsTxtFile: true`
- *   heed     `RobotsPlugin.attach(crawler, { userAgent, manager })` (@heed/crawlee, built)
+ *   heed     `RobotsPlugin.attach(crawler, { userAgent, manager })` (@heed/crawlee, built), plus the job's
+ *            `heedOptions` if any (to measure what a feature costs: `{ metaRobots: false }`, ...)
  *
  * Receives a job message (see `run-crawl.mjs`), sends `progress` when `stopAfterPages` pages are handled
  * (the parent then ends the process) and `done` with the result when the crawl ends by itself.
@@ -93,7 +94,7 @@ async function crawl(job) {
     const { MemoryStore, RobotsManager } = await import(new URL('packages/manager/dist/index.js', heedRoot).href);
     store = new MemoryStore({ maxEntries: job.heed?.storeEntries ?? 10_000 });
     manager = new RobotsManager({ userAgent: job.userAgent, log: quiet, store, cacheSize: job.heed?.cacheSize ?? 10_000 });
-    robots = await RobotsPlugin.attach(crawler, { userAgent: job.userAgent, manager, logSummary: false });
+    robots = await RobotsPlugin.attach(crawler, { userAgent: job.userAgent, manager, logSummary: false, ...job.heedOptions });
   }
 
   // "Warm": every origin's robots.txt already in the robots cache before the clock starts.

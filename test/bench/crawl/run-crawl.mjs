@@ -10,7 +10,7 @@ const WORKER = fileURLToPath(new URL('./crawl-worker.mjs', import.meta.url));
 
 /**
  * @param {object} job what crawl-worker.mjs takes: { variant, startUrls, userAgent, minConcurrency,
- *   maxConcurrency, stopAfterPages?, maxRequestsPerCrawl?, prewarmOrigins?, measureHeap?, heed?: { cacheSize, storeEntries } }
+ *   maxConcurrency, stopAfterPages?, maxRequestsPerCrawl?, prewarmOrigins?, measureHeap?, heed?: { cacheSize, storeEntries }, heedOptions? }
  * @param {number} timeoutMs wall time the crawl may take (from the fork) before it is killed
  * @returns {Promise<{ outcome: 'finished' | 'stopped' | 'timeout' | 'error', result?: object,
  *   stoppedAt?: { pages: number, ms: number }, error?: string, wallMs: number }>}

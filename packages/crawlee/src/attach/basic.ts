@@ -27,7 +27,7 @@ import {
   type PublicCrawler,
 } from './crawler-internals.js';
 import { checkRewrite } from './outgoing.js';
-import type { QueueHooks } from './queue.js';
+import type { EnqueueScope, QueueHooks } from './queue.js';
 import { handleChecked } from './handle-checked.js';
 import { skipRequest } from './skip-request.js';
 
@@ -131,16 +131,12 @@ export function hookUserHandler(crawler: PublicCrawler, guard: RobotsGuard, queu
     if (typeof enqueueLinks === 'function') {
       context.enqueueLinks = (options?: Record<string, unknown>) => {
         const userOnSkipped = options?.['onSkippedRequest'] as ((o: { url: string; reason: string }) => unknown) | undefined;
+        // Fields set one by one rather than spread in: this runs once a page, mostly unoptimised.
+        const scope: { -readonly [K in keyof EnqueueScope]: EnqueueScope[K] } = { referrer: request.loadedUrl ?? request.url };
         const page = guard.pageOf(request);
-        return queue.enqueueFrom(
-          {
-            referrer: request.loadedUrl ?? request.url,
-            ...(page ? { page } : {}),
-            ...(userOnSkipped ? { alsoNotify: async (url: string) => void (await userOnSkipped({ url, reason: 'robotsTxt' })) } : {}),
-          },
-          options,
-          enqueueLinks,
-        );
+        if (page) scope.page = page;
+        if (userOnSkipped) scope.alsoNotify = async (url: string) => void (await userOnSkipped({ url, reason: 'robotsTxt' }));
+        return queue.enqueueFrom(scope, options, enqueueLinks);
       };
     }
     return handler(context);

@@ -118,7 +118,7 @@ export interface LogInternals {
 export interface RequestQueueLike {
   /** Named queues (`RequestQueue.open('news')`); the default queue has none. */
   readonly name?: string | undefined;
-  readonly id?: string;
+  readonly id?: string | undefined;
   addRequest(request: unknown, options?: unknown): Promise<unknown>;
   addRequests(requests: unknown, options?: unknown): Promise<unknown>;
   addRequestsBatched(requests: unknown, options?: unknown): Promise<unknown>;

@@ -10,6 +10,7 @@
 import type { RobotsGuard } from '../guard.js';
 import { skipFromVerdict } from '../report/skip-events.js';
 import { navigationHooks, type ContextInternals, type PublicCrawler } from './crawler-internals.js';
+import { addGotHook } from './got-hooks.js';
 import { checkRewrite } from './outgoing.js';
 
 /** Thrown inside got to stop following a redirect robots.txt disallows. Never reaches the user. */
@@ -23,19 +24,12 @@ export class RedirectDisallowedError extends Error {
   }
 }
 
-interface GotHooks {
-  beforeRedirect?: ((options: { url?: URL | string }, response: { url?: string }) => unknown)[];
-  beforeRequest?: ((options: { url?: URL | string }) => unknown)[];
-  [name: string]: unknown;
-}
-
 export function attachHttpHooks(crawler: PublicCrawler, guard: RobotsGuard): void {
   const navigation = navigationHooks(crawler);
   if (!navigation) return;
   navigation.pre.push(checkWhenSent(guard));
   if (!guard.options.checkRedirects) return;
   navigation.pre.push((context: ContextInternals, gotOptions: Record<string, unknown>) => {
-    const hooks = (gotOptions['hooks'] ?? {}) as GotHooks;
     const beforeRedirect = async (next: { url?: URL | string }, response: { url?: string }) => {
       const to = String(next.url ?? '');
       const from = response.url ?? context.request.url;
@@ -48,7 +42,7 @@ export function attachHttpHooks(crawler: PublicCrawler, guard: RobotsGuard): voi
       // (got requests the hop once this resolves), as it cannot be put back into the queue.
       await guard.awaitCrawlDelay(to);
     };
-    gotOptions['hooks'] = { ...hooks, beforeRedirect: [...(hooks.beforeRedirect ?? []), beforeRedirect] };
+    addGotHook(gotOptions, 'beforeRedirect', beforeRedirect);
   });
 }
 
@@ -61,7 +55,6 @@ export function attachHttpHooks(crawler: PublicCrawler, guard: RobotsGuard): voi
  */
 function checkWhenSent(guard: RobotsGuard) {
   return (context: ContextInternals, gotOptions: Record<string, unknown>) => {
-    const hooks = (gotOptions['hooks'] ?? {}) as GotHooks;
     // Made on the first redirect: most requests have none.
     let hops: Set<string> | undefined;
     const noteHop = (next: { url?: URL | string }) => void (hops ??= new Set()).add(String(next.url ?? ''));
@@ -70,10 +63,7 @@ function checkWhenSent(guard: RobotsGuard) {
       const { request } = context;
       return hops?.has(url) ? undefined : checkRewrite(guard, request, request.url, url);
     };
-    gotOptions['hooks'] = {
-      ...hooks,
-      beforeRequest: [...(hooks.beforeRequest ?? []), beforeRequest],
-      beforeRedirect: [...(hooks.beforeRedirect ?? []), noteHop],
-    };
+    addGotHook(gotOptions, 'beforeRequest', beforeRequest);
+    addGotHook(gotOptions, 'beforeRedirect', noteHop);
   };
 }

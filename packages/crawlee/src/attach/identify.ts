@@ -60,7 +60,8 @@ export function identifyHttpPages(userAgent: string): NavigationHook {
   return (context, gotOptions) => {
     const headers = gotOptions['headers'];
     if (hasUserAgent(requestHeaders(context)) || hasUserAgent(headers)) return;
-    gotOptions['headers'] = { ...(headers as Headers | undefined), 'user-agent': userAgent };
+    // `Object.assign`, not a spread: for every request, mostly unoptimised, where a spread adding a key is slow.
+    gotOptions['headers'] = Object.assign({}, headers as Headers | undefined, { 'user-agent': userAgent });
   };
 }
 

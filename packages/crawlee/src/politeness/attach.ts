@@ -15,12 +15,8 @@
  */
 import type { RobotsGuard } from '../guard.js';
 import { navigationHooks, type ContextInternals, type PublicCrawler } from '../attach/crawler-internals.js';
+import { addGotHook } from '../attach/got-hooks.js';
 import { retryAfterMs } from './retry-after.js';
-
-interface GotHooks {
-  beforeRequest?: ((options: { url?: URL | string }) => unknown)[];
-  [name: string]: unknown;
-}
 
 export function attachPoliteness(crawler: PublicCrawler, guard: RobotsGuard, kind: 'browser' | 'http' | 'basic'): void {
   const navigation = navigationHooks(crawler);
@@ -62,7 +58,6 @@ export function noteAnswer(
  */
 function markSentInGot(guard: RobotsGuard) {
   return (_context: ContextInternals, gotOptions: Record<string, unknown>) => {
-    const hooks = (gotOptions['hooks'] ?? {}) as GotHooks;
     let first = true;
     const beforeRequest = (options: { url?: URL | string }): Promise<void> | undefined => {
       const wasFirst = first;
@@ -71,7 +66,7 @@ function markSentInGot(guard: RobotsGuard) {
       const url = String(options.url ?? '');
       return wasFirst ? guard.beforeSend(url) : guard.confirmSent(url, Date.now());
     };
-    gotOptions['hooks'] = { ...hooks, beforeRequest: [...(hooks.beforeRequest ?? []), beforeRequest] };
+    addGotHook(gotOptions, 'beforeRequest', beforeRequest);
   };
 }
 
