@@ -14,7 +14,7 @@
  * - `run` (public): the queue of a later run is wrapped too; one summary line at the end.
  */
 import { UsageReport } from '@heed/manager';
-import { safeOrigin, type RobotsGuard } from '../guard.js';
+import { safeOrigin, type PageInfo, type RobotsGuard } from '../guard.js';
 import type { Skips } from '../report/skips.js';
 import type { SitemapFeeder } from '../sitemaps/feeder.js';
 import { readPageInfo } from './page-info.js';
@@ -24,6 +24,7 @@ import {
   wrapRequestHandling,
   wrapUserHandler,
   type ContextInternals,
+  type Handler,
   type PublicCrawler,
 } from './crawler-internals.js';
 import { checkRewrite } from './outgoing.js';
@@ -65,7 +66,7 @@ function hookRequestHandling(crawler: PublicCrawler, guard: RobotsGuard, skips: 
   const started = (context: ContextInternals) => guard.beforeSend(context.request.url);
   if (kind === 'browser') navigationHooks(crawler)?.pre.push(started);
   let warnedBypass = false;
-  wrapRequestHandling(crawler, async (context, next) => {
+  const checkThenHandle = async (context: ContextInternals, next: (context: ContextInternals) => Promise<void>): Promise<void> => {
     const { request } = context;
     if (!queue.checkedBeforeFetch.has(request)) {
       // The queue's check before the fetch was not reached (the crawler reads from a queue the
@@ -92,7 +93,14 @@ function hookRequestHandling(crawler: PublicCrawler, guard: RobotsGuard, skips: 
     // BasicCrawler fetches in the handler: its crawl-delay counts from here.
     if (kind === 'basic') await started(context);
     await handleChecked(context, guard, skips, next);
-  });
+  };
+  // A request the queue checked, of a crawler that fetches before the handler (nearly every page):
+  // handed on with `handleChecked`'s own promise, without another async function around it.
+  wrapRequestHandling(crawler, (context, next) =>
+    kind !== 'basic' && queue.checkedBeforeFetch.has(context.request)
+      ? handleChecked(context, guard, skips, next)
+      : checkThenHandle(context, next),
+  );
 }
 
 /** Keeps a page whose response disallows a declared purpose from the handler (its skip is kept by `guard.block()`). Never reaches the user. */
@@ -113,20 +121,27 @@ class NavigationBlockedError extends Error {
 
 export function hookUserHandler(crawler: PublicCrawler, guard: RobotsGuard, queue: QueueHooks): void {
   const readsPages = guard.options.metaRobots || guard.options.honorRelNofollow || guard.readsUsage;
-  wrapUserHandler(crawler, (handler) => async (context: ContextInternals) => {
-    const { request } = context;
-    if (readsPages) {
-      try {
-        const read = readPageInfo(context, guard.options);
-        const info = read instanceof Promise ? await read : read;
-        guard.notePage(request, info);
-        context['robotsDirectives'] = info.directives;
-      } catch (error) {
-        // Reading directives is best effort: a page that cannot be read is handled as without them.
-        crawler.log.debug(`RobotsPlugin: could not read the robots directives of ${request.url}: ${String(error)}`);
-      }
+  /** Reads what the page says (best effort: a page that cannot be read is handled as without it); a promise only when reading needs one. */
+  const readPage = (context: ContextInternals): Promise<void> | undefined => {
+    const failed = (error: unknown) => {
+      crawler.log.debug(`RobotsPlugin: could not read the robots directives of ${context.request.url}: ${String(error)}`);
+    };
+    const note = (info: PageInfo) => {
+      guard.notePage(context.request, info);
+      context['robotsDirectives'] = info.directives;
+    };
+    try {
+      const read = readPageInfo(context, guard.options);
+      if (read instanceof Promise) return read.then(note, failed);
+      note(read);
+    } catch (error) {
+      failed(error);
     }
-    if (guard.readsUsage) await checkPageUsage(context, guard);
+    return undefined;
+  };
+  /** Hands the page to the user's handler, its `enqueueLinks` judging the links as this page's. */
+  const handOver = (handler: Handler, context: ContextInternals): Promise<unknown> => {
+    const { request } = context;
     const enqueueLinks = context.enqueueLinks;
     if (typeof enqueueLinks === 'function') {
       context.enqueueLinks = (options?: Record<string, unknown>) => {
@@ -139,7 +154,24 @@ export function hookUserHandler(crawler: PublicCrawler, guard: RobotsGuard, queu
         return queue.enqueueFrom(scope, options, enqueueLinks);
       };
     }
-    return handler(context);
+    // Always a promise, as from an async function: a handler that throws rejects.
+    try {
+      return Promise.resolve(handler(context));
+    } catch (error) {
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
+      return Promise.reject(error);
+    }
+  };
+  // A page read without waiting (a Cheerio page) and no usage check: handed on without an async
+  // function around the user's handler, which a crawl would pay for on every page.
+  wrapUserHandler(crawler, (handler) => (context: ContextInternals) => {
+    const reading = readsPages ? readPage(context) : undefined;
+    if (reading === undefined && !guard.readsUsage) return handOver(handler, context);
+    return (async () => {
+      await reading;
+      if (guard.readsUsage) await checkPageUsage(context, guard);
+      return handOver(handler, context);
+    })();
   });
 }
 

@@ -10,7 +10,7 @@
 import type { RobotsGuard } from '../guard.js';
 import { skipFromVerdict } from '../report/skip-events.js';
 import { navigationHooks, type ContextInternals, type PublicCrawler } from './crawler-internals.js';
-import { addGotHook } from './got-hooks.js';
+import { addGotHooks } from './got-hooks.js';
 import { checkRewrite } from './outgoing.js';
 
 /** Thrown inside got to stop following a redirect robots.txt disallows. Never reaches the user. */
@@ -27,33 +27,20 @@ export class RedirectDisallowedError extends Error {
 export function attachHttpHooks(crawler: PublicCrawler, guard: RobotsGuard): void {
   const navigation = navigationHooks(crawler);
   if (!navigation) return;
-  navigation.pre.push(checkWhenSent(guard));
-  if (!guard.options.checkRedirects) return;
-  navigation.pre.push((context: ContextInternals, gotOptions: Record<string, unknown>) => {
-    const beforeRedirect = async (next: { url?: URL | string }, response: { url?: string }) => {
-      const to = String(next.url ?? '');
-      const from = response.url ?? context.request.url;
-      const verdict = await guard.verdict(to, 'redirect');
-      if (!verdict.allowed) {
-        guard.block(context.request, skipFromVerdict(verdict, 'redirect', from));
-        throw new RedirectDisallowedError(from, to);
-      }
-      // A hop is a request to its origin like any page: it waits for the origin's crawl-delay here
-      // (got requests the hop once this resolves), as it cannot be put back into the queue.
-      await guard.awaitCrawlDelay(to);
-    };
-    addGotHook(gotOptions, 'beforeRedirect', beforeRedirect);
-  });
+  navigation.pre.push(checkWhenSent(guard, guard.options.checkRedirects));
 }
 
 /**
- * A navigation hook that adds a got `beforeRequest` hook after every other (the user's navigation
- * hooks have run): the URL got is about to request (`gotOptions.url`, or what a user's
- * `beforeRequest` hook made of it) is checked unless it is `request.url` (checked before the fetch)
- * or a redirect hop (the redirect check's, per `checkRedirects`). A disallowed one is never
- * requested: the request ends as a skip.
+ * A navigation hook that adds got hooks after every other (the user's navigation hooks have run):
+ * - `beforeRequest`: the URL got is about to request (`gotOptions.url`, or what a user's
+ *   `beforeRequest` hook made of it) is checked unless it is `request.url` (checked before the
+ *   fetch) or a redirect hop (the redirect check's, per `checkRedirects`). A disallowed one is never
+ *   requested: the request ends as a skip.
+ * - `beforeRedirect`: each hop is noted, and with `checkRedirects` checked before got requests it.
+ *
+ * One hook for both, so a request's got hooks are copied once.
  */
-function checkWhenSent(guard: RobotsGuard) {
+function checkWhenSent(guard: RobotsGuard, checkRedirects: boolean) {
   return (context: ContextInternals, gotOptions: Record<string, unknown>) => {
     // Made on the first redirect: most requests have none.
     let hops: Set<string> | undefined;
@@ -63,7 +50,25 @@ function checkWhenSent(guard: RobotsGuard) {
       const { request } = context;
       return hops?.has(url) ? undefined : checkRewrite(guard, request, request.url, url);
     };
-    addGotHook(gotOptions, 'beforeRequest', beforeRequest);
-    addGotHook(gotOptions, 'beforeRedirect', noteHop);
+    addGotHooks(gotOptions, {
+      beforeRequest: [beforeRequest],
+      beforeRedirect: checkRedirects ? [noteHop, checkRedirect(guard, context)] : [noteHop],
+    });
+  };
+}
+
+/** The got `beforeRedirect` hook of one request: a disallowed hop is never requested, an allowed one waits for its crawl-delay. */
+function checkRedirect(guard: RobotsGuard, context: ContextInternals) {
+  return async (next: { url?: URL | string }, response: { url?: string }): Promise<void> => {
+    const to = String(next.url ?? '');
+    const from = response.url ?? context.request.url;
+    const verdict = await guard.verdict(to, 'redirect');
+    if (!verdict.allowed) {
+      guard.block(context.request, skipFromVerdict(verdict, 'redirect', from));
+      throw new RedirectDisallowedError(from, to);
+    }
+    // A hop is a request to its origin like any page: it waits for the origin's crawl-delay here
+    // (got requests the hop once this resolves), as it cannot be put back into the queue.
+    await guard.awaitCrawlDelay(to);
   };
 }

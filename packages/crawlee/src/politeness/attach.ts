@@ -15,7 +15,7 @@
  */
 import type { RobotsGuard } from '../guard.js';
 import { navigationHooks, type ContextInternals, type PublicCrawler } from '../attach/crawler-internals.js';
-import { addGotHook } from '../attach/got-hooks.js';
+import { addGotHooks } from '../attach/got-hooks.js';
 import { retryAfterMs } from './retry-after.js';
 
 export function attachPoliteness(crawler: PublicCrawler, guard: RobotsGuard, kind: 'browser' | 'http' | 'basic'): void {
@@ -66,7 +66,7 @@ function markSentInGot(guard: RobotsGuard) {
       const url = String(options.url ?? '');
       return wasFirst ? guard.beforeSend(url) : guard.confirmSent(url, Date.now());
     };
-    addGotHook(gotOptions, 'beforeRequest', beforeRequest);
+    addGotHooks(gotOptions, { beforeRequest: [beforeRequest] });
   };
 }
 
