@@ -19,8 +19,8 @@ import { originOf } from './origin.js';
 import { freezeTokens, productTokenProblem, resolveOptions, type ResolvedOptions, type RobotsManagerOptions } from './options.js';
 import type { EffectivePolicy, VerdictReason } from './policy.js';
 import type { RobotsRecord, RobotsRecordStatus } from './record.js';
-import { allowedBy, robotsKind, verdictOf, type LoadedRobots, type RobotsRules } from './loader/robots-file.js';
-import { RecentVerdicts } from './recent-verdicts.js';
+import { allowedBy, robotsKind, verdictOf, type RobotsRules } from './loader/robots-file.js';
+import { madeBy, RecentVerdicts } from './recent-verdicts.js';
 import { invalidUrlVerdict, type Verdict } from './verdict.js';
 import { TDMREP_CACHE, tdmrepKind, usageReport, type TdmRepReading, type UsageQuery, type UsageReport } from './usage/index.js';
 
@@ -96,8 +96,6 @@ export class RobotsManager {
   private closed = false;
   /** What `decideCached()` answered last, per URL (see `recent-verdicts.ts`). */
   private readonly recentVerdicts = new RecentVerdicts();
-  /** The fresh entry of an origin, if the cache holds one: how a remembered verdict is known to be current. */
-  private readonly currentRobots = (origin: string): LoadedRobots | undefined => this.robots.cached(origin);
 
   constructor(options: RobotsManagerOptions) {
     this.options = resolveOptions(options);
@@ -195,12 +193,13 @@ export class RobotsManager {
   decideCached(url: string, productToken?: ProductTokens): Verdict | undefined {
     if (this.closed) return undefined;
     const token = productToken === undefined ? this.options.productToken : this.tokensOf(productToken);
-    const known = this.recentVerdicts.of(url, token, this.currentRobots);
-    if (known !== undefined) return known;
-    const origin = originOf(url);
+    const known = this.recentVerdicts.lastFor(url, token);
+    // A URL judged before: its origin is the verdict's, read without parsing the URL again.
+    const origin = known === undefined ? originOf(url) : known.origin;
     if (origin === undefined) return invalidUrlVerdict(url, token);
     const entry = this.robots.cached(origin);
     if (entry === undefined) return undefined;
+    if (known !== undefined && madeBy(known, entry)) return known;
     const verdict = verdictOf(entry, url, token);
     this.recentVerdicts.remember(url, verdict);
     return verdict;

@@ -17,13 +17,13 @@ const MAX_URL_LENGTH = 512;
 export class RecentVerdicts {
   private readonly byUrl = new Map<string, Verdict>();
 
-  /** The verdict given for `url` and `token` by `entry`, if it was given and `entry` is still current. */
-  of(url: string, token: ProductTokens, current: (origin: string) => LoadedRobots | undefined): Verdict | undefined {
+  /**
+   * The verdict last given for `url` and `token`, if any. It still holds only while the fresh entry
+   * of its origin is the one that made it ({@link madeBy}).
+   */
+  lastFor(url: string, token: ProductTokens): Verdict | undefined {
     const known = this.byUrl.get(url);
-    if (known === undefined || known.productToken !== token) return undefined;
-    const entry = current(known.origin);
-    // The record view is one per entry: the same view, the same entry, the same rules.
-    return entry !== undefined && entry.value.record === known.record ? known : undefined;
+    return known === undefined || known.productToken !== token ? undefined : known;
   }
 
   /** Remembers `verdict`, given for `url` (an absolute http(s) URL whose origin's entry made it). */
@@ -32,4 +32,9 @@ export class RecentVerdicts {
     if (this.byUrl.size >= MAX_URLS) this.byUrl.clear();
     this.byUrl.set(url, verdict);
   }
+}
+
+/** Whether `entry` made `verdict`: its record view is one per entry, the same view is the same entry, the same rules. */
+export function madeBy(verdict: Verdict, entry: LoadedRobots): boolean {
+  return entry.value.record === verdict.record;
 }
