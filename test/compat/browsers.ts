@@ -28,11 +28,11 @@ import {
   hasOnSkippedRequest,
   heedWarnings,
   installedVersions,
-  project,
   sh,
   testsV4,
   V4_RELEASE,
   type Project,
+  type ProjectInstalls,
 } from './consumer.js';
 
 const SLOW = 600_000;
@@ -101,10 +101,10 @@ const KINDS = {
 >;
 
 /**
- * Registers the browser and JSDOM flavour for the releases HEED_COMPAT_RELEASES names;
- * `tarballs` gives the packed packages once the caller's `beforeAll` has packed them.
+ * Registers the browser and JSDOM flavour for the releases HEED_COMPAT_RELEASES names; their
+ * projects are planned in `installs`, which the caller starts once it has packed the packages.
  */
-export function describeBrowserProjects(tarballs: () => Record<string, string>): void {
+export function describeBrowserProjects(installs: ProjectInstalls): void {
   const releases = browserReleasesToTest();
   // Nothing starts (no site, no install) when no release is asked for.
   const v4 = testsV4() ? crawleeV4(true) : undefined;
@@ -112,7 +112,8 @@ export function describeBrowserProjects(tarballs: () => Record<string, string>):
     releases.length > 0 ||
     v4 !== undefined ||
     optIn('HEED_COMPAT_RELEASES', 'all', 'test/compat/browsers.ts, the browser and JSDOM projects', 'npm run test:compat');
-  describe.skipIf(!asked || !has('chromium', 'test/compat/browsers.ts'))('the browser and JSDOM crawlers', () => {
+  const runs = asked && has('chromium', 'test/compat/browsers.ts');
+  describe.skipIf(!runs)('the browser and JSDOM crawlers', () => {
     let site: Site;
     let a: SiteOrigin;
     let b: SiteOrigin;
@@ -243,10 +244,11 @@ export function describeBrowserProjects(tarballs: () => Record<string, string>):
     }
 
     describe.each(releases)('a user project with the browser and JSDOM crawlers of Crawlee %s', (release) => {
+      const install = installs.plan(release, { browsers: true }, { when: runs });
       let proj: Project;
 
       beforeAll(async () => {
-        proj = await project(release, tarballs(), { browsers: true });
+        proj = await install();
       }, SLOW);
 
       it(
@@ -271,10 +273,11 @@ export function describeBrowserProjects(tarballs: () => Record<string, string>):
         it.skip(v4?.skip ?? 'Crawlee 4 not asked for', () => {});
         return;
       }
+      const install = installs.plan(V4_RELEASE, { crawleeTarballs: v4.tarballs, browsers: true }, { when: runs });
       let proj: Project;
 
       beforeAll(async () => {
-        proj = await project(V4_RELEASE, tarballs(), { crawleeTarballs: v4.tarballs, browsers: true });
+        proj = await install();
       }, SLOW);
 
       it(

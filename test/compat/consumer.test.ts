@@ -26,7 +26,7 @@ import {
   installedVersions,
   packAll,
   PACKAGES,
-  project,
+  ProjectInstalls,
   releasesToTest,
   sh,
   testsV4,
@@ -58,7 +58,8 @@ let b: SiteOrigin;
 let c: SiteOrigin;
 /** An origin with a robots.txt crawl-delay (the Crawlee 4 crawl-delay test). */
 let d: SiteOrigin;
-let tarballs: Record<string, string>;
+/** Every project this file needs, planned by the suites as they are collected. */
+const installs = new ProjectInstalls();
 
 beforeAll(async () => {
   site = await startSite(4);
@@ -83,10 +84,11 @@ beforeAll(async () => {
   c.routes.set('/', page('C', []));
   d.routes.set('/robots.txt', text('User-agent: *\nCrawl-delay: 1\n'));
   for (const n of [1, 2, 3, 4]) d.routes.set(`/p${n}`, page(`P${n}`, []));
-  tarballs = await packAll();
+  await installs.start(packAll());
 }, SLOW);
 
 afterAll(async () => {
+  await installs.close();
   await site?.close();
 });
 
@@ -162,10 +164,11 @@ function expectProtected(result: CrawlResult, release: string): void {
 }
 
 describe.each(releasesToTest())('a user project with @crawlee/cheerio@%s', (release) => {
+  const install = installs.plan(release);
   let proj: Project;
 
   beforeAll(async () => {
-    proj = await project(release, tarballs);
+    proj = await install();
   }, SLOW);
 
   it(
@@ -229,31 +232,30 @@ describe.each(releasesToTest())('a user project with @crawlee/cheerio@%s', (rele
 
 // Not asked for: noted in the run's list of skips, with how to ask.
 optIn('HEED_COMPAT_RELEASES', 'all', 'test/compat/consumer.test.ts, the release below the range', 'npm run test:compat');
-describe.runIf(process.env['HEED_COMPAT_RELEASES'] === 'all')(
-  `a user project with @crawlee/cheerio@${UNSUPPORTED_RELEASE} (below the supported range)`,
-  () => {
-    it.each([
-      ['plain npm install', false],
-      ['npm install --legacy-peer-deps', true],
-    ])(
-      '%s: attach() throws naming the release found and the range supported; nothing is crawled',
-      async (_how, legacy) => {
-        const proj = await project(UNSUPPORTED_RELEASE, tarballs, { legacyPeerDeps: legacy });
-        for (const origin of [a, b, c]) origin.hits.length = 0;
-        const input = { start: [a.url('/')], withOnSkippedRequest: false };
-        const failure = await sh('node', ['crawl.mjs'], proj.dir, { HEED_COMPAT: JSON.stringify(input) }, 120_000).then(
-          () => 'ran',
-          (error: Error) => error.message,
-        );
-        expect(failure).toContain('UnsupportedCrawleeVersionError');
-        expect(failure).toContain(`found Crawlee ${UNSUPPORTED_RELEASE}`);
-        expect(failure).toContain('>=3.13.0 <4.0.0 || >=4.0.0-rc.0 <5.0.0');
-        expect(a.paths()).toEqual([]);
-      },
-      SLOW,
-    );
-  },
-);
+const triesUnsupported = process.env['HEED_COMPAT_RELEASES'] === 'all';
+describe.runIf(triesUnsupported)(`a user project with @crawlee/cheerio@${UNSUPPORTED_RELEASE} (below the supported range)`, () => {
+  const install = (legacyPeerDeps: boolean) => installs.plan(UNSUPPORTED_RELEASE, { legacyPeerDeps }, { when: triesUnsupported });
+  it.each([
+    ['plain npm install', install(false)],
+    ['npm install --legacy-peer-deps', install(true)],
+  ])(
+    '%s: attach() throws naming the release found and the range supported; nothing is crawled',
+    async (_how, installed) => {
+      const proj = await installed();
+      for (const origin of [a, b, c]) origin.hits.length = 0;
+      const input = { start: [a.url('/')], withOnSkippedRequest: false };
+      const failure = await sh('node', ['crawl.mjs'], proj.dir, { HEED_COMPAT: JSON.stringify(input) }, 120_000).then(
+        () => 'ran',
+        (error: Error) => error.message,
+      );
+      expect(failure).toContain('UnsupportedCrawleeVersionError');
+      expect(failure).toContain(`found Crawlee ${UNSUPPORTED_RELEASE}`);
+      expect(failure).toContain('>=3.13.0 <4.0.0 || >=4.0.0-rc.0 <5.0.0');
+      expect(a.paths()).toEqual([]);
+    },
+    SLOW,
+  );
+});
 
 /**
  * Crawlee 4: the same crawls in a project of the Crawlee 4.0.0-rc.0 tarballs, with the same
@@ -266,10 +268,11 @@ describe.runIf(testsV4())(`a user project with Crawlee ${V4_RELEASE}`, () => {
     it.skip(source.skip, () => {});
     return;
   }
+  const install = installs.plan(V4_RELEASE, { crawleeTarballs: source.tarballs }, { when: testsV4() });
   let proj: Project;
 
   beforeAll(async () => {
-    proj = await project(V4_RELEASE, tarballs, { crawleeTarballs: source.tarballs });
+    proj = await install();
   }, SLOW);
 
   it(
@@ -321,6 +324,8 @@ describe.runIf(testsV4())(`a user project with Crawlee ${V4_RELEASE}`, () => {
   it(
     "crawl-delay: a ThrottlingRequestManager is handed the robots.txt delay and paces the origin; Heed's scheduler holds nothing back",
     async () => {
+      // The gaps are timed: the crawl runs once no install shares the machine.
+      await installs.idle();
       d.hits.length = 0;
       const pages = [1, 2, 3, 4].map((n) => d.url(`/p${n}`));
       const { stdout } = await sh('node', ['crawl-delay.mjs'], proj.dir, { HEED_COMPAT: JSON.stringify({ start: pages }) }, 120_000);
@@ -337,4 +342,4 @@ describe.runIf(testsV4())(`a user project with Crawlee ${V4_RELEASE}`, () => {
   );
 });
 
-describeBrowserProjects(() => tarballs);
+describeBrowserProjects(installs);

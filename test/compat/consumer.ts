@@ -3,7 +3,8 @@
  * `prepack` builds them), installed with plain `npm install` next to `@crawlee/cheerio` at one
  * release, into a directory under the system's temp dir. Projects are kept and keyed by the hash
  * of everything that goes into them (tarballs, fixtures, release), so an unchanged package set is
- * installed once; npm's own cache makes a new install of known packages quick.
+ * installed once; npm's own cache makes a new install of known packages quick. A test file's
+ * projects install two at a time, beside its tests ({@link ProjectInstalls}).
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -204,7 +205,7 @@ function browserDependencies(release: string): Record<string, string> {
  * A project with the packed packages and `@crawlee/cheerio@release` installed by `npm install`
  * (and the browser crawlers, with `browsers`).
  */
-export async function project(release: string, tarballs: Record<string, string>, options: ProjectOptions = {}): Promise<Project> {
+export async function project(release: string, tarballs: Tarballs, options: ProjectOptions = {}): Promise<Project> {
   const { legacyPeerDeps = false, browsers = false, crawleeTarballs } = options;
   const variant = `${legacyPeerDeps ? '-legacy' : ''}${browsers ? '-browsers' : ''}`;
   const fixtures = crawleeTarballs ? FIXTURES_V4 : FIXTURES;
@@ -252,6 +253,97 @@ export async function project(release: string, tarballs: Record<string, string>,
   const log = `${stdout}\n${stderr}`;
   writeFileSync(marker, log);
   return { dir, installLog: log };
+}
+
+/** The packed packages, by folder under `packages/`. */
+export type Tarballs = Awaited<ReturnType<typeof packAll>>;
+
+/**
+ * How many `npm install`s run at once. Each is CPU-bound (unpacking from npm's cache): on two
+ * cores two together take about two thirds of the time of one after the other, three no less.
+ */
+const INSTALLS_AT_ONCE = 2;
+
+interface PlannedProject {
+  readonly release: string;
+  readonly options: ProjectOptions;
+  readonly ready: Promise<Project>;
+  settle(outcome: Promise<Project>): void;
+}
+
+/**
+ * The projects a test file needs, installed a few at a time as soon as the packages are packed:
+ * the later releases install while the earlier releases' tests run, instead of each suite's
+ * `beforeAll` installing its own in turn. A suite plans its project while it is collected, in the
+ * order the suites run, and awaits it in its `beforeAll`.
+ */
+export class ProjectInstalls {
+  readonly #planned: PlannedProject[] = [];
+  readonly #queue: PlannedProject[] = [];
+  readonly #running = new Set<Promise<void>>();
+  #tarballs: Promise<Tarballs> | undefined;
+
+  /**
+   * Queues the project of `release`; the function returned gives it once installed. `when: false`
+   * queues nothing: the body of a skipped suite runs too (to list its tests), and must not install.
+   */
+  plan(release: string, options: ProjectOptions = {}, { when = true } = {}): () => Promise<Project> {
+    if (!when) return () => Promise.reject(new Error(`the project of Crawlee ${release} was not planned: its suite is skipped`));
+    let settle!: (outcome: Promise<Project>) => void;
+    const ready = new Promise<Project>((resolve) => (settle = resolve));
+    // Its suite awaits it later; a failed install is reported there, not as an unhandled rejection.
+    ready.catch(() => {});
+    const planned: PlannedProject = { release, options, ready, settle };
+    this.#planned.push(planned);
+    this.#queue.push(planned);
+    this.#pump();
+    return () => {
+      // A suite that waits for a project not begun yet (a run filtered with -t) has it installed next.
+      const at = this.#queue.indexOf(planned);
+      if (at > 0) this.#queue.unshift(...this.#queue.splice(at, 1));
+      return ready;
+    };
+  }
+
+  /** Begins the installs once `tarballs` are packed; if packing fails, every planned project fails with its error. */
+  start(tarballs: Promise<Tarballs>): Promise<Tarballs> {
+    this.#tarballs = tarballs;
+    this.#pump();
+    return tarballs;
+  }
+
+  /** Resolves once every planned install has ended: for a test whose timing must not share the machine with installs. */
+  async idle(): Promise<void> {
+    await Promise.allSettled(this.#planned.map((planned) => planned.ready));
+  }
+
+  /** Drops the installs not begun and waits for those running, so that no npm outlives the test file. */
+  async close(): Promise<void> {
+    for (const planned of this.#queue.splice(0)) {
+      planned.settle(Promise.reject(new Error(`the project of Crawlee ${planned.release} was not installed: the file ended first`)));
+    }
+    await Promise.all(this.#running);
+  }
+
+  #pump(): void {
+    const tarballs = this.#tarballs;
+    if (tarballs === undefined) return;
+    while (this.#running.size < INSTALLS_AT_ONCE && this.#queue.length > 0) {
+      const next = this.#queue.shift()!;
+      const installed = tarballs.then((packed) => project(next.release, packed, next.options));
+      next.settle(installed);
+      const slot: Promise<void> = installed
+        .then(
+          () => {},
+          () => {},
+        )
+        .finally(() => {
+          this.#running.delete(slot);
+          this.#pump();
+        });
+      this.#running.add(slot);
+    }
+  }
 }
 
 /** `@crawlee/core` of `…/crawlee-core-4.0.0-rc.0.tgz`. */
