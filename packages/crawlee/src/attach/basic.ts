@@ -121,21 +121,23 @@ class NavigationBlockedError extends Error {
 
 export function hookUserHandler(crawler: PublicCrawler, guard: RobotsGuard, queue: QueueHooks): void {
   const readsPages = guard.options.metaRobots || guard.options.honorRelNofollow || guard.readsUsage;
+  const failed = (context: ContextInternals, error: unknown) => {
+    crawler.log.debug(`RobotsPlugin: could not read the robots directives of ${context.request.url}: ${String(error)}`);
+  };
+  const note = (context: ContextInternals, info: PageInfo) => {
+    guard.notePage(context.request, info);
+    context['robotsDirectives'] = info.directives;
+  };
   /** Reads what the page says (best effort: a page that cannot be read is handled as without it); a promise only when reading needs one. */
   const readPage = (context: ContextInternals): Promise<void> | undefined => {
-    const failed = (error: unknown) => {
-      crawler.log.debug(`RobotsPlugin: could not read the robots directives of ${context.request.url}: ${String(error)}`);
-    };
-    const note = (info: PageInfo) => {
-      guard.notePage(context.request, info);
-      context['robotsDirectives'] = info.directives;
-    };
     try {
       const read = readPageInfo(context, guard.options);
-      if (read instanceof Promise) return read.then(note, failed);
-      note(read);
+      if (read instanceof Promise) {
+        return read.then((info) => note(context, info)).catch((error: unknown) => failed(context, error));
+      }
+      note(context, read);
     } catch (error) {
-      failed(error);
+      failed(context, error);
     }
     return undefined;
   };
