@@ -2,7 +2,7 @@
  * `npm run bench` runs the benchmarks against the built packages, outside vitest: a module they
  * import from a package's `dist` that no longer exists in its sources would only show when someone
  * benchmarks. Every relative import of test/bench resolves to a file, with `dist/*.js` read as the
- * `src/*.ts` it is built from.
+ * `src/*.ts` it is built from (`dist/bundle.js` as `src/index.ts`).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -20,9 +20,9 @@ function scripts(dir: string): string[] {
   });
 }
 
-/** Where a relative specifier of `file` points, with a package's built file mapped to its source. */
+/** Where a relative specifier of `file` points, with a package's built file mapped to its source (its bundle to its entry). */
 function source(file: string, specifier: string): string {
-  const target = join(dirname(file), specifier);
+  const target = join(dirname(file), specifier).replace(/([/\\]dist[/\\])bundle\.js$/, '$1index.js');
   return target.replace(/([/\\]packages[/\\][a-z]+[/\\])dist([/\\].*)\.js$/, '$1src$2.ts');
 }
 

@@ -4,7 +4,7 @@
  *
  *   npm run build && node test/bench/ab-snapshot.mjs /tmp/ab/before
  *   ... change the code, npm run build ...
- *   HEED_AB_MANAGER=/tmp/ab/before/manager/dist/index.js node --expose-gc test/bench/plugin-path.bench.mjs --only=warm
+ *   HEED_AB_MANAGER=/tmp/ab/before/manager/dist/bundle.js node --expose-gc test/bench/plugin-path.bench.mjs --only=warm
  *
  * The copy's manager imports the copy's parser (`node_modules/@heed/parser` beside it); its other
  * dependencies are links to the installed ones.

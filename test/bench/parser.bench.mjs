@@ -21,7 +21,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import robotsParser from 'robots-parser';
 import { DATA_DIR, ORIGIN, generate } from './generate.mjs';
 
-const parserEntry = process.env.HEED_PARSER_DIST ? pathToFileURL(process.env.HEED_PARSER_DIST).href : '../../packages/parser/dist/index.js';
+const parserEntry = process.env.HEED_PARSER_DIST
+  ? pathToFileURL(process.env.HEED_PARSER_DIST).href
+  : '../../packages/parser/dist/bundle.js';
 const { parseRobotsTxt } = await import(parserEntry);
 
 if (typeof globalThis.gc !== 'function') {

@@ -21,7 +21,7 @@
  *
  *   node test/bench/run.mjs plugin-path [--rounds=7] [--crawl-pages=600] [--crawl-rounds=5]
  *       [--only=warm,parser,cold,memory,crawl] [--no-write]
- *   HEED_AB_MANAGER=/path/to/other/manager/dist/index.js: section 1 also times that build's
+ *   HEED_AB_MANAGER=/path/to/other/manager/dist/bundle.js: section 1 also times that build's
  *       `decide()` (or `isAllowed()` when it has none) in the same rounds (A/B of an optimisation).
  *
  * Writes its table to the "## What users run" section of BENCHMARKS.md after a full run.
@@ -32,8 +32,8 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import robotsParser from 'robots-parser';
-import { parseRobotsTxt } from '../../packages/parser/dist/index.js';
-import { MemoryStore, RobotsManager, originOf } from '../../packages/manager/dist/index.js';
+import { parseRobotsTxt } from '../../packages/parser/dist/bundle.js';
+import { MemoryStore, RobotsManager, originOf } from '../../packages/manager/dist/bundle.js';
 import { decideRecord } from '../../packages/manager/dist/policy.js';
 import { okFetchOutcome } from '../support/records.mjs';
 import { DATA_DIR, ORIGIN, generate } from './generate.mjs';

@@ -74,7 +74,7 @@ async function managerOf(heed, origins, bodies) {
 }
 
 async function importHeed() {
-  const manager = await import('../../packages/manager/dist/index.js');
+  const manager = await import('../../packages/manager/dist/bundle.js');
   const { decideRecord } = await import('../../packages/manager/dist/policy.js');
   const { okFetchOutcome } = await import('../support/records.mjs');
   return { ...manager, decideRecord, okFetchOutcome };

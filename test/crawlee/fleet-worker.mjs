@@ -13,8 +13,8 @@ const root = new URL('../../', import.meta.url);
 // Crawlee as the plugin's package has it (pnpm keeps dependencies per package).
 const fromCrawlee = createRequire(new URL('packages/crawlee/package.json', root));
 const { CheerioCrawler, Configuration, log } = fromCrawlee('@crawlee/cheerio');
-const { RobotsPlugin } = await import(new URL('packages/crawlee/dist/index.js', root).href);
-const { RedisStore, RobotsManager } = await import(new URL('packages/manager/dist/index.js', root).href);
+const { RobotsPlugin } = await import(new URL('packages/crawlee/dist/bundle.js', root).href);
+const { RedisStore, RobotsManager } = await import(new URL('packages/manager/dist/bundle.js', root).href);
 
 const { redisUrl, startUrls } = JSON.parse(process.argv[2]);
 const USER_AGENT = 'HeedBot/1.0 (+https://example.com/bot)';

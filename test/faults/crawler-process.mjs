@@ -16,8 +16,8 @@ const fromManager = createRequire(new URL('packages/manager/package.json', root)
 const { CheerioCrawler } = fromCrawlee('@crawlee/cheerio');
 const { Configuration } = fromManager('@crawlee/core');
 const { MemoryStorage } = fromManager('@crawlee/memory-storage');
-const { RobotsPlugin } = await import(new URL('packages/crawlee/dist/index.js', root).href);
-const { KeyValueStoreStore, RobotsManager } = await import(new URL('packages/manager/dist/index.js', root).href);
+const { RobotsPlugin } = await import(new URL('packages/crawlee/dist/bundle.js', root).href);
+const { KeyValueStoreStore, RobotsManager } = await import(new URL('packages/manager/dist/bundle.js', root).href);
 
 const [storageDir, ...startUrls] = process.argv.slice(2);
 const USER_AGENT = 'HeedBot/1.0 (+https://example.com/bot)';

@@ -12,6 +12,7 @@
  * Receives a job message (see `run-crawl.mjs`), sends `progress` when `stopAfterPages` pages are handled
  * (the parent then ends the process) and `done` with the result when the crawl ends by itself.
  */
+import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
@@ -22,6 +23,11 @@ const require = createRequire(new URL('../../../packages/crawlee/package.json', 
 const { CheerioCrawler, Configuration, log: crawleeLog } = require('@crawlee/cheerio');
 
 const quiet = { debug() {}, info() {}, warning() {}, error() {} };
+/** A package's entry in the checkout at `root`: its bundle, or its modules in a checkout built before the packages were bundled. */
+const entryOf = (root, name) => {
+  const bundle = new URL(`packages/${name}/dist/bundle.js`, root);
+  return existsSync(bundle) ? bundle.href : new URL(`packages/${name}/dist/index.js`, root).href;
+};
 const gc = typeof globalThis.gc === 'function' ? globalThis.gc : () => {};
 
 /**
@@ -90,8 +96,8 @@ async function crawl(job) {
   let store;
   let robots;
   if (job.variant === 'heed') {
-    const { RobotsPlugin } = await import(new URL('packages/crawlee/dist/index.js', heedRoot).href);
-    const { MemoryStore, RobotsManager } = await import(new URL('packages/manager/dist/index.js', heedRoot).href);
+    const { RobotsPlugin } = await import(entryOf(heedRoot, 'crawlee'));
+    const { MemoryStore, RobotsManager } = await import(entryOf(heedRoot, 'manager'));
     store = new MemoryStore({ maxEntries: job.heed?.storeEntries ?? 10_000 });
     manager = new RobotsManager({ userAgent: job.userAgent, log: quiet, store, cacheSize: job.heed?.cacheSize ?? 10_000 });
     robots = await RobotsPlugin.attach(crawler, { userAgent: job.userAgent, manager, logSummary: false, ...job.heedOptions });

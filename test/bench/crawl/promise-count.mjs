@@ -43,8 +43,8 @@ const crawler = new CheerioCrawler(
 );
 let close = async () => {};
 if (variant === 'heed') {
-  const { RobotsPlugin } = await import(pathToFileURL(`${root}/packages/crawlee/dist/index.js`).href);
-  const { RobotsManager } = await import(pathToFileURL(`${root}/packages/manager/dist/index.js`).href);
+  const { RobotsPlugin } = await import(pathToFileURL(`${root}/packages/crawlee/dist/bundle.js`).href);
+  const { RobotsManager } = await import(pathToFileURL(`${root}/packages/manager/dist/bundle.js`).href);
   const manager = new RobotsManager({ userAgent: 'HeedBot/1.0', log: quiet });
   const robots = await RobotsPlugin.attach(crawler, { userAgent: 'HeedBot/1.0', manager, logSummary: false });
   close = async () => {
