@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_HTML_CHARS, signalsFromCheerio, signalsFromHtml } from '../../packages/crawlee/src/page-signals/index.js';
 import type { TreeNode } from '../../packages/crawlee/src/page-signals/cheerio.js';
+import { mayCarrySignals, signalWords } from '../../packages/crawlee/src/page-signals/quick-scan.js';
 
 const PAGE = 'https://example.com/';
 
@@ -131,6 +132,46 @@ describe('reading a hostile raw body', () => {
     },
     60_000,
   );
+});
+
+/** Pages of about `size` characters that come close to a signal word, and hold none. */
+const nearMisses: [string, (size: number) => string][] = [
+  ['`robot` repeated', (size) => 'robot '.repeat(size / 6)],
+  ["a word's letters each doubled", (size) => 'rRoObBoOtTsS '.repeat(size / 13)],
+  ["the bot's token cut short", (size) => 'HeedBo '.repeat(size / 7)],
+  ['`nofollo` and `sponsore` repeated', (size) => 'nofollo sponsore '.repeat(size / 17)],
+  ['`&` never followed by `#`', (size) => '&amp;&'.repeat(size / 6)],
+  ['one letter', (size) => 'r'.repeat(size)],
+];
+
+describe('the quick scan of a raw body, before any reading', () => {
+  // Every word the scan looks for: `robots`, two tokens, and the nofollow words.
+  const words = signalWords(['HeedBot', 'HeedBot-News'], true);
+  const bytes = (text: string) => Buffer.from(text, 'latin1');
+
+  it.each(nearMisses)('finds no signal in %s, and grows linearly (2 MB costs at most 2.5x 1 MB)', async (_name, make) => {
+    const [small, large] = [bytes(make(1_000_000)), bytes(make(2_000_000))];
+    expect(mayCarrySignals(small, words)).toBe(false);
+    expect(mayCarrySignals(large, words)).toBe(false);
+    expect(
+      await growth(
+        async () => mayCarrySignals(small, words),
+        async () => mayCarrySignals(large, words),
+      ),
+    ).toBeLessThan(2.5);
+  });
+
+  it.each(nearMisses)('scans %s up to the cap in well under a second', (_name, make) => {
+    const body = bytes(make(MAX_HTML_CHARS - 100));
+    const started = performance.now();
+    expect(mayCarrySignals(body, words)).toBe(false);
+    // About 20-60 ms on a 2-core machine: each word is one expression of fixed length, run once.
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
+  it('reads on, without scanning, a body past the cap', () => {
+    expect(mayCarrySignals(bytes('r'.repeat(MAX_HTML_CHARS + 1)), words)).toBe(true);
+  });
 });
 
 describe("reading Cheerio's document", () => {

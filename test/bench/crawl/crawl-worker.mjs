@@ -121,7 +121,7 @@ async function crawl(job) {
 
   // `attribute`: who spent the crawl's CPU, robots handling apart (attribution.mjs), from a finer
   // profile; CRAWL_CPU_PROF keeps the profile in that folder.
-  const profiler = job.attribute || process.env.CRAWL_CPU_PROF ? await startProfile(job.attribute ? 250 : 1000) : undefined;
+  const profiler = job.attribute || process.env.CRAWL_CPU_PROF ? await startProfile(250) : undefined;
   const started = performance.now();
   const cpuStart = process.cpuUsage();
   const finalStats = await crawler.run(job.startUrls);

@@ -234,14 +234,37 @@ export function wrapUserHandler(crawler: PublicCrawler, wrap: (handler: Handler)
 }
 
 /**
- * The navigation hook lists of HTTP and browser crawlers (`preNavigationHooks`,
- * `postNavigationHooks`: protected arrays filled from the public options, every 3.x release). The
- * plugin adds its hooks to the lists the crawler was built with.
+ * Heed's navigation hooks of HTTP and browser crawlers: two lists, `pre` and `post`, that the
+ * plugin's modules add to as they would to the crawler's own `preNavigationHooks` and
+ * `postNavigationHooks` (protected arrays filled from the public options, every 3.x release).
+ * The crawler runs each list as one hook: `pre` after the hooks the crawler was built with, `post`
+ * before them. Crawlee awaits every navigation hook in turn, so each hook costs every page an
+ * await; Heed's run in one, and wait only for those that return a promise.
  */
 export function navigationHooks(crawler: PublicCrawler): { pre: NavigationHook[]; post: NavigationHook[] } | undefined {
   const c = crawler as Crawler;
   if (!Array.isArray(c.preNavigationHooks) || !Array.isArray(c.postNavigationHooks)) return undefined;
-  return { pre: c.preNavigationHooks, post: c.postNavigationHooks };
+  let lists = heedNavigationHooks.get(c);
+  if (lists === undefined) {
+    const pre: NavigationHook[] = [];
+    const post: NavigationHook[] = [];
+    c.preNavigationHooks.push((context, options) => runHooks(pre, 0, context, options));
+    c.postNavigationHooks.unshift((context, options) => runHooks(post, 0, context, options));
+    lists = { pre, post };
+    heedNavigationHooks.set(c, lists);
+  }
+  return lists;
+}
+
+const heedNavigationHooks = new WeakMap<object, { pre: NavigationHook[]; post: NavigationHook[] }>();
+
+/** Runs `hooks` from `from` in order, as Crawlee would: each after the one before has settled; a throw or a rejection ends the run. */
+function runHooks(hooks: readonly NavigationHook[], from: number, context: ContextInternals, options: Record<string, unknown>): unknown {
+  for (let i = from; i < hooks.length; i++) {
+    const result = (hooks[i] as NavigationHook)(context, options);
+    if (result instanceof Promise) return result.then(() => runHooks(hooks, i + 1, context, options));
+  }
+  return undefined;
 }
 
 /**

@@ -5,13 +5,15 @@
  * allowed one waits for its origin's crawl-delay. The hook
  * stops the navigation with {@link RedirectDisallowedError}; the request-handling hook then ends
  * the request as a skip (see `basic.ts`). A got `beforeRequest` hook, last of all, checks a URL
- * rewritten after the queue's check (`gotOptions.url`, a user's got hook) the same way.
+ * rewritten after the queue's check (`gotOptions.url`, a user's got hook) the same way, then paces
+ * the request's send for its origin's crawl-delay (`politeness/attach.ts`).
  */
 import type { RobotsGuard } from '../guard.js';
 import { skipFromVerdict } from '../report/skip-events.js';
 import { navigationHooks, type ContextInternals, type PublicCrawler } from './crawler-internals.js';
 import { addGotHooks } from './got-hooks.js';
 import { checkRewrite } from './outgoing.js';
+import { paceGotSend } from '../politeness/attach.js';
 
 /** Thrown inside got to stop following a redirect robots.txt disallows. Never reaches the user. */
 export class RedirectDisallowedError extends Error {
@@ -27,7 +29,7 @@ export class RedirectDisallowedError extends Error {
 export function attachHttpHooks(crawler: PublicCrawler, guard: RobotsGuard): void {
   const navigation = navigationHooks(crawler);
   if (!navigation) return;
-  navigation.pre.push(checkWhenSent(guard, guard.options.checkRedirects));
+  navigation.pre.push(checkWhenSent(guard, guard.options.checkRedirects, guard.crawlDelays !== undefined));
 }
 
 /**
@@ -35,20 +37,26 @@ export function attachHttpHooks(crawler: PublicCrawler, guard: RobotsGuard): voi
  * - `beforeRequest`: the URL got is about to request (`gotOptions.url`, or what a user's
  *   `beforeRequest` hook made of it) is checked unless it is `request.url` (checked before the
  *   fetch) or a redirect hop (the redirect check's, per `checkRedirects`). A disallowed one is never
- *   requested: the request ends as a skip.
+ *   requested: the request ends as a skip. With `paced`, an allowed one then waits for its
+ *   origin's crawl-delay ({@link paceGotSend}).
  * - `beforeRedirect`: each hop is noted, and with `checkRedirects` checked before got requests it.
  *
- * One hook for both, so a request's got hooks are copied once.
+ * One hook of each kind, so a request's got hooks are copied once and got awaits one hook per send.
  */
-function checkWhenSent(guard: RobotsGuard, checkRedirects: boolean) {
+function checkWhenSent(guard: RobotsGuard, checkRedirects: boolean, paced: boolean) {
   return (context: ContextInternals, gotOptions: Record<string, unknown>) => {
     // Made on the first redirect: most requests have none.
     let hops: Set<string> | undefined;
+    let sent = false;
     const noteHop = (next: { url?: URL | string }) => void (hops ??= new Set()).add(String(next.url ?? ''));
     const beforeRequest = (options: { url?: URL | string }): Promise<void> | undefined => {
       const url = String(options.url ?? '');
+      const first = !sent;
+      sent = true;
       const { request } = context;
-      return hops?.has(url) ? undefined : checkRewrite(guard, request, request.url, url);
+      const checking = hops?.has(url) ? undefined : checkRewrite(guard, request, request.url, url);
+      if (!paced) return checking;
+      return checking === undefined ? paceGotSend(guard, url, first) : checking.then(() => paceGotSend(guard, url, first));
     };
     addGotHooks(gotOptions, {
       beforeRequest: [beforeRequest],

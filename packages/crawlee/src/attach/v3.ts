@@ -26,5 +26,5 @@ export const attachV3: Adapter = async ({ crawler, options, guard, skips, queue,
   // round trip to the browser, which belongs with the page's own sending (whose true start the
   // browser's interception reports), not between the slot and its start.
   if (options.identifyPages) attachPageIdentity(crawler, options.userAgent);
-  attachPoliteness(crawler, guard, kind);
+  attachPoliteness(crawler, guard);
 };

@@ -1,9 +1,10 @@
 /**
  * Politeness hooks of HTTP and browser crawlers, on top of the queue's crawl-delay slots:
- * - HTTP crawlers: a got `beforeRequest` hook, after every other (got-scraping's header
- *   generation and the user's hooks included), waits for the origin's crawl-delay counted from the
- *   last request really sent, and marks this one sent: the last step before the request leaves.
- *   A redirect hop, which waited for its delay before got built it, is marked sent there too.
+ * - HTTP crawlers: got's last `beforeRequest` hook (after got-scraping's header generation and the
+ *   user's hooks; `attach/http.ts` adds it, with its check of a rewritten URL) waits for the
+ *   origin's crawl-delay counted from the last request really sent, and marks this one sent: the
+ *   last step before the request leaves ({@link paceGotSend}). A redirect hop, which waited for its
+ *   delay before got built it, is marked sent there too.
  * - HTTP crawlers, once the answer is in: the request's real upload time (got's timings) moves the
  *   origin's clock when it is later than the hook above (a busy process may write a request a while
  *   after letting it go), for every process sharing the store.
@@ -15,13 +16,11 @@
  */
 import type { RobotsGuard } from '../guard.js';
 import { navigationHooks, type ContextInternals, type PublicCrawler } from '../attach/crawler-internals.js';
-import { addGotHooks } from '../attach/got-hooks.js';
-import { retryAfterMs } from './retry-after.js';
+import { PAUSING_STATUSES, retryAfterMs } from './retry-after.js';
 
-export function attachPoliteness(crawler: PublicCrawler, guard: RobotsGuard, kind: 'browser' | 'http' | 'basic'): void {
+export function attachPoliteness(crawler: PublicCrawler, guard: RobotsGuard): void {
   const navigation = navigationHooks(crawler);
   if (navigation === undefined || guard.crawlDelays === undefined) return;
-  if (kind === 'http') navigation.pre.push(markSentInGot(guard));
   navigation.post.unshift((context: ContextInternals) => noteAnswer(guard, context.response, context.request));
 }
 
@@ -39,6 +38,7 @@ export function noteAnswer(
 ): Promise<void> | undefined {
   // Nothing to wait for on most pages (no clock to move, no pause to set): no promise then.
   if (guard.crawlDelays === undefined) return undefined;
+  if (guard.sendClockIdle && isQuietGotResponse(response)) return undefined;
   const answer = readResponse(response);
   if (answer === undefined) return undefined;
   const url = answer.url ?? request.loadedUrl ?? request.url;
@@ -51,23 +51,20 @@ export function noteAnswer(
 }
 
 /**
- * A navigation hook adding the got `beforeRequest` hook that waits for the crawl-delay and marks
- * the request sent. A redirect hop waits for its delay in got's `beforeRedirect` hook (see
- * `http.ts`), before got builds its request: here, the last step before it leaves, it only moves
- * its origin's clock to now.
+ * The pacing of an HTTP crawler's request in got's last `beforeRequest` hook, right before it
+ * leaves: its `first` send waits for the origin's crawl-delay and marks it sent; a redirect hop
+ * (which waited for its delay in got's `beforeRedirect` hook, before got built it) only moves its
+ * origin's clock to now. Nothing, and no promise, while no origin of the crawl has a delay or a pause.
  */
-function markSentInGot(guard: RobotsGuard) {
-  return (_context: ContextInternals, gotOptions: Record<string, unknown>) => {
-    let first = true;
-    const beforeRequest = (options: { url?: URL | string }): Promise<void> | undefined => {
-      const wasFirst = first;
-      first = false;
-      if (guard.sendClockIdle) return undefined;
-      const url = String(options.url ?? '');
-      return wasFirst ? guard.beforeSend(url) : guard.confirmSent(url, Date.now());
-    };
-    addGotHooks(gotOptions, { beforeRequest: [beforeRequest] });
-  };
+export function paceGotSend(guard: RobotsGuard, url: string, first: boolean): Promise<void> | undefined {
+  if (guard.sendClockIdle) return undefined;
+  return first ? guard.beforeSend(url) : guard.confirmSent(url, Date.now());
+}
+
+/** Whether `response` is a got response whose status pauses nothing: with no clock kept at send, there is nothing to read in it. */
+function isQuietGotResponse(response: unknown): boolean {
+  const status = (response as { statusCode?: unknown } | null | undefined)?.statusCode;
+  return typeof status === 'number' && !PAUSING_STATUSES.has(status);
 }
 
 interface Answer {
