@@ -23,7 +23,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const LIBRARIES = ['packages/parser', 'packages/manager', 'packages/crawlee'];
 
 /** Bundles the package at `dir` (its `dist/index.js`, built) into `dist/bundle.js`. */
-export async function bundlePackage(dir) {
+async function bundlePackage(dir) {
   const entry = join(dir, 'dist', 'index.js');
   if (!existsSync(entry)) throw new Error(`${entry} is missing: build the package with tsc -b first (npm run build).`);
   await build({
