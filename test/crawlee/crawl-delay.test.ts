@@ -48,6 +48,79 @@ describe('CrawlDelayScheduler', () => {
   });
 });
 
+describe('the origin let go at once (no clock lookups for a run of its requests)', () => {
+  it('answers yes only for the origin last let go without a delay, until a delay, a pause or a forgetting', () => {
+    const s = new CrawlDelayScheduler(60_000, 2);
+    expect(s.goesAtOnce('http://a')).toBe(false); // nothing known yet
+    s.setDelay('http://a', 0);
+    expect(s.acquire('http://a', 'a1', 0)).toBe(0);
+    expect(s.goesAtOnce('http://a')).toBe(true);
+    expect(s.goesAtOnce('http://b')).toBe(false);
+    // The delay learnt later (a robots.txt fetched again) holds the next request back.
+    s.setDelay('http://a', 1);
+    expect(s.goesAtOnce('http://a')).toBe(false);
+    expect(s.acquire('http://a', 'a2', 10)).toBe(990);
+
+    s.setDelay('http://b', 0);
+    expect(s.acquire('http://b', 'b1', 0)).toBe(0);
+    expect(s.goesAtOnce('http://b')).toBe(true);
+    s.pause('http://b', 5_000, 0); // a 429 or 503 answer
+    expect(s.goesAtOnce('http://b')).toBe(false);
+    expect(s.acquire('http://b', 'b2', 100)).toBe(4_900);
+
+    s.setDelay('http://c', 0);
+    expect(s.acquire('http://c', 'c1', 10_000)).toBe(0);
+    expect(s.goesAtOnce('http://c')).toBe(true);
+    // Past the bound (two idle origins) a new origin makes the scheduler forget an idle one.
+    s.setDelay('http://d', 0);
+    expect(s.goesAtOnce('http://c')).toBe(false);
+  });
+
+  it('is never taken by the guard with a fleet clock: another process may have paused the origin', async () => {
+    const { RobotsGuard } = await import('../../packages/crawlee/src/guard.js');
+    const { resolveOptions } = await import('../../packages/crawlee/src/options.js');
+    const { Skips } = await import('../../packages/crawlee/src/report/skips.js');
+    const { PluginStats } = await import('../../packages/crawlee/src/report/stats.js');
+    type Manager = import('../../packages/crawlee/src/manager-contract.js').RobotsManagerLike;
+    const unused = async () => {
+      throw new Error('not asked here');
+    };
+    const reserved: string[] = [];
+    const manager: Manager = {
+      crawlDelay: async () => 0,
+      decide: unused,
+      sitemaps: unused,
+      prefetch: unused,
+      close: unused,
+      crawlClock: () => ({
+        reserveCrawlSlot: async (origin: string) => {
+          reserved.push(origin);
+          return { waitMs: 0, at: 0 };
+        },
+        claimCrawlSend: async () => 0,
+        confirmCrawlSend: async () => true,
+        pauseOrigin: async () => true,
+      }),
+    } as Manager;
+    const options = resolveOptions({ userAgent: 'HeedBot/1.0', manager, crawlDelay: true });
+    const stats = new PluginStats();
+    const skips = new Skips(
+      stats,
+      undefined,
+      async () => {},
+      () => {},
+    );
+    const scheduler = new CrawlDelayScheduler(60_000);
+    const guard = new RobotsGuard(options, manager, stats, skips, scheduler, () => {});
+    scheduler.setDelay('http://a.test', 0);
+    expect(scheduler.acquire('http://a.test', 'local', 0)).toBe(0);
+    expect(scheduler.goesAtOnce('http://a.test')).toBe(true);
+    expect(guard.goesAtOnce('http://a.test')).toBe(false);
+    expect(await guard.crawlSlot('http://a.test', 'r1')).toBe(0);
+    expect(reserved).toEqual(['http://a.test']);
+  });
+});
+
 describe('a long queue of one origin', () => {
   it('never asks a timer for more than Node can wait (a longer one would fire after 1 ms)', async () => {
     const { timerDelay } = await import('../../packages/crawlee/src/crawl-delay.js');

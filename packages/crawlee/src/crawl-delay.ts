@@ -42,6 +42,11 @@ export class CrawlDelayScheduler {
   private readonly clocks = new Map<string, OriginClock>();
   /** request key → the slot reserved for it. */
   private readonly reserved = new Map<string, number>();
+  /** Counts what may end an origin's "no delay, no pause": a delay set, a pause, an origin forgotten. */
+  private changes = 0;
+  /** The origin {@link acquire} last let go at once for having no delay and no pause, and the {@link changes} it was at. */
+  private lastFree = '';
+  private lastFreeAt = -1;
 
   constructor(
     private readonly maxDelayMs: number,
@@ -60,6 +65,7 @@ export class CrawlDelayScheduler {
 
   /** Records the crawl-delay of an origin (seconds; `undefined` or 0: none). `now` is the time {@link acquire} is given. */
   setDelay(origin: string, seconds: number | undefined, now = Date.now()): void {
+    this.changes++;
     const ms = seconds === undefined || !Number.isFinite(seconds) || seconds <= 0 ? 0 : Math.min(seconds * 1000, this.maxDelayMs);
     this.clockOf(origin, now).delayMs = ms;
     if (ms > 0) this.holdsBack = true;
@@ -81,6 +87,7 @@ export class CrawlDelayScheduler {
    * request let go before then, reserved ones included. A later pause already set is kept.
    */
   pause(origin: string, until: number, now = Date.now()): void {
+    this.changes++;
     const clock = this.clockOf(origin, now);
     clock.pausedUntil = Math.max(clock.pausedUntil ?? until, until);
     this.holdsBack = true;
@@ -105,6 +112,18 @@ export class CrawlDelayScheduler {
   }
 
   /**
+   * Whether a request to `origin` may go now without asking {@link acquire}: it is the origin last
+   * let go at once, and no delay, pause or forgetting happened since. A crawl's requests come in
+   * runs of one origin, and this spares each the clock's map lookups (in a crawl's busy heap a
+   * lookup by a new string costs about a microsecond). A request that reserved a slot back when
+   * its origin had a delay may then go without handing the reservation back: the delay is gone,
+   * and the reservation is dropped past the bound.
+   */
+  goesAtOnce(origin: string): boolean {
+    return origin === this.lastFree && this.changes === this.lastFreeAt;
+  }
+
+  /**
    * Asks to fetch `origin` now for the request `key`. Returns 0 when it may go (the slot is taken),
    * else the milliseconds to wait before asking again (a later slot is reserved for `key`). A slot
    * is also never sooner than `delay` after the origin's last fetch really started (see
@@ -116,6 +135,8 @@ export class CrawlDelayScheduler {
     const known = this.clocks.get(origin);
     if (known !== undefined && known.delayMs === 0 && (known.pausedUntil ?? -Infinity) <= now && !this.reserved.has(key)) {
       known.lastSlot = now;
+      this.lastFree = origin;
+      this.lastFreeAt = this.changes;
       return 0;
     }
     const clock = this.clockOf(origin, now);
@@ -185,6 +206,7 @@ export class CrawlDelayScheduler {
       const oldest = this.clocks.entries().next().value;
       if (oldest === undefined) return;
       const [origin, clock] = oldest;
+      this.changes++;
       this.clocks.delete(origin);
       if (idle(clock, now)) return;
       this.clocks.set(origin, clock);

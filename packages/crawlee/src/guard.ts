@@ -13,6 +13,7 @@ import { LRUCache } from 'lru-cache';
 import { nofollowSkip, skipFromVerdict, usageSkipEvent, type CheckFailure, type SkipEvent, type SkipStage } from './report/skip-events.js';
 import type { Skips } from './report/skips.js';
 import type { PluginStats } from './report/stats.js';
+import { RequestNotes } from './request-notes.js';
 
 /** What the plugin learnt from a fetched page, kept until its links are enqueued. */
 export interface PageInfo {
@@ -46,12 +47,12 @@ export interface PageOriginListener {
 }
 
 export class RobotsGuard {
-  /** Requests stopped during navigation (a disallowed redirect), with the reason. */
-  private readonly blocked = new WeakMap<object, SkipEvent>();
-  /** Page information of requests being handled, keyed by the Crawlee `Request`. */
-  private readonly pages = new WeakMap<object, PageInfo>();
-  /** With `purposes`: the usage verdict of requests being handled (URL and page signals), for `robots.usage(context)`. */
-  private readonly usage = new WeakMap<object, UsageReport>();
+  /**
+   * What is known of each request being handled, keyed by the Crawlee `Request`: the URL checked
+   * before its fetch, its page information, its usage verdict (with `purposes`, for
+   * `robots.usage(context)`) and the skip it was stopped for during navigation (a disallowed redirect).
+   */
+  readonly requests = new RequestNotes();
   /**
    * Usage verdicts of recent URLs (robots.txt and tdmrep.json), so that a crawled URL is worked out
    * once for its enqueue check, its check before the fetch and its response, not three times. A
@@ -102,44 +103,40 @@ export class RobotsGuard {
 
   /** Marks `request` as stopped mid-navigation: the request-handling hook ends it as `skip`. */
   block(request: object, skip: SkipEvent): void {
-    this.blocked.set(request, skip);
+    this.requests.of(request).blocked = skip;
   }
 
   /** Whether `request` was stopped mid-navigation. */
   isBlocked(request: object): boolean {
-    return this.blocked.has(request);
+    return this.requests.peek(request)?.blocked !== undefined;
   }
 
   /** The skip `request` was stopped for, forgotten as it is read (it is reported once). */
   takeBlocked(request: object): SkipEvent | undefined {
-    const skip = this.blocked.get(request);
-    this.blocked.delete(request);
+    const note = this.requests.peek(request);
+    if (note === undefined) return undefined;
+    const skip = note.blocked;
+    note.blocked = undefined;
     return skip;
   }
 
   /** Keeps what was read of the page of `request` (and its usage verdict) while it is handled. */
   notePage(request: object, info: PageInfo): void {
-    this.pages.set(request, info);
+    this.requests.of(request).page = info;
   }
 
   noteUsage(request: object, report: UsageReport): void {
-    this.usage.set(request, report);
+    this.requests.of(request).usage = report;
   }
 
   /** What was read of the page of `request`, while it is handled. */
   pageOf(request: object): PageInfo | undefined {
-    return this.pages.get(request);
+    return this.requests.peek(request)?.page;
   }
 
   /** The usage verdict of the page of `request`, while it is handled. */
   usageOf(request: object): UsageReport | undefined {
-    return this.usage.get(request);
-  }
-
-  /** Forgets the page of `request`: its handling has ended. */
-  forgetPage(request: object): void {
-    this.pages.delete(request);
-    this.usage.delete(request);
+    return this.requests.peek(request)?.usage;
   }
 
   /**
@@ -258,6 +255,15 @@ export class RobotsGuard {
   }
 
   /**
+   * Whether a request to `origin` may go now, its delay known and nothing held back (this process's
+   * clock, the last origin it let go at once: see `CrawlDelayScheduler.goesAtOnce`). Never with a
+   * fleet's clock, which another process may have paused.
+   */
+  goesAtOnce(origin: string): boolean {
+    return this.shared === undefined && this.crawlDelays !== undefined && this.crawlDelays.goesAtOnce(origin);
+  }
+
+  /**
    * How long the request `key` to `origin` must wait for its crawl-delay slot: 0 when it may go
    * now, else the milliseconds until its slot (reserved for `key`: ask again then, with the same
    * key). The fleet's clock when the manager's store keeps one and answers, else this process's.
@@ -267,7 +273,7 @@ export class RobotsGuard {
     // A number, not a promise, when this process's clock decides: the check before every fetch
     // asks, and most crawls share no clock.
     const scheduler = this.crawlDelays;
-    if (scheduler === undefined) return 0;
+    if (scheduler === undefined || this.goesAtOnce(origin)) return 0;
     const delayMs = scheduler.delayOf(origin);
     if (this.shared !== undefined) return this.sharedCrawlSlot(this.shared, scheduler, origin, key, delayMs);
     return scheduler.acquire(origin, key, Date.now());
@@ -548,7 +554,7 @@ export class RobotsGuard {
    */
   learnCrawlDelay(origin: string, url: string): Promise<number | undefined> | undefined {
     const scheduler = this.crawlDelays;
-    if (scheduler === undefined || scheduler.knows(origin)) return undefined;
+    if (scheduler === undefined || this.goesAtOnce(origin) || scheduler.knows(origin)) return undefined;
     let lookup = this.delayLookups.get(origin);
     if (lookup === undefined) {
       lookup = this.manager

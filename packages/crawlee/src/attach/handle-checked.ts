@@ -19,6 +19,8 @@ export async function handleChecked(
   next: (context: ContextInternals) => unknown,
 ): Promise<void> {
   const { request } = context;
+  // Looked up once: what the navigation and the handler note about the request lands here.
+  const note = guard.requests.of(request);
   if (guard.options.identifyPages) identifySendRequest(context, guard.options.userAgent);
   if (guard.options.checkSendRequest) guardSendRequest(context, guard);
   guard.stats.allowed++;
@@ -26,15 +28,19 @@ export async function handleChecked(
     await next(context);
     // The page loaded, then tried to navigate somewhere disallowed (a script or meta refresh):
     // that navigation was stopped; report it, the page itself was handled.
-    const later = guard.takeBlocked(request);
+    const later = note.blocked;
+    note.blocked = undefined;
     if (later) await skips.report(later);
   } catch (error) {
-    const blocked = guard.takeBlocked(request);
+    const blocked = note.blocked;
+    note.blocked = undefined;
     if (!blocked) throw error;
     // Stopped on purpose: a skip, not a failure.
     guard.stats.allowed--;
     await skipRequest(request, blocked, skips);
   } finally {
-    guard.forgetPage(request);
+    // Its handling has ended: what was read of the page is let go.
+    note.page = undefined;
+    note.usage = undefined;
   }
 }

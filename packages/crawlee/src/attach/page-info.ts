@@ -153,13 +153,23 @@ function addHeaderLine(lines: HeaderLines, name: string, value: string, wanted: 
 /** The signal words of each product token (see `quick-scan.ts`), without and with link words: a plugin asks with one token, every page. */
 const signalWordsOf = [new Map<ProductTokens, SignalWords>(), new Map<ProductTokens, SignalWords>()] as const;
 
+/** The last token asked for and its words, without and with link words: compared before the map is looked in. */
+const lastWords: [ProductTokens | undefined, SignalWords | undefined][] = [
+  [undefined, undefined],
+  [undefined, undefined],
+];
+
 function wordsOf(token: ProductTokens, links: boolean): SignalWords {
+  const last = lastWords[links ? 1 : 0] as [ProductTokens | undefined, SignalWords | undefined];
+  if (last[0] === token && last[1] !== undefined) return last[1];
   const known = signalWordsOf[links ? 1 : 0];
   let words = known.get(token);
   if (words === undefined) {
     words = signalWords(token, links);
     if (known.size < 64) known.set(token, words);
   }
+  last[0] = token;
+  last[1] = words;
   return words;
 }
 

@@ -32,6 +32,7 @@ import type { Skips } from '../report/skips.js';
 import type { SkipEvent } from '../report/skip-events.js';
 import type { LogInternals, RequestInternals, RequestQueueLike } from './crawler-internals.js';
 import { skipRequest } from './skip-request.js';
+import type { CheckedUrls } from '../request-notes.js';
 
 /** Where the requests being added come from, set around a page's `enqueueLinks` and the sitemap feeder. */
 export interface EnqueueScope {
@@ -63,6 +64,8 @@ const NO_SCOPE: EnqueueScope = Object.freeze({});
 /** A wrapped queue and its own methods, as they were before the wrappers. */
 interface QueueMethods {
   readonly queue: RequestQueueLike;
+  /** Who judges the queue now (the queue's entry in `queueOwners`, read without a lookup). */
+  readonly claim: QueueClaim;
   addRequest(request: unknown, options?: unknown): Promise<unknown>;
   addRequests(requests: unknown, options?: unknown): Promise<unknown>;
   addRequestsBatched(requests: unknown, options?: unknown): Promise<unknown>;
@@ -76,14 +79,31 @@ interface QueueMethods {
  * a queue is claimed by one plugin at a time, and the wrappers of any other plugin pass through.
  * A crawler run after another on the same queue (Crawlee's default queue) takes it over.
  */
-const queueOwners = new WeakMap<object, QueueHooks>();
+const queueOwners = new WeakMap<object, QueueClaim>();
+
+/**
+ * A queue's owner, in a record each wrapper keeps: the wrappers ask on every page whether they
+ * still judge their queue, and a weak-map lookup costs a crawl's busy heap far more than a field.
+ */
+interface QueueClaim {
+  owner: QueueHooks | undefined;
+}
+
+function claimOf(queue: RequestQueueLike): QueueClaim {
+  let claim = queueOwners.get(queue);
+  if (claim === undefined) {
+    claim = { owner: undefined };
+    queueOwners.set(queue, claim);
+  }
+  return claim;
+}
 
 /**
  * Throws {@link SharedRequestQueueError} when `queue` is claimed by another plugin whose crawler
  * may still read it (attached and not yet run, or running). `claimant`: the plugin asking.
  */
 export function assertQueueFree(queue: RequestQueueLike, claimant?: QueueHooks): void {
-  const owner = queueOwners.get(queue);
+  const owner = queueOwners.get(queue)?.owner;
   if (owner !== undefined && owner !== claimant && owner.busy) throw new SharedRequestQueueError(queue.name ?? queue.id ?? 'default');
 }
 
@@ -118,7 +138,7 @@ export class QueueHooks {
    * Requests that passed the check in `fetchNextRequest`, with the URL that was checked (the
    * handler's backstop looks here, and the check at the fetch compares a rewritten URL with it).
    */
-  readonly checkedBeforeFetch = new WeakMap<object, string>();
+  readonly checkedBeforeFetch: CheckedUrls;
   /**
    * URLs admitted by the enqueue filter, the first {@link MAX_ADMITTED_URLS}: a fetched request
    * missing here bypassed it. Only the bypass warning reads it; every request is checked before its
@@ -138,6 +158,8 @@ export class QueueHooks {
   private readonly checkedItems = new WeakSet<object>();
   /** The queue the crawler reads, as last wrapped: a page's `enqueueLinks` adds there. */
   private current: RequestQueueLike | undefined;
+  /** The own methods of {@link current}. */
+  private currentMethods: QueueMethods | undefined;
   private background: BackgroundWork | undefined;
   private warnedBypass = false;
   /**
@@ -153,7 +175,9 @@ export class QueueHooks {
     private readonly log: LogInternals,
     /** Scopes travel in an AsyncLocalStorage (Crawlee 4), not explicitly (Crawlee 3). */
     private readonly asyncScopes = false,
-  ) {}
+  ) {
+    this.checkedBeforeFetch = guard.requests.checkedUrls;
+  }
 
   /** The crawl does not end while `work` is busy (the sitemap feeder). */
   alsoWaitFor(work: BackgroundWork): void {
@@ -166,11 +190,17 @@ export class QueueHooks {
    */
   wrap(queue: RequestQueueLike): void {
     assertQueueFree(queue, this);
-    queueOwners.set(queue, this);
+    const claim = claimOf(queue);
+    claim.owner = this;
     this.current = queue;
-    if (this.originals.has(queue)) return;
+    const wrapped = this.originals.get(queue);
+    if (wrapped !== undefined) {
+      this.currentMethods = wrapped;
+      return;
+    }
     const original: QueueMethods = {
       queue,
+      claim,
       addRequest: queue.addRequest.bind(queue),
       addRequests: queue.addRequests.bind(queue),
       addRequestsBatched: queue.addRequestsBatched.bind(queue),
@@ -178,11 +208,12 @@ export class QueueHooks {
       isFinished: queue.isFinished.bind(queue),
     };
     this.originals.set(queue, original);
+    this.currentMethods = original;
     queue.addRequest = (request: unknown, options?: unknown) => this.addRequest(original, request, options, undefined);
     queue.addRequests = (requests: unknown, options?: unknown) => this.addRequests(original, requests, options, undefined);
     queue.addRequestsBatched = (requests: unknown, options?: unknown) => this.addRequestsBatched(original, requests, options, undefined);
     queue.fetchNextRequest = async () => {
-      if (this.passThrough(queue)) return original.fetchNextRequest();
+      if (this.passThrough(original)) return original.fetchNextRequest();
       for (;;) {
         const request = await original.fetchNextRequest();
         if (!request) return request;
@@ -191,7 +222,7 @@ export class QueueHooks {
         if (released instanceof Promise ? await released : released) return request;
       }
     };
-    queue.isFinished = async () => (await original.isFinished()) && (this.passThrough(queue) || (this.background?.idle() ?? true));
+    queue.isFinished = async () => (await original.isFinished()) && (this.passThrough(original) || (this.background?.idle() ?? true));
   }
 
   /**
@@ -202,9 +233,9 @@ export class QueueHooks {
     if (this.asyncScopes) return enqueueScope.run(scope, () => enqueue(options));
     // The queue `enqueueLinks` would add to (the call's own, else the crawler's), if this plugin wrapped it.
     const target = (options?.['requestQueue'] ?? this.current) as RequestQueueLike | undefined;
-    const original = target === undefined ? undefined : this.originals.get(target);
+    const original = target === undefined ? undefined : target === this.current ? this.currentMethods : this.originals.get(target);
     // A queue another plugin has claimed since: its own wrappers judge what is added.
-    if (target === undefined || original === undefined || queueOwners.get(target) !== this) return enqueue(options);
+    if (original === undefined || original.claim.owner !== this) return enqueue(options);
     // Copied with `Object.assign`, not a spread: this runs once a page, mostly before V8 optimises
     // it, and an unoptimised spread costs several times as much.
     return enqueue(Object.assign({}, options, { requestQueue: this.standIn(original, scope) }));
@@ -238,8 +269,8 @@ export class QueueHooks {
   }
 
   /** Another plugin claimed the queue since (its wrappers judge), or this is the queue's own inner call (Crawlee 4). */
-  private passThrough(queue: RequestQueueLike): boolean {
-    return queueOwners.get(queue) !== this || (this.asyncScopes && enqueueScope.getStore()?.insideQueue === true);
+  private passThrough(original: QueueMethods): boolean {
+    return original.claim.owner !== this || (this.asyncScopes && enqueueScope.getStore()?.insideQueue === true);
   }
 
   private insideQueue<R>(run: () => R): R {
@@ -252,7 +283,7 @@ export class QueueHooks {
   }
 
   private async addRequest(original: QueueMethods, request: unknown, options: unknown, scope: EnqueueScope | undefined): Promise<unknown> {
-    if (this.passThrough(original.queue)) return original.addRequest(request, options);
+    if (this.passThrough(original)) return original.addRequest(request, options);
     const [kept] = await this.admit([request as RequestLike], this.scopeOf(scope));
     if (kept === undefined) {
       // Not added: answered the way the queue answers a request it already had and handled.
@@ -268,7 +299,7 @@ export class QueueHooks {
     options: unknown,
     scope: EnqueueScope | undefined,
   ): Promise<unknown> {
-    if (this.passThrough(original.queue) || !isIterableLike(requests)) return original.addRequests(requests, options);
+    if (this.passThrough(original) || !isIterableLike(requests)) return original.addRequests(requests, options);
     const kept = await this.admit(requests, this.scopeOf(scope));
     return this.insideQueue(() => original.addRequests(kept, options));
   }
@@ -281,7 +312,7 @@ export class QueueHooks {
   ): Promise<unknown> {
     // With no budget left (`maxRequestsPerCrawl` reached), the queue adds none of them and reports
     // each as over its limit: judging them would cost a crawl near its end for every link again.
-    if (this.passThrough(original.queue) || hasNoBudget(options)) return original.addRequestsBatched(requests, options);
+    if (this.passThrough(original) || hasNoBudget(options)) return original.addRequestsBatched(requests, options);
     return this.admitBatched(original, requests, options, scope);
   }
 
@@ -319,7 +350,7 @@ export class QueueHooks {
     if (skip !== undefined) return skipRequest(request, skip, this.skips, () => queue.markRequestHandled(request)).then(() => false);
     const scheduler = this.guard.crawlDelays;
     const origin = safeOrigin(request.url);
-    if (scheduler && origin) {
+    if (scheduler && origin && !this.guard.goesAtOnce(origin)) {
       // A forgotten (or not yet learnt) delay is learnt before the slot is asked for, and set again
       // right before it if the scheduler forgot the origin while other requests ran (nothing waited
       // for between the two, so the slot is given with the delay in force).

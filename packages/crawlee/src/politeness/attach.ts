@@ -16,7 +16,7 @@
  */
 import type { RobotsGuard } from '../guard.js';
 import { navigationHooks, type ContextInternals, type PublicCrawler } from '../attach/crawler-internals.js';
-import { PAUSING_STATUSES, retryAfterMs } from './retry-after.js';
+import { isPausingStatus, retryAfterMs } from './retry-after.js';
 
 export function attachPoliteness(crawler: PublicCrawler, guard: RobotsGuard): void {
   const navigation = navigationHooks(crawler);
@@ -64,7 +64,7 @@ export function paceGotSend(guard: RobotsGuard, url: string, first: boolean): Pr
 /** Whether `response` is a got response whose status pauses nothing: with no clock kept at send, there is nothing to read in it. */
 function isQuietGotResponse(response: unknown): boolean {
   const status = (response as { statusCode?: unknown } | null | undefined)?.statusCode;
-  return typeof status === 'number' && !PAUSING_STATUSES.has(status);
+  return typeof status === 'number' && !isPausingStatus(status);
 }
 
 interface Answer {

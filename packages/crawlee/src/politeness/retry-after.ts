@@ -4,8 +4,10 @@
  * Pure: the response is read by the caller (`attach.ts`).
  */
 
-/** The statuses that pause an origin. */
-export const PAUSING_STATUSES: ReadonlySet<number> = new Set([429, 503]);
+/** Whether a status pauses its origin (`429`, `503`). Compared, not looked up in a set: every page's answer is asked. */
+export function isPausingStatus(status: number): boolean {
+  return status === 429 || status === 503;
+}
 
 /**
  * Seconds an origin is paused after a `429` or `503` without a `Retry-After` Heed can read: long
@@ -21,7 +23,7 @@ export const DEFAULT_RETRY_AFTER_SECS = 5;
  * for 0 ms; an unreadable value counts as absent ({@link DEFAULT_RETRY_AFTER_SECS}).
  */
 export function retryAfterMs(status: number, retryAfter: string | undefined, now: number, maxMs: number): number | undefined {
-  if (!PAUSING_STATUSES.has(status)) return undefined;
+  if (!isPausingStatus(status)) return undefined;
   return Math.min(Math.max(0, requestedMs(retryAfter, now) ?? DEFAULT_RETRY_AFTER_SECS * 1000), maxMs);
 }
 

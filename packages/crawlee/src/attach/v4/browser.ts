@@ -21,6 +21,7 @@ import { browserPageGuards } from '../browser.js';
 import type { ContextInternals, PublicCrawler } from '../crawler-internals.js';
 import { identifyBrowserPages, launchUserAgent } from '../identify.js';
 import { interruptAsSkip } from './navigation.js';
+import type { CheckedUrls } from '../../request-notes.js';
 
 type NavigationHandler = (context: ContextInternals, gotoOptions: unknown) => Promise<unknown>;
 
@@ -39,7 +40,7 @@ export function attachBrowserNavigationV4(
   guard: RobotsGuard,
   skips: Skips,
   options: ResolvedOptions,
-  checkedBeforeFetch: WeakMap<object, string>,
+  checkedBeforeFetch: CheckedUrls,
   crawleePaces429: boolean,
 ): boolean {
   if (!navigatesInBrowser(crawler)) return false;

@@ -35,6 +35,7 @@ import type { RequestInternals } from '../crawler-internals.js';
 import { identifyFetchRequest } from '../identify.js';
 import { skipRequest } from '../skip-request.js';
 import { httpClientOf } from './crawler-v4.js';
+import type { CheckedUrls } from '../../request-notes.js';
 
 /** The navigation in progress: the crawler request, the URL checked before its fetch, the hops sent so far. */
 interface NavigationScope {
@@ -101,7 +102,7 @@ export async function attachNavigationChecks(
   guard: RobotsGuard,
   skips: Skips,
   inFlight: InFlight,
-  checkedBeforeFetch: WeakMap<object, string>,
+  checkedBeforeFetch: CheckedUrls,
   sending: NavigationOptions,
 ): Promise<boolean> {
   const client = httpClientOf(crawler);
