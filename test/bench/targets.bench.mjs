@@ -9,13 +9,15 @@
  *   3. the slowest single check of any of those URLs (each timed three times, its fastest kept, so a
  *      preemption by another process does not count; the first check of a file, which compiles its
  *      rules for the token, is not counted) — ≤ 1 ms;
+ *   1–3 run in `--processes` fresh processes (3): the figure is the median process's, the slowest
+ *      check the slowest of any process. A process of a shared machine can be slow in all its rounds.
  *   4. cold start: a fresh process imports @heed/manager, loads the 100 typical files and the 500 KiB file
  *      from a store and checks 30,300 URLs it has never seen; the CPU time of the import plus that first
  *      pass, less the same pass run again once warm (V8's warm-up), is what Heed's first use costs a
  *      process beyond the work itself — ≤ 0.3 s (median of 3 processes). Loading, parsing and
  *      compiling the files (one check each) is work for the files, printed beside it, not counted.
  *
- *   node test/bench/run.mjs targets [--rounds=7] [--no-write]
+ *   node test/bench/run.mjs targets [--rounds=7] [--processes=3] [--no-write]
  *
  * Writes the "## Targets" section of BENCHMARKS.md unless --no-write.
  */
@@ -118,10 +120,47 @@ if (process.argv.includes('--cold-child')) {
 }
 
 const ROUNDS = Math.max(3, Number(option('rounds') ?? 7) || 7);
+const PROCESSES = Math.max(1, Number(option('processes') ?? 3) || 3);
 const WRITE = !process.argv.includes('--no-write');
+
+// --- 1–3 (child side): a fresh process --------------------------------------------------------------
+if (process.argv.includes('--warm-child')) {
+  const heed = await importHeed();
+  const { typical, big, hostile, urls, hostileUrls } = loadData();
+  // 1. typical files
+  const typicalManager = await managerOf(heed, typicalOrigins, typical);
+  const typicalChecks = onTypical(urls.slice(0, 30_000).map(pathOf));
+  for (const url of typicalChecks.slice(0, 100)) await typicalManager.decide(url, TOKEN);
+  const warmTypical = await perCheckMicros(typicalManager, typicalChecks);
+  // 2. the 500 KiB file, the hostile file
+  const bigManager = await managerOf(heed, [ORIGIN], [big]);
+  const bigChecks = urls.slice(1_000, 1_300);
+  await bigManager.decide(bigChecks[0], TOKEN);
+  const warmBig = await perCheckMicros(bigManager, bigChecks);
+  const hostileManager = await managerOf(heed, [ORIGIN], [hostile]);
+  await hostileManager.decide(hostileUrls[0], TOKEN);
+  const warmHostile = await perCheckMicros(hostileManager, hostileUrls);
+  // 3. the slowest single check
+  const slowest = [
+    await slowestMs(typicalManager, typicalChecks.slice(0, 5_000)),
+    await slowestMs(bigManager, bigChecks),
+    await slowestMs(hostileManager, hostileUrls),
+  ].sort((a, b) => b.ms - a.ms)[0];
+  await Promise.all([typicalManager.close(), bigManager.close(), hostileManager.close()]);
+  process.stdout.write(
+    JSON.stringify({
+      typical: warmTypical,
+      big: warmBig,
+      hostile: warmHostile,
+      hostileUrls: hostileUrls.length,
+      slowest: { ms: slowest.ms, urlLength: slowest.url.length },
+      sink,
+    }),
+  );
+  process.exit(0);
+}
+
 const manifest = generate();
-const heed = await importHeed();
-const { typical, big, hostile, urls, hostileUrls } = loadData();
 const startedAt = new Date();
 console.log(`# Targets — ${startedAt.toISOString()}; ${ROUNDS} rounds; load ${loadavg()[0].toFixed(1)}`);
 
@@ -158,58 +197,62 @@ async function slowestMs(manager, list) {
 }
 
 const rows = [];
-const spreadOf = (r) => `${r.min.toFixed(2)}–${r.max.toFixed(2)}`;
 function row(measure, figure, target, met) {
   rows.push(`| ${measure} | ${figure} | ${target} | ${met ? 'met' : '**not met**'} |`);
   console.log(`  ${measure}: ${figure}; target ${target}: ${met ? 'met' : 'NOT MET'}`);
 }
 
-// 1. typical files
-const typicalManager = await managerOf(heed, typicalOrigins, typical);
-const typicalChecks = onTypical(urls.slice(0, 30_000).map(pathOf));
-for (const url of typicalChecks.slice(0, 100)) await typicalManager.decide(url, TOKEN);
-const warmTypical = await perCheckMicros(typicalManager, typicalChecks);
+// 1–3, each in its own fresh process: a process of this shared machine can be slow in all its rounds
+// (about one in six, whatever the code), so one process's rounds would show the machine, not Heed.
+const warmRuns = [];
+for (let i = 0; i < PROCESSES; i++) {
+  const out = execFileSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), '--warm-child', `--rounds=${ROUNDS}`], {
+    encoding: 'utf8',
+    maxBuffer: 2 ** 26,
+  });
+  warmRuns.push(JSON.parse(out));
+}
+/** The median process's figure of `key`, with every process's and the spread of all their rounds. */
+function acrossProcesses(key) {
+  const figures = warmRuns.map((run) => run[key]);
+  return {
+    median: median(figures.map((f) => f.median)),
+    processes: figures.map((f) => f.median.toFixed(2)).join(', '),
+    min: Math.min(...figures.map((f) => f.min)),
+    max: Math.max(...figures.map((f) => f.max)),
+  };
+}
+const spreadOf = (r) => `processes ${r.processes}; rounds ${r.min.toFixed(2)}–${r.max.toFixed(2)}`;
+
+const warmTypical = acrossProcesses('typical');
 row(
   'warm `decide()`, typical ~2 KB files (100 cached origins, 30,000 URLs), CPU per check',
-  `${warmTypical.median.toFixed(2)} µs (rounds ${spreadOf(warmTypical)})`,
+  `${warmTypical.median.toFixed(2)} µs (${spreadOf(warmTypical)})`,
   '≤ 2 µs',
   warmTypical.median <= 2,
 );
-
-// 2. the 500 KiB file, the hostile file
-const bigManager = await managerOf(heed, [ORIGIN], [big]);
-const bigChecks = urls.slice(1_000, 1_300);
-await bigManager.decide(bigChecks[0], TOKEN);
-const warmBig = await perCheckMicros(bigManager, bigChecks);
+const warmBig = acrossProcesses('big');
 row(
   `warm \`decide()\`, the ~500 KiB file (${manifest.big.rules.toLocaleString('en-US')} rules, 300 URLs), CPU per check`,
-  `${warmBig.median.toFixed(2)} µs (rounds ${spreadOf(warmBig)})`,
+  `${warmBig.median.toFixed(2)} µs (${spreadOf(warmBig)})`,
   '≤ 25 µs',
   warmBig.median <= 25,
 );
-const hostileManager = await managerOf(heed, [ORIGIN], [hostile]);
-await hostileManager.decide(hostileUrls[0], TOKEN);
-const warmHostile = await perCheckMicros(hostileManager, hostileUrls);
+const warmHostile = acrossProcesses('hostile');
 row(
-  `warm \`decide()\`, the hostile ~500 KiB file (${manifest.hostile.rules.toLocaleString('en-US')} rules like \`/*a*a*a*a*b\`, ${hostileUrls.length.toLocaleString('en-US')} URLs of 2,000 characters), CPU per check`,
-  `${warmHostile.median.toFixed(2)} µs (rounds ${spreadOf(warmHostile)})`,
+  `warm \`decide()\`, the hostile ~500 KiB file (${manifest.hostile.rules.toLocaleString('en-US')} rules like \`/*a*a*a*a*b\`, ${warmRuns[0].hostileUrls.toLocaleString('en-US')} URLs of 2,000 characters), CPU per check`,
+  `${warmHostile.median.toFixed(2)} µs (${spreadOf(warmHostile)})`,
   '≤ 25 µs',
   warmHostile.median <= 25,
 );
-
-// 3. the slowest single check
-const slowest = [
-  await slowestMs(typicalManager, typicalChecks.slice(0, 5_000)),
-  await slowestMs(bigManager, bigChecks),
-  await slowestMs(hostileManager, hostileUrls),
-].sort((a, b) => b.ms - a.ms)[0];
+// The slowest of all processes: a bound on every check, not a typical figure.
+const slowest = warmRuns.map((run) => run.slowest).sort((a, b) => b.ms - a.ms)[0];
 row(
-  'slowest single `decide()` of any URL above (5,000 typical, 300 on the 500 KiB file, all hostile), each its fastest of 3',
-  `${slowest.ms.toFixed(3)} ms (${slowest.url.length} characters)`,
+  'slowest single `decide()` of any URL above (5,000 typical, 300 on the 500 KiB file, all hostile), each its fastest of 3, in any process',
+  `${slowest.ms.toFixed(3)} ms (${slowest.urlLength} characters)`,
   '≤ 1 ms',
   slowest.ms <= 1,
 );
-await Promise.all([typicalManager.close(), bigManager.close(), hostileManager.close()]);
 
 // 4. cold start
 const colds = [];
@@ -236,7 +279,8 @@ if (WRITE) {
     'CPU ≤ 1.02× no robots handling on the link-dense crawl, and at or below Crawlee\'s built-in) is in "Link-dense crawl" below.',
     '',
     `Command: \`npm run bench -- targets\` (= \`npm run build && node --expose-gc test/bench/run.mjs targets\`), run ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC;`,
-    `${machine}; ${ROUNDS} rounds; data: \`test/bench/generate.mjs\` (seeded). Per-check figures are CPU time (the machine is shared), medians of rounds of ≥ 300 ms.`,
+    `${machine}; ${ROUNDS} rounds; data: \`test/bench/generate.mjs\` (seeded). Per-check figures are CPU time (the machine is shared): each process's median`,
+    `of its rounds of ≥ 300 ms, in ${PROCESSES} fresh processes, and the median process's figure (a process of this machine can be slow in all its rounds).`,
     '',
     markdown,
   ].join('\n');
