@@ -4,6 +4,40 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CrawlDelayScheduler } from '../../packages/crawlee/src/crawl-delay.js';
+import type { RobotsManagerLike } from '../../packages/crawlee/src/manager-contract.js';
+import type { SharedCrawlClock } from '@heed/manager';
+
+/**
+ * A guard whose manager knows one thing: every origin's robots.txt says `Crawl-delay: seconds`;
+ * with `crawlClock`, the manager's store keeps a fleet's crawl clock.
+ */
+async function guardWith(seconds: number, maxDelayMs: number, crawlClock?: () => SharedCrawlClock) {
+  const { RobotsGuard } = await import('../../packages/crawlee/src/guard.js');
+  const { resolveOptions } = await import('../../packages/crawlee/src/options.js');
+  const { Skips } = await import('../../packages/crawlee/src/report/skips.js');
+  const { PluginStats } = await import('../../packages/crawlee/src/report/stats.js');
+  const unused = async () => {
+    throw new Error('not asked here');
+  };
+  const manager: RobotsManagerLike = {
+    crawlDelay: async () => seconds,
+    decide: unused,
+    sitemaps: unused,
+    prefetch: unused,
+    close: unused,
+    ...(crawlClock ? { crawlClock } : {}),
+  };
+  const options = resolveOptions({ userAgent: 'HeedBot/1.0', manager, crawlDelay: true });
+  const stats = new PluginStats();
+  const skips = new Skips(
+    stats,
+    undefined,
+    async () => {},
+    () => {},
+  );
+  const scheduler = new CrawlDelayScheduler(maxDelayMs);
+  return { guard: new RobotsGuard(options, manager, stats, skips, scheduler, () => {}), scheduler };
+}
 
 describe('CrawlDelayScheduler', () => {
   it('lets the first fetch go and spaces the next ones by the delay, in order', () => {
@@ -77,41 +111,16 @@ describe('the origin let go at once (no clock lookups for a run of its requests)
   });
 
   it('is never taken by the guard with a fleet clock: another process may have paused the origin', async () => {
-    const { RobotsGuard } = await import('../../packages/crawlee/src/guard.js');
-    const { resolveOptions } = await import('../../packages/crawlee/src/options.js');
-    const { Skips } = await import('../../packages/crawlee/src/report/skips.js');
-    const { PluginStats } = await import('../../packages/crawlee/src/report/stats.js');
-    type Manager = import('../../packages/crawlee/src/manager-contract.js').RobotsManagerLike;
-    const unused = async () => {
-      throw new Error('not asked here');
-    };
     const reserved: string[] = [];
-    const manager: Manager = {
-      crawlDelay: async () => 0,
-      decide: unused,
-      sitemaps: unused,
-      prefetch: unused,
-      close: unused,
-      crawlClock: () => ({
-        reserveCrawlSlot: async (origin: string) => {
-          reserved.push(origin);
-          return { waitMs: 0, at: 0 };
-        },
-        claimCrawlSend: async () => 0,
-        confirmCrawlSend: async () => true,
-        pauseOrigin: async () => true,
-      }),
-    } as Manager;
-    const options = resolveOptions({ userAgent: 'HeedBot/1.0', manager, crawlDelay: true });
-    const stats = new PluginStats();
-    const skips = new Skips(
-      stats,
-      undefined,
-      async () => {},
-      () => {},
-    );
-    const scheduler = new CrawlDelayScheduler(60_000);
-    const guard = new RobotsGuard(options, manager, stats, skips, scheduler, () => {});
+    const { guard, scheduler } = await guardWith(0, 60_000, () => ({
+      reserveCrawlSlot: async (origin: string) => {
+        reserved.push(origin);
+        return { waitMs: 0, at: 0 };
+      },
+      claimCrawlSend: async () => 0,
+      confirmCrawlSend: async () => true,
+      pauseOrigin: async () => true,
+    }));
     scheduler.setDelay('http://a.test', 0);
     expect(scheduler.acquire('http://a.test', 'local', 0)).toBe(0);
     expect(scheduler.goesAtOnce('http://a.test')).toBe(true);
@@ -182,35 +191,6 @@ describe('a Retry-After pause', () => {
 });
 
 describe('guard.awaitCrawlDelay (requests under way: redirect hops, sitemap files)', () => {
-  /** A guard whose manager knows one thing: every origin's robots.txt says `Crawl-delay: seconds`. */
-  async function guardWith(seconds: number, maxDelayMs: number) {
-    const { RobotsGuard } = await import('../../packages/crawlee/src/guard.js');
-    const { resolveOptions } = await import('../../packages/crawlee/src/options.js');
-    const { Skips } = await import('../../packages/crawlee/src/report/skips.js');
-    const { PluginStats } = await import('../../packages/crawlee/src/report/stats.js');
-    type Manager = import('../../packages/crawlee/src/manager-contract.js').RobotsManagerLike;
-    const unused = async () => {
-      throw new Error('not asked here');
-    };
-    const manager: Manager = {
-      crawlDelay: async () => seconds,
-      decide: unused,
-      sitemaps: unused,
-      prefetch: unused,
-      close: unused,
-    };
-    const options = resolveOptions({ userAgent: 'HeedBot/1.0', manager, crawlDelay: true });
-    const stats = new PluginStats();
-    const skips = new Skips(
-      stats,
-      undefined,
-      async () => {},
-      () => {},
-    );
-    const scheduler = new CrawlDelayScheduler(maxDelayMs);
-    return { guard: new RobotsGuard(options, manager, stats, skips, scheduler, () => {}), scheduler };
-  }
-
   it('lets requests of one origin go one capped delay apart, in the order they asked, after the slots already given to pages', async () => {
     const { guard, scheduler } = await guardWith(3_600, 150); // cut to 150 ms
     const t0 = Date.now();
