@@ -350,7 +350,7 @@ export class QueueHooks {
     if (skip !== undefined) return skipRequest(request, skip, this.skips, () => queue.markRequestHandled(request)).then(() => false);
     const scheduler = this.guard.crawlDelays;
     const origin = safeOrigin(request.url);
-    if (scheduler && origin && !this.guard.goesAtOnce(origin)) {
+    if (scheduler && origin) {
       // A forgotten (or not yet learnt) delay is learnt before the slot is asked for, and set again
       // right before it if the scheduler forgot the origin while other requests ran (nothing waited
       // for between the two, so the slot is given with the delay in force).
