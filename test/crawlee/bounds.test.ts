@@ -12,12 +12,10 @@ import { MemoryStore, RobotsManager } from '@heed/manager';
 import { PendingRequests, QueueHooks, MAX_ADMITTED_URLS } from '../../packages/crawlee/src/attach/queue.js';
 import type { LogInternals, RequestInternals, RequestQueueLike } from '../../packages/crawlee/src/attach/crawler-internals.js';
 import { CrawlDelayScheduler, MAX_IDLE_ORIGINS } from '../../packages/crawlee/src/crawl-delay.js';
-import { RobotsGuard } from '../../packages/crawlee/src/guard.js';
 import type { RobotsManagerLike } from '../../packages/crawlee/src/manager-contract.js';
-import { resolveOptions } from '../../packages/crawlee/src/options.js';
-import { Skips } from '../../packages/crawlee/src/report/skips.js';
-import { MAX_COUNTED_ORIGINS, PluginStats } from '../../packages/crawlee/src/report/stats.js';
+import { MAX_COUNTED_ORIGINS } from '../../packages/crawlee/src/report/stats.js';
 import { goodRecord } from '../manager/records.js';
+import { testGuard } from '../support/guard.js';
 
 const UA = 'BoundsBot/1.0 (+https://example.com/bot)';
 const ORIGINS = 20_000;
@@ -82,16 +80,7 @@ function heapMb(): number {
 describe('20,000 origins and 100,000 URLs through the plugin', () => {
   it('the admitted-URL set, the stats and the crawl-delay state stay bounded, and no disallowed URL is released', async () => {
     const manager = await preloadedManager(ORIGINS);
-    const options = resolveOptions({ userAgent: UA, manager: manager as unknown as RobotsManagerLike, crawlDelay: true });
-    const stats = new PluginStats();
-    const skips = new Skips(
-      stats,
-      undefined,
-      async () => {},
-      () => {},
-    );
-    const scheduler = new CrawlDelayScheduler(options.maxCrawlDelaySecs * 1000);
-    const guard = new RobotsGuard(options, manager as unknown as RobotsManagerLike, stats, skips, scheduler, () => {});
+    const { guard, scheduler, stats, skips } = testGuard(manager as unknown as RobotsManagerLike, { userAgent: UA, crawlDelay: true });
     const log = silentLog();
     const hooks = new QueueHooks(guard, skips, new PendingRequests(), log);
     const { queue, handled } = fifoQueue();
@@ -143,15 +132,7 @@ describe('20,000 origins and 100,000 URLs through the plugin', () => {
 
   it('a disallowed URL that bypassed the enqueue filter after the admitted set forgot URLs is still skipped before its fetch', async () => {
     const manager = await preloadedManager(3);
-    const options = resolveOptions({ userAgent: UA, manager: manager as unknown as RobotsManagerLike, crawlDelay: false });
-    const stats = new PluginStats();
-    const skips = new Skips(
-      stats,
-      undefined,
-      async () => {},
-      () => {},
-    );
-    const guard = new RobotsGuard(options, manager as unknown as RobotsManagerLike, stats, skips, undefined, () => {});
+    const { guard, stats, skips } = testGuard(manager as unknown as RobotsManagerLike, { userAgent: UA, crawlDelay: false });
     const hooks = new QueueHooks(guard, skips, new PendingRequests(), silentLog());
     const { queue, handled, inject } = fifoQueue();
     hooks.wrap(queue);
@@ -192,17 +173,12 @@ describe('a crawl-delay forgotten while requests of its origin are being release
         return typeof value === 'function' ? value.bind(target) : value;
       },
     });
-    const options = resolveOptions({ userAgent: UA, manager: manager as unknown as RobotsManagerLike, crawlDelay: true });
-    const stats = new PluginStats();
-    const skips = new Skips(
-      stats,
-      undefined,
-      async () => {},
-      () => {},
-    );
     // Two idle origins at most: every other origin's delay, learnt in between, pushes o0 out.
-    const scheduler = new CrawlDelayScheduler(60_000, 2);
-    const guard = new RobotsGuard(options, manager as unknown as RobotsManagerLike, stats, skips, scheduler, () => {});
+    const { guard, stats, skips } = testGuard(
+      manager as unknown as RobotsManagerLike,
+      { userAgent: UA, crawlDelay: true },
+      new CrawlDelayScheduler(60_000, 2),
+    );
     const hooks = new QueueHooks(guard, skips, new PendingRequests(), silentLog());
     const { queue } = fifoQueue();
     hooks.wrap(queue);

@@ -6,16 +6,13 @@ import { describe, expect, it } from 'vitest';
 import { CrawlDelayScheduler } from '../../packages/crawlee/src/crawl-delay.js';
 import type { RobotsManagerLike } from '../../packages/crawlee/src/manager-contract.js';
 import type { SharedCrawlClock } from '@heed/manager';
+import { testGuard } from '../support/guard.js';
 
 /**
  * A guard whose manager knows one thing: every origin's robots.txt says `Crawl-delay: seconds`;
  * with `crawlClock`, the manager's store keeps a fleet's crawl clock.
  */
-async function guardWith(seconds: number, maxDelayMs: number, crawlClock?: () => SharedCrawlClock) {
-  const { RobotsGuard } = await import('../../packages/crawlee/src/guard.js');
-  const { resolveOptions } = await import('../../packages/crawlee/src/options.js');
-  const { Skips } = await import('../../packages/crawlee/src/report/skips.js');
-  const { PluginStats } = await import('../../packages/crawlee/src/report/stats.js');
+function guardWith(seconds: number, maxDelayMs: number, crawlClock?: () => SharedCrawlClock) {
   const unused = async () => {
     throw new Error('not asked here');
   };
@@ -27,16 +24,7 @@ async function guardWith(seconds: number, maxDelayMs: number, crawlClock?: () =>
     close: unused,
     ...(crawlClock ? { crawlClock } : {}),
   };
-  const options = resolveOptions({ userAgent: 'HeedBot/1.0', manager, crawlDelay: true });
-  const stats = new PluginStats();
-  const skips = new Skips(
-    stats,
-    undefined,
-    async () => {},
-    () => {},
-  );
-  const scheduler = new CrawlDelayScheduler(maxDelayMs);
-  return { guard: new RobotsGuard(options, manager, stats, skips, scheduler, () => {}), scheduler };
+  return testGuard(manager, { userAgent: 'HeedBot/1.0', crawlDelay: true }, new CrawlDelayScheduler(maxDelayMs));
 }
 
 describe('CrawlDelayScheduler', () => {

@@ -5,29 +5,18 @@
  */
 import { describe, expect, it } from 'vitest';
 import { RobotsManager } from '@heed/manager';
-import { CrawlDelayScheduler } from '../../packages/crawlee/src/crawl-delay.js';
-import { RobotsGuard } from '../../packages/crawlee/src/guard.js';
+import type { CrawlDelayScheduler } from '../../packages/crawlee/src/crawl-delay.js';
+import type { RobotsGuard } from '../../packages/crawlee/src/guard.js';
 import type { RobotsManagerLike } from '../../packages/crawlee/src/manager-contract.js';
-import { resolveOptions } from '../../packages/crawlee/src/options.js';
 import { noteAnswer } from '../../packages/crawlee/src/politeness/attach.js';
-import { Skips } from '../../packages/crawlee/src/report/skips.js';
-import { PluginStats } from '../../packages/crawlee/src/report/stats.js';
+import { testGuard } from '../support/guard.js';
 
 const UA = 'HeedBot/1.0';
 const ORIGIN = 'http://127.0.0.1:9';
 
 function guardWithClock(): { guard: RobotsGuard; scheduler: CrawlDelayScheduler } {
   const manager = new RobotsManager({ userAgent: UA }) as unknown as RobotsManagerLike;
-  const options = resolveOptions({ userAgent: UA, manager });
-  const stats = new PluginStats();
-  const skips = new Skips(
-    stats,
-    undefined,
-    async () => {},
-    () => {},
-  );
-  const scheduler = new CrawlDelayScheduler(options.maxCrawlDelaySecs * 1000);
-  return { guard: new RobotsGuard(options, manager, stats, skips, scheduler, () => {}), scheduler };
+  return testGuard(manager, { userAgent: UA });
 }
 
 const answer = (status: number) => new Response(null, { status, headers: { 'retry-after': '7' } });
