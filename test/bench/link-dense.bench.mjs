@@ -10,9 +10,14 @@
  * within each round (the round's crawls ran back to back, under the same load), then the median and
  * the spread of those ratios are reported. Target: Heed ≤ 1.02× and at or below Crawlee's built-in.
  *
- *   node test/bench/run.mjs link-dense [--rounds=7] [--pages=3000] [--links=40] [--max-pages=1000]
+ *   node test/bench/run.mjs link-dense [--rounds=8] [--pages=3000] [--links=40] [--max-pages=1000]
  *     [--concurrency=50] [--min-concurrency=10] [--variants=none,heed] [--ab=/other/checkout --ab-label=text]
- *     [--profiled=2 | --no-profile] [--no-write]
+ *     [--profiled=2 | --no-profile] [--no-control] [--no-write]
+ *
+ * The control: each round also crawls without robots handling a second time. Its ratios to the first
+ * are what this measure reads for identical code: their spread gives how closely a median of this
+ * many rounds is known (95%), printed beside the target with the rounds its margin would need. A run
+ * that knows its medians less closely than the target's margin cannot judge that target.
  *
  * `--profiled`: after the timed rounds, that many profiled crawls of each variant but none, from which
  * the robots handling's own CPU is read (crawl/attribution.mjs): the whole crawl's CPU moves with the
@@ -46,12 +51,13 @@ const variants = process.argv
   .split(',');
 const abRoot = process.argv.find((a) => a.startsWith('--ab='))?.slice('--ab='.length);
 const DENSE = {
-  rounds: option('rounds', 7),
+  rounds: option('rounds', 8),
   pages: option('pages', 3_000),
   linksPerPage: option('links', 40),
   maxPages: option('max-pages', 1_000),
   minConcurrency: option('min-concurrency', 10),
   attributionCrawls: process.argv.includes('--no-profile') ? 0 : option('profiled', 2),
+  control: !process.argv.includes('--no-control'),
   maxConcurrency: option('concurrency', 50),
   timeoutMs: 300_000,
   ...(variants ? { variants } : {}),
@@ -69,11 +75,20 @@ console.log(
   `link-dense: ${DENSE.pages} pages × ${DENSE.linksPerPage} links, ${DENSE.maxPages} pages per crawl, ${DENSE.rounds} rounds (${machine}; load ${loadAtStart.toFixed(1)}) ...`,
 );
 const result = await dense(DENSE);
-const { markdown, heed, crawlee, met } = denseTable(result, TARGET, DENSE.abLabel);
+const { markdown, heed, crawlee, met, control, resolves } = denseTable(result, TARGET, DENSE.abLabel);
 console.log(`\n${markdown}\n`);
 console.log(
   `target: crawl CPU with Heed ≤ ${TARGET}× none and ≤ Crawlee's built-in (${crawlee.toFixed(3)}×): ${heed.toFixed(3)}× — ${met ? 'met' : 'NOT MET'}`,
 );
+const margin = `${((TARGET - 1) * 100).toFixed(0)}%`;
+const controlLine = control
+  ? `the control (no robots handling, crawled twice a round) reads ${control.median.toFixed(3)}× for identical code (rounds ${control.low.toFixed(3)}–${control.high.toFixed(3)}, standard deviation ${control.sd.toFixed(3)}): a median of ${DENSE.rounds} rounds is known to ±${(control.halfWidth * 100).toFixed(1)}% (95%), ${
+      resolves
+        ? `so this run resolves the target's ${margin} margin`
+        : `so this run cannot tell ${margin} apart and its verdict on that margin is the machine's; about ${control.roundsForMargin} rounds would resolve it`
+    }`
+  : undefined;
+if (controlLine) console.log(controlLine);
 const own = attributionTable(result.attribution, DENSE.abLabel);
 if (own.markdown) console.log(`\n${own.markdown}\n`);
 if (own.heedAtOrBelow !== undefined) {
@@ -82,10 +97,16 @@ if (own.heedAtOrBelow !== undefined) {
   );
 }
 
+// The options this run was given, so the written command reproduces it.
+const givenOptions = process.argv
+  .slice(2)
+  .filter((arg) => arg.startsWith('--'))
+  .map((arg) => ` ${arg}`)
+  .join('');
 const elapsedMin = (Date.now() - startedAt.getTime()) / 60_000;
 if (WRITE) {
   const body = [
-    `Command: \`npm run bench -- link-dense\` (= \`npm run build && node --expose-gc test/bench/run.mjs link-dense\`), run`,
+    `Command: \`npm run bench -- link-dense${givenOptions}\` (= \`npm run build && node --expose-gc test/bench/run.mjs link-dense${givenOptions}\`), run`,
     `${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC, ${elapsedMin.toFixed(0)} minutes. ${machine}; load average ${loadAtStart.toFixed(1)} at the start.`,
     '',
     `A CheerioCrawler (Crawlee 3.18, \`Configuration({ persistStorage: false })\`, \`maxConcurrency\` ${DENSE.maxConcurrency}, \`minConcurrency\` ${DENSE.minConcurrency},`,
@@ -95,8 +116,15 @@ if (WRITE) {
     'fresh process (its robots.txt fetch included); the variants run interleaved in a rotating order. The figure is the',
     "crawler process's CPU time (user + system) of `crawler.run()` per page handled; each variant's ratio to no robots",
     `handling is taken within a round, and the table gives the median of the ${DENSE.rounds} rounds' ratios and their spread (lowest–highest).`,
+    ...(DENSE.control
+      ? [
+          'The control is a second crawl without robots handling in each round, in the same rotation: the same code, so its',
+          'ratio is what this measure reads when nothing differs.',
+        ]
+      : []),
     '',
     markdown,
+    ...(controlLine ? ['', `${controlLine[0].toUpperCase()}${controlLine.slice(1)}.`] : []),
     ...(own.markdown
       ? [
           '',

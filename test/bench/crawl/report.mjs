@@ -204,7 +204,11 @@ export function writeSection(file, body, title = SECTION_TITLE) {
 /**
  * The link-dense crawl: CPU per page of each variant, and its ratio to no robots handling taken per
  * round (each round's crawls ran back to back, so they shared the machine's load), median and spread
- * of those ratios. `target`: the highest ratio Heed may have.
+ * of those ratios. `target`: the highest ratio Heed may have. With the control (`none-again`, a second
+ * crawl without robots handling per round): `control`, its ratios' median, spread and standard
+ * deviation, the 95% half-width of a median of that many ratios and the rounds the target's margin
+ * would need; `resolves`, whether that half-width is narrower than the margin (else no verdict at
+ * that margin can be read from this run).
  */
 export function denseTable(dense, target, abLabel = 'the build of `--ab`') {
   const perPage = (variant) =>
@@ -217,13 +221,40 @@ export function denseTable(dense, target, abLabel = 'the build of `--ab`') {
       .map((ms, round) => ms / base[round])
       .filter(Number.isFinite);
   const names = Object.fromEntries(
-    Object.entries({ ...NAMES, 'heed-base': `Heed, ${abLabel} (A/B)` }).filter(([variant]) => dense.runs[variant]),
+    Object.entries({
+      none: NAMES.none,
+      'none-again': 'no robots handling, again (the control)',
+      ...NAMES,
+      'heed-base': `Heed, ${abLabel} (A/B)`,
+    }).filter(([variant]) => dense.runs[variant]),
   );
   const ratios = Object.fromEntries(Object.keys(names).map((variant) => [variant, ratiosOf(variant)]));
   // A run of chosen variants (`--variants=`) may leave one side out: its half of the target is not judged.
   const heed = ratios.heed ? median(ratios.heed) : NaN;
   const crawlee = ratios.crawlee ? median(ratios.crawlee) : NaN;
   const met = heed <= target && !(heed > crawlee);
+  // The control crawls the same code as `none`, so the spread of its per-round ratios is the noise
+  // in every variant's ratio. From it: the 95% half-width of a median of this many rounds (a median's
+  // standard error is about 1.25 times the mean's), and the rounds that would narrow it to the target's
+  // margin. A verdict on a margin narrower than the half-width is the machine's, not the code's.
+  const controlRatios = ratios['none-again'] ?? [];
+  const control =
+    controlRatios.length > 1
+      ? (() => {
+          const mean = controlRatios.reduce((sum, r) => sum + r, 0) / controlRatios.length;
+          const sd = Math.sqrt(controlRatios.reduce((sum, r) => sum + (r - mean) ** 2, 0) / (controlRatios.length - 1));
+          const halfWidth = (1.96 * 1.2533 * sd) / Math.sqrt(controlRatios.length);
+          return {
+            median: median(controlRatios),
+            low: Math.min(...controlRatios),
+            high: Math.max(...controlRatios),
+            sd,
+            halfWidth,
+            roundsForMargin: Math.ceil(((1.96 * 1.2533 * sd) / (target - 1)) ** 2),
+          };
+        })()
+      : undefined;
+  const resolves = control ? control.halfWidth < target - 1 : undefined;
   const rows = Object.keys(names).map((variant) => {
     const ms = perPage(variant).filter(Number.isFinite);
     const r = ratios[variant];
@@ -234,7 +265,9 @@ export function denseTable(dense, target, abLabel = 'the build of `--ab`') {
       variant === 'none' ? '1' : `${median(r).toFixed(3)}×`,
       variant === 'none' ? '' : `${Math.min(...r).toFixed(3)}–${Math.max(...r).toFixed(3)}`,
       variant === 'heed' ? `≤ ${target.toFixed(2)}× and ≤ Crawlee's` : '',
-      variant === 'heed' ? (met ? 'met' : '**not met**') : '',
+      variant === 'heed'
+        ? `${met ? 'met' : '**not met**'}${resolves === false ? ` (this run knows it to ±${(control.halfWidth * 100).toFixed(1)}%)` : ''}`
+        : '',
     ];
   });
   const header = [
@@ -246,7 +279,7 @@ export function denseTable(dense, target, abLabel = 'the build of `--ab`') {
     'target',
     'met',
   ];
-  return { markdown: table(header, rows), heed, crawlee, met };
+  return { markdown: table(header, rows), heed, crawlee, met, control, resolves };
 }
 
 /**

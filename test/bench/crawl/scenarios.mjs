@@ -193,7 +193,13 @@ export async function unreachable(mode, options) {
  * a real one. `rounds` rounds of the variants, interleaved in a rotating order.
  */
 export async function dense(options) {
-  const variants = [...(options.variants ?? VARIANTS), ...(options.abRoot ? ['heed-base'] : [])];
+  // `none-again`: a second crawl without robots handling in each round, the control: its ratio to
+  // the first is what the measure reads for identical code, so a run shows its own resolution.
+  const variants = [
+    ...(options.variants ?? VARIANTS),
+    ...(options.control ? ['none-again'] : []),
+    ...(options.abRoot ? ['heed-base'] : []),
+  ];
   const config = {
     origins: 1,
     pagesPerOrigin: options.pages,
@@ -214,7 +220,7 @@ export async function dense(options) {
         const job =
           variant === 'heed-base'
             ? crawlJob('heed', urls, { ...options, job: { maxRequestsPerCrawl: options.maxPages, heedRoot: options.abRoot } })
-            : crawlJob(variant, urls, { ...options, job: { maxRequestsPerCrawl: options.maxPages } });
+            : crawlJob(variant === 'none-again' ? 'none' : variant, urls, { ...options, job: { maxRequestsPerCrawl: options.maxPages } });
         const run = orThrow(await runCrawl(job, options.timeoutMs), `link-dense crawl (${variant})`);
         const log = await site.log();
         runs[variant].push({ ...run, log });
@@ -228,7 +234,7 @@ export async function dense(options) {
     // Profiled crawls, apart from the timed ones (the profiler costs the crawl a few percent): what
     // the robots handling itself spent, which the noise of whole crawls cannot rank.
     const attribution = {};
-    const profiled = variants.filter((variant) => variant !== 'none');
+    const profiled = variants.filter((variant) => variant !== 'none' && variant !== 'none-again');
     for (let crawl = 0; crawl < (options.attributionCrawls ?? 0); crawl++) {
       for (const variant of orderOf(crawl, profiled)) {
         await site.reset();
