@@ -202,6 +202,27 @@ export function writeSection(file, body, title = SECTION_TITLE) {
 }
 
 /**
+ * What the control (a second crawl without robots handling per round, the same code as `none`) says
+ * of the run: the spread of its per-round ratios is the noise in every variant's ratio. From it, the
+ * 95% half-width of a median of that many rounds (a median's standard error is about 1.25 times a
+ * mean's) and the rounds that would narrow it to `target`'s margin. Undefined under two ratios.
+ */
+function controlOf(ratios, target) {
+  if (ratios.length < 2) return undefined;
+  const mean = ratios.reduce((sum, r) => sum + r, 0) / ratios.length;
+  const sd = Math.sqrt(ratios.reduce((sum, r) => sum + (r - mean) ** 2, 0) / (ratios.length - 1));
+  const spreadOfMedian = 1.96 * 1.2533 * sd;
+  return {
+    median: median(ratios),
+    low: Math.min(...ratios),
+    high: Math.max(...ratios),
+    sd,
+    halfWidth: spreadOfMedian / Math.sqrt(ratios.length),
+    roundsForMargin: Math.ceil((spreadOfMedian / (target - 1)) ** 2),
+  };
+}
+
+/**
  * The link-dense crawl: CPU per page of each variant, and its ratio to no robots handling taken per
  * round (each round's crawls ran back to back, so they shared the machine's load), median and spread
  * of those ratios. `target`: the highest ratio Heed may have. With the control (`none-again`, a second
@@ -233,27 +254,8 @@ export function denseTable(dense, target, abLabel = 'the build of `--ab`') {
   const heed = ratios.heed ? median(ratios.heed) : NaN;
   const crawlee = ratios.crawlee ? median(ratios.crawlee) : NaN;
   const met = heed <= target && !(heed > crawlee);
-  // The control crawls the same code as `none`, so the spread of its per-round ratios is the noise
-  // in every variant's ratio. From it: the 95% half-width of a median of this many rounds (a median's
-  // standard error is about 1.25 times the mean's), and the rounds that would narrow it to the target's
-  // margin. A verdict on a margin narrower than the half-width is the machine's, not the code's.
-  const controlRatios = ratios['none-again'] ?? [];
-  const control =
-    controlRatios.length > 1
-      ? (() => {
-          const mean = controlRatios.reduce((sum, r) => sum + r, 0) / controlRatios.length;
-          const sd = Math.sqrt(controlRatios.reduce((sum, r) => sum + (r - mean) ** 2, 0) / (controlRatios.length - 1));
-          const halfWidth = (1.96 * 1.2533 * sd) / Math.sqrt(controlRatios.length);
-          return {
-            median: median(controlRatios),
-            low: Math.min(...controlRatios),
-            high: Math.max(...controlRatios),
-            sd,
-            halfWidth,
-            roundsForMargin: Math.ceil(((1.96 * 1.2533 * sd) / (target - 1)) ** 2),
-          };
-        })()
-      : undefined;
+  const control = controlOf(ratios['none-again'] ?? [], target);
+  // A verdict on a margin narrower than the control's half-width is the machine's, not the code's.
   const resolves = control ? control.halfWidth < target - 1 : undefined;
   const rows = Object.keys(names).map((variant) => {
     const ms = perPage(variant).filter(Number.isFinite);
