@@ -202,6 +202,17 @@ export function writeSection(file, body, title = SECTION_TITLE) {
 }
 
 /**
+ * A variant's rounds, ms per page: each of them when they fit a table cell, else their range and the
+ * range of their middle half.
+ */
+function roundsCell(ms) {
+  if (ms.length <= 12) return ms.map((m) => m.toFixed(2)).join(', ');
+  const sorted = [...ms].sort((a, b) => a - b);
+  const at = (q) => sorted[Math.round(q * (sorted.length - 1))].toFixed(2);
+  return `${ms.length} rounds: ${at(0)}–${at(1)}, the middle half ${at(0.25)}–${at(0.75)}`;
+}
+
+/**
  * What the control (a second crawl without robots handling per round, the same code as `none`) says
  * of the run: the spread of its per-round ratios is the noise in every variant's ratio. From it, the
  * 95% half-width of a median of that many rounds (a median's standard error is about 1.25 times a
@@ -263,7 +274,7 @@ export function denseTable(dense, target, abLabel = 'the build of `--ab`') {
     return [
       names[variant],
       `${median(ms).toFixed(2)} ms`,
-      ms.map((m) => m.toFixed(2)).join(', '),
+      roundsCell(ms),
       variant === 'none' ? '1' : `${median(r).toFixed(3)}×`,
       variant === 'none' ? '' : `${Math.min(...r).toFixed(3)}–${Math.max(...r).toFixed(3)}`,
       variant === 'heed' ? `≤ ${target.toFixed(2)}× and ≤ Crawlee's` : '',
