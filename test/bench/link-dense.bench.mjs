@@ -4,8 +4,9 @@
  * typical ~2 KB robots.txt none of whose rules matches a page — stopping after 1,000 pages
  * (`maxRequestsPerCrawl`). About 40,000 links go through `enqueueLinks` per crawl, so what each link
  * costs shows; the matching itself is a small share of it. Three variants: no robots handling,
- * Crawlee's `respectRobotsTxtFile: true`, Heed (`RobotsPlugin.attach`). Each crawl is a fresh process
- * (the robots.txt fetch and parse are part of it), the variants interleaved in a rotating order. The
+ * Crawlee's `respectRobotsTxtFile: true`, Heed (`RobotsPlugin.attach`), and the control (below).
+ * Each crawl is a fresh process (the robots.txt fetch and parse are part of it), the variants
+ * interleaved in a rotating order. The
  * figure is the crawler process's CPU time per page; a variant's ratio to no robots handling is taken
  * within each round (the round's crawls ran back to back, under the same load), then the median and
  * the spread of those ratios are reported. Target: Heed ≤ 1.02× and at or below Crawlee's built-in.
@@ -57,7 +58,8 @@ const DENSE = {
   maxPages: option('max-pages', 1_000),
   minConcurrency: option('min-concurrency', 10),
   attributionCrawls: process.argv.includes('--no-profile') ? 0 : option('profiled', 2),
-  control: !process.argv.includes('--no-control'),
+  // The control needs the crawl it is compared with: a run of chosen variants without `none` has none.
+  control: !process.argv.includes('--no-control') && (!variants || variants.includes('none')),
   maxConcurrency: option('concurrency', 50),
   timeoutMs: 300_000,
   ...(variants ? { variants } : {}),
