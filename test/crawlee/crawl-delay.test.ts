@@ -100,7 +100,7 @@ describe('the origin let go at once (no clock lookups for a run of its requests)
 
   it('is never taken by the guard with a fleet clock: another process may have paused the origin', async () => {
     const reserved: string[] = [];
-    const { guard, scheduler } = await guardWith(0, 60_000, () => ({
+    const { guard, scheduler } = guardWith(0, 60_000, () => ({
       reserveCrawlSlot: async (origin: string) => {
         reserved.push(origin);
         return { waitMs: 0, at: 0 };
@@ -180,7 +180,7 @@ describe('a Retry-After pause', () => {
 
 describe('guard.awaitCrawlDelay (requests under way: redirect hops, sitemap files)', () => {
   it('lets requests of one origin go one capped delay apart, in the order they asked, after the slots already given to pages', async () => {
-    const { guard, scheduler } = await guardWith(3_600, 150); // cut to 150 ms
+    const { guard, scheduler } = guardWith(3_600, 150); // cut to 150 ms
     const t0 = Date.now();
     const went: { name: string; at: number }[] = [];
     const hop = (name: string, url: string) => guard.awaitCrawlDelay(url).then(() => void went.push({ name, at: Date.now() - t0 }));
@@ -197,7 +197,7 @@ describe('guard.awaitCrawlDelay (requests under way: redirect hops, sitemap file
   });
 
   it('gives up its slot when its signal aborts, and never lets a later request go sooner', async () => {
-    const { guard } = await guardWith(0.2, 60_000);
+    const { guard } = guardWith(0.2, 60_000);
     await guard.awaitCrawlDelay('http://a.test/1');
     const t0 = Date.now();
     const abort = new AbortController();
