@@ -22,5 +22,16 @@ export function testGuard(manager: RobotsManagerLike, input: Record<string, unkn
   );
   const crawlDelays = options.crawlDelay ? (scheduler ?? new CrawlDelayScheduler(options.maxCrawlDelaySecs * 1000)) : undefined;
   const guard = new RobotsGuard(options, manager, stats, skips, crawlDelays, () => {});
-  return { guard, scheduler: crawlDelays as CrawlDelayScheduler, stats, skips, options };
+  return {
+    guard,
+    stats,
+    skips,
+    options,
+    /** The guard's crawl-delay scheduler; a test of a guard without one (`crawlDelay: false`) that asks for it fails. */
+    get scheduler(): CrawlDelayScheduler {
+      if (crawlDelays === undefined)
+        throw new Error('testGuard: this guard has no crawl-delay scheduler (it was made with crawlDelay: false).');
+      return crawlDelays;
+    },
+  };
 }
