@@ -13,7 +13,7 @@
  *
  *   node test/bench/run.mjs link-dense [--rounds=8] [--pages=3000] [--links=40] [--max-pages=1000]
  *     [--concurrency=50] [--min-concurrency=10] [--variants=none,heed] [--ab=/other/checkout --ab-label=text]
- *     [--profiled=2 | --no-profile] [--no-control] [--no-write]
+ *     [--profiled=2 | --no-profile] [--no-control] [--no-write] [--heed-options='{"identifyPages":false}']
  *
  * The control: each round also crawls without robots handling a second time. Its ratios to the first
  * are what this measure reads for identical code: their spread gives how closely a median of this
@@ -24,12 +24,17 @@
  * the robots handling's own CPU is read (crawl/attribution.mjs): the whole crawl's CPU moves with the
  * machine by more than either check costs, so only this ranks Heed against the built-in.
  *
+ * `--heed-options`: `RobotsPlugin.attach()` options (JSON) for the Heed crawls, to read what a feature
+ * costs; such a run is not written to BENCHMARKS.md.
+ *
  * `--ab`: another checkout whose packages are built; its Heed runs as a fourth variant in the same
  * rounds, so a change is measured against the build before it under the same load.
  *
  * Needs the built packages (`npm run bench` builds them). Writes the "## Link-dense crawl" section of
  * BENCHMARKS.md unless --no-write. Profile one variant's crawl (the .cpuprofile files land in the folder):
  *   CRAWL_CPU_PROF=/tmp/prof node --expose-gc test/bench/link-dense.bench.mjs --rounds=1 --no-write
+ * With crawls of `--variants=none,heed` in the folder, `node test/bench/crawl/profile-shares.mjs /tmp/prof`
+ * reads what Heed makes the rest of the crawl spend.
  */
 import { cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -46,10 +51,28 @@ const option = (name, fallback) => {
   }
   return value;
 };
+/** `--<name>=<JSON object>`, or undefined. */
+function jsonOption(name) {
+  const raw = process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+  if (raw === undefined) return undefined;
+  let value;
+  try {
+    value = JSON.parse(raw);
+  } catch (error) {
+    console.error(`--${name} expects a JSON object, e.g. --${name}='{"identifyPages":false}'; ${String(error)}`);
+    process.exit(2);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    console.error(`--${name} expects a JSON object, e.g. --${name}='{"identifyPages":false}', got ${raw}.`);
+    process.exit(2);
+  }
+  return value;
+}
 const variants = process.argv
   .find((a) => a.startsWith('--variants='))
   ?.slice('--variants='.length)
   .split(',');
+const heedOptions = jsonOption('heed-options');
 const abRoot = process.argv.find((a) => a.startsWith('--ab='))?.slice('--ab='.length);
 const DENSE = {
   rounds: option('rounds', 8),
@@ -63,11 +86,13 @@ const DENSE = {
   maxConcurrency: option('concurrency', 50),
   timeoutMs: 300_000,
   ...(variants ? { variants } : {}),
+  ...(heedOptions ? { heedOptions } : {}),
   // Another checkout whose packages are built: its Heed runs as a fourth variant (an A/B of a change).
   ...(abRoot ? { abRoot, abLabel: process.argv.find((a) => a.startsWith('--ab-label='))?.slice('--ab-label='.length) } : {}),
 };
 const TARGET = 1.02;
-const WRITE = !variants && !process.argv.includes('--no-write');
+// The table is the defaults' crawl: a run of chosen variants or of other plugin options is not written.
+const WRITE = !variants && !heedOptions && !process.argv.includes('--no-write');
 export const DENSE_TITLE = '## Link-dense crawl: the per-link cost';
 
 const machine = `${cpus()[0]?.model ?? 'unknown CPU'} × ${cpus().length}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
@@ -76,6 +101,7 @@ const loadAtStart = loadavg()[0];
 console.log(
   `link-dense: ${DENSE.pages} pages × ${DENSE.linksPerPage} links, ${DENSE.maxPages} pages per crawl, ${DENSE.rounds} rounds (${machine}; load ${loadAtStart.toFixed(1)}) ...`,
 );
+if (heedOptions) console.log(`Heed crawls with ${JSON.stringify(heedOptions)} (not written to BENCHMARKS.md)`);
 const result = await dense(DENSE);
 const { markdown, heed, crawlee, met, control, resolves } = denseTable(result, TARGET, DENSE.abLabel);
 console.log(`\n${markdown}\n`);

@@ -33,6 +33,8 @@ const crawlJob = (variant, urls, options) => ({
   userAgent: USER_AGENT,
   minConcurrency: options.minConcurrency,
   maxConcurrency: options.maxConcurrency,
+  // `RobotsPlugin.attach()` options of the Heed crawls (the worker reads them for Heed only).
+  ...(options.heedOptions ? { heedOptions: options.heedOptions } : {}),
   ...options.job,
 });
 
