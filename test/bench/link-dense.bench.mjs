@@ -41,8 +41,10 @@ import { fileURLToPath } from 'node:url';
 import { attributionTable, denseTable, writeSection } from './crawl/report.mjs';
 import { dense } from './crawl/scenarios.mjs';
 
+/** The text after `--<name>=` on the command line, or undefined. */
+const argValue = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const option = (name, fallback) => {
-  const raw = process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+  const raw = argValue(name);
   if (raw === undefined) return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value <= 0) {
@@ -53,7 +55,7 @@ const option = (name, fallback) => {
 };
 /** `--<name>=<JSON object>`, or undefined. */
 function jsonOption(name) {
-  const raw = process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+  const raw = argValue(name);
   if (raw === undefined) return undefined;
   let value;
   try {
@@ -68,12 +70,9 @@ function jsonOption(name) {
   }
   return value;
 }
-const variants = process.argv
-  .find((a) => a.startsWith('--variants='))
-  ?.slice('--variants='.length)
-  .split(',');
+const variants = argValue('variants')?.split(',');
 const heedOptions = jsonOption('heed-options');
-const abRoot = process.argv.find((a) => a.startsWith('--ab='))?.slice('--ab='.length);
+const abRoot = argValue('ab');
 const DENSE = {
   rounds: option('rounds', 8),
   pages: option('pages', 3_000),
@@ -88,7 +87,7 @@ const DENSE = {
   ...(variants ? { variants } : {}),
   ...(heedOptions ? { heedOptions } : {}),
   // Another checkout whose packages are built: its Heed runs as a fourth variant (an A/B of a change).
-  ...(abRoot ? { abRoot, abLabel: process.argv.find((a) => a.startsWith('--ab-label='))?.slice('--ab-label='.length) } : {}),
+  ...(abRoot ? { abRoot, abLabel: argValue('ab-label') } : {}),
 };
 const TARGET = 1.02;
 // The table is the defaults' crawl: a run of chosen variants or of other plugin options is not written.
