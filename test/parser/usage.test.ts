@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { lint, parseRobotsTxt, UsageVerdict, type ParseOptions, type UsagePreference } from '@heed/parser';
 import { parseUsageHeader } from '../../packages/parser/src/usage/header.js';
 import { parseDictionary } from '../../packages/parser/src/usage/structured-fields.js';
+import { medianGrowth } from '../support/growth.js';
 
 interface UsageCase {
   id: string;
@@ -174,47 +175,38 @@ describe('RobotsTxt#usage()', () => {
   it('stays linear on a hostile file of 5,000 wildcard Content-Usage rules (growth ratio, not a time limit)', () => {
     const file = (n: number) =>
       `User-agent: *\nAllow: /\n${Array.from({ length: n }, (_, i) => `Content-Usage: /${'*a'.repeat(20)}*${i} train-ai=n\n`).join('')}`;
-    const time = (n: number) => {
+    const checks = (n: number) => {
       const robots = parseRobotsTxt(file(n));
       robots.usage('https://example.com/warm', 'HeedBot');
-      const start = performance.now();
-      for (let i = 0; i < 20; i++) robots.usage(`https://example.com/${'a'.repeat(1_000)}${i}`, 'HeedBot');
-      return performance.now() - start;
+      return () => {
+        for (let i = 0; i < 20; i++) robots.usage(`https://example.com/${'a'.repeat(1_000)}${i}`, 'HeedBot');
+      };
     };
-    time(500); // JIT warm-up
-    const small = Math.max(time(2_500), 1);
-    const large = time(5_000);
-    expect(large / small).toBeLessThan(5);
+    expect(medianGrowth(checks(2_500), checks(5_000))).toBeLessThan(5);
   });
 });
 
 describe('hostile files of usage lines', () => {
   const file = (n: number) =>
     `User-agent: *\nUser-agent: a\nDisallow: /\n${Array.from({ length: n }, (_, i) => `Content-Usage: /x${i}/*a*a*a train-ai=n\n`).join('')}`;
-  const time = (run: () => void) => {
-    const start = performance.now();
-    run();
-    return performance.now() - start;
-  };
-
   it('lint stays linear (growth ratio, not a time limit)', () => {
-    lint(file(1_000)); // JIT warm-up
-    const small = Math.max(
-      time(() => lint(file(4_000))),
-      1,
-    );
-    const large = time(() => lint(file(8_000)));
-    expect(large / small).toBeLessThan(4);
+    const [small, large] = [file(4_000), file(8_000)];
+    expect(
+      medianGrowth(
+        () => lint(small),
+        () => lint(large),
+      ),
+    ).toBeLessThan(4);
   });
 
   it('the first usage() of a crawler compiles paths only: 2x the rules, at most about 2x the time', () => {
     const open = (n: number) => parseRobotsTxt(file(n).replace('Disallow: /', 'Allow: /'));
-    // The fastest of three runs each: one run of ~20 ms can meet a collection of the one before.
-    const fastest = (n: number) => Math.min(...[0, 1, 2].map(() => time(() => open(n).usage('/x1/a', 'a'))));
-    time(() => open(1_000).usage('/x1/a', 'a'));
-    const small = Math.max(fastest(4_000), 1);
-    const large = fastest(8_000);
-    expect(large / small).toBeLessThan(4);
+    expect(
+      medianGrowth(
+        () => open(4_000).usage('/x1/a', 'a'),
+        () => open(8_000).usage('/x1/a', 'a'),
+      ),
+    ).toBeLessThan(4);
     expect(open(8_000).usage('/x7999/aaa', 'a').decision('train-ai')?.line).toBe(8_003);
   });
 });
