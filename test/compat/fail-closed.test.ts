@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RobotsManager } from '@heed/manager';
 import { RobotsPlugin, UnsupportedCrawleeVersionError, type SkipEvent } from '@heed/crawlee';
-import { isSupportedRelease } from '../../packages/crawlee/src/attach/crawler-internals.js';
+import { isSupportedRelease } from '../../packages/crawlee/src/taps/crawler-shape.js';
 import { crawleeCheerio, freshConfig, page, startSite, text, type Site, type SiteOrigin } from '../crawlee/site.js';
 
 const UA = 'HeedBot/1.0 (+https://heed.example/bot)';

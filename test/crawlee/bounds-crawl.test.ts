@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RobotsManager } from '@heed/manager';
 import { RobotsPlugin } from '@heed/crawlee';
-import { CrawlDelayScheduler } from '../../packages/crawlee/src/crawl-delay.js';
-import type { RobotsGuard } from '../../packages/crawlee/src/guard.js';
+import { CrawlDelayScheduler } from '../../packages/crawlee/src/politeness/scheduler.js';
+import type { RobotsGuard } from '../../packages/crawlee/src/guard/guard.js';
 import { crawleeHttp, freshConfig, page, startSiteOn, text, type Site, type SiteOrigin } from './site.js';
 
 const UA = 'BoundsBot/1.0 (+https://heed.example/bot)';
@@ -52,7 +52,7 @@ describe(`a crawl over ${ORIGINS} origins`, () => {
     // A scheduler bounded at 20 idle origins instead of 10,000, so that the crawl runs far past it.
     const guard = (robots as unknown as { guard: RobotsGuard }).guard;
     const scheduler = new CrawlDelayScheduler(robots.options.maxCrawlDelaySecs * 1000, 20);
-    (guard as { crawlDelays: CrawlDelayScheduler | undefined }).crawlDelays = scheduler;
+    (guard.clock as unknown as { scheduler: CrawlDelayScheduler }).scheduler = scheduler;
     let largest = 0;
     const watch = setInterval(() => (largest = Math.max(largest, scheduler.size)), 10);
 

@@ -3,7 +3,7 @@
  * back an origin without a delay. Time is passed in, so nothing here waits.
  */
 import { describe, expect, it } from 'vitest';
-import { CrawlDelayScheduler } from '../../packages/crawlee/src/crawl-delay.js';
+import { CrawlDelayScheduler } from '../../packages/crawlee/src/politeness/scheduler.js';
 import type { RobotsManagerLike } from '../../packages/crawlee/src/manager-contract.js';
 import type { SharedCrawlClock } from '@heed/manager';
 import { testGuard } from '../support/guard.js';
@@ -112,15 +112,15 @@ describe('the origin let go at once (no clock lookups for a run of its requests)
     scheduler.setDelay('http://a.test', 0);
     expect(scheduler.acquire('http://a.test', 'local', 0)).toBe(0);
     expect(scheduler.goesAtOnce('http://a.test')).toBe(true);
-    expect(guard.goesAtOnce('http://a.test')).toBe(false);
-    expect(await guard.crawlSlot('http://a.test', 'r1')).toBe(0);
+    expect(guard.clock!.goesAtOnce('http://a.test')).toBe(false);
+    expect(await guard.clock!.slotFor('http://a.test', 'http://a.test/', 'r1')).toBe(0);
     expect(reserved).toEqual(['http://a.test']);
   });
 });
 
 describe('a long queue of one origin', () => {
   it('never asks a timer for more than Node can wait (a longer one would fire after 1 ms)', async () => {
-    const { timerDelay } = await import('../../packages/crawlee/src/crawl-delay.js');
+    const { timerDelay } = await import('../../packages/crawlee/src/politeness/scheduler.js');
     const s = new CrawlDelayScheduler(60_000);
     s.setDelay('http://a', 60);
     let last = 0;
@@ -178,12 +178,12 @@ describe('a Retry-After pause', () => {
   });
 });
 
-describe('guard.awaitCrawlDelay (requests under way: redirect hops, sitemap files)', () => {
+describe("the crawl clock's awaitHop (requests under way: redirect hops, popups)", () => {
   it('lets requests of one origin go one capped delay apart, in the order they asked, after the slots already given to pages', async () => {
     const { guard, scheduler } = guardWith(3_600, 150); // cut to 150 ms
     const t0 = Date.now();
     const went: { name: string; at: number }[] = [];
-    const hop = (name: string, url: string) => guard.awaitCrawlDelay(url).then(() => void went.push({ name, at: Date.now() - t0 }));
+    const hop = (name: string, url: string) => guard.clock!.awaitHop(url).then(() => void went.push({ name, at: Date.now() - t0 }));
     await hop('first', 'http://a.test/1');
     // A page of the origin deferred by the queue holds the next slot: the hops come after it.
     expect(scheduler.acquire('http://a.test', 'page', Date.now())).toBeGreaterThan(0);
@@ -198,13 +198,13 @@ describe('guard.awaitCrawlDelay (requests under way: redirect hops, sitemap file
 
   it('gives up its slot when its signal aborts, and never lets a later request go sooner', async () => {
     const { guard } = guardWith(0.2, 60_000);
-    await guard.awaitCrawlDelay('http://a.test/1');
+    await guard.clock!.awaitHop('http://a.test/1');
     const t0 = Date.now();
     const abort = new AbortController();
-    const waiting = guard.awaitCrawlDelay('http://a.test/2', abort.signal);
+    const waiting = guard.clock!.awaitHop('http://a.test/2', abort.signal);
     abort.abort(new Error('the sitemap timed out'));
     await expect(waiting).rejects.toThrow('the sitemap timed out');
-    await guard.awaitCrawlDelay('http://a.test/3');
+    await guard.clock!.awaitHop('http://a.test/3');
     // The abandoned slot (at 200 ms) stays taken: the next request goes one delay after it.
     expect(Date.now() - t0).toBeGreaterThanOrEqual(380);
   });

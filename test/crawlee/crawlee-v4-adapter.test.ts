@@ -5,9 +5,9 @@
  * the 4.x packages beside the packed Heed.
  */
 import { describe, expect, it } from 'vitest';
-import { majorOf } from '../../packages/crawlee/src/attach/crawler-internals.js';
-import { domainThrottling, isCrawlerV4 } from '../../packages/crawlee/src/attach/v4/crawler-v4.js';
-import { ThrottledCrawlDelays } from '../../packages/crawlee/src/attach/v4/hooks.js';
+import { majorOf } from '../../packages/crawlee/src/taps/crawler-shape.js';
+import { domainThrottling, isCrawlerV4 } from '../../packages/crawlee/src/taps/v4/internals.js';
+import { ThrottledCrawlDelays } from '../../packages/crawlee/src/politeness/throttled-scheduler.js';
 import { crawleeCheerio, freshConfig } from './site.js';
 
 /** A `ThrottlingRequestManager`'s pacing as Crawlee detects it: it takes the delays of `domains`. */

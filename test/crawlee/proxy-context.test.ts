@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { RobotsManager, type FetchContext } from '@heed/manager';
-import { crawlerFetchContext, proxySessionId, withFetchContext } from '../../packages/crawlee/src/attach/proxy.js';
+import { crawlerFetchContext, proxySessionId, withFetchContext } from '../../packages/crawlee/src/taps/proxy.js';
 
 describe('proxySessionId', () => {
   it('is one readable id per host and port, whatever the scheme', () => {

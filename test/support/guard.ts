@@ -1,11 +1,11 @@
 /**
- * A real `RobotsGuard` for tests that drive the plugin's parts without a crawler: its options
+ * A real guard (`createGuard`) for tests that drive the plugin's parts without a crawler: its options
  * resolved from `input` with `manager`, its own stats, skips reported nowhere, and, as the plugin has
  * one unless `crawlDelay: false`, a crawl-delay scheduler: `scheduler`, else one capped at the
  * options' `maxCrawlDelaySecs`.
  */
-import { CrawlDelayScheduler } from '../../packages/crawlee/src/crawl-delay.js';
-import { RobotsGuard } from '../../packages/crawlee/src/guard.js';
+import { CrawlDelayScheduler } from '../../packages/crawlee/src/politeness/scheduler.js';
+import { createGuard } from '../../packages/crawlee/src/guard/guard.js';
 import { resolveOptions } from '../../packages/crawlee/src/options.js';
 import { Skips } from '../../packages/crawlee/src/report/skips.js';
 import { PluginStats } from '../../packages/crawlee/src/report/stats.js';
@@ -21,7 +21,7 @@ export function testGuard(manager: RobotsManagerLike, input: Record<string, unkn
     () => {},
   );
   const crawlDelays = options.crawlDelay ? (scheduler ?? new CrawlDelayScheduler(options.maxCrawlDelaySecs * 1000)) : undefined;
-  const guard = new RobotsGuard(options, manager, stats, skips, crawlDelays, () => {});
+  const guard = createGuard(options, manager, stats, skips, crawlDelays, () => {});
   return {
     guard,
     stats,

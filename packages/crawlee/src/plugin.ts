@@ -1,32 +1,14 @@
 /**
  * `RobotsPlugin.attach(crawler, options)`: the one call that makes a Crawlee crawler obey robots.txt
- * through Heed. It validates the options, checks the Crawlee release, picks (or creates) the manager,
- * makes the parts (guard, skips, queue hooks, sitemap feeder) and hands them to the adapter of the
- * crawler's major (`attach/v3.ts`, `attach/v4/adapter.ts`), which installs the hooks for the
- * crawler's kind through that major's extension points.
+ * through Heed. It validates the options, checks the Crawlee release, picks the tap of the crawler's
+ * major (`taps/pick.ts`), picks (or creates) the manager, makes the parts (the guard: checkpoints,
+ * crawl clock, filter, notes; the skips; the queue hooks; the sitemap feeder) and hands them to the
+ * tap, which installs the hooks for the crawler's kind through that major's extension points.
  */
 import type { Log, UsageReport } from '@heed/manager';
 import type { ProductTokens } from '@heed/parser';
-import {
-  crawleeRelease,
-  crawleeSkipNotifier,
-  crawlerRelease,
-  isSupportedRelease,
-  majorOf,
-  missingMember,
-  pendingRequestCount,
-  SUPPORTED_CRAWLEE_RANGE,
-  type PublicCrawler,
-} from './attach/crawler-internals.js';
-import { crawlerFetchContext, withFetchContext } from './attach/proxy.js';
-import { attachV3 } from './attach/v3.js';
-import { attachV4 } from './attach/v4/adapter.js';
-import { domainThrottling, isCrawlerV4, missingMemberV4, type CrawlerV4 } from './attach/v4/crawler-v4.js';
-import { requestQueueOf, ThrottledCrawlDelays } from './attach/v4/hooks.js';
-import { assertQueueFree, PendingRequests, QueueHooks } from './attach/queue.js';
-import { CrawlDelayScheduler } from './crawl-delay.js';
 import { AlreadyAttachedError, UnsupportedCrawleeVersionError, UnsupportedCrawlerError } from './errors.js';
-import { RobotsGuard } from './guard.js';
+import { createGuard, type RobotsGuard } from './guard/guard.js';
 import type { RobotsManagerLike } from './manager-contract.js';
 import { NO_DIRECTIVES, type RobotsDirectives } from './page-signals/meta-robots.js';
 import { resolveOptions, type ResolvedOptions, type ResolvedSitemapOptions, type RobotsPluginOptions } from './options.js';
@@ -36,6 +18,11 @@ import { managerLogOf } from './report/crawler-log.js';
 import { SkipLog } from './report/skip-log.js';
 import { Skips } from './report/skips.js';
 import { PluginStats, type RobotsPluginStats } from './report/stats.js';
+import { crawleeRelease, crawlerRelease, isSupportedRelease, SUPPORTED_CRAWLEE_RANGE, type PublicCrawler } from './taps/crawler-shape.js';
+import { pickTap } from './taps/pick.js';
+import { crawlerFetchContext, withFetchContext } from './taps/proxy.js';
+import { assertQueueFree, PendingRequests, QueueHooks } from './taps/request-queue.js';
+import type { MajorTap } from './taps/tap.js';
 
 /** Crawlers already attached, so a second `attach()` fails instead of doubling every check. */
 const attached = new WeakSet<object>();
@@ -88,10 +75,8 @@ export class RobotsPlugin {
     const resolvedRelease = crawleeRelease();
     const release = crawlerRelease(crawler) ?? resolvedRelease;
     if (release !== undefined && !isSupportedRelease(release)) throw new UnsupportedCrawleeVersionError(release, SUPPORTED_CRAWLEE_RANGE);
-    // One adapter per major: the crawler's own shape decides (4.x crawlers load as ES modules, so
-    // their release is read from the @crawlee/core beside them), the release found confirms.
-    const v4 = isCrawlerV4(crawler) || majorOf(release) === 4;
-    const missing = v4 ? missingMemberV4(crawler) : missingMember(crawler);
+    const tap = pickTap(crawler, release);
+    const missing = tap.missingMember(crawler);
     if (missing) {
       if (release !== undefined && 'run' in crawler)
         throw new UnsupportedCrawleeVersionError(release, SUPPORTED_CRAWLEE_RANGE, `its crawler has no ${missing}`);
@@ -100,7 +85,7 @@ export class RobotsPlugin {
     if (attached.has(crawler)) throw new AlreadyAttachedError();
     const target = crawler as unknown as PublicCrawler;
     // A queue another plugin reads: refused before anything is hooked.
-    assertQueueFree(v4 ? await requestQueueOf(crawler as unknown as CrawlerV4) : await target.getRequestQueue());
+    assertQueueFree(await tap.requestQueue(target));
     if (release !== undefined && resolvedRelease !== undefined && release !== resolvedRelease) {
       target.log.warning(
         `RobotsPlugin: two copies of Crawlee are installed: the crawler's is ${release}, the @crawlee/core @heed/crawlee loads is ` +
@@ -115,7 +100,7 @@ export class RobotsPlugin {
     const asked = fetchContext === undefined ? manager : withFetchContext(manager, fetchContext);
     const warn = (message: string) => target.log.warning(message);
     const stats = new PluginStats();
-    const notifyCrawlee = crawleeSkipNotifier(target);
+    const notifyCrawlee = tap.skipNotifier(target);
     const skips = new Skips(
       stats,
       resolved.onSkip,
@@ -123,10 +108,10 @@ export class RobotsPlugin {
       (message, error) => target.log.warning(`${message}: ${error instanceof Error ? error.message : String(error)}`),
       new SkipLog(resolved.logSkips, target.log),
     );
-    const crawlDelays = resolved.crawlDelay ? await newCrawlDelays(v4, target, resolved.maxCrawlDelaySecs) : undefined;
-    const guard = new RobotsGuard(resolved, asked, stats, skips, crawlDelays, warn);
+    const crawlDelays = resolved.crawlDelay ? await tap.crawlDelays(target, resolved.maxCrawlDelaySecs) : undefined;
+    const guard = createGuard(resolved, asked, stats, skips, crawlDelays, warn);
     const pending = new PendingRequests();
-    const queue = new QueueHooks(guard, skips, pending, target.log, v4);
+    const queue = new QueueHooks(guard, skips, pending, target.log, tap.asyncScopes);
     const feeder = resolved.sitemaps
       ? newFeeder(
           resolved.sitemaps,
@@ -140,14 +125,14 @@ export class RobotsPlugin {
           },
           guard,
           target,
+          tap,
           pending,
           queue,
         )
       : undefined;
-    if (feeder) guard.tellPageOrigins(feeder);
+    if (feeder) guard.verdicts.tellPageOrigins(feeder);
     if (feeder) queue.alsoWaitFor(feeder);
-    const adapter = v4 ? attachV4 : attachV3;
-    await adapter({ crawler: target, options: resolved, guard, skips, queue, feeder });
+    await tap.attach({ crawler: target, guard, queue, feeder });
     attached.add(crawler);
     return new RobotsPlugin(resolved, manager, guard, feeder, resolved.manager === undefined);
   }
@@ -167,7 +152,7 @@ export class RobotsPlugin {
    * crawler's token, or any of its tokens when `productToken` is a list). Call it in the request handler: `if (robots.directives(ctx).noindex) return;`.
    */
   directives(context: { request: object }): RobotsDirectives {
-    return this.guard.pageOf(context.request)?.directives ?? NO_DIRECTIVES;
+    return this.guard.notes.pageOf(context.request)?.directives ?? NO_DIRECTIVES;
   }
 
   /**
@@ -177,7 +162,7 @@ export class RobotsPlugin {
    * request handler. `undefined` without `purposes`, or when nothing could be read.
    */
   usage(context: { request: object }): UsageReport | undefined {
-    return this.guard.usageOf(context.request);
+    return this.guard.notes.usageOf(context.request);
   }
 
   /** Resolves once every sitemap read in the background has been enqueued (or given up). */
@@ -201,15 +186,17 @@ function newFeeder(
   base: Pick<SitemapFeederDeps, 'manager' | 'userAgent' | 'proxyUrl' | 'stats' | 'warn' | 'info'>,
   guard: RobotsGuard,
   crawler: PublicCrawler,
+  tap: MajorTap,
   pending: PendingRequests,
   queue: QueueHooks,
 ): SitemapFeeder {
+  const { clock } = guard;
   return new SitemapFeeder(options, {
     ...base,
-    pending: () => pendingRequestCount(crawler) ?? pending.approximation,
+    pending: () => tap.pendingCount(crawler) ?? pending.approximation,
     enqueue: (entries) => enqueueSitemapUrls(entries, guard, crawler, queue, options.label),
-    admit: (url, signal) => guard.admitOwnFetch(url, signal),
-    sendClock: guard,
+    admit: (url, signal) => guard.checkpoints.ownFetch(url, signal),
+    ...(clock === undefined ? {} : { sendClock: clock }),
   });
 }
 
@@ -223,20 +210,11 @@ async function enqueueSitemapUrls(
 ): Promise<number> {
   const requests = entries.map((e) => ({ url: e.url, ...(label ? { label } : {}), userData: { sitemapUrl: e.sitemapUrl } }));
   const accepted: typeof requests = [];
-  for await (const request of guard.filter(requests, { stage: 'sitemap' })) accepted.push(request);
+  for await (const request of guard.filter.filter(requests, { stage: 'sitemap' })) accepted.push(request);
   // Checked above: the queue admits them as they are. The crawler's own addRequests applies its
   // limits (maxRequestsPerCrawl).
   if (accepted.length > 0) await queue.addChecked(accepted, () => crawler.addRequests(accepted, { waitForAllRequestsToBeAdded: true }));
   return accepted.length;
-}
-
-/**
- * Heed's crawl-delay scheduler. On Crawlee 4 with a `ThrottlingRequestManager` (its `requestManager`
- * option, or `sameDomainDelaySecs`), the manager paces each domain: delays go to it.
- */
-async function newCrawlDelays(v4: boolean, crawler: PublicCrawler, maxDelaySecs: number): Promise<CrawlDelayScheduler> {
-  const throttling = v4 ? domainThrottling(await (crawler as unknown as CrawlerV4).getRequestManager()) : undefined;
-  return throttling ? new ThrottledCrawlDelays(maxDelaySecs, throttling) : new CrawlDelayScheduler(maxDelaySecs * 1000);
 }
 
 async function createManager(userAgent: string, productToken: ProductTokens, log: Log): Promise<RobotsManagerLike> {

@@ -4,9 +4,9 @@
  * first. The data goes on the same line, as Crawlee's log writes it.
  */
 import type { Log } from '@heed/manager';
-import type { LogInternals } from '../attach/crawler-internals.js';
 
-export function managerLogOf(log: LogInternals): Log {
+/** `log`: the crawler's own (`crawler.log`), which has the manager's `Log` methods. */
+export function managerLogOf(log: Log): Log {
   return {
     debug: (message, data) => log.debug(`RobotsPlugin: ${message}`, data),
     info: (message, data) => log.info(`RobotsPlugin: ${message}`, data),

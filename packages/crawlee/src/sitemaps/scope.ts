@@ -12,7 +12,7 @@
  * - then the `globs`/`regexps` and the `filter` function decide, as in `enqueueLinks`.
  */
 import * as crawleeCore from '@crawlee/core';
-import { filterUrl } from '../attach/compat.js';
+import { filterUrl } from './enqueue-strategy.js';
 import type { ResolvedSitemapOptions, SitemapEnqueueStrategy } from '../options.js';
 
 /** Whether `url` belongs to the site of `siteUrl` under `strategy`. */

@@ -1,0 +1,91 @@
+/**
+ * What a page's answer tells the crawl clock, on every crawler kind: the request's real send time
+ * (got's timings) moves the origin's clock when it is later than the claim before the send (a busy
+ * process may write a request a while after letting it go), for every process sharing the store;
+ * a `429` or `503` pauses the origin for its `Retry-After` (see `retry-after.ts`). The taps call
+ * {@link noteAnswer} before Crawlee handles those statuses (an HTTP crawler throws on them after the
+ * post-navigation hooks), so the pause is set whatever Crawlee does with the request.
+ */
+import type { CrawlClock } from './crawl-clock.js';
+import { isPausingStatus, retryAfterMs } from './retry-after.js';
+
+/**
+ * Reads a page's answer (a got response, a Playwright or Puppeteer `Response`, or a fetch `Response`):
+ * moves the origin's clock to when it was really sent, and pauses the origin for a `Retry-After`.
+ * `crawleePaces429`: the crawler's request manager paces a `429` itself (Crawlee 4's
+ * `ThrottlingRequestManager`), so only other statuses pause Heed's clock.
+ */
+export function noteAnswer(
+  clock: CrawlClock | undefined,
+  maxPauseMs: number,
+  response: unknown,
+  request: { url: string; loadedUrl?: string | undefined },
+  crawleePaces429 = false,
+): Promise<void> | undefined {
+  // Nothing to wait for on most pages (no clock to move, no pause to set): no promise then, which
+  // the link-dense crawl bench pays for on every page otherwise.
+  if (clock === undefined) return undefined;
+  if (clock.idle && isQuietGotResponse(response)) return undefined;
+  const answer = readResponse(response);
+  if (answer === undefined) return undefined;
+  const url = answer.url ?? request.loadedUrl ?? request.url;
+  const confirming = answer.sentAt !== undefined && !clock.idle ? clock.confirmSent(url, answer.sentAt) : undefined;
+  if (crawleePaces429 && answer.status === 429) return confirming;
+  const pauseMs = retryAfterMs(answer.status, answer.retryAfter, Date.now(), maxPauseMs);
+  if (pauseMs === undefined) return confirming;
+  if (confirming === undefined) return clock.pause(url, pauseMs);
+  return confirming.then(() => clock.pause(url, pauseMs));
+}
+
+/** Whether `response` is a got response whose status pauses nothing: with no clock kept at send, there is nothing to read in it. */
+function isQuietGotResponse(response: unknown): boolean {
+  const status = (response as { statusCode?: unknown } | null | undefined)?.statusCode;
+  return typeof status === 'number' && !isPausingStatus(status);
+}
+
+interface Answer {
+  readonly status: number;
+  readonly retryAfter: string | undefined;
+  readonly url: string | undefined;
+  /** When the request was written to the wire (got's timings), when known. */
+  readonly sentAt?: number | undefined;
+}
+
+/** Status, `Retry-After`, URL (and for got, when it was sent) of a got response, or of a Playwright or Puppeteer `Response`. */
+function readResponse(response: unknown): Answer | undefined {
+  if (typeof response !== 'object' || response === null) return undefined;
+  const r = response as {
+    statusCode?: unknown;
+    headers?: unknown;
+    url?: unknown;
+    status?: unknown;
+    timings?: { upload?: unknown };
+  };
+  if (typeof r.statusCode === 'number') {
+    const headers = (r.headers ?? {}) as Record<string, string | string[] | undefined>;
+    const upload = r.timings?.upload;
+    return {
+      status: r.statusCode,
+      retryAfter: firstValue(headers['retry-after']),
+      url: typeof r.url === 'string' ? r.url : undefined,
+      sentAt: typeof upload === 'number' ? upload : undefined,
+    };
+  }
+  // A fetch `Response` (Crawlee 4's HTTP clients).
+  if (typeof r.status === 'number' && typeof (r.headers as { get?: unknown } | undefined)?.get === 'function') {
+    const retryAfter = (r.headers as { get(name: string): string | null }).get('retry-after');
+    return { status: r.status, retryAfter: retryAfter ?? undefined, url: typeof r.url === 'string' && r.url !== '' ? r.url : undefined };
+  }
+  if (typeof r.status === 'function' && typeof r.headers === 'function') {
+    const status: unknown = r.status.call(response);
+    if (typeof status !== 'number') return undefined;
+    const headers = r.headers.call(response) as Record<string, string | undefined>;
+    const url: unknown = typeof r.url === 'function' ? r.url.call(response) : undefined;
+    return { status, retryAfter: headers['retry-after'], url: typeof url === 'string' ? url : undefined };
+  }
+  return undefined;
+}
+
+function firstValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}

@@ -1,0 +1,234 @@
+/**
+ * PuppeteerCrawler. Every request of the crawler's browser is checked before it goes out:
+ *
+ * - The crawled page: Puppeteer's request interception shows each request, redirect hops
+ *   included, so every hop of its main frame is checked there, and its sub-resources.
+ * - Everything else the browser requests (popups, `target=_blank` pages, service and shared
+ *   workers, frames of those): Puppeteer intercepts only the pages it is asked to, and a popup
+ *   sends its first request before a `popup` listener could turn interception on. So one DevTools
+ *   session of the browser target pauses every request of the browser (`cdp-fetch.ts`); it leaves
+ *   the crawled pages' navigations to their own interception and decides the rest.
+ * - Pages under the bot's name (`identifyPages`): a crawled page has its user-agent set
+ *   (`identify.ts`); the requests of pages the crawler did not open (popups, `target=_blank`
+ *   pages) are sent on from that browser session with the bot's `User-Agent` header, in the
+ *   `Fetch.continueRequest` that lets them go. That session pauses their sub-resources only with
+ *   `blockSubresources`: without it they keep the browser's user-agent.
+ * - WebSockets are not checked: DevTools offers no point where a WebSocket handshake can be
+ *   paused or refused (`Fetch` does not see it), and Puppeteer has no WebSocket routing.
+ */
+import { sameUrl } from '../../checkpoints.js';
+import type { RobotsGuard } from '../../guard/guard.js';
+import { pauseRequests, targetIdOf, type CdpSession, type PausedRequest } from './cdp-fetch.js';
+import {
+  allowOtherNavigation,
+  allowSubresource,
+  decideNavigation,
+  isMainFrameNavigation,
+  noteRequestSent,
+  type Navigated,
+} from './checks.js';
+import type { ContextInternals } from '../crawler-shape.js';
+
+/** The parts of Puppeteer's `HTTPRequest`, `Page`, `Browser` and `Target` used here. */
+interface PuppeteerRequest {
+  url(): string;
+  isNavigationRequest(): boolean;
+  frame(): unknown;
+  redirectChain(): { url(): string }[];
+  abort(errorCode?: string): Promise<void>;
+  continue(): Promise<void>;
+  respond(response: { status: number; body: string }): Promise<void>;
+  isInterceptResolutionHandled?(): boolean;
+}
+interface PuppeteerBrowser {
+  target(): { createCDPSession(): Promise<CdpSession> };
+}
+export interface PuppeteerPage {
+  setRequestInterception(value: boolean): Promise<void>;
+  on(event: 'request', handler: (request: PuppeteerRequest) => void): unknown;
+  once(event: 'close', handler: () => void): unknown;
+  mainFrame(): unknown;
+  browser(): PuppeteerBrowser;
+  target(): { createCDPSession(): Promise<DetachableSession> };
+  /** Puppeteer 19.7+; older releases have `target().createCDPSession()` only. */
+  createCDPSession?(): Promise<DetachableSession>;
+}
+type DetachableSession = CdpSession & { detach(): Promise<void> };
+
+/** The guards of one attached crawler, kept per browser. */
+export class PuppeteerGuards {
+  /** The crawled pages by target id (their main frame's id in DevTools events), with their crawling context. */
+  private readonly crawled = new Map<string, ContextInternals>();
+  private readonly browsers = new WeakMap<object, Promise<void>>();
+
+  /**
+   * @param userAgent what the requests of pages the crawler did not open go out under; `undefined`
+   *   leaves them to the browser.
+   */
+  constructor(
+    private readonly guard: RobotsGuard,
+    private readonly navigated: Navigated,
+    private readonly warn: (message: string) => void,
+    private readonly userAgent?: string,
+  ) {}
+
+  /** Everything a crawled page needs before `page.goto()`. */
+  async guardCrawledPage(page: PuppeteerPage, context: ContextInternals): Promise<void> {
+    const session = await (page.createCDPSession?.() ?? page.target().createCDPSession());
+    const targetId = await targetIdOf(session);
+    await session.detach().catch(() => {});
+    this.crawled.set(targetId, context);
+    page.once('close', () => this.crawled.delete(targetId));
+    await this.guardBrowser(page.browser());
+    await this.interceptPage(page, context);
+  }
+
+  private async interceptPage(page: PuppeteerPage, context: ContextInternals): Promise<void> {
+    await page.setRequestInterception(true);
+    page.on('request', (request) => {
+      void (async () => {
+        if (request.isInterceptResolutionHandled?.()) return;
+        const url = request.url();
+        if (isMainFrameNavigation(request, page)) {
+          const chain = request.redirectChain();
+          const isFirstHop = chain.length === 0 && sameUrl(url, context.request.url);
+          // Requests spaced by the crawl-delay: the page's first (its slot came from the queue) and
+          // each other navigation (it waited for its slot in `decideNavigation`, checked or not).
+          let paced = isFirstHop && !this.navigated.has(context.request);
+          if (!isFirstHop) {
+            const from = chain.at(-1)?.url() ?? context.request.loadedUrl ?? context.request.url;
+            const decision = await decideNavigation(url, from, context, this.guard, this.navigated);
+            if (decision === 'no-content') return await request.respond({ status: 204, body: '' });
+            if (decision === 'block') return await request.abort('blockedbyclient');
+            paced = true;
+          }
+          await request.continue();
+          // Once the browser has taken it: the request leaves a round trip after it was let go.
+          if (paced) noteRequestSent(url, this.guard);
+          return;
+        }
+        await ((await allowSubresource(url, this.guard, context.request.url)) ? request.continue() : request.abort('blockedbyclient'));
+      })().catch(() => {});
+    });
+  }
+
+  /** One DevTools session per browser, pausing every request the crawled pages' interception does not decide. */
+  private guardBrowser(browser: PuppeteerBrowser): Promise<void> {
+    let done = this.browsers.get(browser);
+    if (!done) {
+      done = this.pauseBrowser(browser).catch((error: unknown) => {
+        // A browser reached without its browser target (a remote endpoint that refuses it): the
+        // crawled pages' own interception still decides their requests.
+        this.warn(
+          `RobotsPlugin: no DevTools session of the browser (${error instanceof Error ? error.message : String(error)}); ` +
+            'requests of popups and workers the crawled pages start are not checked in this browser',
+        );
+      });
+      this.browsers.set(browser, done);
+    }
+    return done;
+  }
+
+  private async pauseBrowser(browser: PuppeteerBrowser): Promise<void> {
+    const session = await browser.target().createCDPSession();
+    // The URL of each document request, so a hop names the URL that redirected to it.
+    const documents = new Map<string, string>();
+    /**
+     * Navigations whose origin's clock moves to when the browser takes them here: popups (they
+     * waited for their crawl-delay here) and a crawled page's first request (its slot was claimed
+     * before `page.goto()`; its page's own interception may let it go before this session does).
+     * A crawled page's later navigation is its own interception's to note: noted here, it could be
+     * noted before that interception claims its slot, which would then wait a second delay.
+     */
+    const paced = new WeakSet<PausedRequest>();
+    const continued = (paused: PausedRequest) => {
+      if (paced.has(paused)) noteRequestSent(paused.request.url, this.guard);
+    };
+    /** Requests of pages the crawler did not open, sent on under `this.userAgent`. */
+    const identified = new WeakSet<PausedRequest>();
+    const otherPages = new OtherPages(session, (targetId) => this.crawled.has(targetId));
+    const userAgent = this.userAgent;
+    await pauseRequests(
+      session,
+      !this.guard.options.blockSubresources,
+      async (paused) => {
+        const { url } = paused.request;
+        const owner = paused.frameId === undefined ? undefined : this.crawled.get(paused.frameId);
+        const from = paused.redirectedRequestId === undefined ? undefined : documents.get(paused.redirectedRequestId);
+        if (paused.redirectedRequestId !== undefined) documents.delete(paused.redirectedRequestId);
+        if (!/^https?:/i.test(url)) return 'continue';
+        if (paused.resourceType === 'Document') {
+          // A crawled page's navigation: its own interception decides (a skip of the Crawlee request).
+          if (owner) {
+            const first = paused.redirectedRequestId === undefined && sameUrl(url, owner.request.url) && !this.navigated.has(owner.request);
+            if (first) paced.add(paused);
+            return 'continue';
+          }
+          const opener = paused.frameId === undefined ? undefined : await openerOfPage(session, paused.frameId);
+          if (opener !== undefined) {
+            documents.set(paused.requestId, url);
+            if (!(await allowOtherNavigation(url, this.guard, from ?? (opener || undefined)))) return 'block';
+            paced.add(paused);
+            if (userAgent !== undefined) identified.add(paused);
+            return 'continue';
+          }
+        }
+        if (!(await allowSubresource(url, this.guard, owner?.request.url))) return 'block';
+        if (userAgent !== undefined && owner === undefined && paused.frameId !== undefined && (await otherPages.has(paused.frameId))) {
+          identified.add(paused);
+        }
+        return 'continue';
+      },
+      continued,
+      (paused) => (identified.has(paused) ? userAgent : undefined),
+    );
+  }
+}
+
+/**
+ * Which frames are the main frames of pages the crawler did not open, asked of the browser once per
+ * frame. Forgotten wholesale past a bound: a long crawl opens frames without end, and asking again
+ * costs one round trip.
+ */
+class OtherPages {
+  private static readonly MAX_FRAMES = 1_000;
+  private readonly known = new Map<string, Promise<boolean>>();
+
+  constructor(
+    private readonly session: CdpSession,
+    private readonly isCrawled: (targetId: string) => boolean,
+  ) {}
+
+  has(frameId: string): Promise<boolean> {
+    if (this.isCrawled(frameId)) return Promise.resolve(false);
+    let known = this.known.get(frameId);
+    if (known === undefined) {
+      if (this.known.size >= OtherPages.MAX_FRAMES) this.known.clear();
+      known = targetInfo(this.session, frameId).then((info) => info?.type === 'page' && !this.isCrawled(frameId));
+      this.known.set(frameId, known);
+    }
+    return known;
+  }
+}
+
+/**
+ * When `frameId` is the main frame of a page (its target id), the URL of the page that opened it
+ * (`''` when none or unknown); `undefined` when it is a frame inside a page.
+ */
+async function openerOfPage(session: CdpSession, frameId: string): Promise<string | undefined> {
+  const info = await targetInfo(session, frameId);
+  if (info?.type !== 'page') return undefined;
+  return (info.openerId === undefined ? undefined : (await targetInfo(session, info.openerId))?.url) ?? '';
+}
+
+async function targetInfo(session: CdpSession, targetId: string): Promise<{ type: string; url: string; openerId?: string } | undefined> {
+  try {
+    const { targetInfo: info } = (await session.send('Target.getTargetInfo', { targetId })) as {
+      targetInfo: { type: string; url: string; openerId?: string };
+    };
+    return info;
+  } catch {
+    // Not a target: a frame inside a page.
+    return undefined;
+  }
+}

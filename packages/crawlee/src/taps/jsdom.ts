@@ -1,0 +1,144 @@
+/**
+ * JSDOMCrawler's sub-resources. Crawlee hands every JSDOM page one resource loader of its own, so
+ * JSDOM fetches `<link rel=stylesheet>`, `<iframe>`/`<frame>` and, with `runScripts`, `<script src>`
+ * (with Crawlee's browser user-agent), and no crawler option replaces that loader. With
+ * `blockSubresources`, each such URL goes through the sub-resource checkpoint before jsdom's
+ * `ResourceLoader.fetch` (jsdom's documented extension point) is asked for it; a disallowed one is
+ * not requested (the element gets its `error` event) and is reported at stage `subresource`.
+ *
+ * With `identifyPages`, each sub-resource goes out under the bot's `userAgent`, or under the page's
+ * own when its request named one (`request.headers`), as the page itself did. jsdom takes the
+ * user-agent from the loader (its `_userAgent` field; checked against jsdom 26), not from `fetch`'s
+ * options, so `fetch` runs on a view of the loader that names the page's user-agent instead; a
+ * loader without that field keeps its own.
+ *
+ * The loader is one module-level object shared by every JSDOMCrawler of the process, so its class's
+ * `fetch` is wrapped once, and judges only inside a scope (an AsyncLocalStorage) that one crawler
+ * opens around the building of its pages: Crawlee 3's `_runRequestHandler`, which builds the page
+ * and runs its scripts; Crawlee 4's `parseContent` (public), the pipeline step that builds it.
+ * What the page loads later (frames within frames, scripts' timers) stays in that scope, so each
+ * load is judged by the crawler whose page asked for it; other jsdom users are left as they are.
+ *
+ * Not covered, because jsdom sends them from its own HTTP client with no hook: the redirect hops of
+ * a sub-resource, and with `runScripts` the page's XMLHttpRequest and WebSocket connections.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { createRequire } from 'node:module';
+import type { RobotsGuard } from '../guard/guard.js';
+import { classChain, type ContextInternals, type PublicCrawler, type RequestInternals } from './crawler-shape.js';
+import { userAgentIn } from './identify.js';
+import { jsdomResourceLoader, type ResourceFetch, type ResourceLoaderClass } from './v3/internals.js';
+
+/** The crawler request whose page is being built, and the plugin that judges its sub-resources. */
+interface PageScope {
+  readonly guard: RobotsGuard;
+  readonly pageUrl: () => string;
+  /** What its sub-resources go out under; `undefined` leaves them to the loader. */
+  readonly userAgent: () => string | undefined;
+}
+
+const pageScope = new AsyncLocalStorage<PageScope>();
+const patched = new WeakSet<object>();
+
+type FetchPromise = NonNullable<ReturnType<ResourceFetch>>;
+type Around = (context: ContextInternals, next: (context: ContextInternals) => Promise<void>) => Promise<void>;
+
+/** Whether the plugin has anything to do with a JSDOM page's sub-resources. */
+function watchesSubresources(guard: RobotsGuard): boolean {
+  return guard.options.blockSubresources || guard.options.identifyPages;
+}
+
+/**
+ * Crawlee 3: installs the sub-resource check and user-agent for a JSDOMCrawler (its jsdom found by
+ * its class, see `jsdomResourceLoader`), in a scope around each request's handling. Does nothing
+ * for other crawlers.
+ */
+export function attachJsdomHooks(crawler: PublicCrawler, guard: RobotsGuard, wrapRequestHandling: (around: Around) => void): void {
+  if (!watchesSubresources(guard)) return;
+  const loader = jsdomResourceLoader(crawler);
+  if (loader === undefined) return;
+  patchLoader(loader);
+  wrapRequestHandling((context, next) =>
+    pageScope.run(
+      scopeOf(guard, context.request, () => context.request.loadedUrl ?? context.request.url),
+      () => next(context),
+    ),
+  );
+}
+
+/**
+ * Crawlee 4: the same, in a scope around the crawler's `parseContent` (the step that builds the
+ * page). Returns false when the crawler is not a JSDOMCrawler, or its jsdom or that step cannot be
+ * found (the caller says so).
+ */
+export function attachJsdomHooksV4(crawler: object, guard: RobotsGuard): boolean {
+  if (!watchesSubresources(guard) || !isJsdomCrawlerV4(crawler)) return false;
+  const c = crawler as { parseContent?: (context: ContextInternals) => Promise<unknown> };
+  if (typeof c.parseContent !== 'function') return false;
+  try {
+    const require = createRequire(import.meta.url);
+    const loader = (createRequire(require.resolve('@crawlee/jsdom'))('jsdom') as { ResourceLoader?: ResourceLoaderClass }).ResourceLoader;
+    if (typeof loader?.prototype?.fetch !== 'function') return false;
+    patchLoader(loader);
+  } catch {
+    return false;
+  }
+  const parse = c.parseContent.bind(crawler);
+  c.parseContent = (context) => {
+    const answered = (context as { response?: { url?: unknown } }).response?.url;
+    const pageUrl = () => (typeof answered === 'string' && answered !== '' ? answered : (context.request.loadedUrl ?? context.request.url));
+    return pageScope.run(scopeOf(guard, context.request, pageUrl), () => parse(context));
+  };
+  return true;
+}
+
+/** Whether `crawler` is a Crawlee 4 JSDOMCrawler (4.x loads as ES modules: no module cache to match its class in). */
+export function isJsdomCrawlerV4(crawler: object): boolean {
+  return classChain(crawler).some((c) => (c as { name?: unknown } | undefined)?.name === 'JSDOMCrawler');
+}
+
+function scopeOf(guard: RobotsGuard, request: RequestInternals, pageUrl: () => string): PageScope {
+  const userAgent = () => {
+    if (!guard.options.identifyPages) return undefined;
+    return userAgentIn((request as { headers?: Record<string, unknown> }).headers) ?? guard.options.userAgent;
+  };
+  return { guard, pageUrl, userAgent };
+}
+
+function patchLoader(loader: ResourceLoaderClass): void {
+  const proto = loader.prototype;
+  if (patched.has(proto)) return;
+  patched.add(proto);
+  const original = proto.fetch;
+  proto.fetch = function (this: unknown, url: string, options?: Record<string, unknown>) {
+    const scope = pageScope.getStore();
+    if (scope === undefined || !/^https?:/i.test(url)) return original.call(this, url, options);
+    const loader = underUserAgent(this, scope.userAgent());
+    if (!scope.guard.options.blockSubresources) return original.call(loader, url, options);
+    let inner: FetchPromise | null = null;
+    let aborted = false;
+    const promise: FetchPromise = (async () => {
+      const skip = await scope.guard.checkpoints.subresource(url, scope.pageUrl());
+      if (skip !== undefined) {
+        await scope.guard.skips.report(skip);
+        throw new Error(`${url} not loaded: robots.txt disallows it`);
+      }
+      if (aborted) throw new Error(`${url} not loaded: the page was closed`);
+      inner = original.call(loader, url, options);
+      return inner;
+    })();
+    // jsdom reads `response` (cookies) and calls `abort()` (window closed) on what fetch returns.
+    Reflect.defineProperty(promise, 'response', { get: () => inner?.response });
+    promise.abort = () => {
+      aborted = true;
+      inner?.abort?.();
+    };
+    return promise;
+  };
+}
+
+/** `loader` as seen by one `fetch`: naming `userAgent` where jsdom reads it (see the header). */
+function underUserAgent(loader: unknown, userAgent: string | undefined): unknown {
+  if (userAgent === undefined || typeof (loader as { _userAgent?: unknown } | null)?._userAgent !== 'string') return loader;
+  return Object.create(loader as object, { _userAgent: { value: userAgent } }) as unknown;
+}

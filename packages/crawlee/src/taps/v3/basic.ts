@@ -1,0 +1,107 @@
+/**
+ * What every Crawlee 3 crawler gets, whatever its kind:
+ * - the request queue (public methods, `request-queue.ts`): the enqueue and before-fetch doors,
+ *   crawl-delay slots, and the end of the crawl waiting for sitemaps; the queue of a later run,
+ *   and of `crawler.addRequests()`, is wrapped too;
+ * - `_runRequestHandler` (protected): a request stopped mid-navigation ends as a skip, not a failure;
+ *   the backstop: a request that reached the handler without the before-fetch door goes through the
+ *   unchecked-request door here (see `handle-checked.ts` for the rest);
+ * - the navigation hooks, after the user's: a `request.url` changed since the queue's check goes
+ *   through the rewrite door; a navigation a browser hook stopped ends before any user hook sees it;
+ *   a browser's page claims its send on the crawl clock last of all, a `BasicCrawler`'s (which
+ *   fetches in its handler) when the handler starts;
+ * - the user's request handler and `run` (`user-handler.ts`).
+ */
+import { uncheckedMessage } from '../../checkpoints.js';
+import type { RobotsGuard } from '../../guard/guard.js';
+import type { SitemapFeeder } from '../../sitemaps/feeder.js';
+import type { ContextInternals, PublicCrawler } from '../crawler-shape.js';
+import { handleChecked } from '../handle-checked.js';
+import type { QueueHooks } from '../request-queue.js';
+import { skipRequest } from '../skip-request.js';
+import { NavigationStopped, stopNavigation } from '../stop-navigation.js';
+import { hookUserHandler, wrapRun } from '../user-handler.js';
+import { crawlerKind, navigationHooks, wrapRequestHandling, wrapUserHandler } from './internals.js';
+
+export async function attachBasicHooks(
+  crawler: PublicCrawler,
+  guard: RobotsGuard,
+  queue: QueueHooks,
+  feeder: SitemapFeeder | undefined,
+): Promise<void> {
+  queue.wrap(await crawler.getRequestQueue());
+  hookNavigation(crawler, guard, queue);
+  hookRequestHandling(crawler, guard, queue);
+  hookUserHandler((wrap) => wrapUserHandler(crawler, wrap), crawler.log, guard, queue);
+  // A crawler run a second time may open a new default queue; wrap whichever it reads now.
+  wrapRun(crawler, guard, queue, feeder, async () => queue.wrap(await crawler.getRequestQueue()));
+  hookAddRequests(crawler, queue);
+}
+
+function hookNavigation(crawler: PublicCrawler, guard: RobotsGuard, queue: QueueHooks): void {
+  const hooks = navigationHooks(crawler);
+  if (hooks === undefined) return;
+  const { checkpoints, notes, clock } = guard;
+  // A navigation stopped by a hook that could not throw (a browser request handler aborting a
+  // script navigation during page.goto()) ends here, before any user hook sees the page.
+  hooks.post.unshift((context: ContextInternals) => {
+    const blocked = notes.peek(context.request)?.blocked;
+    if (blocked !== undefined) throw new NavigationStopped(blocked);
+  });
+  // After every user hook (the plugin's hooks are added once the crawler has its own): a hook that
+  // set request.url sends the navigation (got's request, the browser's page.goto) to a URL the
+  // queue never checked.
+  hooks.pre.push((context: ContextInternals) => {
+    const { request } = context;
+    const checked = queue.checkedBeforeFetch.get(request);
+    const checking = checked === undefined ? undefined : checkpoints.rewrite(checked, request.url);
+    return checking?.then((skip) => {
+      if (skip !== undefined) stopNavigation(notes, request, skip);
+    });
+  });
+  // A browser's page leaves with page.goto(), right after the last pre-navigation hook: its send is
+  // claimed there (HTTP crawlers claim theirs in got's last hook, see `http.ts`).
+  if (clock !== undefined && crawlerKind(crawler) === 'browser')
+    hooks.pre.push((context: ContextInternals) => clock.beforeSend(context.request.url));
+}
+
+function hookRequestHandling(crawler: PublicCrawler, guard: RobotsGuard, queue: QueueHooks): void {
+  const { checkpoints, clock } = guard;
+  const basic = crawlerKind(crawler) === 'basic';
+  let warnedBypass = false;
+  const checkThenHandle = async (context: ContextInternals, next: (context: ContextInternals) => Promise<void>): Promise<void> => {
+    const { request } = context;
+    if (!queue.checkedBeforeFetch.has(request)) {
+      if (!warnedBypass) {
+        warnedBypass = true;
+        crawler.log.error(uncheckedMessage(request.url, 'before its fetch'));
+      }
+      // Wrap the queue the crawler reads now, so the next requests are checked where they should be.
+      await crawler.getRequestQueue().then(
+        (q) => queue.wrap(q),
+        () => undefined,
+      );
+      const skip = await checkpoints.unchecked(request.url);
+      if (skip !== undefined) return skipRequest(request, skip, guard.skips);
+      queue.checkedBeforeFetch.set(request, request.url);
+    }
+    // BasicCrawler fetches in the handler: its crawl-delay counts from here.
+    if (basic) await clock?.beforeSend(request.url);
+    await handleChecked(context, guard, next);
+  };
+  // A request the queue checked, of a crawler that fetches before the handler (nearly every page):
+  // handed on with `handleChecked`'s own promise, without another async function around it.
+  wrapRequestHandling(crawler, (context, next) =>
+    !basic && queue.checkedBeforeFetch.has(context.request) ? handleChecked(context, guard, next) : checkThenHandle(context, next),
+  );
+}
+
+function hookAddRequests(crawler: PublicCrawler, queue: QueueHooks): void {
+  // A second run() drops the default queue and opens a new one before adding its start URLs:
+  // the new queue is wrapped before anything is added to it.
+  const original = crawler.addRequests.bind(crawler);
+  crawler.addRequests = async (requests: unknown, options?: unknown) => {
+    queue.wrap(await crawler.getRequestQueue());
+    return original(requests, options);
+  };
+}

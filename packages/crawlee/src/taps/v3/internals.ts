@@ -1,0 +1,191 @@
+/**
+ * The one module that touches a Crawlee 3 crawler's protected or `@internal` members (Crawlee 4's
+ * are in `v4/internals.ts`). Everything else
+ * the plugin uses is Crawlee's public API: `crawler.getRequestQueue()` and the request queue's
+ * methods (`addRequest(s)`, `addRequestsBatched`, `fetchNextRequest`, `markRequestHandled`,
+ * `reclaimRequest`, `isFinished`), `crawler.run()`, `crawler.log`, the crawling context's
+ * `enqueueLinks`, got's hooks and the browser page's request interception.
+ *
+ * Each access below is feature-detected and names the releases that have it. Checked against the
+ * published @crawlee/basic, @crawlee/http and @crawlee/browser 3.13.0, 3.13.8, 3.15.3, 3.16.0,
+ * 3.17.0 and 3.18.1 (the consumer test in test/compat runs 3.13.0 → 3.18.1).
+ */
+import { createRequire } from 'node:module';
+import {
+  loadedPackageOf,
+  type ContextInternals,
+  type CrawleeSkip,
+  type Handler,
+  type NavigationHook,
+  type PublicCrawler,
+} from '../crawler-shape.js';
+
+/** Protected and internal members, each optional: what a release lacks is `undefined`. */
+interface ProtectedMembers {
+  respectRobotsTxtFile?: boolean | { userAgent?: string };
+  handleSkippedRequest?(options: CrawleeSkip): Promise<void>;
+  _runRequestHandler?(context: ContextInternals): Promise<void>;
+  readonly pendingRequestCountApproximation?: number;
+  requestHandler?: Handler;
+  userProvidedRequestHandler?: Handler;
+  preNavigationHooks?: NavigationHook[];
+  postNavigationHooks?: NavigationHook[];
+  browserPool?: unknown;
+}
+
+type Crawler = PublicCrawler & ProtectedMembers;
+
+/** The public members `attach()` needs, checked before anything is hooked. */
+const REQUIRED_PUBLIC = ['getRequestQueue', 'addRequests', 'run'] as const;
+
+/**
+ * The name of the first member `crawler` lacks that the plugin cannot work without, or `undefined`.
+ * `_runRequestHandler` (protected, every 3.x release) is where a request ends as a skip instead of
+ * a failure and where the last check before the fetch runs when the queue's was bypassed.
+ */
+export function missingMember(crawler: object): string | undefined {
+  const record = crawler as Record<string, unknown>;
+  const missing = REQUIRED_PUBLIC.find((name) => typeof record[name] !== 'function');
+  if (missing) return `${missing}()`;
+  if (typeof record['_runRequestHandler'] !== 'function') return '_runRequestHandler()';
+  return typeof record['log'] === 'object' && record['log'] !== null ? undefined : 'log';
+}
+
+/** Which navigation hooks apply: browser crawlers (a browser pool), HTTP crawlers, or none (BasicCrawler). */
+export function crawlerKind(crawler: PublicCrawler): 'browser' | 'http' | 'basic' {
+  const c = crawler as Crawler;
+  if (!Array.isArray(c.preNavigationHooks) || !Array.isArray(c.postNavigationHooks)) return 'basic';
+  return c.browserPool !== undefined ? 'browser' : 'http';
+}
+
+// ---- protected members -------------------------------------------------------------------------
+
+/**
+ * `respectRobotsTxtFile` (3.13.8+): Crawlee's own robots.txt checks (its own fetch, its own parser)
+ * are switched off when the user turned them on, so one parser decides and robots.txt is fetched
+ * once. Heed's checks cover the same points (enqueue, before the fetch). Releases before 3.13.8
+ * have no such checks.
+ */
+export function turnOffCrawleeRobotsCheck(crawler: PublicCrawler): void {
+  const c = crawler as Crawler;
+  if (!c.respectRobotsTxtFile) return;
+  crawler.log.info("RobotsPlugin: replacing the crawler's respectRobotsTxtFile checks with Heed's.");
+  c.respectRobotsTxtFile = false;
+}
+
+/**
+ * Crawlee's skip path, which calls the crawler's `onSkippedRequest`: `handleSkippedRequest`
+ * (protected, 3.13.8+, where `onSkippedRequest` was added). `undefined` before 3.13.8: the
+ * plugin's own `onSkip` is the only report there.
+ */
+export function crawleeSkipNotifier(crawler: PublicCrawler): ((url: string) => Promise<void>) | undefined {
+  const c = crawler as Crawler;
+  if (typeof c.handleSkippedRequest !== 'function') return undefined;
+  const handle = c.handleSkippedRequest.bind(c);
+  return (url) => handle({ url, reason: 'robotsTxt' });
+}
+
+/**
+ * Wraps `_runRequestHandler` (protected, every 3.x release): the step between taking a request
+ * from the queue and marking it handled, which includes the navigation of HTTP and browser
+ * crawlers. `around` runs in its place and calls `next` to go on.
+ */
+export function wrapRequestHandling(
+  crawler: PublicCrawler,
+  around: (context: ContextInternals, next: (context: ContextInternals) => Promise<void>) => Promise<void>,
+): void {
+  const c = crawler as Crawler;
+  const original = c._runRequestHandler!.bind(c);
+  c._runRequestHandler = (context) => around(context, original);
+}
+
+/**
+ * Wraps the user's request handler, so the plugin runs right before it, after the navigation:
+ * `userProvidedRequestHandler` (BrowserCrawler, which keeps the user's handler apart from its own
+ * wrapper; releases that have it) or `requestHandler` (every 3.x release). Returns false when
+ * neither is a function (nothing to wrap).
+ */
+export function wrapUserHandler(crawler: PublicCrawler, wrap: (handler: Handler) => Handler): boolean {
+  const c = crawler as Crawler;
+  const key = typeof c.userProvidedRequestHandler === 'function' ? 'userProvidedRequestHandler' : 'requestHandler';
+  const handler = c[key];
+  if (typeof handler !== 'function') return false;
+  const wrapped = wrap(handler);
+  // Router-aware features (userData schemas, 3.18) read `getSchema` off the handler.
+  if (handler.getSchema !== undefined) wrapped.getSchema = handler.getSchema;
+  c[key] = wrapped;
+  return true;
+}
+
+/**
+ * Heed's navigation hooks of HTTP and browser crawlers: two lists, `pre` and `post`, that the
+ * plugin's modules add to as they would to the crawler's own `preNavigationHooks` and
+ * `postNavigationHooks` (protected arrays filled from the public options, every 3.x release).
+ * The crawler runs each list as one hook: `pre` after the hooks the crawler was built with, `post`
+ * before them. Crawlee awaits every navigation hook in turn, so each hook costs every page an
+ * await; Heed's run in one, and wait only for those that return a promise.
+ */
+export function navigationHooks(crawler: PublicCrawler): { pre: NavigationHook[]; post: NavigationHook[] } | undefined {
+  const c = crawler as Crawler;
+  if (!Array.isArray(c.preNavigationHooks) || !Array.isArray(c.postNavigationHooks)) return undefined;
+  let lists = heedNavigationHooks.get(c);
+  if (lists === undefined) {
+    const pre: NavigationHook[] = [];
+    const post: NavigationHook[] = [];
+    c.preNavigationHooks.push((context, options) => runHooks(pre, 0, context, options));
+    c.postNavigationHooks.unshift((context, options) => runHooks(post, 0, context, options));
+    lists = { pre, post };
+    heedNavigationHooks.set(c, lists);
+  }
+  return lists;
+}
+
+const heedNavigationHooks = new WeakMap<object, { pre: NavigationHook[]; post: NavigationHook[] }>();
+
+/** Runs `hooks` from `from` in order, as Crawlee would: each after the one before has settled; a throw or a rejection ends the run. */
+function runHooks(hooks: readonly NavigationHook[], from: number, context: ContextInternals, options: Record<string, unknown>): unknown {
+  for (let i = from; i < hooks.length; i++) {
+    const result = (hooks[i] as NavigationHook)(context, options);
+    if (result instanceof Promise) return result.then(() => runHooks(hooks, i + 1, context, options));
+  }
+  return undefined;
+}
+
+/**
+ * Requests waiting in the crawler's queue: `pendingRequestCountApproximation` (protected getter,
+ * 3.13.8+). `undefined` before 3.13.8; the caller then uses its own count.
+ */
+export function pendingRequestCount(crawler: PublicCrawler): number | undefined {
+  const value = (crawler as Crawler).pendingRequestCountApproximation;
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
+/** jsdom's `ResourceLoader` class, as far as the plugin uses it (`fetch` is jsdom's documented extension point). */
+export interface ResourceLoaderClass {
+  prototype: { fetch: ResourceFetch };
+}
+
+/** `ResourceLoader.prototype.fetch`: a promise with `abort()` and `response`, or `null` for "do not load". */
+export type ResourceFetch = (
+  this: unknown,
+  url: string,
+  options?: Record<string, unknown>,
+) => (Promise<unknown> & { abort?: () => void; response?: unknown }) | null;
+
+/**
+ * The `ResourceLoader` class of the jsdom that `crawler`'s JSDOMCrawler loads, or `undefined` (not a
+ * JSDOMCrawler, or a bundled one). JSDOMCrawler builds every page with one module-level
+ * `new ResourceLoader()` that no option replaces (3.13.0 – 3.18.1): its class is the only way in.
+ * Found by `loadedPackageOf`: the `@crawlee/jsdom` in Node's module cache whose
+ * `JSDOMCrawler` is in the crawler's class chain, and the `jsdom` that module resolves.
+ */
+export function jsdomResourceLoader(crawler: object): ResourceLoaderClass | undefined {
+  const file = loadedPackageOf(crawler, 'jsdom', 'JSDOMCrawler');
+  if (file === undefined) return undefined;
+  try {
+    const loader = (createRequire(file)('jsdom') as { ResourceLoader?: ResourceLoaderClass }).ResourceLoader;
+    return typeof loader?.prototype?.fetch === 'function' ? loader : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,126 @@
+/**
+ * The Crawlee 4 tap (see `internals.ts` for the members used):
+ * - Crawlee's own robots.txt check turned off;
+ * - the request manager, through the same queue wrappers as 3.x (`../request-queue.ts`): the enqueue
+ *   and before-fetch doors (a disallowed request ends as SKIPPED through Crawlee's skip path),
+ *   crawl-delay, and the end of the crawl waiting for sitemaps;
+ * - the HTTP client of HTTP crawlers (`navigation.ts`): redirect hops and a URL a `preNavigationHook`
+ *   rewrote pass their doors before they are requested; pages go out under the bot's name; the
+ *   crawl clock is claimed at send and paused for a `Retry-After`;
+ * - the navigation of browser crawlers (`browser.ts`): the page guards of 3.x (redirects, script
+ *   navigations, popups, sub-resources), the page's user-agent, `Retry-After`;
+ * - JSDOM's sub-resources (`blockSubresources`, `../jsdom.ts`): judged in a scope around the step
+ *   that builds each page;
+ * - the user's request handler (`../user-handler.ts`, `../handle-checked.ts`), and `run`: the manager
+ *   is claimed again for each run; one summary line at the end.
+ */
+import { uncheckedMessage } from '../../checkpoints.js';
+import type { RobotsGuard } from '../../guard/guard.js';
+import type { ContextInternals, PublicCrawler } from '../crawler-shape.js';
+import { handleChecked } from '../handle-checked.js';
+import { attachJsdomHooksV4, isJsdomCrawlerV4 } from '../jsdom.js';
+import type { QueueHooks } from '../request-queue.js';
+import { skipRequest } from '../skip-request.js';
+import type { MajorTap, Tap } from '../tap.js';
+import { hookUserHandler, wrapRun } from '../user-handler.js';
+import { crawleeSkipNotifier, pendingRequestCount, wrapUserHandler } from '../v3/internals.js';
+import { CrawlDelayScheduler } from '../../politeness/scheduler.js';
+import { ThrottledCrawlDelays } from '../../politeness/throttled-scheduler.js';
+import { attachBrowserNavigationV4 } from './browser.js';
+import {
+  domainThrottling,
+  installView,
+  missingMemberV4,
+  queueView,
+  turnOffCrawleeRobotsCheckV4,
+  type CrawlerV4,
+  type RequestManagerV4,
+} from './internals.js';
+import { attachNavigationChecks, InFlight } from './navigation.js';
+
+const attachV4: Tap = async ({ crawler: target, guard, queue, feeder }) => {
+  turnOffCrawleeRobotsCheckV4(target);
+  const { options } = guard;
+  const crawler = target as unknown as CrawlerV4;
+  const inFlight = new InFlight();
+  const claim = (manager: RequestManagerV4) => claimManager(queue, manager, inFlight);
+  const manager = await crawler.getRequestManager();
+  claim(manager);
+  // Crawlee 4 tells a ThrottlingRequestManager of each 429 itself.
+  const crawleePaces429 = domainThrottling(manager) !== undefined;
+  const jsdom = attachJsdomHooksV4(crawler, guard);
+  if (!jsdom && options.blockSubresources && isJsdomCrawlerV4(crawler))
+    crawler.log.warning(
+      "RobotsPlugin: this JSDOMCrawler's jsdom could not be found beside @crawlee/jsdom; its sub-resources (blockSubresources) are not checked.",
+    );
+  await attachNavigationChecks(crawler, guard, inFlight, queue.checkedBeforeFetch, {
+    userAgent: options.identifyPages ? options.userAgent : undefined,
+    crawleePaces429,
+  });
+  attachBrowserNavigationV4(target, guard, queue.checkedBeforeFetch, crawleePaces429);
+  hookUserHandler((wrap) => wrapUserHandler(target, wrap), target.log, guard, queue);
+  hookRequestHandling(target, guard, queue, inFlight);
+  wrapRun(crawler, guard, queue, feeder, async () => claim(await crawler.getRequestManager()));
+};
+
+const noted = new WeakSet<object>();
+
+/**
+ * Claims the manager for `queue`'s plugin and makes its methods go through the queue wrappers;
+ * requests it lets go are noted as navigating (see `navigation.ts`).
+ */
+function claimManager(queue: QueueHooks, manager: RequestManagerV4, inFlight: InFlight): void {
+  const view = queueView(manager);
+  queue.wrap(view);
+  installView(manager);
+  if (noted.has(view)) return;
+  noted.add(view);
+  const checked = view.fetchNextRequest.bind(view);
+  view.fetchNextRequest = async () => {
+    const request = await checked();
+    if (request) inFlight.add(request);
+    return request;
+  };
+}
+
+/**
+ * Around the user's handler, outside the page reading of `hookUserHandler`: the handling of a
+ * checked request (`../handle-checked.ts`); a request that reached the handler without passing the
+ * request manager's check (a crawler that reads from elsewhere) goes through the unchecked-request
+ * door here, after its fetch (4.x fetches in a private step), and is not handed on when refused.
+ */
+function hookRequestHandling(crawler: PublicCrawler, guard: RobotsGuard, queue: QueueHooks, inFlight: InFlight): void {
+  let warnedBypass = false;
+  wrapUserHandler(crawler, (handler) => async (context: ContextInternals) => {
+    const { request } = context;
+    // Navigated (a crawler without an HTTP client, or one that sent nothing): no longer navigating.
+    inFlight.delete(request);
+    if (!queue.checkedBeforeFetch.has(request)) {
+      if (!warnedBypass) {
+        warnedBypass = true;
+        crawler.log.error(uncheckedMessage(request.url, 'after its fetch'));
+      }
+      const skip = await guard.checkpoints.unchecked(request.url);
+      if (skip !== undefined) return skipRequest(request, skip, guard.skips);
+      queue.checkedBeforeFetch.set(request, request.url);
+    }
+    await handleChecked(context, guard, handler);
+  });
+}
+
+export const crawleeV4: MajorTap = {
+  major: 4,
+  missingMember: missingMemberV4,
+  // The request manager, seen as a 3.x request queue.
+  requestQueue: async (crawler) => queueView(await (crawler as unknown as CrawlerV4).getRequestManager()),
+  asyncScopes: true,
+  // With a `ThrottlingRequestManager` (its `requestManager` option, or `sameDomainDelaySecs`), the
+  // manager paces each domain: delays go to it.
+  crawlDelays: async (crawler, maxDelaySecs) => {
+    const throttling = domainThrottling(await (crawler as unknown as CrawlerV4).getRequestManager());
+    return throttling ? new ThrottledCrawlDelays(maxDelaySecs, throttling) : new CrawlDelayScheduler(maxDelaySecs * 1000);
+  },
+  skipNotifier: crawleeSkipNotifier,
+  pendingCount: pendingRequestCount,
+  attach: attachV4,
+};
