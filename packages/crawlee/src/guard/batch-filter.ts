@@ -4,7 +4,7 @@
  * is not at hand, the origins of the rest of the batch are fetched in parallel (one robots.txt
  * request per origin, however many links point there).
  */
-import type { Checked, Checkpoints, EnqueueSource } from '../checkpoints.js';
+import type { Checked, Checkpoints, EnqueueSource } from './checkpoints.js';
 import type { SkipEvent } from '../report/skip-events.js';
 import type { Skips } from '../report/skips.js';
 import type { Verdicts } from './verdicts.js';

@@ -3,7 +3,7 @@
  * handed to every tap: the checkpoints (what each door decides), the crawl clock (when a request
  * may leave), the batch filter of the enqueue door, the notes kept per request, and the reports.
  */
-import { Checkpoints } from '../checkpoints.js';
+import { Checkpoints } from './checkpoints.js';
 import type { RobotsManagerLike } from '../manager-contract.js';
 import type { ResolvedOptions } from '../options.js';
 import { CrawlClock } from '../politeness/crawl-clock.js';

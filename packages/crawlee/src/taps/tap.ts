@@ -2,7 +2,7 @@
  * The seam between `RobotsPlugin.attach()` and the Crawlee majors: one tap per major (`v3/`,
  * `v4/`), each given the same parts, so a part added to the plugin reaches both majors or fails to
  * compile on one. A tap only finds each door on its release and crawler kind, asks the door's
- * checkpoint (`checkpoints.ts`) and the crawl clock, and ends a skip the way its release does.
+ * checkpoint (`guard/checkpoints.ts`) and the crawl clock, and ends a skip the way its release does.
  */
 import type { RobotsGuard } from '../guard/guard.js';
 import type { CrawlDelayScheduler } from '../politeness/scheduler.js';

@@ -26,7 +26,7 @@
  *   the `WebSocket` of every page and frame; a disallowed one is closed before it connects.
  *   Playwright cannot route the WebSockets of workers.
  */
-import { sameUrl } from '../../checkpoints.js';
+import { sameUrl } from '../../guard/checkpoints.js';
 import type { RobotsGuard } from '../../guard/guard.js';
 import { pauseRequests, targetIdOf, type CdpSession, type PausedRequest, type PausedRequestAction } from './cdp-fetch.js';
 import {

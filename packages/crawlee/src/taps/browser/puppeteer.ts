@@ -16,7 +16,7 @@
  * - WebSockets are not checked: DevTools offers no point where a WebSocket handshake can be
  *   paused or refused (`Fetch` does not see it), and Puppeteer has no WebSocket routing.
  */
-import { sameUrl } from '../../checkpoints.js';
+import { sameUrl } from '../../guard/checkpoints.js';
 import type { RobotsGuard } from '../../guard/guard.js';
 import { pauseRequests, targetIdOf, type CdpSession, type PausedRequest } from './cdp-fetch.js';
 import {

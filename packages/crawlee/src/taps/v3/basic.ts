@@ -12,7 +12,7 @@
  *   fetches in its handler) when the handler starts;
  * - the user's request handler and `run` (`user-handler.ts`).
  */
-import { uncheckedMessage } from '../../checkpoints.js';
+import { uncheckedMessage } from '../../guard/checkpoints.js';
 import type { RobotsGuard } from '../../guard/guard.js';
 import type { SitemapFeeder } from '../../sitemaps/feeder.js';
 import type { ContextInternals, PublicCrawler } from '../crawler-shape.js';

@@ -14,7 +14,7 @@
  * - the user's request handler (`../user-handler.ts`, `../handle-checked.ts`), and `run`: the manager
  *   is claimed again for each run; one summary line at the end.
  */
-import { uncheckedMessage } from '../../checkpoints.js';
+import { uncheckedMessage } from '../../guard/checkpoints.js';
 import type { RobotsGuard } from '../../guard/guard.js';
 import type { ContextInternals, PublicCrawler } from '../crawler-shape.js';
 import { handleChecked } from '../handle-checked.js';

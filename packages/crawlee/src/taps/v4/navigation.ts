@@ -27,7 +27,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import * as crawleeCore from '@crawlee/core';
-import { sameUrl } from '../../checkpoints.js';
+import { sameUrl } from '../../guard/checkpoints.js';
 import type { RobotsGuard } from '../../guard/guard.js';
 import type { CheckedUrls } from '../../guard/request-notes.js';
 import { noteAnswer } from '../../politeness/answer.js';

@@ -27,13 +27,13 @@
  * URLs are compared one way everywhere ({@link sameUrl}): two spellings of one URL are one URL.
  */
 import type { UsageReport } from '@heed/manager';
-import type { ResolvedOptions } from './options.js';
-import { abortable } from './politeness/abort.js';
-import type { CrawlClock } from './politeness/crawl-clock.js';
-import { nofollowSkip, skipFromVerdict, type SkipEvent, type SkipStage } from './report/skip-events.js';
-import type { PageInfo } from './guard/request-notes.js';
-import type { UsageVerdicts } from './guard/usage-verdicts.js';
-import { safeOrigin, type UrlUse, type Verdicts } from './guard/verdicts.js';
+import type { ResolvedOptions } from '../options.js';
+import { abortable } from '../politeness/abort.js';
+import type { CrawlClock } from '../politeness/crawl-clock.js';
+import { nofollowSkip, skipFromVerdict, type SkipEvent, type SkipStage } from '../report/skip-events.js';
+import type { PageInfo } from './request-notes.js';
+import type { UsageVerdicts } from './usage-verdicts.js';
+import { safeOrigin, type UrlUse, type Verdicts } from './verdicts.js';
 
 /** A checkpoint's answer: `undefined` to let the request go, else why not. */
 export type Checked = SkipEvent | undefined;
