@@ -36,14 +36,13 @@ import {
   type CrawlerV4,
   type RequestManagerV4,
 } from './internals.js';
-import { attachNavigationChecks, InFlight } from './navigation.js';
+import { attachNavigationChecks } from './navigation.js';
 
 const attachV4: Tap = async ({ crawler: target, guard, queue, feeder }) => {
   turnOffCrawleeRobotsCheckV4(target);
   const { options } = guard;
   const crawler = target as unknown as CrawlerV4;
-  const inFlight = new InFlight();
-  const claim = (manager: RequestManagerV4) => claimManager(queue, manager, inFlight);
+  const claim = (manager: RequestManagerV4) => claimManager(queue, manager);
   const manager = await crawler.getRequestManager();
   claim(manager);
   // Crawlee 4 tells a ThrottlingRequestManager of each 429 itself.
@@ -53,34 +52,20 @@ const attachV4: Tap = async ({ crawler: target, guard, queue, feeder }) => {
     crawler.log.warning(
       "RobotsPlugin: this JSDOMCrawler's jsdom could not be found beside @crawlee/jsdom; its sub-resources (blockSubresources) are not checked.",
     );
-  await attachNavigationChecks(crawler, guard, inFlight, queue.checkedBeforeFetch, {
+  await attachNavigationChecks(crawler, guard, queue.checkedBeforeFetch, {
     userAgent: options.identifyPages ? options.userAgent : undefined,
     crawleePaces429,
   });
   attachBrowserNavigationV4(target, guard, queue.checkedBeforeFetch, crawleePaces429);
   hookUserHandler((wrap) => wrapUserHandler(target, wrap), target.log, guard, queue);
-  hookRequestHandling(target, guard, queue, inFlight);
+  hookRequestHandling(target, guard, queue);
   wrapRun(crawler, guard, queue, feeder, async () => claim(await crawler.getRequestManager()));
 };
 
-const noted = new WeakSet<object>();
-
-/**
- * Claims the manager for `queue`'s plugin and makes its methods go through the queue wrappers;
- * requests it lets go are noted as navigating (see `navigation.ts`).
- */
-function claimManager(queue: QueueHooks, manager: RequestManagerV4, inFlight: InFlight): void {
-  const view = queueView(manager);
-  queue.wrap(view);
+/** Claims the manager for `queue`'s plugin and makes its methods go through the queue wrappers. */
+function claimManager(queue: QueueHooks, manager: RequestManagerV4): void {
+  queue.wrap(queueView(manager));
   installView(manager);
-  if (noted.has(view)) return;
-  noted.add(view);
-  const checked = view.fetchNextRequest.bind(view);
-  view.fetchNextRequest = async () => {
-    const request = await checked();
-    if (request) inFlight.add(request);
-    return request;
-  };
 }
 
 /**
@@ -89,12 +74,10 @@ function claimManager(queue: QueueHooks, manager: RequestManagerV4, inFlight: In
  * request manager's check (a crawler that reads from elsewhere) goes through the unchecked-request
  * door here, after its fetch (4.x fetches in a private step), and is not handed on when refused.
  */
-function hookRequestHandling(crawler: PublicCrawler, guard: RobotsGuard, queue: QueueHooks, inFlight: InFlight): void {
+function hookRequestHandling(crawler: PublicCrawler, guard: RobotsGuard, queue: QueueHooks): void {
   let warnedBypass = false;
   wrapUserHandler(crawler, (handler) => async (context: ContextInternals) => {
     const { request } = context;
-    // Navigated (a crawler without an HTTP client, or one that sent nothing): no longer navigating.
-    inFlight.delete(request);
     if (!queue.checkedBeforeFetch.has(request)) {
       if (!warnedBypass) {
         warnedBypass = true;

@@ -1,15 +1,15 @@
 /**
  * HTTP crawlers on Crawlee 4 (HttpCrawler, CheerioCrawler, JSDOMCrawler, …): every request their
- * navigation sends is checked before it leaves. Crawlee 4 navigates in a private step through the
- * crawler's HTTP client (`httpClient`, protected), whose `sendRequest` follows redirects itself,
- * calling the client's `fetch` (Crawlee's documented extension point for HTTP clients) once per hop.
+ * navigation sends passes its door before it leaves. Crawlee 4 navigates in the crawler's
+ * `makeHttpRequest(context)` (a public pipeline step) through its HTTP client (`httpClient`,
+ * protected), whose `sendRequest` follows redirects itself, calling the client's `fetch` (Crawlee's
+ * documented extension point for HTTP clients) once per hop.
  *
- * - `sendRequest` of the crawler's client is wrapped: a call for a request the crawler is
- *   navigating (it left the request manager and has not reached the handler) runs in a scope that
- *   names that request;
+ * - `makeHttpRequest` of the crawler (on the crawler object) runs in a scope that names the request
+ *   being navigated, and reads the answer;
  * - `fetch`, on the client's class and on the classes of Crawlee's own clients (the default client
- *   is made inside a private field, so its class is the only way in; the check applies only inside
- *   the scope, other callers are left as they are): the first hop is the URL sent, checked when it
+ *   is made inside a private field, so its class is the only way in; installed once, it checks only
+ *   inside a navigation's scope, other callers are left as they are): the first hop is the URL sent, checked when it
  *   differs from the one checked before the fetch (a `preNavigationHook` that set `request.url`);
  *   each later hop is a redirect, checked before it is requested and made to wait for its origin's
  *   crawl-delay.
@@ -27,24 +27,24 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import * as crawleeCore from '@crawlee/core';
-import { sameUrl } from '../../guard/checkpoints.js';
 import type { RobotsGuard } from '../../guard/guard.js';
 import type { CheckedUrls } from '../../guard/request-notes.js';
 import { noteAnswer } from '../../politeness/answer.js';
 import type { SkipEvent } from '../../report/skip-events.js';
 import type { Skips } from '../../report/skips.js';
-import type { RequestInternals } from '../crawler-shape.js';
+import type { ContextInternals, RequestInternals } from '../crawler-shape.js';
 import { identifyFetchRequest } from '../identify.js';
 import { skipRequest } from '../skip-request.js';
-import { httpClientOf } from './internals.js';
+import { httpClientOf, type HttpClientLike } from './internals.js';
 
 /** The navigation in progress: the crawler request, the URL checked before its fetch, the hops sent so far. */
 interface NavigationScope {
   readonly request: RequestInternals;
   readonly checked: string;
   readonly guard: RobotsGuard;
-  readonly skips: Skips;
   readonly sent: WeakSet<object>;
+  /** The user-agent the page goes out under, until it is set on the page's first request. */
+  userAgent: string | undefined;
   last: string | undefined;
 }
 
@@ -53,34 +53,7 @@ const patchedFetch = new WeakSet<object>();
 const wrappedClients = new WeakSet<object>();
 
 type Fetch = (this: unknown, input: { url: string }, init?: unknown) => Promise<unknown>;
-
-/** Requests the crawler took from the request manager and is navigating, by URL (read live: a hook may rewrite it). */
-export class InFlight {
-  private readonly requests = new Set<RequestInternals>();
-
-  add(request: RequestInternals): void {
-    // A request whose navigation failed before sending anything never reaches the handler: the set is bounded.
-    if (this.requests.size >= MAX_IN_FLIGHT) this.requests.delete(this.requests.values().next().value as RequestInternals);
-    this.requests.add(request);
-  }
-
-  delete(request: RequestInternals): void {
-    this.requests.delete(request);
-  }
-
-  /** The navigating request whose URL is `url`, taken out of the set. */
-  take(url: string): RequestInternals | undefined {
-    for (const request of this.requests) {
-      if (!sameUrl(request.url, url)) continue;
-      this.requests.delete(request);
-      return request;
-    }
-    return undefined;
-  }
-}
-
-/** Navigations in progress kept at most (far above any crawler's concurrency). */
-const MAX_IN_FLIGHT = 10_000;
+type MakeHttpRequest = (context: ContextInternals) => Promise<{ response?: unknown } | undefined>;
 
 /** How a crawler's navigations are sent, beyond the checks. */
 export interface NavigationOptions {
@@ -91,37 +64,54 @@ export interface NavigationOptions {
 }
 
 /**
- * Installs the checks on the HTTP client of `crawler` (when it has one: browser crawlers navigate
- * in the browser). `checkedBeforeFetch`: the URL each request was checked for when it left the
- * request manager. Returns false when the crawler has no HTTP client to watch.
+ * Installs the checks on the navigation of `crawler`, when it navigates over HTTP (an
+ * `HttpCrawler`: browser crawlers navigate in the browser). `checkedBeforeFetch`: the URL each
+ * request was checked for when it left the request manager. Returns false when the crawler has no
+ * HTTP navigation to watch.
  */
 export async function attachNavigationChecks(
   crawler: object,
   guard: RobotsGuard,
-  inFlight: InFlight,
   checkedBeforeFetch: CheckedUrls,
   sending: NavigationOptions,
 ): Promise<boolean> {
+  const c = crawler as { makeHttpRequest?: MakeHttpRequest };
   const client = httpClientOf(crawler);
-  if (client === undefined) return false;
+  if (typeof c.makeHttpRequest !== 'function' || client === undefined) return false;
   patchFetchOf(client);
   for (const loaded of await crawleeClientClasses()) patchFetchOf(loaded.prototype);
-  if (wrappedClients.has(client)) return true;
-  wrappedClients.add(client);
-  const c = client;
-  const original = c.sendRequest.bind(c);
-  c.sendRequest = (initialRequest, options) => {
-    const request = initialRequest && typeof initialRequest.url === 'string' ? inFlight.take(initialRequest.url) : undefined;
-    if (request === undefined) return original(initialRequest, options);
+  identifyNavigations(client);
+  const navigate = c.makeHttpRequest.bind(crawler);
+  c.makeHttpRequest = (context) => {
+    const { request } = context;
     const checked = checkedBeforeFetch.get(request) ?? request.url;
-    if (sending.userAgent !== undefined) identifyFetchRequest(initialRequest, sending.userAgent);
-    return navigation.run({ request, checked, guard, skips: guard.skips, sent: new WeakSet(), last: undefined }, async () => {
-      const response = await original(initialRequest, options);
-      await noteAnswer(guard.clock, guard.options.maxCrawlDelaySecs * 1000, response, request, sending.crawleePaces429);
-      return response;
+    const scope: NavigationScope = { request, checked, guard, sent: new WeakSet(), userAgent: sending.userAgent, last: undefined };
+    return navigation.run(scope, async () => {
+      const result = await navigate(context);
+      await noteAnswer(guard.clock, guard.options.maxCrawlDelaySecs * 1000, result?.response, request, sending.crawleePaces429);
+      return result;
     });
   };
   return true;
+}
+
+/**
+ * The page's first request goes out under the bot's name: the client's `sendRequest` (public), on
+ * the client object, sets the `user-agent` of a navigation's request unless it names one (from
+ * `request.headers` or a navigation hook); the client copies it to every hop.
+ */
+function identifyNavigations(client: HttpClientLike): void {
+  if (wrappedClients.has(client)) return;
+  wrappedClients.add(client);
+  const send = client.sendRequest.bind(client);
+  client.sendRequest = (initialRequest, options) => {
+    const scope = navigation.getStore();
+    if (scope?.userAgent !== undefined) {
+      identifyFetchRequest(initialRequest, scope.userAgent);
+      scope.userAgent = undefined;
+    }
+    return send(initialRequest, options);
+  };
 }
 
 /** The classes of Crawlee 4's own HTTP clients that are installed (the default `ImpitHttpClient`, the fallback `FetchHttpClient`). */
@@ -178,7 +168,7 @@ async function checkHop(scope: NavigationScope, url: string): Promise<void> {
 }
 
 async function interrupt(scope: NavigationScope, skip: SkipEvent, why: string): Promise<never> {
-  return interruptAsSkip(scope.request, skip, scope.skips, why);
+  return interruptAsSkip(scope.request, skip, scope.guard.skips, why);
 }
 
 /**
