@@ -366,7 +366,7 @@ describe.skipIf(!has('chromium', 'test/crawlee/browser-doors.test.ts')).each([
   it('a WebSocket (Playwright); Puppeteer has no hook for one, as the reference says', () => {
     expect(doors.a.count('/ws-ok')).toBeGreaterThan(0);
     if (expected.websocketsChecked) expect(seen(doors.a)).not.toContain('/private/ws');
-    // When this fails, Puppeteer's WebSockets are covered: update "What is not checked, and why" in packages/crawlee/docs/reference.md.
+    // When this fails, Puppeteer's WebSockets are covered: remove its gap from test/contract/gaps.ts (which writes "What is not checked, and why").
     else expect(seen(doors.a)).toContain('/private/ws');
   });
 

@@ -68,17 +68,17 @@ export function tableRows(text: string): string[][] {
 }
 
 /**
- * Puts `section` between the markers of the file at `path` (appending the markers when missing).
- * Returns whether the file changed.
+ * Puts `section` between the markers of the file at `path` (appending the markers when missing):
+ * the fault table's by default, another generated section's when given. Returns whether the file changed.
  */
-export function writeSection(path: string, section: string): boolean {
+export function writeSection(path: string, section: string, markers: { start: string; end: string } = { start: START, end: END }): boolean {
   const text = readFileSync(path, 'utf8');
-  const start = text.indexOf(START);
-  const end = text.indexOf(END);
-  const block = `${START}\n${section}\n${END}`;
+  const start = text.indexOf(markers.start);
+  const end = text.indexOf(markers.end);
+  const block = `${markers.start}\n${section}\n${markers.end}`;
   const next =
     start >= 0 && end > start
-      ? `${text.slice(0, start)}${block}${text.slice(end + END.length)}`
+      ? `${text.slice(0, start)}${block}${text.slice(end + markers.end.length)}`
       : `${text.replace(/\n*$/, '\n\n')}${block}\n`;
   if (next === text) return false;
   // Whole-file replace: a test reading the file at the same moment never sees half a file.

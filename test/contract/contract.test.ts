@@ -1,0 +1,232 @@
+/**
+ * The contract suite: the README's guarantees as a table of door × crawler kind. Each kind crawls
+ * one recording loopback site once, through every door that applies to it (doors.ts, kinds.ts);
+ * then each cell is one test of what reached the server and which skips were reported. A cell that
+ * Heed cannot hold is in gaps.ts, checked against what the crawl shows, and listed in the
+ * reference's "What is not checked, and why" (`npm run docs` rewrites the list; an ordinary run
+ * fails when the file is stale).
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { RobotsPlugin, type SkipEvent } from '@heed/crawlee';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSite, type Site } from '../crawlee/site.js';
+import { writeSection } from '../faults/fault-table.js';
+import { has } from '../support/requirements.js';
+import { DOORS, ORIGINS, serveDoors, type CrawlRecord, type Door, type DoorSite, type SiteUrl } from './doors.js';
+import { DOCS_END, DOCS_START, EVERY_DOOR, GAPS, gapOf, renderGaps } from './gaps.js';
+import { CRAWLEE_3_18, KINDS, type CrawleeModules, type Kind } from './kinds.js';
+
+/** The Crawlee release the suite runs against: another one's modules go here. */
+const MODULES: CrawleeModules = CRAWLEE_3_18;
+const REFERENCE = fileURLToPath(new URL('../../packages/crawlee/docs/reference.md', import.meta.url));
+const UA = 'HeedBot/1.0 (+https://heed.example/bot)';
+const ALL_DOORS: readonly Door[] = DOORS;
+const ALL_KINDS: readonly Kind[] = KINDS;
+
+/** How long a page's handler waits for what the page requests while open (a popup, a worker's socket). */
+const OPEN_WAIT_MS = 10_000;
+/** Then a little longer, so that a disallowed twin sent beside an allowed one has had its chance to arrive. */
+const LEAK_WAIT_MS = 300;
+/**
+ * Crawls run two at a time: most of a crawl is waiting (crawl-delay, Retry-After, a browser
+ * starting), and one at a time the suite would take twice as long. Lower bounds on time only, so
+ * a busier machine cannot fail a cell.
+ */
+const CRAWLS_AT_ONCE = 2;
+
+interface Crawl extends CrawlRecord {
+  readonly server: Site;
+  readonly failed: number;
+  /** Whether the kind's control held (`undefined`: it has none). */
+  readonly controlHeld: boolean | undefined;
+}
+
+const urlOf = (site: DoorSite, url: SiteUrl) => site[url.origin].url(url.path);
+const hitsOf = (site: DoorSite, url: SiteUrl) => site[url.origin].count(url.path);
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function settle(site: DoorSite, urls: readonly SiteUrl[]): Promise<void> {
+  const deadline = Date.now() + OPEN_WAIT_MS;
+  while (Date.now() < deadline && !urls.every((url) => hitsOf(site, url) > 0)) await pause(50);
+  await pause(LEAK_WAIT_MS);
+}
+
+/** One crawl of `kind` through every door that applies to it. */
+async function crawl(kind: Kind, modules: CrawleeModules): Promise<Crawl> {
+  const server = await startSite(ORIGINS.length);
+  const stalls = monitorEventLoopDelay({ resolution: 10 });
+  stalls.enable();
+  try {
+    const site = Object.fromEntries(ORIGINS.map((name, i) => [name, server.origins[i]!])) as DoorSite;
+    serveDoors(site);
+    const doors = ALL_DOORS.filter((door) => door.appliesTo(kind.traits));
+    const doorOfPage = new Map(doors.flatMap((door) => (door.start ?? []).map((url) => [urlOf(site, url), door] as const)));
+    const rewrites = new Map(
+      doors.flatMap((door) => Object.entries(door.rewrites ?? {}).map(([path, to]) => [site.pages.url(path), urlOf(site, to)])),
+    );
+    const skips: SkipEvent[] = [];
+    const notes = new Map<string, string>();
+    const crawler = kind.build(
+      {
+        rewrite: (url) => rewrites.get(url),
+        onPage: async (url, actions) => {
+          const door = doorOfPage.get(url);
+          if (door === undefined) return;
+          await door.onPage?.[new URL(url).pathname]?.(actions, { site, note: (key, value) => void notes.set(key, value) });
+          await settle(site, door.expect(kind.traits).whileOpen ?? []);
+        },
+      },
+      modules,
+    );
+    const queue = await crawler.getRequestQueue();
+    await queue.addRequests(doors.flatMap((door) => door.queued ?? []).map((url) => ({ url: urlOf(site, url) })));
+    const plugin = await RobotsPlugin.attach(crawler, {
+      userAgent: UA,
+      sitemaps: {},
+      logSummary: false,
+      logSkips: false,
+      onSkip: (event) => void skips.push(event),
+    });
+    // The origins that wait (Retry-After, crawl-delay) first, so their waits overlap the rest.
+    const starts = doors.flatMap((door) => door.start ?? []).sort((x, y) => Number(x.origin === 'pages') - Number(y.origin === 'pages'));
+    await crawler.run(starts.map((url) => urlOf(site, url)));
+    await plugin.close();
+    const stampSlackMs = stalls.max / 1e6;
+    return {
+      server,
+      site,
+      skips,
+      notes,
+      stampSlackMs,
+      failed: crawler.stats.state.requestsFailed,
+      controlHeld: kind.control?.holds(crawler),
+    };
+  } catch (error) {
+    await server.close();
+    throw error;
+  } finally {
+    stalls.disable();
+  }
+}
+
+/** Checks one cell: the door's controls reached the server, its disallowed URLs did not (a gap's still do), each skip was reported. */
+function checkCell(door: Door, kind: Kind, run: Crawl): void {
+  const expected = door.expect(kind.traits);
+  const gap = gapOf(door.id, kind.id);
+  for (const url of expected.reached) expect(hitsOf(run.site, url), `${url.path}, the allowed twin, reached the server`).toBeGreaterThan(0);
+  for (const blocked of expected.blocked) {
+    if (gap?.reaches.includes(blocked.path)) {
+      // A race's leak comes and goes: nothing to require of it either way.
+      if (gap.intermittent) continue;
+      expect(
+        hitsOf(run.site, blocked),
+        `${blocked.path} no longer reaches the server: remove the gap from test/contract/gaps.ts`,
+      ).toBeGreaterThan(0);
+      continue;
+    }
+    expect(hitsOf(run.site, blocked), `${blocked.path} reached the server`).toBe(0);
+    if (blocked.stage !== undefined) {
+      const stages = run.skips.filter((event) => event.url === urlOf(run.site, blocked)).map((event) => event.stage);
+      expect(stages, `skip events of ${blocked.path}`).toContain(blocked.stage);
+    }
+  }
+  // A gap of the door's own promise (timing) is what the gap says cannot be kept.
+  if (gap === undefined) door.check?.(run);
+}
+
+const runnable = ALL_KINDS.filter((kind) => !kind.needsChromium || has('chromium', `test/contract/contract.test.ts, ${kind.name}`));
+const crawls = new Map<string, Promise<Crawl>>();
+/** Kinds whose tests wait for their crawl, in the order they asked: crawled before the others. */
+const asked: Kind[] = [];
+let closing = false;
+
+/**
+ * The crawl of `kind` once it has ended. The first kind to ask starts the crawls of every kind,
+ * `CRAWLS_AT_ONCE` at a time: those asked for first, then the browser kinds (they take longest, and
+ * the others fill the place beside them).
+ */
+async function crawlOf(kind: Kind): Promise<Crawl> {
+  asked.push(kind);
+  if (asked.length === 1) for (let i = 0; i < CRAWLS_AT_ONCE; i++) void crawlInTurn();
+  while (!crawls.has(kind.id)) await pause(50);
+  return crawls.get(kind.id)!;
+}
+
+async function crawlInTurn(): Promise<void> {
+  const longestFirst = [...runnable].sort((x, y) => Number(y.needsChromium) - Number(x.needsChromium));
+  for (;;) {
+    const kind = [...asked, ...longestFirst].find((k) => !crawls.has(k.id));
+    if (kind === undefined || closing) return;
+    const started = crawl(kind, MODULES);
+    crawls.set(kind.id, started);
+    // Its rejection is the kind's own beforeAll's to report.
+    await started.catch(() => {});
+  }
+}
+
+afterAll(async () => {
+  closing = true;
+  for (const started of crawls.values()) await (await started.catch(() => undefined))?.server.close();
+});
+
+for (const kind of ALL_KINDS) {
+  describe.skipIf(!runnable.includes(kind))(`${kind.name} on Crawlee ${MODULES.release}`, () => {
+    let run: Crawl;
+
+    beforeAll(async () => {
+      run = await crawlOf(kind);
+    }, 300_000);
+
+    for (const door of ALL_DOORS.filter((d) => d.appliesTo(kind.traits))) {
+      const gap = gapOf(door.id, kind.id);
+      it(`${door.id}${gap === undefined ? '' : ' (a gap)'}: ${door.title}`, () => checkCell(door, kind, run));
+    }
+
+    if (kind.control !== undefined) {
+      const { control } = kind;
+      const gap = gapOf(EVERY_DOOR, kind.id);
+      it(`${control.title}${gap === undefined ? '' : ' (a gap)'}`, () => {
+        expect(run.controlHeld, gap === undefined ? control.title : 'it does now: remove the gap from test/contract/gaps.ts').toBe(
+          gap === undefined,
+        );
+      });
+    }
+
+    it('no disallowed URL reaches any origin but those of its gaps, and no request fails', () => {
+      const gapLeaks = GAPS.filter((gap) => gap.kind === kind.id && gap.condition === undefined).flatMap((gap) => gap.reaches);
+      const leaks = ORIGINS.flatMap((name) => run.site[name].paths().filter((path) => path.startsWith('/private')));
+      expect(leaks.filter((path) => !gapLeaks.includes(path))).toEqual([]);
+      expect(run.failed).toBe(0);
+    });
+  });
+}
+
+describe('the gaps', () => {
+  it('each names a door that applies to its kind, or the kind itself when it has a control', () => {
+    for (const gap of GAPS) {
+      const kind = ALL_KINDS.find((k) => k.id === gap.kind)!;
+      const applies =
+        gap.door === EVERY_DOOR ? kind.control !== undefined : ALL_DOORS.find((d) => d.id === gap.door)!.appliesTo(kind.traits);
+      expect(applies, `${gap.door} on ${gap.kind}`).toBe(true);
+    }
+  });
+
+  // The list is documentation generated from gaps.ts: `npm run docs` rewrites it; an ordinary run
+  // only checks it, so no test writes a tracked file and a stale list fails here.
+  it('are the list of "What is not checked, and why" in the crawlee reference (npm run docs rewrites it)', () => {
+    const generated = renderGaps();
+    if (process.env.HEED_WRITE_DOCS === '1') {
+      writeSection(REFERENCE, generated, { start: DOCS_START, end: DOCS_END });
+      return;
+    }
+    const text = readFileSync(REFERENCE, 'utf8');
+    const start = text.indexOf(DOCS_START);
+    const end = text.indexOf(DOCS_END);
+    expect(start, `${DOCS_START} in packages/crawlee/docs/reference.md`).toBeGreaterThanOrEqual(0);
+    expect(text.slice(start + DOCS_START.length, end).trim(), 'packages/crawlee/docs/reference.md is stale: run `npm run docs`').toBe(
+      generated,
+    );
+  });
+});

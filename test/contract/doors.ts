@@ -1,0 +1,401 @@
+/**
+ * The doors of the contract suite: every way a request can leave a crawl, each with a disallowed URL
+ * (under `/private`, which every origin's robots.txt disallows) that must never reach the server and
+ * an allowed twin that must, so that no cell passes because nothing was requested at all. A door says
+ * what the site serves for it, how the crawl meets it (start URLs, requests already queued, a
+ * navigation hook's rewrite, what the request handler does on its page), which crawler kinds it
+ * applies to, and what the server and the skip events must show afterwards.
+ *
+ * Every door lives on one site of three origins, crawled once per crawler kind: `pages` holds most
+ * doors; `busy` answers `429` once (its pause must not slow the other doors); `slow` has a
+ * `Crawl-delay`.
+ */
+import { RobotsDisallowedError, type SkipEvent, type SkipStage } from '@heed/crawlee';
+import { expect } from 'vitest';
+import { page, redirect, text, type Hit, type Route, type RouteResponse, type SiteOrigin } from '../crawlee/site.js';
+import type { KindTraits } from './kinds.js';
+
+export const ORIGINS = ['pages', 'busy', 'slow'] as const;
+export type OriginName = (typeof ORIGINS)[number];
+export type DoorSite = Readonly<Record<OriginName, SiteOrigin>>;
+
+/** What every origin's robots.txt says; a door may add lines for its origin. */
+const ROBOTS_RULES = ['User-agent: *', 'Disallow: /private'];
+
+/** A URL of the site: the origin it is on and its path. */
+export interface SiteUrl {
+  readonly origin: OriginName;
+  readonly path: string;
+}
+
+const on = (origin: OriginName, path: string): SiteUrl => ({ origin, path });
+const pages = (path: string) => on('pages', path);
+
+/** A disallowed URL and the skip stage it must be reported at (none promised: nothing in Heed sees it to report). */
+export interface Blocked extends SiteUrl {
+  readonly stage?: SkipStage;
+}
+
+/** What the server and the skip events must show for a door on one crawler kind. */
+export interface Expectation {
+  /** Must never reach the server. */
+  readonly blocked: readonly Blocked[];
+  /** Must reach the server (the controls). */
+  readonly reached: readonly SiteUrl[];
+  /** Of `reached`, those the page requests while it is open (resources, popups): its handler waits for them. */
+  readonly whileOpen?: readonly SiteUrl[];
+}
+
+/** What the request handler of a door's page can do, whichever crawler kind handles it. */
+export interface PageActions {
+  /** Enqueues the page's links (`links` are its `<a href>`s, for a crawler that parses nothing). */
+  enqueueLinks(links: readonly string[]): Promise<void>;
+  /** `context.sendRequest({ url })`, resolving to the status; absent where the handler's context has none. */
+  readonly sendRequest: ((url: string) => Promise<number>) | undefined;
+}
+
+/** The crawl a door's page is handled in: its site, and a place to write down what happened for the door's check. */
+export interface PageRun {
+  readonly site: DoorSite;
+  note(key: string, value: string): void;
+}
+
+/** What one crawl left behind, for the doors to check. */
+export interface CrawlRecord {
+  readonly site: DoorSite;
+  readonly skips: readonly SkipEvent[];
+  readonly notes: ReadonlyMap<string, string>;
+  /** The longest the crawling process's event loop stalled during the crawl: how late a stamp of the site can be. */
+  readonly stampSlackMs: number;
+}
+
+export interface Door {
+  readonly id: string;
+  /** The door as the docs name it: "a link enqueueLinks finds". */
+  readonly title: string;
+  readonly appliesTo: (kind: KindTraits) => boolean;
+  /** Lines added to an origin's robots.txt. */
+  readonly robots?: (site: DoorSite) => Partial<Record<OriginName, readonly string[]>>;
+  /** The routes the door adds, by origin and path. */
+  readonly routes: (site: DoorSite) => readonly (readonly [SiteUrl, Route])[];
+  readonly start?: readonly SiteUrl[];
+  /** Put straight into the crawler's request queue before the plugin is attached. */
+  readonly queued?: readonly SiteUrl[];
+  /** What a `preNavigationHook` sets `request.url` to, by the request's path. */
+  readonly rewrites?: Readonly<Record<string, SiteUrl>>;
+  /** What the request handler does on the door's pages, by path. */
+  readonly onPage?: Readonly<Record<string, (page: PageActions, run: PageRun) => Promise<void>>>;
+  expect(kind: KindTraits): Expectation;
+  /** Anything else the door promises (timing, what a call returned), checked after the crawl. */
+  readonly check?: (record: CrawlRecord) => void;
+}
+
+/** A page whose script runs `code`. */
+const script = (title: string, code: string) => page(title, [], '', `<script>${code}</script>`);
+const asset = (type: string, body: string): RouteResponse => ({ headers: { 'content-type': type }, body });
+/** Pages served at each path: a leak then looks like success to the crawler, as it would on a real site. */
+const pagesAt = (...urls: SiteUrl[]) => urls.map((url) => [url, page(url.path, [])] as const);
+const wsUrl = (site: DoorSite, path: string) => site.pages.url(path).replace(/^http/, 'ws');
+
+/** The sub-resources of the `subresource` door; `dom`: JSDOM loads it too (it fetches no images). */
+const RESOURCES = [
+  { name: 'img.png', tag: (src: string) => `<img src="${src}">`, type: 'image/png', body: '', dom: false },
+  { name: 'style.css', tag: (src: string) => `<link rel="stylesheet" href="${src}">`, type: 'text/css', body: 'h1{}', dom: true },
+  { name: 'script.js', tag: (src: string) => `<script src="${src}"></script>`, type: 'text/javascript', body: '1;', dom: true },
+  { name: 'frame', tag: (src: string) => `<iframe src="${src}"></iframe>`, type: 'text/html', body: '<p>frame</p>', dom: true },
+] as const;
+
+/** Crawl-delay of the `slow` origin, seconds, and the pages crawled there. */
+const CRAWL_DELAY_SECS = 1;
+const SLOW_PAGES = ['/slow/0', '/slow/1', '/slow/2'].map((path) => on('slow', path));
+const RETRY_AFTER_SECS = 1;
+
+/**
+ * Requests the site stamps as the crawl's own, for timing: robots.txt is exempt from crawl-delay by
+ * RFC 9309 and a browser's favicon is a page resource, not a crawl request.
+ */
+function crawlHits(origin: SiteOrigin): Hit[] {
+  return origin.hits.filter((hit) => hit.path !== '/robots.txt' && hit.path !== '/favicon.ico');
+}
+
+/**
+ * The site stamps a request when its event loop reads it, in the crawler's own busy process: a stamp
+ * comes late by as long as that loop was held up (the crawl's longest event-loop stall, which the
+ * suite measures as `stampSlackMs`), and the gap before it looks that much shorter. So the bounds
+ * are lower bounds only, less that slack and a margin; without the pause or the delay, requests
+ * follow each other within milliseconds.
+ */
+const STAMP_MARGIN_MS = 100;
+const atLeast = (ms: number, record: CrawlRecord) => ms - STAMP_MARGIN_MS - record.stampSlackMs;
+
+export const DOORS = [
+  {
+    id: 'enqueue',
+    title: 'a start URL, and a link `enqueueLinks` finds',
+    appliesTo: () => true,
+    routes: () => [
+      [pages('/enqueue'), page('enqueue', ['/private/linked', '/ok/linked'])],
+      ...pagesAt(pages('/private/start'), pages('/ok/start'), pages('/private/linked'), pages('/ok/linked')),
+    ],
+    start: [pages('/enqueue'), pages('/private/start'), pages('/ok/start')],
+    onPage: { '/enqueue': (actions) => actions.enqueueLinks(['/private/linked', '/ok/linked']) },
+    expect: () => ({
+      blocked: [
+        { ...pages('/private/start'), stage: 'enqueue' },
+        { ...pages('/private/linked'), stage: 'enqueue' },
+      ],
+      reached: [pages('/ok/start'), pages('/ok/linked')],
+    }),
+  },
+  {
+    id: 'before-fetch',
+    title: 'a request already in the request queue before `attach()`',
+    appliesTo: () => true,
+    routes: () => pagesAt(pages('/private/queued'), pages('/ok/queued')),
+    queued: [pages('/private/queued'), pages('/ok/queued')],
+    expect: () => ({ blocked: [{ ...pages('/private/queued'), stage: 'before-fetch' }], reached: [pages('/ok/queued')] }),
+  },
+  {
+    id: 'rewrite',
+    title: 'a `preNavigationHook` that sets `request.url`',
+    appliesTo: (kind) => kind.navigationHooks,
+    routes: () => pagesAt(pages('/rewrite'), pages('/rewrite-ok'), pages('/private/rewritten'), pages('/ok/rewritten')),
+    start: [pages('/rewrite'), pages('/rewrite-ok')],
+    rewrites: { '/rewrite': pages('/private/rewritten'), '/rewrite-ok': pages('/ok/rewritten') },
+    expect: () => ({ blocked: [{ ...pages('/private/rewritten'), stage: 'before-fetch' }], reached: [pages('/ok/rewritten')] }),
+  },
+  {
+    id: 'redirect',
+    title: 'a redirect of the page',
+    appliesTo: (kind) => kind.fetchesPages,
+    routes: () => [
+      [pages('/hop'), redirect('/private/hop-target')],
+      [pages('/hop-ok'), redirect('/ok/hop-target')],
+      ...pagesAt(pages('/private/hop-target'), pages('/ok/hop-target')),
+    ],
+    start: [pages('/hop'), pages('/hop-ok')],
+    expect: () => ({
+      blocked: [{ ...pages('/private/hop-target'), stage: 'redirect' }],
+      reached: [pages('/hop'), pages('/ok/hop-target')],
+    }),
+  },
+  {
+    id: 'subresource',
+    title: "the page's images, stylesheets, scripts and frames",
+    appliesTo: (kind) => kind.subresources !== 'none',
+    routes: () => [
+      [
+        pages('/resources'),
+        page('resources', [], '', RESOURCES.flatMap((r) => [r.tag(`/private/${r.name}`), r.tag(`/ok/${r.name}`)]).join('')),
+      ],
+      ...RESOURCES.flatMap((r) => [`/private/${r.name}`, `/ok/${r.name}`].map((path) => [pages(path), asset(r.type, r.body)] as const)),
+    ],
+    start: [pages('/resources')],
+    expect: (kind) => {
+      const loaded = RESOURCES.filter((r) => kind.subresources === 'browser' || r.dom);
+      const twins = loaded.map((r) => pages(`/ok/${r.name}`));
+      return {
+        blocked: RESOURCES.map((r) => ({
+          ...pages(`/private/${r.name}`),
+          ...(loaded.includes(r) ? { stage: 'subresource' as const } : {}),
+        })),
+        reached: twins,
+        whileOpen: twins,
+      };
+    },
+  },
+  {
+    id: 'subresource-redirect',
+    title: "a redirect of a page's stylesheet",
+    appliesTo: (kind) => kind.subresources !== 'none',
+    routes: () => [
+      [
+        pages('/resource-hops'),
+        page('resource hops', [], '<link rel="stylesheet" href="/style-hop"><link rel="stylesheet" href="/style-hop-ok">'),
+      ],
+      [pages('/style-hop'), redirect('/private/hop.css')],
+      [pages('/style-hop-ok'), redirect('/ok/hop.css')],
+      [pages('/private/hop.css'), asset('text/css', 'h1{}')],
+      [pages('/ok/hop.css'), asset('text/css', 'h1{}')],
+    ],
+    start: [pages('/resource-hops')],
+    expect: () => ({
+      blocked: [{ ...pages('/private/hop.css'), stage: 'subresource' }],
+      reached: [pages('/style-hop'), pages('/ok/hop.css')],
+      whileOpen: [pages('/style-hop'), pages('/ok/hop.css')],
+    }),
+  },
+  {
+    id: 'script-request',
+    title: "an `XMLHttpRequest` of the page's script",
+    appliesTo: (kind) => kind.scripts,
+    routes: () => [
+      [
+        pages('/xhr'),
+        script(
+          'xhr',
+          ['/private/xhr', '/ok/xhr'].map((path) => `{ const r = new XMLHttpRequest(); r.open('GET', '${path}'); r.send(); }`).join('\n'),
+        ),
+      ],
+      [pages('/private/xhr'), text('secret')],
+      [pages('/ok/xhr'), text('ok')],
+    ],
+    start: [pages('/xhr')],
+    expect: () => ({
+      blocked: [{ ...pages('/private/xhr'), stage: 'subresource' }],
+      reached: [pages('/ok/xhr')],
+      whileOpen: [pages('/ok/xhr')],
+    }),
+  },
+  {
+    id: 'popup',
+    title: '`window.open` from the page',
+    appliesTo: (kind) => kind.browser,
+    routes: () => [
+      [pages('/popup'), script('popup', `window.open('/private/popup'); window.open('/ok/popup');`)],
+      ...pagesAt(pages('/private/popup'), pages('/ok/popup')),
+    ],
+    start: [pages('/popup')],
+    expect: () => ({
+      blocked: [{ ...pages('/private/popup'), stage: 'redirect' }],
+      reached: [pages('/ok/popup')],
+      whileOpen: [pages('/ok/popup')],
+    }),
+  },
+  {
+    id: 'websocket',
+    title: 'a WebSocket the page opens',
+    appliesTo: (kind) => kind.scripts,
+    routes: (site) => [
+      [pages('/ws'), script('ws', `new WebSocket('${wsUrl(site, '/private/ws')}'); new WebSocket('${wsUrl(site, '/ok/ws')}');`)],
+    ],
+    start: [pages('/ws')],
+    // No skip event is promised: a closed WebSocket is the page's business, not a request of the crawl.
+    expect: () => ({ blocked: [pages('/private/ws')], reached: [pages('/ok/ws')], whileOpen: [pages('/ok/ws')] }),
+  },
+  {
+    id: 'worker-websocket',
+    title: "a WebSocket of the page's worker",
+    appliesTo: (kind) => kind.browser,
+    routes: (site) => [
+      [pages('/ws-worker'), script('ws worker', `new Worker('/ws-worker.js');`)],
+      [
+        pages('/ws-worker.js'),
+        asset(
+          'text/javascript',
+          `new WebSocket('${wsUrl(site, '/private/worker-ws')}'); new WebSocket('${wsUrl(site, '/ok/worker-ws')}');`,
+        ),
+      ],
+    ],
+    start: [pages('/ws-worker')],
+    expect: () => ({ blocked: [pages('/private/worker-ws')], reached: [pages('/ok/worker-ws')], whileOpen: [pages('/ok/worker-ws')] }),
+  },
+  {
+    id: 'send-request',
+    title: '`context.sendRequest()` in the request handler, and its redirect',
+    appliesTo: (kind) => kind.handlerSendRequest,
+    routes: () => [
+      ...pagesAt(pages('/send')),
+      [pages('/private/api'), text('secret')],
+      [pages('/ok/api'), text('ok')],
+      [pages('/send-hop'), redirect('/private/send-hop')],
+      [pages('/private/send-hop'), text('secret')],
+    ],
+    start: [pages('/send')],
+    onPage: {
+      '/send': async (actions, { site, note }) => {
+        for (const path of ['/private/api', '/ok/api', '/send-hop']) {
+          try {
+            note(`send ${path}`, String(await actions.sendRequest!(site.pages.url(path))));
+          } catch (error) {
+            note(`send ${path}`, error instanceof RobotsDisallowedError ? 'RobotsDisallowedError' : `other: ${String(error)}`);
+          }
+        }
+      },
+    },
+    expect: () => ({
+      blocked: [
+        { ...pages('/private/api'), stage: 'send-request' },
+        { ...pages('/private/send-hop'), stage: 'send-request' },
+      ],
+      reached: [pages('/ok/api'), pages('/send-hop')],
+    }),
+    check: ({ notes }) => {
+      expect(Object.fromEntries([...notes].filter(([key]) => key.startsWith('send ')))).toEqual({
+        'send /private/api': 'RobotsDisallowedError',
+        'send /ok/api': '200',
+        'send /send-hop': 'RobotsDisallowedError',
+      });
+    },
+  },
+  {
+    id: 'sitemap',
+    title: 'a page URL of a sitemap that robots.txt names',
+    appliesTo: () => true,
+    robots: (site) => ({ pages: [`Sitemap: ${site.pages.url('/sitemap.xml')}`] }),
+    routes: (site) => [
+      [
+        pages('/sitemap.xml'),
+        asset(
+          'application/xml',
+          '<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">' +
+            ['/private/from-sitemap', '/ok/from-sitemap'].map((path) => `<url><loc>${site.pages.url(path)}</loc></url>`).join('') +
+            '</urlset>',
+        ),
+      ],
+      ...pagesAt(pages('/private/from-sitemap'), pages('/ok/from-sitemap')),
+    ],
+    expect: () => ({ blocked: [{ ...pages('/private/from-sitemap'), stage: 'sitemap' }], reached: [pages('/ok/from-sitemap')] }),
+  },
+  {
+    id: 'answer',
+    title: "a `429` answer's `Retry-After`",
+    appliesTo: () => true,
+    routes: (site) => [
+      // 429 the first time only: the retry is the next request of the origin, and must wait.
+      [
+        on('busy', '/busy'),
+        () => (site.busy.count('/busy') === 1 ? text('slow down', 429, { 'retry-after': String(RETRY_AFTER_SECS) }) : page('busy', [])),
+      ],
+    ],
+    start: [on('busy', '/busy')],
+    expect: () => ({ blocked: [], reached: [on('busy', '/busy')] }),
+    check: (record) => {
+      const hits = crawlHits(record.site.busy);
+      const refused = hits.findIndex((hit) => hit.path === '/busy');
+      const after = hits.slice(refused + 1);
+      expect(after.length, 'a request of the origin after the 429').toBeGreaterThan(0);
+      for (const hit of after)
+        expect(hit.at - hits[refused]!.at, hit.path).toBeGreaterThanOrEqual(atLeast(RETRY_AFTER_SECS * 1000, record));
+    },
+  },
+  {
+    id: 'crawl-delay',
+    title: 'the `Crawl-delay` of robots.txt',
+    appliesTo: () => true,
+    robots: () => ({ slow: [`Crawl-delay: ${CRAWL_DELAY_SECS}`] }),
+    routes: () => pagesAt(...SLOW_PAGES),
+    start: SLOW_PAGES,
+    expect: () => ({ blocked: [], reached: SLOW_PAGES }),
+    check: (record) => {
+      const times = crawlHits(record.site.slow).map((hit) => hit.at);
+      expect(times).toHaveLength(SLOW_PAGES.length);
+      for (let i = 1; i < times.length; i++)
+        expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(atLeast(CRAWL_DELAY_SECS * 1000, record));
+    },
+  },
+] as const satisfies readonly Door[];
+
+export type DoorId = (typeof DOORS)[number]['id'];
+
+/** Serves every door's routes and each origin's robots.txt on `site`. */
+export function serveDoors(site: DoorSite): void {
+  const doors: readonly Door[] = DOORS;
+  for (const name of ORIGINS) {
+    const extra = doors.flatMap((door) => door.robots?.(site)[name] ?? []);
+    site[name].routes.set('/robots.txt', text([...ROBOTS_RULES, ...extra, ''].join('\n')));
+  }
+  for (const door of doors) for (const [url, route] of door.routes(site)) site[url.origin].routes.set(url.path, route);
+  // Browsers ask for it on their own; a 404 keeps it out of the way.
+  for (const name of ORIGINS) site[name].routes.set('/favicon.ico', { status: 404, body: '' });
+}

@@ -1,0 +1,159 @@
+/**
+ * The cells of the contract suite that Heed cannot hold: a door that applies to a crawler kind where
+ * a disallowed URL still leaves (or a politeness promise is not kept), and why. The one list: the
+ * suite checks every other applicable cell as holding and each gap here against what the crawl
+ * shows, and the bullet list of "What is not checked, and why" in packages/crawlee/docs/reference.md
+ * is generated from it (`npm run docs`).
+ */
+import { DOORS, type DoorId } from './doors.js';
+import { KINDS, type KindId } from './kinds.js';
+
+/** A gap of the kind itself rather than of one door: the kind's control fails (see `Kind.control`). */
+export const EVERY_DOOR = 'every door';
+
+export interface Gap {
+  readonly door: DoorId | typeof EVERY_DOOR;
+  readonly kind: KindId;
+  /**
+   * Only under this condition, which the suite's crawl does not meet (an older release, a remote
+   * browser): the suite's cell holds, and is checked as holding.
+   */
+  readonly condition?: string;
+  /** Why, as the reference says it. */
+  readonly reason: string;
+  /**
+   * The disallowed paths the suite's crawl sees reach the server at this cell: checked on every run,
+   * so that a gap that closes is noticed. Empty for a gap of timing, which only a bound on time
+   * could show (the suite sets none), and for a conditional gap.
+   */
+  readonly reaches: readonly string[];
+  /** `reaches` happens in some runs only (a race): tolerated, not required. */
+  readonly intermittent?: true;
+  /** What was seen, for a gap that breaks a guarantee the README makes (not rendered in the reference). */
+  readonly evidence?: string;
+}
+
+const PUPPETEER_WEBSOCKETS =
+  'DevTools has no point where a WebSocket handshake can be paused or refused (its `Fetch` domain never sees one), ' +
+  'and Puppeteer has no WebSocket routing: a WebSocket to a disallowed URL reaches it.';
+const PLAYWRIGHT_WORKER_WEBSOCKETS = '`routeWebSocket()` replaces the `WebSocket` of pages and frames only.';
+const PLAYWRIGHT_CONTEXT_RACE =
+  'sometimes, on the first pages of a crawl. A page the browser had already opened when the plugin installed its browser ' +
+  "context's `routeWebSocket()` (the pages a crawl opens together at its start) may load without the script that routes " +
+  'its WebSockets, which then connect unchecked.';
+const PLAYWRIGHT_CONTEXT_RACE_EVIDENCE =
+  'In about 1 contract run in 10 (PlaywrightCrawler and the adaptive one alike), /private/ws reached the server with no ' +
+  'skip event. A crawl of 40 pages that each open a WebSocket, 8 at a time: in 1 run of 3 a page of the first 8 had no ' +
+  "`__pwWebSocketDispatch` (Playwright's WebSocket mock), so its `WebSocket` was the native one and the disallowed one " +
+  'connected; in others first-batch pages had the mock without its binding. With the first batch held 3 s after the first ' +
+  "page's install, 3 runs of 4 still leaked from a first-batch page; no page opened later ever did.";
+/** What the reference's table says of JSDOMCrawler's sub-resources. */
+const JSDOM_OWN_CLIENT =
+  'jsdom sends it from its own HTTP client, which has no hook (a browser crawler with `blockSubresources` checks it).';
+
+export const GAPS: readonly Gap[] = [
+  { door: 'websocket', kind: 'puppeteer', reason: PUPPETEER_WEBSOCKETS, reaches: ['/private/ws'] },
+  { door: 'worker-websocket', kind: 'puppeteer', reason: PUPPETEER_WEBSOCKETS, reaches: ['/private/worker-ws'] },
+  {
+    door: 'websocket',
+    kind: 'playwright',
+    condition: 'Playwright before 1.48',
+    reason:
+      'a WebSocket to a disallowed URL reaches it, as on Puppeteer: `context.routeWebSocket()`, which closes a disallowed ' +
+      'WebSocket before it connects, arrived in 1.48.',
+    reaches: [],
+  },
+  { door: 'worker-websocket', kind: 'playwright', reason: PLAYWRIGHT_WORKER_WEBSOCKETS, reaches: ['/private/worker-ws'] },
+  {
+    door: 'websocket',
+    kind: 'playwright',
+    reason: PLAYWRIGHT_CONTEXT_RACE,
+    reaches: ['/private/ws'],
+    intermittent: true,
+    evidence: PLAYWRIGHT_CONTEXT_RACE_EVIDENCE,
+  },
+  {
+    door: 'websocket',
+    kind: 'adaptive-browser',
+    reason: PLAYWRIGHT_CONTEXT_RACE,
+    reaches: ['/private/ws'],
+    intermittent: true,
+    evidence: PLAYWRIGHT_CONTEXT_RACE_EVIDENCE,
+  },
+  { door: 'worker-websocket', kind: 'adaptive-browser', reason: PLAYWRIGHT_WORKER_WEBSOCKETS, reaches: ['/private/worker-ws'] },
+  {
+    door: 'popup',
+    kind: 'puppeteer',
+    condition: 'a browser whose browser target cannot be reached, as a remote endpoint that refuses it',
+    reason: 'popups and workers go unchecked; the plugin logs a warning, and the crawled pages are still checked.',
+    reaches: [],
+  },
+  {
+    door: 'subresource-redirect',
+    kind: 'jsdom',
+    reason: `the stylesheet's URL is checked, its redirect hops are not: ${JSDOM_OWN_CLIENT}`,
+    reaches: ['/private/hop.css'],
+  },
+  { door: 'script-request', kind: 'jsdom', reason: `with \`runScripts\`; ${JSDOM_OWN_CLIENT}`, reaches: ['/private/xhr'] },
+  { door: 'websocket', kind: 'jsdom', reason: `with \`runScripts\`; ${JSDOM_OWN_CLIENT}`, reaches: ['/private/ws'] },
+  {
+    door: 'answer',
+    kind: 'basic',
+    reason:
+      "it fetches nothing itself; the page's answer comes back to the request handler from `sendRequest`, whose " +
+      '`Retry-After` the plugin does not read, so a `429` pauses nothing (crawl-delay still holds).',
+    reaches: [],
+    evidence: 'The retry of the page answered `429` with `Retry-After: 1` reached the server 52 ms and 379 ms after it (two runs).',
+  },
+  {
+    door: EVERY_DOOR,
+    kind: 'adaptive-http',
+    reason:
+      "no page is rendered HTTP-only. The plugin's pre-navigation hook reads `context.page`, which HTTP-only rendering refuses " +
+      'with an error, so Crawlee renders every page in the browser instead, where each door is checked.',
+    reaches: [],
+    evidence:
+      'Crawlee 3.18 with a predictor that always says `static`: 15 HTTP-only runs and 15 browser runs for 14 pages; each ' +
+      'HTTP-only run failed with "Page object was used in HTTP-only pre-navigation hook", thrown from the plugin\'s ' +
+      'browser pre-navigation hook (the one that guards the page before `page.goto()`), before anything was sent.',
+  },
+];
+
+/** The gap of a cell, when one holds in the suite's own crawl (a conditional one does not). */
+export function gapOf(door: string, kind: string): Gap | undefined {
+  return GAPS.find((gap) => gap.door === door && gap.kind === kind && gap.condition === undefined);
+}
+
+export const DOCS_START = '<!-- contract-gaps:start -->';
+export const DOCS_END = '<!-- contract-gaps:end -->';
+
+/** The width the reference's prose is wrapped at. */
+const WIDTH = 100;
+
+/** `text` as a markdown bullet, wrapped at {@link WIDTH} with its continuation lines indented. */
+function bullet(text: string): string {
+  const lines: string[] = [];
+  let line = '-';
+  for (const word of text.split(' ')) {
+    if (line.length + 1 + word.length > WIDTH && line.trim() !== '-') {
+      lines.push(line);
+      line = ' ';
+    }
+    line += ` ${word}`;
+  }
+  return [...lines, line].join('\n');
+}
+
+/** The bullet list of the reference's "What is not checked, and why": one bullet per gap, in the order of the kinds and doors tables. */
+export function renderGaps(): string {
+  const kindIndex = (gap: Gap) => KINDS.findIndex((k) => k.id === gap.kind);
+  const doorIndex = (gap: Gap) => DOORS.findIndex((d) => d.id === gap.door);
+  const ordered = [...GAPS].sort((x, y) => kindIndex(x) - kindIndex(y) || doorIndex(x) - doorIndex(y));
+  const bullets = ordered.map((gap) => {
+    const kind = KINDS[kindIndex(gap)]!;
+    const when = gap.condition === undefined ? '' : ` (${gap.condition})`;
+    const door = gap.door === EVERY_DOOR ? '' : `, ${DOORS[doorIndex(gap)]!.title}`;
+    return bullet(`${kind.name}${when}${door}: ${gap.reason}`);
+  });
+  return ['<!-- Generated from test/contract/gaps.ts; edit it there, then run `npm run docs`. -->', '', ...bullets].join('\n');
+}
