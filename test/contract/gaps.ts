@@ -96,27 +96,6 @@ export const GAPS: readonly Gap[] = [
   },
   { door: 'script-request', kind: 'jsdom', reason: `with \`runScripts\`; ${JSDOM_OWN_CLIENT}`, reaches: ['/private/xhr'] },
   { door: 'websocket', kind: 'jsdom', reason: `with \`runScripts\`; ${JSDOM_OWN_CLIENT}`, reaches: ['/private/ws'] },
-  {
-    door: 'answer',
-    kind: 'basic',
-    reason:
-      "it fetches nothing itself; the page's answer comes back to the request handler from `sendRequest`, whose " +
-      '`Retry-After` the plugin does not read, so a `429` pauses nothing (crawl-delay still holds).',
-    reaches: [],
-    evidence: 'The retry of the page answered `429` with `Retry-After: 1` reached the server 52 ms and 379 ms after it (two runs).',
-  },
-  {
-    door: EVERY_DOOR,
-    kind: 'adaptive-http',
-    reason:
-      "no page is rendered HTTP-only. The plugin's pre-navigation hook reads `context.page`, which HTTP-only rendering refuses " +
-      'with an error, so Crawlee renders every page in the browser instead, where each door is checked.',
-    reaches: [],
-    evidence:
-      'Crawlee 3.18 with a predictor that always says `static`: 15 HTTP-only runs and 15 browser runs for 14 pages; each ' +
-      'HTTP-only run failed with "Page object was used in HTTP-only pre-navigation hook", thrown from the plugin\'s ' +
-      'browser pre-navigation hook (the one that guards the page before `page.goto()`), before anything was sent.',
-  },
 ];
 
 /** The gap of a cell, when one holds in the suite's own crawl (a conditional one does not). */

@@ -178,8 +178,14 @@ function adaptive<Id extends string>(id: Id, rendering: 'static' | 'clientOnly')
     traits: { ...(httpOnly ? HTTP_TRAITS : BROWSER_TRAITS), handlerSendRequest: false },
     needsChromium: true,
     control: {
-      title: `renders every page ${httpOnly ? 'HTTP-only' : 'in the browser'}, as its rendering-type predictor says`,
-      holds: (crawler: ContractCrawler) => (httpOnly ? renderings(crawler).browser === 0 : renderings(crawler).http === 0),
+      title: httpOnly
+        ? 'renders its pages HTTP-only, as its rendering-type predictor says (in the browser only a page whose HTTP-only run failed)'
+        : 'renders every page in the browser, as its rendering-type predictor says',
+      holds: (crawler: ContractCrawler) => {
+        const { http, browser } = renderings(crawler);
+        // A page whose HTTP-only run fails (its 429, a navigation Heed refused) is rendered again in the browser.
+        return httpOnly ? http > 0 && browser < http : http === 0;
+      },
     },
     build: (spec: CrawlSpec, modules: CrawleeModules = CRAWLEE_3_18): ContractCrawler =>
       new modules.playwright.AdaptivePlaywrightCrawler(

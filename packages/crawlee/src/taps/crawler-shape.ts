@@ -144,3 +144,15 @@ export interface PublicCrawler {
   addRequests(requests: unknown, options?: unknown): Promise<unknown>;
   run(requests?: unknown, options?: unknown): Promise<unknown>;
 }
+
+/**
+ * The browser page of `context`, or `undefined`: none (an HTTP crawler), or a context whose `page`
+ * getter throws (AdaptivePlaywrightCrawler's HTTP-only runs, which have no page).
+ */
+export function pageOf(context: ContextInternals): unknown {
+  try {
+    return context.page;
+  } catch {
+    return undefined;
+  }
+}

@@ -25,7 +25,7 @@
  * Checked against Crawlee 3.13.0 to 3.18.1 (`gotoExtended` setting `request.headers`).
  */
 import { heldSessionOf } from './browser/playwright.js';
-import type { ContextInternals, NavigationHook } from './crawler-shape.js';
+import { pageOf, type ContextInternals, type NavigationHook } from './crawler-shape.js';
 
 type Headers = Record<string, unknown>;
 
@@ -68,7 +68,7 @@ export function identifyHttpPages(userAgent: string): NavigationHook {
 /** The navigation hook of a browser crawler that sends the page under `userAgent`. */
 export function identifyBrowserPages(userAgent: string): NavigationHook {
   return async (context) => {
-    const page = context.page as IdentifiablePage | undefined;
+    const page = pageOf(context) as IdentifiablePage | undefined;
     if (page === undefined) return;
     const headers = requestHeaders(context);
     // A request's own User-Agent is sent as given: as the page's user-agent too, since a browser's

@@ -22,7 +22,7 @@ import {
 } from '../page-signals/index.js';
 import { mayCarrySignals, signalWords, type SignalWords } from '../page-signals/quick-scan.js';
 import { pageUsageEvidence } from '../page-signals/usage.js';
-import type { ContextInternals } from './crawler-shape.js';
+import { pageOf, type ContextInternals } from './crawler-shape.js';
 
 /**
  * What the page says. A promise only when reading needs one (a browser's page, Playwright's
@@ -179,7 +179,7 @@ function wordsOf(token: ProductTokens, links: boolean): SignalWords {
  */
 function readSignals(context: ContextInternals, wantLinks: boolean, quick: SignalWords | undefined): PageSignals | Promise<PageSignals> {
   const pageUrl = context.request.loadedUrl ?? context.request.url;
-  const page = context.page as Partial<EvaluatingPage> | undefined;
+  const page = pageOf(context) as Partial<EvaluatingPage> | undefined;
   if (page && typeof page.evaluate === 'function') return signalsFromBrowserPage(page as EvaluatingPage, pageUrl, wantLinks);
   const document = (context['window'] as { document?: unknown } | undefined)?.document;
   if (isDocument(document)) return signalsFromDocument(document, pageUrl, wantLinks);

@@ -3,10 +3,12 @@
  * is sent, and through got's hooks (Crawlee's default HTTP client is got-scraping) so is the URL a
  * `beforeRequest` hook rewrote it to and every redirect hop. A disallowed URL rejects the call with
  * {@link RobotsDisallowedError} and is reported to `onSkip` (stage `send-request`); it is not a
- * Crawlee request, so Crawlee's `onSkippedRequest` is not told and the page's request goes on.
+ * Crawlee request, so Crawlee's `onSkippedRequest` is not told and the page's request goes on. The
+ * answer's `Retry-After` on a `429` or `503` pauses its origin, as a page's does.
  */
 import { RobotsDisallowedError } from '../errors.js';
 import type { RobotsGuard } from '../guard/guard.js';
+import { noteAnswer } from '../politeness/answer.js';
 import type { SkipEvent } from '../report/skip-events.js';
 import type { ContextInternals } from './crawler-shape.js';
 
@@ -40,7 +42,7 @@ export function guardSendRequest(context: ContextInternals, guard: RobotsGuard):
       await judge(url);
     };
     try {
-      return await send({
+      const response = await send({
         ...options,
         hooks: {
           ...hooks,
@@ -49,6 +51,10 @@ export function guardSendRequest(context: ContextInternals, guard: RobotsGuard):
           beforeRedirect: [...(hooks['beforeRedirect'] ?? []), checkOnce],
         },
       });
+      // Its answer counts for the crawl clock as a page's does: a `429` or `503` pauses its origin
+      // (a BasicCrawler fetches its pages this way).
+      await noteAnswer(guard.clock, guard.options.maxCrawlDelaySecs * 1000, response, { url: asked });
+      return response;
     } catch (error) {
       if (refused !== undefined) throw new RobotsDisallowedError(refused);
       throw error;

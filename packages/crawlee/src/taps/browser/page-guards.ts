@@ -16,7 +16,7 @@
  *   crawler was launched with a user-agent of its own (`identify.ts` does the crawled pages).
  */
 import type { RobotsGuard } from '../../guard/guard.js';
-import type { ContextInternals, PublicCrawler } from '../crawler-shape.js';
+import { pageOf, type ContextInternals, type PublicCrawler } from '../crawler-shape.js';
 import { launchUserAgent } from '../identify.js';
 import { PlaywrightGuards, type PlaywrightPage } from './playwright.js';
 import { PuppeteerGuards, type PuppeteerPage } from './puppeteer.js';
@@ -47,7 +47,7 @@ export function browserPageGuards(crawler: PublicCrawler, guard: RobotsGuard): B
       navigated.add(context.request);
     },
     beforeGoto: async (context) => {
-      const page = context.page as Partial<PlaywrightPage & PuppeteerPage> | undefined;
+      const page = pageOf(context) as Partial<PlaywrightPage & PuppeteerPage> | undefined;
       if (!page) return;
       if (typeof page.route === 'function') await playwright.guardCrawledPage(page as PlaywrightPage, context);
       else if (typeof page.setRequestInterception === 'function') await puppeteer.guardCrawledPage(page as PuppeteerPage, context);
