@@ -14,8 +14,8 @@
  * `BROWSER_SETS` (the oldest and the newest supported); HEED_COMPAT_RELEASES=3.13.0,3.18.1 runs the
  * listed releases that `BROWSER_SETS` has. `npm test` runs none: a fresh install of the browser
  * libraries and three browser crawls cost more than CI's budget leaves. Crawlee 4 (with
- * HEED_COMPAT_RELEASES=all or naming 4.0.0-rc.0, and its tarballs at hand): one project with
- * the three crawlers, the same crawls.
+ * HEED_COMPAT_RELEASES=all or naming a build of `V4_RELEASES`, 4.0.0-rc.0 or `4-next`, and its
+ * tarballs at hand): one project per build with the three crawlers, the same crawls.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
@@ -29,8 +29,7 @@ import {
   heedWarnings,
   installedVersions,
   sh,
-  testsV4,
-  V4_RELEASE,
+  v4ReleasesToTest,
   type Project,
   type ProjectInstalls,
 } from './consumer.js';
@@ -107,10 +106,10 @@ const KINDS = {
 export function describeBrowserProjects(installs: ProjectInstalls): void {
   const releases = browserReleasesToTest();
   // Nothing starts (no site, no install) when no release is asked for.
-  const v4 = testsV4() ? crawleeV4(true) : undefined;
+  const v4Builds = v4ReleasesToTest().map((release) => ({ release, source: crawleeV4(true, release) }));
   const asked =
     releases.length > 0 ||
-    v4 !== undefined ||
+    v4Builds.length > 0 ||
     optIn('HEED_COMPAT_RELEASES', 'all', 'test/compat/browsers.ts, the browser and JSDOM projects', 'npm run test:compat');
   const runs = asked && has('chromium', 'test/compat/browsers.ts');
   describe.skipIf(!runs)('the browser and JSDOM crawlers', () => {
@@ -267,44 +266,49 @@ export function describeBrowserProjects(installs: ProjectInstalls): void {
       );
     });
 
-    describe.runIf(v4 !== undefined)(`a user project with the browser and JSDOM crawlers of Crawlee ${V4_RELEASE}`, () => {
-      if (v4 === undefined || 'skip' in v4) {
-        if (v4 !== undefined) console.log(`compat: ${v4.skip}`);
-        it.skip(v4?.skip ?? 'Crawlee 4 not asked for', () => {});
-        return;
-      }
-      const install = installs.plan(V4_RELEASE, { crawleeTarballs: v4.tarballs, browsers: true }, { when: runs });
-      let proj: Project;
+    for (const { release, source } of v4Builds) {
+      const name = 'skip' in source || source.version === release ? release : `${release} (${source.version})`;
+      describe(`a user project with the browser and JSDOM crawlers of Crawlee ${name}`, () => {
+        if ('skip' in source) {
+          console.log(`compat: ${source.skip}`);
+          it.skip(source.skip, () => {});
+          return;
+        }
+        // What the packages call themselves: the release the crawls are checked against.
+        const { version } = source;
+        const install = installs.plan(release, { crawleeTarballs: source.tarballs, browsers: true }, { when: runs });
+        let proj: Project;
 
-      beforeAll(async () => {
-        proj = await install();
-      }, SLOW);
+        beforeAll(async () => {
+          proj = await install();
+        }, SLOW);
 
-      it(
-        "playwright: redirects, a rewrite, popups and target=_blank links checked inside the browser; pages under the bot's name",
-        async () => {
-          expect(heedWarnings(proj.installLog)).toEqual([]);
-          const result = await crawl(proj, V4_RELEASE, 'playwright');
-          expectProtected(result, V4_RELEASE, 'playwright');
-          // identifyPages: the crawled pages went out under the plugin's userAgent.
-          const pages = a.hits.filter((hit) => ['/', '/ok', '/open', '/blank'].includes(hit.path));
-          expect(pages.length).toBeGreaterThan(0);
-          expect(new Set(pages.map((hit) => hit.userAgent))).toEqual(new Set(['HeedBot/1.0 (+https://heed.example/bot)']));
-        },
-        SLOW,
-      );
+        it(
+          "playwright: redirects, a rewrite, popups and target=_blank links checked inside the browser; pages under the bot's name",
+          async () => {
+            expect(heedWarnings(proj.installLog)).toEqual([]);
+            const result = await crawl(proj, version, 'playwright');
+            expectProtected(result, version, 'playwright');
+            // identifyPages: the crawled pages went out under the plugin's userAgent.
+            const pages = a.hits.filter((hit) => ['/', '/ok', '/open', '/blank'].includes(hit.path));
+            expect(pages.length).toBeGreaterThan(0);
+            expect(new Set(pages.map((hit) => hit.userAgent))).toEqual(new Set(['HeedBot/1.0 (+https://heed.example/bot)']));
+          },
+          SLOW,
+        );
 
-      it(
-        'puppeteer: the same checks inside the browser',
-        async () => expectProtected(await crawl(proj, V4_RELEASE, 'puppeteer'), V4_RELEASE, 'puppeteer'),
-        SLOW,
-      );
+        it(
+          'puppeteer: the same checks inside the browser',
+          async () => expectProtected(await crawl(proj, version, 'puppeteer'), version, 'puppeteer'),
+          SLOW,
+        );
 
-      it(
-        'jsdom: a redirect and a rewrite checked; a disallowed stylesheet and iframe not loaded (blockSubresources)',
-        async () => expectProtected(await crawl(proj, V4_RELEASE, 'jsdom'), V4_RELEASE, 'jsdom'),
-        SLOW,
-      );
-    });
+        it(
+          'jsdom: a redirect and a rewrite checked; a disallowed stylesheet and iframe not loaded (blockSubresources)',
+          async () => expectProtected(await crawl(proj, version, 'jsdom'), version, 'jsdom'),
+          SLOW,
+        );
+      });
+    }
   });
 }

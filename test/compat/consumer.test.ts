@@ -11,7 +11,10 @@
  * flavour. `pnpm test:compat` (HEED_COMPAT_RELEASES=all) runs the Cheerio flavour on every release
  * of `ALL_RELEASES` and the browser flavour on every release of `BROWSER_SETS` (3.13.0 and 3.18.1).
  * HEED_COMPAT_RELEASES=3.13.0,3.18.1 runs both flavours on the releases listed (the browser flavour
- * on those of them that `BROWSER_SETS` has).
+ * on those of them that `BROWSER_SETS` has). Crawlee 4 (`V4_RELEASES`: 4.0.0-rc.0 and `4-next`,
+ * Crawlee's master after it, each from tarballs kept beside the checkout) runs with
+ * HEED_COMPAT_RELEASES=all or a list naming the build, both flavours; a build whose tarballs are
+ * absent is skipped, saying so.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
@@ -31,7 +34,7 @@ import {
   sh,
   testsV4,
   UNSUPPORTED_RELEASE,
-  V4_RELEASE,
+  v4ReleasesToTest,
   type Project,
 } from './consumer.js';
 
@@ -44,6 +47,8 @@ interface CrawlResult {
   crawleeSkips: { url: string; reason: string }[];
   /** What the handler's sendRequest() of a disallowed URL ended as. */
   sent: string[];
+  /** What the handler's sendRequest() of an allowed URL ended as (the Crawlee 4 ESM crawl). */
+  sentAllowed?: string[];
   /** Pages whose robots directives (read by the plugin) say noindex. */
   noindex: string[];
   failed: number;
@@ -75,6 +80,8 @@ beforeAll(async () => {
   a.routes.set('/redirect-to-private', redirect('/private/redirected'));
   a.routes.set('/sitemap.txt', text(`${a.url('/from-sitemap')}\n${a.url('/private/from-sitemap')}\n`));
   a.routes.set('/from-sitemap', page('from the sitemap', []));
+  // What the Crawlee 4 ESM crawl asks of sendRequest() (allowed).
+  a.routes.set('/api/ok', text('ok'));
   b.routes.set('/robots.txt', text('User-agent: *\nDisallow: /blocked\n'));
   b.routes.set('/', page('B', ['/blocked/linked', '/b-page']));
   // Its robots meta tag: not to be indexed (the handler is told), its links not followed.
@@ -258,88 +265,99 @@ describe.runIf(triesUnsupported)(`a user project with @crawlee/cheerio@${UNSUPPO
 });
 
 /**
- * Crawlee 4: the same crawls in a project of the Crawlee 4.0.0-rc.0 tarballs, with the same
- * outcomes; Crawlee's own `respectRobotsTxtFile` is on in the ESM crawl, and Heed replaces it.
+ * Crawlee 4: the same crawls in a project of each Crawlee 4 build's tarballs (4.0.0-rc.0, and
+ * `4-next`, Crawlee's master after it), with the same outcomes; Crawlee's own
+ * `respectRobotsTxtFile` is on in the ESM crawl, and Heed replaces it.
  */
-describe.runIf(testsV4())(`a user project with Crawlee ${V4_RELEASE}`, () => {
-  const source = crawleeV4();
-  if ('skip' in source) {
-    console.log(`compat: ${source.skip}`);
-    it.skip(source.skip, () => {});
-    return;
-  }
-  const install = installs.plan(V4_RELEASE, { crawleeTarballs: source.tarballs }, { when: testsV4() });
-  let proj: Project;
+for (const release of v4ReleasesToTest()) {
+  const source = crawleeV4(false, release);
+  const name = 'skip' in source || source.version === release ? release : `${release} (${source.version})`;
+  describe(`a user project with Crawlee ${name}`, () => {
+    if ('skip' in source) {
+      console.log(`compat: ${source.skip}`);
+      it.skip(source.skip, () => {});
+      return;
+    }
+    // What the packages call themselves: the release the project's crawls are checked against.
+    const { version } = source;
+    const install = installs.plan(release, { crawleeTarballs: source.tarballs }, { when: testsV4(release) });
+    let proj: Project;
 
-  beforeAll(async () => {
-    proj = await install();
-  }, SLOW);
+    beforeAll(async () => {
+      proj = await install();
+    }, SLOW);
 
-  it(
-    "installs with plain npm install: no warnings about Heed's packages, one copy of @crawlee/core",
-    async () => {
-      expect(heedWarnings(proj.installLog)).toEqual([]);
-      expect(await installedVersions(proj.dir, '@crawlee/core')).toEqual([V4_RELEASE]);
-    },
-    SLOW,
-  );
+    it(
+      "installs with plain npm install: no warnings about Heed's packages, one copy of @crawlee/core",
+      async () => {
+        expect(heedWarnings(proj.installLog)).toEqual([]);
+        expect(await installedVersions(proj.dir, '@crawlee/core')).toEqual([version]);
+      },
+      SLOW,
+    );
 
-  it(
-    "ESM JavaScript: import, attach, crawl; Crawlee's own robots.txt check replaced",
-    async () => {
-      const result = await crawl(proj, V4_RELEASE, 'crawl.mjs');
-      expectProtected(result, V4_RELEASE);
-      expect(result.log).toContain("RobotsPlugin: replacing the crawler's respectRobotsTxtFile checks with Heed's.");
-      // identifyPages: the pages went out under the plugin's userAgent, not the client's browser header.
-      const pages = a.hits.filter((hit) => ['/', '/ok'].includes(hit.path));
-      expect(pages.length).toBeGreaterThan(0);
-      expect(new Set(pages.map((hit) => hit.userAgent))).toEqual(new Set(['HeedBot/1.0 (+https://heed.example/bot)']));
-    },
-    SLOW,
-  );
+    it(
+      "ESM JavaScript: import, attach, crawl; Crawlee's own robots.txt check replaced",
+      async () => {
+        const result = await crawl(proj, version, 'crawl.mjs');
+        expectProtected(result, version);
+        expect(result.log).toContain("RobotsPlugin: replacing the crawler's respectRobotsTxtFile checks with Heed's.");
+        // identifyPages: the pages went out under the plugin's userAgent, not the client's browser header.
+        const pages = a.hits.filter((hit) => ['/', '/ok'].includes(hit.path));
+        expect(pages.length).toBeGreaterThan(0);
+        expect(new Set(pages.map((hit) => hit.userAgent))).toEqual(new Set(['HeedBot/1.0 (+https://heed.example/bot)']));
+        // An allowed sendRequest() goes out, under the plugin's userAgent too (Crawlee 4 takes fetch Headers there).
+        expect(result.sentAllowed).toEqual(['200']);
+        expect(a.hits.filter((hit) => hit.path === '/api/ok').map((hit) => hit.userAgent)).toEqual([
+          'HeedBot/1.0 (+https://heed.example/bot)',
+        ]);
+      },
+      SLOW,
+    );
 
-  it(
-    'CommonJS: require(), attach, crawl',
-    async () => {
-      const result = await crawl(proj, V4_RELEASE, 'crawl.cjs');
-      expect(result.flavour).toBe('cjs');
-      expectProtected(result, V4_RELEASE);
-    },
-    SLOW,
-  );
+    it(
+      'CommonJS: require(), attach, crawl',
+      async () => {
+        const result = await crawl(proj, version, 'crawl.cjs');
+        expect(result.flavour).toBe('cjs');
+        expectProtected(result, version);
+      },
+      SLOW,
+    );
 
-  it(
-    'TypeScript (NodeNext, strict): typechecks, ESM and CommonJS files, then crawls',
-    async () => {
-      await sh('npx', ['tsc', '-p', 'tsconfig.json'], proj.dir);
-      const check = await sh('node', ['dist/check.cjs'], proj.dir);
-      expect(JSON.parse(check.stdout.trim())).toEqual(['function', 'function', 'function', 'function']);
-      const result = await crawl(proj, V4_RELEASE, 'dist/crawl.mjs');
-      expect(result.flavour).toBe('ts');
-      expectProtected(result, V4_RELEASE);
-    },
-    SLOW,
-  );
+    it(
+      'TypeScript (NodeNext, strict): typechecks, ESM and CommonJS files, then crawls',
+      async () => {
+        await sh('npx', ['tsc', '-p', 'tsconfig.json'], proj.dir);
+        const check = await sh('node', ['dist/check.cjs'], proj.dir);
+        expect(JSON.parse(check.stdout.trim())).toEqual(['function', 'function', 'function', 'function']);
+        const result = await crawl(proj, version, 'dist/crawl.mjs');
+        expect(result.flavour).toBe('ts');
+        expectProtected(result, version);
+      },
+      SLOW,
+    );
 
-  it(
-    "crawl-delay: a ThrottlingRequestManager is handed the robots.txt delay and paces the origin; Heed's scheduler holds nothing back",
-    async () => {
-      // The gaps are timed: the crawl runs once no install shares the machine.
-      await installs.idle();
-      d.hits.length = 0;
-      const pages = [1, 2, 3, 4].map((n) => d.url(`/p${n}`));
-      const { stdout } = await sh('node', ['crawl-delay.mjs'], proj.dir, { HEED_COMPAT: JSON.stringify({ start: pages }) }, 120_000);
-      const result = JSON.parse(stdout.trim().split('\n').pop() ?? '') as { handled: string[]; deferrals: number };
-      expect(new Set(result.handled)).toEqual(new Set(pages));
-      // Crawl-delay: 1 — the fetches of the origin start at least ~1 s apart (wide margin for timers).
-      const starts = d.hits.filter((hit) => hit.path !== '/robots.txt').map((hit) => hit.at);
-      expect(starts).toHaveLength(4);
-      for (let i = 1; i < starts.length; i++) expect(starts[i]! - starts[i - 1]!).toBeGreaterThanOrEqual(700);
-      // Paced by the manager, not by Heed's own deferrals.
-      expect(result.deferrals).toBe(0);
-    },
-    SLOW,
-  );
-});
+    it(
+      "crawl-delay: a ThrottlingRequestManager is handed the robots.txt delay and paces the origin; Heed's scheduler holds nothing back",
+      async () => {
+        // The gaps are timed: the crawl runs once no install shares the machine.
+        await installs.idle();
+        d.hits.length = 0;
+        const pages = [1, 2, 3, 4].map((n) => d.url(`/p${n}`));
+        const { stdout } = await sh('node', ['crawl-delay.mjs'], proj.dir, { HEED_COMPAT: JSON.stringify({ start: pages }) }, 120_000);
+        const result = JSON.parse(stdout.trim().split('\n').pop() ?? '') as { handled: string[]; deferrals: number };
+        expect(new Set(result.handled)).toEqual(new Set(pages));
+        // Crawl-delay: 1 — the fetches of the origin start at least ~1 s apart (wide margin for timers).
+        const starts = d.hits.filter((hit) => hit.path !== '/robots.txt').map((hit) => hit.at);
+        expect(starts).toHaveLength(4);
+        for (let i = 1; i < starts.length; i++) expect(starts[i]! - starts[i - 1]!).toBeGreaterThanOrEqual(700);
+        // Paced by the manager, not by Heed's own deferrals.
+        expect(result.deferrals).toBe(0);
+      },
+      SLOW,
+    );
+  });
+}
 
 describeBrowserProjects(installs);

@@ -33,12 +33,12 @@ const WORK = join(tmpdir(), 'heed-compat', createHash('sha256').update(ROOT).dig
 /** The releases `pnpm test:compat` runs (HEED_COMPAT_RELEASES=all); `npm test` runs the newest only. */
 export const ALL_RELEASES = ['3.13.0', '3.15.3', '3.16.0', '3.17.0', '3.18.1'] as const;
 
-/** The Crawlee 3 releases to test (the Crawlee 4 release is tested apart, see {@link crawleeV4}). */
+/** The Crawlee 3 releases to test (the Crawlee 4 builds are tested apart, see {@link crawleeV4}). */
 export function releasesToTest(): string[] {
   const chosen = process.env['HEED_COMPAT_RELEASES'];
   if (!chosen) return ['3.18.1'];
   if (chosen === 'all') return [...ALL_RELEASES];
-  return chosenReleases(chosen).filter((release) => release !== V4_RELEASE);
+  return chosenReleases(chosen).filter((release) => !(V4_RELEASES as readonly string[]).includes(release));
 }
 
 function chosenReleases(chosen: string): string[] {
@@ -55,13 +55,41 @@ function chosenReleases(chosen: string): string[] {
  */
 export const V4_RELEASE = '4.0.0-rc.0';
 
-/** Whether the Crawlee 4 projects are asked for. */
-export function testsV4(): boolean {
+/**
+ * Crawlee's next release: its `master` after 4.0.0-rc.0, what 4.0.0 will be built from
+ * (HEED_COMPAT_RELEASES=all, or a list naming `4-next`). Its tarballs, built from one master
+ * commit and versioned `4.0.0-rc.0.master.<commit>`, are kept in `../shared/crawlee-v4-next`
+ * (HEED_CRAWLEE_V4_NEXT_DIR elsewhere); the version is read from their names, so a rebuild from a
+ * newer commit needs no change here.
+ */
+export const V4_NEXT_RELEASE = '4-next';
+
+/** The Crawlee 4 builds, in the order they run. */
+export const V4_RELEASES = [V4_RELEASE, V4_NEXT_RELEASE] as const;
+export type V4Release = (typeof V4_RELEASES)[number];
+
+/** Where each Crawlee 4 build's tarballs are, and the variable that moves them. */
+const V4_SOURCES: Readonly<Record<V4Release, { readonly env: string; readonly folder: string; readonly what: string }>> = {
+  [V4_RELEASE]: { env: 'HEED_CRAWLEE_V4_DIR', folder: 'crawlee-v4', what: 'the tarballs built from tag v4.0.0-rc.0' },
+  [V4_NEXT_RELEASE]: {
+    env: 'HEED_CRAWLEE_V4_NEXT_DIR',
+    folder: 'crawlee-v4-next',
+    what: "the tarballs built from Crawlee's master after 4.0.0-rc.0",
+  },
+};
+
+/** Whether the projects of the Crawlee 4 build `release` are asked for. */
+export function testsV4(release: V4Release = V4_RELEASE): boolean {
   const chosen = process.env['HEED_COMPAT_RELEASES'];
-  return chosen === 'all' || (chosen !== undefined && chosenReleases(chosen).includes(V4_RELEASE));
+  return chosen === 'all' || (chosen !== undefined && chosenReleases(chosen).includes(release));
 }
 
-/** The Crawlee 4 packages a CheerioCrawler project needs (they pin each other at {@link V4_RELEASE}). */
+/** The Crawlee 4 builds asked for. */
+export function v4ReleasesToTest(): V4Release[] {
+  return V4_RELEASES.filter((release) => testsV4(release));
+}
+
+/** The Crawlee 4 packages a CheerioCrawler project needs (they pin each other at one version). */
 const V4_PACKAGES = ['core', 'basic', 'http', 'cheerio', 'utils', 'types', 'http-client', 'impit-client', 'fs-storage'] as const;
 
 /** What a browser and JSDOM project adds to them. */
@@ -70,21 +98,40 @@ const V4_BROWSER_PACKAGES = ['browser', 'browser-pool', 'playwright', 'puppeteer
 /** The browser libraries a Crawlee 4 browser project gets (its crawler packages take any version). */
 export const V4_BROWSER_SET = { playwright: '1.65.1', 'playwright-core': '1.65.1', puppeteer: '24.43.1' } as const;
 
+/** The Crawlee 4 tarballs of one build: their files and the version they pin each other at. */
+export interface CrawleeV4Source {
+  readonly tarballs: readonly string[];
+  /** The packages' version (`4.0.0-rc.0`, `4.0.0-rc.0.master.69a824b7`). */
+  readonly version: string;
+}
+
 /**
- * The Crawlee 4 tarballs (with `browsers`, those of the browser crawlers and JSDOMCrawler too), or why they cannot be
- * had (the test then says so in one line and skips).
+ * The tarballs of the Crawlee 4 build `release` (with `browsers`, those of the browser crawlers
+ * and JSDOMCrawler too), or why they cannot be had (the test then says so in one line and skips).
  */
-export function crawleeV4(browsers = false): { readonly tarballs: readonly string[] } | { readonly skip: string } {
-  const dir = process.env['HEED_CRAWLEE_V4_DIR'] ?? join(ROOT, '..', 'shared', 'crawlee-v4');
+export function crawleeV4(browsers = false, release: V4Release = V4_RELEASE): CrawleeV4Source | { readonly skip: string } {
+  const source = V4_SOURCES[release];
+  const dir = process.env[source.env] ?? join(ROOT, '..', 'shared', source.folder);
   const names = browsers ? [...V4_PACKAGES, ...V4_BROWSER_PACKAGES] : V4_PACKAGES;
-  const tarballs = names.map((name) => join(dir, `crawlee-${name}-${V4_RELEASE}.tgz`));
+  const skip = (why: string) => ({
+    skip: `Crawlee ${release} not tested: ${why} (${source.what}; set ${source.env} to their folder)`,
+  });
+  const files = existsSync(dir) ? readdirSync(dir) : undefined;
+  if (files === undefined) return skip(`no ${dir}`);
+  // rc.0's files are named by its version; a master build's version is read from its core tarball.
+  const version = release === V4_RELEASE ? V4_RELEASE : versionOfCore(files);
+  if (version === undefined) return skip(`no crawlee-core-<version>.tgz in ${dir}`);
+  const tarballs = names.map((name) => join(dir, `crawlee-${name}-${version}.tgz`));
   const missing = tarballs.filter((file) => !existsSync(file));
-  if (missing.length === 0) return { tarballs };
-  return {
-    skip:
-      `Crawlee ${V4_RELEASE} not tested: ${missing.length === tarballs.length ? `no ${dir}` : `${missing[0]} missing`} ` +
-      '(the tarballs built from tag v4.0.0-rc.0; set HEED_CRAWLEE_V4_DIR to their folder)',
-  };
+  if (missing.length === tarballs.length) return skip(`no ${dir}`);
+  if (missing.length > 0) return skip(`${missing[0]} missing`);
+  return { tarballs, version };
+}
+
+/** The version of the one `crawlee-core-<version>.tgz` among `files`, or `undefined` (none, or several builds mixed). */
+function versionOfCore(files: readonly string[]): string | undefined {
+  const versions = files.map((file) => /^crawlee-core-(\d+\.\d+\.\d+.*)\.tgz$/.exec(file)?.[1]).filter((v) => v !== undefined);
+  return versions.length === 1 ? versions[0] : undefined;
 }
 
 /** Releases with `onSkippedRequest` (added in 3.13.8). */

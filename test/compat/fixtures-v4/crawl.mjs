@@ -9,6 +9,8 @@ const { start } = JSON.parse(process.env.HEED_COMPAT);
 const handled = [];
 const crawleeSkips = [];
 const sent = [];
+/** What the handler's sendRequest() of an allowed URL ended as (its status, or the error). */
+const sentAllowed = [];
 const noindex = [];
 const crawler = new CheerioCrawler({
   maxRequestRetries: 0,
@@ -32,6 +34,11 @@ const crawler = new CheerioCrawler({
         () => void sent.push('sent'),
         (error) => void sent.push(error instanceof RobotsDisallowedError ? 'RobotsDisallowedError' : String(error)),
       );
+      // An allowed one is sent, under the plugin's userAgent (identifyPages).
+      await sendRequest({ url: new URL('/api/ok', request.url).href }).then(
+        (response) => void sentAllowed.push(String(response.status)),
+        (error) => void sentAllowed.push(String(error)),
+      );
     }
     await enqueueLinks({ strategy: 'all' });
   },
@@ -44,5 +51,14 @@ const robots = await RobotsPlugin.attach(crawler, {
 await crawler.run(start);
 await robots.close();
 console.log(
-  JSON.stringify({ handled, skips, crawleeSkips, sent, noindex, failed: crawler.statistics.state.requestsFailed, flavour: 'esm' }),
+  JSON.stringify({
+    handled,
+    skips,
+    crawleeSkips,
+    sent,
+    sentAllowed,
+    noindex,
+    failed: crawler.statistics.state.requestsFailed,
+    flavour: 'esm',
+  }),
 );

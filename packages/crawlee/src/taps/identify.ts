@@ -14,7 +14,8 @@
  *   a copy of `request.headers` when the request has some (Crawlee sets them as the page's extra
  *   headers, replacing any before). `navigator.userAgent` may stay a fingerprint's.
  * - Puppeteer: `page.setUserAgent()`, header and `navigator.userAgent` alike.
- * - `context.sendRequest()` in a request handler, every crawler kind: the `user-agent` header.
+ * - `context.sendRequest()` in a request handler, every crawler kind: the `user-agent` header (a
+ *   plain object of got's options on 3.x, fetch `Headers` on 4.x).
  * - Pages a crawled page opens (popups, `target=_blank` pages): the `user-agent` header, set where
  *   Heed intercepts them (`browser-playwright.ts`, `browser-puppeteer.ts`). JSDOM's sub-resources:
  *   `jsdom.ts`.
@@ -120,14 +121,45 @@ type SendRequest = (options?: Record<string, unknown>) => Promise<unknown>;
  * `context.sendRequest()` under `userAgent` too, unless its call or the page's request names a
  * user-agent: an API call of the crawl is the bot's request as much as the page is. Crawlee's own
  * `sendRequest` sends `request.headers` when the call gives no `headers`, hence the fallback.
+ * Crawlee 4 (its `Request` has `intoFetchAPIRequest()`, which its `sendRequest` builds on) takes
+ * fetch `Headers` there and merges them with `headers.forEach()` over the page request's own: a
+ * plain object would make every call throw a `TypeError`.
  */
 export function identifySendRequest(context: ContextInternals, userAgent: string): void {
   const original = context['sendRequest'];
   if (typeof original !== 'function') return;
   const send = original as SendRequest;
+  if (typeof (context.request as { intoFetchAPIRequest?: unknown }).intoFetchAPIRequest === 'function') {
+    context['sendRequest'] = (options: Record<string, unknown> = {}) =>
+      send(withFetchUserAgent(options, requestHeaders(context), userAgent));
+    return;
+  }
   context['sendRequest'] = (options: Record<string, unknown> = {}) => {
     const headers = (options['headers'] ?? requestHeaders(context)) as Headers | undefined;
     if (hasUserAgent(headers)) return send(options);
     return send({ ...options, headers: { ...headers, 'user-agent': userAgent } });
   };
+}
+
+/**
+ * A Crawlee 4 `sendRequest()` call's options with `userAgent` in fetch `Headers`, unless the call's
+ * headers or the page request's (which Crawlee sends under the call's) name a user-agent.
+ */
+function withFetchUserAgent(
+  options: Record<string, unknown>,
+  pageHeaders: Headers | undefined,
+  userAgent: string,
+): Record<string, unknown> {
+  if (hasUserAgent(pageHeaders)) return options;
+  let headers: globalThis.Headers;
+  try {
+    // The call's own: `Headers`, a record or entries, as fetch takes them.
+    headers = new globalThis.Headers(options['headers'] as ConstructorParameters<typeof globalThis.Headers>[0]);
+  } catch {
+    // Not headers fetch can read: left for Crawlee to answer as it would without the plugin.
+    return options;
+  }
+  if (headers.has('user-agent')) return options;
+  headers.set('user-agent', userAgent);
+  return { ...options, headers };
 }

@@ -18,6 +18,13 @@
  *
  * `newUrl(sessionId)` checked against @crawlee/core 3.13.0 to 3.18.1; a crawler without it (no
  * `proxyConfiguration`) fetches directly, as before.
+ *
+ * Crawlee 4: a crawler's `proxyConfiguration` is any `IProxyConfiguration`, whose one method is
+ * `newProxyInfo(options?: { request })`; its own `ProxyConfiguration` still has `newUrl()`, which
+ * takes `{ request }` instead of a session id (a session id given is ignored: every call rotates,
+ * and a `newUrlFunction` is called with no request, as for Crawlee's own sessions). An
+ * object with `newProxyInfo()` alone is asked as Crawlee asks it for its sessions: with no
+ * request, its `url` taken. Checked against 4.0.0-rc.0 and master at 69a824b.
  */
 import { createHash } from 'node:crypto';
 import type { FetchContext } from '@heed/manager';
@@ -28,6 +35,11 @@ interface ProxyConfigurationLike {
   newUrl(sessionId?: string | number): Promise<string | undefined>;
 }
 
+/** Crawlee 4's `IProxyConfiguration`: what any object passed as `proxyConfiguration` has. */
+interface ProxyInfoSource {
+  newProxyInfo(): Promise<{ url?: unknown } | undefined>;
+}
+
 /** The proxy choice of a fetch context: what the manager and the sitemap reader call per fetch. */
 export type ProxyChoice = NonNullable<FetchContext['proxyUrl']>;
 
@@ -36,10 +48,21 @@ const MAX_SESSION_ID_LENGTH = 50;
 
 /** The fetch context of `crawler`: through its `proxyConfiguration`, or `undefined` (direct) without one. */
 export function crawlerFetchContext(crawler: object): FetchContext | undefined {
-  const configuration = (crawler as { proxyConfiguration?: Partial<ProxyConfigurationLike> }).proxyConfiguration;
-  if (typeof configuration?.newUrl !== 'function') return undefined;
-  const proxies = configuration as ProxyConfigurationLike;
-  return Object.freeze({ proxyUrl: async (url: string) => (await proxies.newUrl(proxySessionId(url))) ?? undefined });
+  const configuration = (crawler as { proxyConfiguration?: Partial<ProxyConfigurationLike & ProxyInfoSource> }).proxyConfiguration;
+  if (typeof configuration?.newUrl === 'function') {
+    const proxies = configuration as ProxyConfigurationLike;
+    return Object.freeze({ proxyUrl: async (url: string) => (await proxies.newUrl(proxySessionId(url))) ?? undefined });
+  }
+  if (typeof configuration?.newProxyInfo === 'function') {
+    const proxies = configuration as ProxyInfoSource;
+    return Object.freeze({
+      proxyUrl: async () => {
+        const { url } = (await proxies.newProxyInfo()) ?? {};
+        return typeof url === 'string' && url !== '' ? url : undefined;
+      },
+    });
+  }
+  return undefined;
 }
 
 /** The session id the fetches of `url`'s site go through: one per host and port, whatever the scheme. */

@@ -15,7 +15,7 @@ import { readPageInfo } from './page-info.js';
 import type { EnqueueScope, QueueHooks } from './request-queue.js';
 import { stopNavigation } from './stop-navigation.js';
 
-/** How a major wraps the user's handler (see `v3/internals.ts`, `v4/internals.ts`). */
+/** How a major wraps the user's handler (`shared-members.ts`'s `wrapUserHandler`, bound to the crawler). */
 export type WrapUserHandler = (wrap: (handler: Handler) => Handler) => boolean;
 
 export function hookUserHandler(wrapUserHandler: WrapUserHandler, log: LogInternals, guard: RobotsGuard, queue: QueueHooks): void {

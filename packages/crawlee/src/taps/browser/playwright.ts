@@ -22,8 +22,9 @@
  *   their sub-resources) go on from the context route with the bot's `user-agent` header
  *   (`route.fallback({ headers })`, or the headers of `route.fetch()` where a chain is followed hop
  *   by hop): no extra round trip. Their redirect hops keep the header the browser sent first.
- * - WebSockets (`blockSubresources`): `context.routeWebSocket()` (Playwright 1.48+), which replaces
- *   the `WebSocket` of every page and frame; a disallowed one is closed before it connects.
+ * - WebSockets (`blockSubresources`): `page.routeWebSocket()` of each crawled page and
+ *   `context.routeWebSocket()` for the pages it opens (Playwright 1.48+), which replace the
+ *   `WebSocket` of pages and frames; a disallowed one is closed before it connects.
  *   Playwright cannot route the WebSockets of workers.
  */
 import { sameUrl } from '../../guard/checkpoints.js';
@@ -74,6 +75,7 @@ interface PlaywrightContext {
 }
 export interface PlaywrightPage {
   route(url: string, handler: RouteHandler): Promise<void>;
+  routeWebSocket?(url: RegExp, handler: (ws: WebSocketRoute) => Promise<void>): Promise<void>;
   mainFrame(): unknown;
   url(): string;
   context(): PlaywrightContext;
@@ -114,6 +116,12 @@ export class PlaywrightGuards {
       },
       (url) => sameUrl(url, context.request.url) && !this.navigated.has(context.request),
     );
+    // The crawled page's own WebSocket route as well as its context's: a page the browser opened
+    // before the context's route was installed (the pages a crawl opens together at its start)
+    // does not always get the context's.
+    if (blockSubresources && typeof page.routeWebSocket === 'function') {
+      await page.routeWebSocket(/.*/, (ws) => this.decideWebSocket(ws, context.request.url));
+    }
     await page.route('**/*', async (route, request) => {
       try {
         const url = request.url();
@@ -229,12 +237,15 @@ export class PlaywrightGuards {
       }
     });
     if (this.guard.options.blockSubresources && typeof browserContext.routeWebSocket === 'function') {
-      await browserContext.routeWebSocket(/.*/, async (ws) => {
-        const url = ws.url();
-        if (await allowSubresource(httpUrlOf(url), this.guard, undefined, url)) ws.connectToServer();
-        else await ws.close({ code: 1008, reason: 'robots.txt disallows this URL' });
-      });
+      await browserContext.routeWebSocket(/.*/, (ws) => this.decideWebSocket(ws, undefined));
     }
+  }
+
+  /** A WebSocket of a page or frame: connected once its http(s) URL passes the sub-resource checkpoint, else closed before it connects. */
+  private async decideWebSocket(ws: WebSocketRoute, referrer: string | undefined): Promise<void> {
+    const url = ws.url();
+    if (await allowSubresource(httpUrlOf(url), this.guard, referrer, url)) ws.connectToServer();
+    else await ws.close({ code: 1008, reason: 'robots.txt disallows this URL' });
   }
 
   /**

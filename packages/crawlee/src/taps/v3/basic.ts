@@ -21,7 +21,8 @@ import type { QueueHooks } from '../request-queue.js';
 import { skipRequest } from '../skip-request.js';
 import { NavigationStopped, stopNavigation } from '../stop-navigation.js';
 import { hookUserHandler, wrapRun } from '../user-handler.js';
-import { crawlerKind, navigationHooks, wrapRequestHandling, wrapUserHandler } from './internals.js';
+import { crawlerKind, navigationHooks, wrapRequestHandling } from './internals.js';
+import { wrapUserHandler } from '../shared-members.js';
 
 export async function attachBasicHooks(
   crawler: PublicCrawler,

@@ -14,15 +14,8 @@ import { attachJsdomHooks } from '../jsdom.js';
 import type { MajorTap, Tap } from '../tap.js';
 import { attachBasicHooks } from './basic.js';
 import { attachHttpHooks } from './http.js';
-import {
-  crawleeSkipNotifier,
-  crawlerKind,
-  missingMember,
-  navigationHooks,
-  pendingRequestCount,
-  turnOffCrawleeRobotsCheck,
-  wrapRequestHandling,
-} from './internals.js';
+import { crawlerKind, missingMember, navigationHooks, turnOffCrawleeRobotsCheck, wrapRequestHandling } from './internals.js';
+import { crawleeSkipNotifier, pendingRequestCount } from '../shared-members.js';
 
 const attachV3: Tap = async ({ crawler, guard, queue, feeder }) => {
   turnOffCrawleeRobotsCheck(crawler);

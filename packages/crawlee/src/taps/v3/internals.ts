@@ -11,23 +11,12 @@
  * 3.17.0 and 3.18.1 (the consumer test in test/compat runs 3.13.0 → 3.18.1).
  */
 import { createRequire } from 'node:module';
-import {
-  loadedPackageOf,
-  type ContextInternals,
-  type CrawleeSkip,
-  type Handler,
-  type NavigationHook,
-  type PublicCrawler,
-} from '../crawler-shape.js';
+import { loadedPackageOf, type ContextInternals, type NavigationHook, type PublicCrawler } from '../crawler-shape.js';
 
 /** Protected and internal members, each optional: what a release lacks is `undefined`. */
 interface ProtectedMembers {
   respectRobotsTxtFile?: boolean | { userAgent?: string };
-  handleSkippedRequest?(options: CrawleeSkip): Promise<void>;
   _runRequestHandler?(context: ContextInternals): Promise<void>;
-  readonly pendingRequestCountApproximation?: number;
-  requestHandler?: Handler;
-  userProvidedRequestHandler?: Handler;
   preNavigationHooks?: NavigationHook[];
   postNavigationHooks?: NavigationHook[];
   browserPool?: unknown;
@@ -74,18 +63,6 @@ export function turnOffCrawleeRobotsCheck(crawler: PublicCrawler): void {
 }
 
 /**
- * Crawlee's skip path, which calls the crawler's `onSkippedRequest`: `handleSkippedRequest`
- * (protected, 3.13.8+, where `onSkippedRequest` was added). `undefined` before 3.13.8: the
- * plugin's own `onSkip` is the only report there.
- */
-export function crawleeSkipNotifier(crawler: PublicCrawler): ((url: string) => Promise<void>) | undefined {
-  const c = crawler as Crawler;
-  if (typeof c.handleSkippedRequest !== 'function') return undefined;
-  const handle = c.handleSkippedRequest.bind(c);
-  return (url) => handle({ url, reason: 'robotsTxt' });
-}
-
-/**
  * Wraps `_runRequestHandler` (protected, every 3.x release): the step between taking a request
  * from the queue and marking it handled, which includes the navigation of HTTP and browser
  * crawlers. `around` runs in its place and calls `next` to go on.
@@ -97,24 +74,6 @@ export function wrapRequestHandling(
   const c = crawler as Crawler;
   const original = c._runRequestHandler!.bind(c);
   c._runRequestHandler = (context) => around(context, original);
-}
-
-/**
- * Wraps the user's request handler, so the plugin runs right before it, after the navigation:
- * `userProvidedRequestHandler` (BrowserCrawler, which keeps the user's handler apart from its own
- * wrapper; releases that have it) or `requestHandler` (every 3.x release). Returns false when
- * neither is a function (nothing to wrap).
- */
-export function wrapUserHandler(crawler: PublicCrawler, wrap: (handler: Handler) => Handler): boolean {
-  const c = crawler as Crawler;
-  const key = typeof c.userProvidedRequestHandler === 'function' ? 'userProvidedRequestHandler' : 'requestHandler';
-  const handler = c[key];
-  if (typeof handler !== 'function') return false;
-  const wrapped = wrap(handler);
-  // Router-aware features (userData schemas, 3.18) read `getSchema` off the handler.
-  if (handler.getSchema !== undefined) wrapped.getSchema = handler.getSchema;
-  c[key] = wrapped;
-  return true;
 }
 
 /**
@@ -149,15 +108,6 @@ function runHooks(hooks: readonly NavigationHook[], from: number, context: Conte
     if (result instanceof Promise) return result.then(() => runHooks(hooks, i + 1, context, options));
   }
   return undefined;
-}
-
-/**
- * Requests waiting in the crawler's queue: `pendingRequestCountApproximation` (protected getter,
- * 3.13.8+). `undefined` before 3.13.8; the caller then uses its own count.
- */
-export function pendingRequestCount(crawler: PublicCrawler): number | undefined {
-  const value = (crawler as Crawler).pendingRequestCountApproximation;
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
 /** jsdom's `ResourceLoader` class, as far as the plugin uses it (`fetch` is jsdom's documented extension point). */

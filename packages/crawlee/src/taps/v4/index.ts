@@ -23,12 +23,13 @@ import type { QueueHooks } from '../request-queue.js';
 import { skipRequest } from '../skip-request.js';
 import type { MajorTap, Tap } from '../tap.js';
 import { hookUserHandler, wrapRun } from '../user-handler.js';
-import { crawleeSkipNotifier, pendingRequestCount, wrapUserHandler } from '../v3/internals.js';
+import { pendingRequestCount, wrapUserHandler } from '../shared-members.js';
 import { CrawlDelayScheduler } from '../../politeness/scheduler.js';
 import { ThrottledCrawlDelays } from '../../politeness/throttled-scheduler.js';
 import { attachBrowserNavigationV4 } from './browser.js';
 import {
   domainThrottling,
+  crawleeSkipNotifierV4,
   installView,
   missingMemberV4,
   queueView,
@@ -103,7 +104,7 @@ export const crawleeV4: MajorTap = {
     const throttling = domainThrottling(await (crawler as unknown as CrawlerV4).getRequestManager());
     return throttling ? new ThrottledCrawlDelays(maxDelaySecs, throttling) : new CrawlDelayScheduler(maxDelaySecs * 1000);
   },
-  skipNotifier: crawleeSkipNotifier,
+  skipNotifier: crawleeSkipNotifierV4,
   pendingCount: pendingRequestCount,
   attach: attachV4,
 };

@@ -8,15 +8,19 @@
  *   `context.addRequests`, `enqueueLinks`, which all end in `addRequestsBatched`);
  * - `ThrottlingRequestManager` (detected by shape, as Crawlee itself does): robots.txt crawl-delays
  *   are handed to its `setCrawlDelay` instead of Heed's own scheduler;
- * - `handleSkippedRequest` (protected): Crawlee's skip path, which calls the user's `onSkippedRequest`;
+ * - Crawlee's skip path, which calls the user's `onSkippedRequest`: `handleSkippedRequest` (protected
+ *   on 4.0.0-rc.0, a native `#private` method after it), else `addRequests` (public) with a
+ *   `transformRequestFunction` that skips (see {@link crawleeSkipNotifierV4});
  * - `getRobotsTxtFileForUrl` (protected): Crawlee's own robots.txt check asks it for the file; Heed
  *   answers "none", which turns that check off;
  * - `requestHandler` (protected, as on 3.x): the user's handler, where page directives are read;
  * - `httpClient` (protected): the client HTTP crawlers navigate with (see `navigation.ts`).
  *
- * Checked against 4.0.0-rc.0 (tag `v4.0.0-rc.0` of apify/crawlee).
+ * Checked against 4.0.0-rc.0 (tag `v4.0.0-rc.0` of apify/crawlee) and its `master` at 69a824b (where
+ * `BasicCrawler`'s TypeScript-private members became native `#private` fields).
  */
 import type { LogInternals, PublicCrawler, RequestInternals, RequestQueueLike } from '../crawler-shape.js';
+import { crawleeSkipNotifier } from '../shared-members.js';
 
 /** The public methods of a Crawlee 4 request manager (`IRequestManager`) Heed wraps or calls. */
 export interface RequestManagerV4 {
@@ -160,4 +164,29 @@ export function httpClientOf(crawler: object): HttpClientLike | undefined {
   const client = (crawler as { httpClient?: unknown }).httpClient;
   if (typeof client !== 'object' || client === null) return undefined;
   return typeof (client as Partial<HttpClientLike>).sendRequest === 'function' ? (client as HttpClientLike) : undefined;
+}
+
+/**
+ * Crawlee's skip path on 4.x, which logs and calls the crawler's `onSkippedRequest` (as
+ * `{ url, reason: 'robotsTxt' }`), or `undefined` when the crawler has neither way in:
+ * - `handleSkippedRequest` (protected on 4.0.0-rc.0, as on 3.13.8+);
+ * - after rc.0 it is a native `#private` method, and `addRequests` (public) is the one way into it:
+ *   a request its `transformRequestFunction` answers `'skip'` for is reported to it with the reason
+ *   the request options' `skippedReason` names. The URL is handed to that call alone and added to
+ *   nothing. Crawlee then logs a robots.txt reason as it logs its own `respectRobotsTxtFile` skips.
+ */
+export function crawleeSkipNotifierV4(crawler: PublicCrawler | CrawlerV4): ((url: string) => Promise<void>) | undefined {
+  const viaProtected = crawleeSkipNotifier(crawler as PublicCrawler);
+  if (viaProtected !== undefined) return viaProtected;
+  if (typeof crawler.addRequests !== 'function') return undefined;
+  const options = { transformRequestFunction: skipAsRobotsTxt, waitForAllRequestsToBeAdded: true };
+  return async (url) => {
+    await crawler.addRequests([url], options);
+  };
+}
+
+/** A `transformRequestFunction` that skips every request, as robots.txt skips. */
+function skipAsRobotsTxt(requestOptions: { skippedReason?: string }): 'skip' {
+  requestOptions.skippedReason = 'robotsTxt';
+  return 'skip';
 }
