@@ -203,7 +203,8 @@ const PLUGIN_OPTIONS = defineOptions(WHERE, {
   manager: option.custom<RobotsManagerLike | undefined>({ default: undefined, check: checkManager }),
   /**
    * Check each redirect target before following it (HTTP and browser crawlers). In browsers also
-   * the navigations of popups and `target=_blank` pages the crawled page opens.
+   * the navigations of popups and `target=_blank` pages the crawled page opens. `false` turns off
+   * the check, not the wait: a hop is a request to its origin and still waits for its crawl-delay.
    * @default `true`
    */
   checkRedirects: option.boolean({ default: true }),
