@@ -25,7 +25,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createRequire } from 'node:module';
 import type { RobotsGuard } from '../guard/guard.js';
-import { classChain, type ContextInternals, type PublicCrawler, type RequestInternals } from './crawler-shape.js';
+import { kindOf, type ContextInternals, type PublicCrawler, type RequestInternals } from './crawler-shape.js';
 import { userAgentIn } from './identify.js';
 import { jsdomResourceLoader, type ResourceFetch, type ResourceLoaderClass } from './v3/internals.js';
 
@@ -72,7 +72,7 @@ export function attachJsdomHooks(crawler: PublicCrawler, guard: RobotsGuard, wra
  * found (the caller says so).
  */
 export function attachJsdomHooksV4(crawler: object, guard: RobotsGuard): boolean {
-  if (!watchesSubresources(guard) || !isJsdomCrawlerV4(crawler)) return false;
+  if (!watchesSubresources(guard) || kindOf(crawler) !== 'jsdom') return false;
   const c = crawler as { parseContent?: (context: ContextInternals) => Promise<unknown> };
   if (typeof c.parseContent !== 'function') return false;
   try {
@@ -90,11 +90,6 @@ export function attachJsdomHooksV4(crawler: object, guard: RobotsGuard): boolean
     return pageScope.run(scopeOf(guard, context.request, pageUrl), () => parse(context));
   };
   return true;
-}
-
-/** Whether `crawler` is a Crawlee 4 JSDOMCrawler (4.x loads as ES modules: no module cache to match its class in). */
-export function isJsdomCrawlerV4(crawler: object): boolean {
-  return classChain(crawler).some((c) => (c as { name?: unknown } | undefined)?.name === 'JSDOMCrawler');
 }
 
 function scopeOf(guard: RobotsGuard, request: RequestInternals, pageUrl: () => string): PageScope {

@@ -15,13 +15,13 @@
 import { uncheckedMessage } from '../../guard/checkpoints.js';
 import type { RobotsGuard } from '../../guard/guard.js';
 import type { SitemapFeeder } from '../../sitemaps/feeder.js';
-import type { ContextInternals, PublicCrawler } from '../crawler-shape.js';
+import { kindOf, type ContextInternals, type PublicCrawler } from '../crawler-shape.js';
 import { handleChecked } from '../handle-checked.js';
 import type { QueueHooks } from '../request-queue.js';
 import { skipRequest } from '../skip-request.js';
 import { NavigationStopped, stopNavigation } from '../stop-navigation.js';
 import { hookUserHandler, wrapRun } from '../user-handler.js';
-import { crawlerKind, navigationHooks, wrapRequestHandling } from './internals.js';
+import { navigationHooks, wrapRequestHandling } from './internals.js';
 import { wrapUserHandler } from '../shared-members.js';
 
 export async function attachBasicHooks(
@@ -62,13 +62,13 @@ function hookNavigation(crawler: PublicCrawler, guard: RobotsGuard, queue: Queue
   });
   // A browser's page leaves with page.goto(), right after the last pre-navigation hook: its send is
   // claimed there (HTTP crawlers claim theirs in got's last hook, see `http.ts`).
-  if (clock !== undefined && crawlerKind(crawler) === 'browser')
+  if (clock !== undefined && kindOf(crawler) === 'browser')
     hooks.pre.push((context: ContextInternals) => clock.beforeSend(context.request.url));
 }
 
 function hookRequestHandling(crawler: PublicCrawler, guard: RobotsGuard, queue: QueueHooks): void {
   const { checkpoints, clock } = guard;
-  const basic = crawlerKind(crawler) === 'basic';
+  const basic = kindOf(crawler) === 'basic';
   let warnedBypass = false;
   const checkThenHandle = async (context: ContextInternals, next: (context: ContextInternals) => Promise<void>): Promise<void> => {
     const { request } = context;

@@ -7,20 +7,20 @@
 import { noteAnswer } from '../../politeness/answer.js';
 import { CrawlDelayScheduler } from '../../politeness/scheduler.js';
 import type { RobotsGuard } from '../../guard/guard.js';
-import type { ContextInternals, PublicCrawler } from '../crawler-shape.js';
+import { kindOf, type ContextInternals, type PublicCrawler } from '../crawler-shape.js';
 import { browserPageGuards } from '../browser/page-guards.js';
 import { identifyBrowserPages, identifyHttpPages, launchUserAgent } from '../identify.js';
 import { attachJsdomHooks } from '../jsdom.js';
 import type { MajorTap, Tap } from '../tap.js';
 import { attachBasicHooks } from './basic.js';
 import { attachHttpHooks } from './http.js';
-import { crawlerKind, missingMember, navigationHooks, turnOffCrawleeRobotsCheck, wrapRequestHandling } from './internals.js';
+import { missingMember, navigationHooks, turnOffCrawleeRobotsCheck, wrapRequestHandling } from './internals.js';
 import { crawleeSkipNotifier, pendingRequestCount } from '../shared-members.js';
 
 const attachV3: Tap = async ({ crawler, guard, queue, feeder }) => {
   turnOffCrawleeRobotsCheck(crawler);
-  const kind = crawlerKind(crawler);
-  if (kind === 'http') {
+  const kind = kindOf(crawler);
+  if (kind === 'http' || kind === 'jsdom') {
     attachHttpHooks(crawler, guard);
     attachJsdomHooks(crawler, guard, (around) => wrapRequestHandling(crawler, around));
   }
@@ -49,8 +49,8 @@ function attachBrowserGuards(crawler: PublicCrawler, guard: RobotsGuard): void {
 function attachPageIdentity(crawler: PublicCrawler, userAgent: string): void {
   const hooks = navigationHooks(crawler);
   if (hooks === undefined) return;
-  const kind = crawlerKind(crawler);
-  if (kind === 'http') hooks.pre.push(identifyHttpPages(userAgent));
+  const kind = kindOf(crawler);
+  if (kind === 'http' || kind === 'jsdom') hooks.pre.push(identifyHttpPages(userAgent));
   else if (kind === 'browser' && launchUserAgent(crawler) === undefined) hooks.pre.push(identifyBrowserPages(userAgent));
 }
 

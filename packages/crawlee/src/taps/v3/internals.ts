@@ -40,13 +40,6 @@ export function missingMember(crawler: object): string | undefined {
   return typeof record['log'] === 'object' && record['log'] !== null ? undefined : 'log';
 }
 
-/** Which navigation hooks apply: browser crawlers (a browser pool), HTTP crawlers, or none (BasicCrawler). */
-export function crawlerKind(crawler: PublicCrawler): 'browser' | 'http' | 'basic' {
-  const c = crawler as Crawler;
-  if (!Array.isArray(c.preNavigationHooks) || !Array.isArray(c.postNavigationHooks)) return 'basic';
-  return c.browserPool !== undefined ? 'browser' : 'http';
-}
-
 // ---- protected members -------------------------------------------------------------------------
 
 /**

@@ -17,7 +17,7 @@ import type { RobotsGuard } from '../../guard/guard.js';
 import type { CheckedUrls } from '../../guard/request-notes.js';
 import { noteAnswer } from '../../politeness/answer.js';
 import { browserPageGuards } from '../browser/page-guards.js';
-import type { ContextInternals, PublicCrawler } from '../crawler-shape.js';
+import { kindOf, type ContextInternals, type PublicCrawler } from '../crawler-shape.js';
 import { identifyBrowserPages, launchUserAgent } from '../identify.js';
 import { interruptAsSkip } from './navigation.js';
 
@@ -25,7 +25,7 @@ type NavigationHandler = (context: ContextInternals, gotoOptions: unknown) => Pr
 
 /** Whether `crawler` is a Crawlee 4 browser crawler Heed can guard (it navigates through `navigationHandler`). */
 export function navigatesInBrowser(crawler: object): boolean {
-  return 'browserPool' in crawler && typeof (crawler as { navigationHandler?: unknown }).navigationHandler === 'function';
+  return kindOf(crawler) === 'browser' && typeof (crawler as { navigationHandler?: unknown }).navigationHandler === 'function';
 }
 
 /**

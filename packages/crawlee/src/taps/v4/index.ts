@@ -16,9 +16,9 @@
  */
 import { uncheckedMessage } from '../../guard/checkpoints.js';
 import type { RobotsGuard } from '../../guard/guard.js';
-import type { ContextInternals, PublicCrawler } from '../crawler-shape.js';
+import { kindOf, type ContextInternals, type PublicCrawler } from '../crawler-shape.js';
 import { handleChecked } from '../handle-checked.js';
-import { attachJsdomHooksV4, isJsdomCrawlerV4 } from '../jsdom.js';
+import { attachJsdomHooksV4 } from '../jsdom.js';
 import type { QueueHooks } from '../request-queue.js';
 import { skipRequest } from '../skip-request.js';
 import type { MajorTap, Tap } from '../tap.js';
@@ -49,7 +49,7 @@ const attachV4: Tap = async ({ crawler: target, guard, queue, feeder }) => {
   // Crawlee 4 tells a ThrottlingRequestManager of each 429 itself.
   const crawleePaces429 = domainThrottling(manager) !== undefined;
   const jsdom = attachJsdomHooksV4(crawler, guard);
-  if (!jsdom && options.blockSubresources && isJsdomCrawlerV4(crawler))
+  if (!jsdom && options.blockSubresources && kindOf(crawler) === 'jsdom')
     crawler.log.warning(
       "RobotsPlugin: this JSDOMCrawler's jsdom could not be found beside @crawlee/jsdom; its sub-resources (blockSubresources) are not checked.",
     );
