@@ -10,21 +10,9 @@ import type { BasicCrawler, CrawlingContext } from '@crawlee/basic';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RobotsManager } from '@heed/manager';
 import { RobotsPlugin, type SkipEvent } from '@heed/crawlee';
-import { CHROMIUM, CHROMIUM_ARGS, PLAYWRIGHT_LAUNCH_OPTIONS } from '../support/chromium.js';
 import { has } from '../support/requirements.js';
-import {
-  crawleePlaywright,
-  crawleePuppeteer,
-  freshConfig,
-  page,
-  playwright,
-  puppeteer,
-  redirect,
-  startSite,
-  text,
-  type Site,
-  type SiteOrigin,
-} from './site.js';
+import { playwrightCrawler, puppeteerCrawler } from './crawlers.js';
+import { page, redirect, startSite, text, type Site, type SiteOrigin } from './site.js';
 
 const HEEDBOT = 'HeedBot/1.0 (+https://heed.example/bot)';
 const ROBOTS = text('User-agent: *\nDisallow: /private\n');
@@ -166,71 +154,59 @@ const makePlaywright =
   (devtools: boolean, late?: LateRequest): Make =>
   (doors, handled, attach) =>
     attach(
-      new crawleePlaywright.PlaywrightCrawler(
-        {
-          launchContext: { launcher: playwright.chromium, launchOptions: PLAYWRIGHT_LAUNCH_OPTIONS },
-          headless: true,
-          minConcurrency: 8,
-          maxConcurrency: 8,
-          maxRequestRetries: 0,
-          browserPoolOptions: { useFingerprints: false },
-          preNavigationHooks: [
-            ({ page }) => {
-              const browserContext = page.context();
-              if (!devtools) Object.defineProperty(browserContext, 'newCDPSession', { value: undefined, configurable: true });
-              else if (late !== undefined && !madeLate.has(browserContext)) {
-                madeLate.add(browserContext);
-                const newCDPSession = browserContext.newCDPSession.bind(browserContext);
-                const value = async (...args: Parameters<typeof newCDPSession>) => lateContinue(await newCDPSession(...args), late);
-                Object.defineProperty(browserContext, 'newCDPSession', { value, configurable: true });
-              }
-            },
-          ],
-          requestHandler: async (ctx) => {
-            handled.push(ctx.request.loadedUrl ?? ctx.request.url);
-            await settle(doors, ctx.request.url);
+      playwrightCrawler({
+        minConcurrency: 8,
+        maxConcurrency: 8,
+        maxRequestRetries: 0,
+        preNavigationHooks: [
+          ({ page }) => {
+            const browserContext = page.context();
+            if (!devtools) Object.defineProperty(browserContext, 'newCDPSession', { value: undefined, configurable: true });
+            else if (late !== undefined && !madeLate.has(browserContext)) {
+              madeLate.add(browserContext);
+              const newCDPSession = browserContext.newCDPSession.bind(browserContext);
+              const value = async (...args: Parameters<typeof newCDPSession>) => lateContinue(await newCDPSession(...args), late);
+              Object.defineProperty(browserContext, 'newCDPSession', { value, configurable: true });
+            }
           },
+        ],
+        requestHandler: async (ctx) => {
+          handled.push(ctx.request.loadedUrl ?? ctx.request.url);
+          await settle(doors, ctx.request.url);
         },
-        freshConfig(),
-      ),
+      }),
     );
 
-const puppeteerCrawler =
+const makePuppeteerWith =
   (late?: LateRequest): Make =>
   (doors, handled, attach) =>
     attach(
-      new crawleePuppeteer.PuppeteerCrawler(
-        {
-          launchContext: { launcher: puppeteer, launchOptions: { executablePath: CHROMIUM, args: CHROMIUM_ARGS } },
-          headless: true,
-          minConcurrency: 8,
-          maxConcurrency: 8,
-          maxRequestRetries: 0,
-          browserPoolOptions: { useFingerprints: false },
-          preNavigationHooks:
-            late === undefined
-              ? []
-              : [
-                  ({ page }) => {
-                    // The browser target's session, which pauses the requests of popups.
-                    const target = page.browser().target();
-                    if (madeLate.has(target)) return;
-                    madeLate.add(target);
-                    const createCDPSession = target.createCDPSession.bind(target);
-                    const value = async () => lateContinue(await createCDPSession(), late);
-                    Object.defineProperty(target, 'createCDPSession', { value, configurable: true });
-                  },
-                ],
-          requestHandler: async (ctx) => {
-            handled.push(ctx.request.loadedUrl ?? ctx.request.url);
-            await settle(doors, ctx.request.url);
-          },
+      puppeteerCrawler({
+        minConcurrency: 8,
+        maxConcurrency: 8,
+        maxRequestRetries: 0,
+        preNavigationHooks:
+          late === undefined
+            ? []
+            : [
+                ({ page }) => {
+                  // The browser target's session, which pauses the requests of popups.
+                  const target = page.browser().target();
+                  if (madeLate.has(target)) return;
+                  madeLate.add(target);
+                  const createCDPSession = target.createCDPSession.bind(target);
+                  const value = async () => lateContinue(await createCDPSession(), late);
+                  Object.defineProperty(target, 'createCDPSession', { value, configurable: true });
+                },
+              ],
+        requestHandler: async (ctx) => {
+          handled.push(ctx.request.loadedUrl ?? ctx.request.url);
+          await settle(doors, ctx.request.url);
         },
-        freshConfig(),
-      ),
+      }),
     );
 
-const makePuppeteer = puppeteerCrawler();
+const makePuppeteer = makePuppeteerWith();
 
 /** A request the browser is told to send on, which reaches the browser late: `Fetch.continueRequest` held back `lateMs`. */
 interface LateRequest {
@@ -439,7 +415,7 @@ describe.skipIf(!has('chromium', 'test/crawlee/browser-doors.test.ts')).each([
   // A crawled page's redirect hop, paused by Heed's DevTools session of the page.
   ['PlaywrightCrawler', makePlaywright(true, { path: '/late-hop', lateMs: 500 }), '/late-chain', ['/late-chain', '/late-hop', '/late-end']],
   // A popup's first request, paused by Heed's DevTools session of the browser; then its redirect hop.
-  ['PuppeteerCrawler', puppeteerCrawler({ path: '/late-popup', lateMs: 500 }), '/open-late', ['/open-late', '/late-popup', '/late-end']],
+  ['PuppeteerCrawler', makePuppeteerWith({ path: '/late-popup', lateMs: 500 }), '/open-late', ['/open-late', '/late-popup', '/late-end']],
 ] as const)('%s: a request the browser sends late keeps the crawl-delay from when it left', (_name, make, start, expected) => {
   let doors: Doors;
 

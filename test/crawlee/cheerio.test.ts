@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RobotsManager } from '@heed/manager';
 import { RobotsPlugin, type RobotsDirectives, type SkipEvent } from '@heed/crawlee';
+import { cheerioCrawler, crawlScenarioOnce } from './crawlers.js';
 import { crawleeCheerio, freshConfig } from './site.js';
 import { expectNoDisallowedRequests, startScenario, type Scenario } from './scenario.js';
 
@@ -22,36 +23,25 @@ describe('CheerioCrawler with RobotsPlugin', () => {
   let plugin: RobotsPlugin;
   let failed: number;
 
-  beforeAll(async () => {
-    s = await startScenario();
-    manager = new RobotsManager({ userAgent: HEEDBOT, now: () => clock });
-    const crawler = new crawleeCheerio.CheerioCrawler(
-      {
-        maxConcurrency: 4,
-        maxRequestRetries: 1,
-        onSkippedRequest: (skip) => void crawleeSkips.push(skip),
-        requestHandler: async (ctx) => {
-          handled.push(ctx.request.loadedUrl ?? ctx.request.url);
-          directives.set(ctx.request.url, (ctx as unknown as { robotsDirectives: RobotsDirectives }).robotsDirectives);
-          await ctx.enqueueLinks({ strategy: 'all' });
-        },
-      },
-      freshConfig(),
-    );
-    plugin = await RobotsPlugin.attach(crawler, {
+  crawlScenarioOnce(
+    {
       userAgent: HEEDBOT,
-      manager,
-      honorRelNofollow: true,
-      onSkip: (event) => void heedSkips.push(event),
-    });
-    await crawler.run([s.a.url('/'), s.a.url('/private/start'), s.b.url('/blocked/start')]);
-    failed = crawler.stats.state.requestsFailed;
-  });
-
-  afterAll(async () => {
-    await manager?.close();
-    await s?.site.close();
-  });
+      manager: { now: () => clock },
+      plugin: { onSkip: (event) => void heedSkips.push(event) },
+      crawler: () =>
+        cheerioCrawler({
+          maxConcurrency: 4,
+          maxRequestRetries: 1,
+          onSkippedRequest: (skip) => void crawleeSkips.push(skip),
+          requestHandler: async (ctx) => {
+            handled.push(ctx.request.loadedUrl ?? ctx.request.url);
+            directives.set(ctx.request.url, (ctx as unknown as { robotsDirectives: RobotsDirectives }).robotsDirectives);
+            await ctx.enqueueLinks({ strategy: 'all' });
+          },
+        }),
+    },
+    (run) => ({ s, manager, plugin, failed } = run),
+  );
 
   it('never requests a disallowed path: links, other origins, start URLs, redirects, sitemap entries, nofollow links', () => {
     expectNoDisallowedRequests(s);

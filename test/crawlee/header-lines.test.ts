@@ -5,10 +5,10 @@
  * The server sends each value of an array as its own header line.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RobotsManager } from '@heed/manager';
 import type { UsageCategory } from '@heed/parser';
-import { RobotsPlugin, type SkipEvent } from '@heed/crawlee';
-import { crawleeCheerio, freshConfig, page, startSite, type Site, type SiteOrigin } from './site.js';
+import type { SkipEvent } from '@heed/crawlee';
+import { cheerioCrawler, followEveryLink, runWithOwnManager } from './crawlers.js';
+import { page, startSite, type Site, type SiteOrigin } from './site.js';
 
 const HEEDBOT = 'HeedBot/1.0 (+https://heed.example/bot)';
 
@@ -52,27 +52,15 @@ afterAll(async () => {
 async function crawl(startPath: string, purposes?: UsageCategory[]): Promise<{ handled: string[]; skips: SkipEvent[] }> {
   const handled: string[] = [];
   const skips: SkipEvent[] = [];
-  const manager = new RobotsManager({ userAgent: HEEDBOT });
-  const crawler = new crawleeCheerio.CheerioCrawler(
-    {
-      maxConcurrency: 4,
-      maxRequestRetries: 0,
-      requestHandler: async (ctx) => {
-        handled.push(ctx.request.loadedUrl ?? ctx.request.url);
-        await ctx.enqueueLinks({ strategy: 'all' });
-      },
-    },
-    freshConfig(),
-  );
-  await RobotsPlugin.attach(crawler, {
-    userAgent: HEEDBOT,
-    manager,
-    logSummary: false,
-    ...(purposes ? { purposes } : {}),
-    onSkip: (event) => void skips.push(event),
+  const crawler = cheerioCrawler({
+    maxConcurrency: 4,
+    maxRequestRetries: 0,
+    requestHandler: followEveryLink((url) => void handled.push(url)),
   });
-  await crawler.run([o.url(startPath)]);
-  await manager.close();
+  const onSkip = (event: SkipEvent) => void skips.push(event);
+  await runWithOwnManager(crawler, { userAgent: HEEDBOT, logSummary: false, ...(purposes ? { purposes } : {}), onSkip }, [
+    o.url(startPath),
+  ]);
   return { handled, skips };
 }
 

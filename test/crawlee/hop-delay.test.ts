@@ -8,21 +8,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RobotsManager } from '@heed/manager';
 import { RobotsPlugin } from '@heed/crawlee';
-import { CHROMIUM, CHROMIUM_ARGS, PLAYWRIGHT_LAUNCH_OPTIONS } from '../support/chromium.js';
 import { has } from '../support/requirements.js';
-import {
-  crawleeCheerio,
-  crawleePlaywright,
-  crawleePuppeteer,
-  freshConfig,
-  page,
-  playwright,
-  puppeteer,
-  redirect,
-  startSite,
-  text,
-  type Site,
-} from './site.js';
+import { browserCrawler, cheerioCrawler } from './crawlers.js';
+import { page, redirect, startSite, text, type Site } from './site.js';
 
 const UA = 'HeedBot/1.0 (+https://example.com/bot)';
 const DELAY_MS = 1_000;
@@ -44,26 +32,7 @@ function crawlerOf(kind: Kind, handled: string[]) {
   const requestHandler = async ({ request }: { request: { loadedUrl?: string; url: string } }) =>
     void handled.push(request.loadedUrl ?? request.url);
   const common = { maxRequestRetries: 0, requestHandler } as const;
-  if (kind === 'cheerio') return new crawleeCheerio.CheerioCrawler({ ...common }, freshConfig());
-  if (kind === 'playwright')
-    return new crawleePlaywright.PlaywrightCrawler(
-      {
-        ...common,
-        headless: true,
-        launchContext: { launcher: playwright.chromium, launchOptions: PLAYWRIGHT_LAUNCH_OPTIONS },
-        browserPoolOptions: { useFingerprints: false },
-      },
-      freshConfig(),
-    );
-  return new crawleePuppeteer.PuppeteerCrawler(
-    {
-      ...common,
-      headless: true,
-      launchContext: { launcher: puppeteer, launchOptions: { executablePath: CHROMIUM, args: CHROMIUM_ARGS } },
-      browserPoolOptions: { useFingerprints: false },
-    },
-    freshConfig(),
-  );
+  return kind === 'cheerio' ? cheerioCrawler(common) : browserCrawler(kind, common);
 }
 
 const cases: { kind: Kind; checkRedirects: boolean }[] = [];

@@ -8,22 +8,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RobotsPlugin } from '@heed/crawlee';
-import { CHROMIUM, CHROMIUM_ARGS, PLAYWRIGHT_LAUNCH_OPTIONS } from '../support/chromium.js';
 import { has } from '../support/requirements.js';
-import {
-  crawleeCheerio,
-  crawleeHttp,
-  crawleeJsdom,
-  crawleePlaywright,
-  crawleePuppeteer,
-  freshConfig,
-  page,
-  playwright,
-  puppeteer,
-  redirect,
-  startSite,
-  type Site,
-} from './site.js';
+import { cheerioCrawler, playwrightCrawler, puppeteerCrawler } from './crawlers.js';
+import { crawleeHttp, crawleeJsdom, freshConfig, page, redirect, startSite, type Site } from './site.js';
 
 const UA = 'HeedBot/1.0 (+https://example.com/bot)';
 const BROWSER = /^Mozilla\/5\.0 /;
@@ -63,31 +50,14 @@ afterAll(async () => {
 });
 
 type Options = Record<string, unknown>;
-const browserOptions = { headless: true, maxConcurrency: 1 };
+/** Crawlee's fingerprints stay on (its default), so pages have its generated browser header unless the plugin names them. */
+const browserOptions = { headless: true, maxConcurrency: 1, browserPoolOptions: { useFingerprints: true } };
 const kinds: Record<string, { make: (options: Options) => unknown; browser?: true }> = {
   HttpCrawler: { make: (options) => new crawleeHttp.HttpCrawler(options, freshConfig()) },
-  CheerioCrawler: { make: (options) => new crawleeCheerio.CheerioCrawler(options, freshConfig()) },
+  CheerioCrawler: { make: (options) => cheerioCrawler(options) },
   JSDOMCrawler: { make: (options) => new crawleeJsdom.JSDOMCrawler(options, freshConfig()) },
-  PlaywrightCrawler: {
-    browser: true,
-    make: (options) =>
-      new crawleePlaywright.PlaywrightCrawler(
-        { ...options, ...browserOptions, launchContext: { launcher: playwright.chromium, launchOptions: PLAYWRIGHT_LAUNCH_OPTIONS } },
-        freshConfig(),
-      ),
-  },
-  PuppeteerCrawler: {
-    browser: true,
-    make: (options) =>
-      new crawleePuppeteer.PuppeteerCrawler(
-        {
-          ...options,
-          ...browserOptions,
-          launchContext: { launcher: puppeteer, launchOptions: { executablePath: CHROMIUM, args: CHROMIUM_ARGS } },
-        },
-        freshConfig(),
-      ),
-  },
+  PlaywrightCrawler: { browser: true, make: (options) => playwrightCrawler({ ...options, ...browserOptions }) },
+  PuppeteerCrawler: { browser: true, make: (options) => puppeteerCrawler({ ...options, ...browserOptions }) },
 };
 
 /**
@@ -204,16 +174,13 @@ describe('context.sendRequest()', () => {
   async function apiAgents(identifyPages: boolean): Promise<Map<string, string>> {
     const origin = site.origins[0]!;
     origin.hits.length = 0;
-    const crawler = new crawleeCheerio.CheerioCrawler(
-      {
-        maxRequestRetries: 0,
-        requestHandler: async (ctx) => {
-          await ctx.sendRequest({ url: origin.url('/api') });
-          await ctx.sendRequest({ url: origin.url('/api-own'), headers: { 'user-agent': 'MyOwn/2.0' } });
-        },
+    const crawler = cheerioCrawler({
+      maxRequestRetries: 0,
+      requestHandler: async (ctx) => {
+        await ctx.sendRequest({ url: origin.url('/api') });
+        await ctx.sendRequest({ url: origin.url('/api-own'), headers: { 'user-agent': 'MyOwn/2.0' } });
       },
-      freshConfig(),
-    );
+    });
     const plugin = await RobotsPlugin.attach(crawler, { userAgent: UA, sitemaps: false, logSummary: false, identifyPages });
     try {
       await crawler.run([origin.url('/')]);

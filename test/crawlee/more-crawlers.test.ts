@@ -3,16 +3,14 @@
  * Chromium through request interception): no disallowed path requested, every allowed page crawled,
  * no failed request.
  */
-import type { BasicCrawler, CrawlingContext } from '@crawlee/basic';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RobotsManager } from '@heed/manager';
-import { RobotsPlugin, type SkipEvent } from '@heed/crawlee';
-import { crawleeJsdom, crawleePuppeteer, freshConfig, puppeteer } from './site.js';
-import { expectNoDisallowedRequests, startScenario, type Scenario } from './scenario.js';
+import { describe, expect, it } from 'vitest';
+import type { SkipEvent } from '@heed/crawlee';
+import { has } from '../support/requirements.js';
+import { crawlScenarioOnce, followEveryLink, puppeteerCrawler } from './crawlers.js';
+import { crawleeJsdom, freshConfig } from './site.js';
+import { expectNoDisallowedRequests, type Scenario } from './scenario.js';
 
 const HEEDBOT = 'HeedBot/1.0 (+https://heed.example/bot)';
-import { CHROMIUM, CHROMIUM_ARGS } from '../support/chromium.js';
-import { has } from '../support/requirements.js';
 
 interface Outcome {
   handled: string[];
@@ -20,46 +18,23 @@ interface Outcome {
   failed: number;
 }
 
-async function crawlWith<Context extends CrawlingContext>(
-  make: (handled: string[]) => BasicCrawler<Context>,
-  s: Scenario,
-  extra: Record<string, unknown> = {},
-): Promise<Outcome> {
-  const handled: string[] = [];
-  const skips: SkipEvent[] = [];
-  const manager = new RobotsManager({ userAgent: HEEDBOT });
-  const crawler = make(handled);
-  await RobotsPlugin.attach(crawler, { userAgent: HEEDBOT, manager, honorRelNofollow: true, onSkip: (e) => void skips.push(e), ...extra });
-  await crawler.run([s.a.url('/'), s.a.url('/private/start'), s.b.url('/blocked/start')]);
-  await manager.close();
-  return { handled, skips, failed: crawler.stats.state.requestsFailed };
-}
-
 describe('JSDOMCrawler with RobotsPlugin', () => {
   let s: Scenario;
-  let outcome: Outcome;
+  const outcome: Outcome = { handled: [], skips: [], failed: 0 };
 
-  beforeAll(async () => {
-    s = await startScenario();
-    outcome = await crawlWith(
-      (handled) =>
+  crawlScenarioOnce(
+    {
+      userAgent: HEEDBOT,
+      plugin: { onSkip: (e) => void outcome.skips.push(e) },
+      timeout: 60_000,
+      crawler: () =>
         new crawleeJsdom.JSDOMCrawler(
-          {
-            maxConcurrency: 4,
-            requestHandler: async (ctx) => {
-              handled.push(ctx.request.loadedUrl ?? ctx.request.url);
-              await ctx.enqueueLinks({ strategy: 'all' });
-            },
-          },
+          { maxConcurrency: 4, requestHandler: followEveryLink((url) => void outcome.handled.push(url)) },
           freshConfig(),
         ),
-      s,
-    );
-  }, 60_000);
-
-  afterAll(async () => {
-    await s?.site.close();
-  });
+    },
+    (run) => ({ s, failed: outcome.failed } = run),
+  );
 
   it('never requests a disallowed path and crawls every allowed page', () => {
     expectNoDisallowedRequests(s);
@@ -71,38 +46,26 @@ describe('JSDOMCrawler with RobotsPlugin', () => {
 
 describe.skipIf(!has('chromium', 'test/crawlee/more-crawlers.test.ts, PuppeteerCrawler'))('PuppeteerCrawler with RobotsPlugin', () => {
   let s: Scenario;
-  let outcome: Outcome;
+  const outcome: Outcome = { handled: [], skips: [], failed: 0 };
 
-  beforeAll(async () => {
-    s = await startScenario();
-    outcome = await crawlWith(
-      (handled) =>
-        new crawleePuppeteer.PuppeteerCrawler(
-          {
-            launchContext: {
-              launcher: puppeteer,
-              launchOptions: { executablePath: CHROMIUM, args: CHROMIUM_ARGS },
-            },
-            headless: true,
-            maxConcurrency: 2,
-            maxRequestRetries: 1,
-            browserPoolOptions: { useFingerprints: false },
-            requestHandler: async (ctx) => {
-              handled.push(ctx.request.loadedUrl ?? ctx.request.url);
-              await ctx.enqueueLinks({ strategy: 'all' });
-              if (ctx.request.url.endsWith('/js-redirect')) await new Promise((r) => setTimeout(r, 300));
-            },
+  crawlScenarioOnce(
+    {
+      userAgent: HEEDBOT,
+      plugin: { blockSubresources: true, onSkip: (e) => void outcome.skips.push(e) },
+      timeout: 120_000,
+      crawler: () =>
+        puppeteerCrawler({
+          maxConcurrency: 2,
+          maxRequestRetries: 1,
+          requestHandler: async (ctx) => {
+            outcome.handled.push(ctx.request.loadedUrl ?? ctx.request.url);
+            await ctx.enqueueLinks({ strategy: 'all' });
+            if (ctx.request.url.endsWith('/js-redirect')) await new Promise((r) => setTimeout(r, 300));
           },
-          freshConfig(),
-        ),
-      s,
-      { blockSubresources: true },
-    );
-  }, 120_000);
-
-  afterAll(async () => {
-    await s?.site.close();
-  });
+        }),
+    },
+    (run) => ({ s, failed: outcome.failed } = run),
+  );
 
   it('never requests a disallowed path: links, redirects, script navigations, images', () => {
     expectNoDisallowedRequests(s);

@@ -9,22 +9,9 @@ import type { BasicCrawler, CrawlingContext } from '@crawlee/basic';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RobotsManager } from '@heed/manager';
 import { RobotsDisallowedError, RobotsPlugin, type SkipEvent } from '@heed/crawlee';
-import { PLAYWRIGHT_LAUNCH_OPTIONS } from '../support/chromium.js';
 import { has } from '../support/requirements.js';
-import {
-  crawleeBasic,
-  crawleeCheerio,
-  crawleeJsdom,
-  crawleePlaywright,
-  freshConfig,
-  page,
-  playwright,
-  redirect,
-  startSite,
-  text,
-  type Site,
-  type SiteOrigin,
-} from './site.js';
+import { cheerioCrawler, playwrightCrawler } from './crawlers.js';
+import { crawleeBasic, crawleeJsdom, freshConfig, page, redirect, startSite, text, type Site, type SiteOrigin } from './site.js';
 
 const UA = 'HeedBot/1.0 (+https://heed.example/bot)';
 
@@ -139,16 +126,13 @@ describe('URLs rewritten before the fetch (CheerioCrawler)', () => {
           beforeRequest: [(options: { url: URL }) => void (options.url = new URL('/private/hooked', options.url))],
         }),
     };
-    const crawler = new crawleeCheerio.CheerioCrawler(
-      {
-        maxRequestRetries: 0,
-        preNavigationHooks: [
-          ({ request }, gotOptions) => rewrites[new URL(request.url).pathname]?.(request, gotOptions as Record<string, unknown>),
-        ],
-        requestHandler: async ({ request }) => void handled.push(request.url),
-      },
-      freshConfig(),
-    );
+    const crawler = cheerioCrawler({
+      maxRequestRetries: 0,
+      preNavigationHooks: [
+        ({ request }, gotOptions) => rewrites[new URL(request.url).pathname]?.(request, gotOptions as Record<string, unknown>),
+      ],
+      requestHandler: async ({ request }) => void handled.push(request.url),
+    });
     await RobotsPlugin.attach(crawler, { userAgent: UA, manager, sitemaps: false, onSkip: (e) => void skips.push(e) });
     await crawler.run(Object.keys(rewrites).map((p) => a.url(p)));
     expect(privateHits()).toEqual([]);
@@ -172,22 +156,16 @@ describe.skipIf(!has('chromium', 'test/crawlee/outgoing.test.ts, PlaywrightCrawl
         '/browser-rewrite-me': '/private/browser-rewritten',
         '/browser-rewrite-ok': '/ok/browser-rewritten',
       };
-      const crawler = new crawleePlaywright.PlaywrightCrawler(
-        {
-          launchContext: { launcher: playwright.chromium, launchOptions: PLAYWRIGHT_LAUNCH_OPTIONS },
-          headless: true,
-          maxRequestRetries: 0,
-          browserPoolOptions: { useFingerprints: false },
-          preNavigationHooks: [
-            ({ request }) => {
-              const target = targets[new URL(request.url).pathname];
-              if (target !== undefined) request.url = a.url(target);
-            },
-          ],
-          requestHandler: async ({ request }) => void handled.push(request.url),
-        },
-        freshConfig(),
-      );
+      const crawler = playwrightCrawler({
+        maxRequestRetries: 0,
+        preNavigationHooks: [
+          ({ request }) => {
+            const target = targets[new URL(request.url).pathname];
+            if (target !== undefined) request.url = a.url(target);
+          },
+        ],
+        requestHandler: async ({ request }) => void handled.push(request.url),
+      });
       await RobotsPlugin.attach(crawler, { userAgent: UA, manager, sitemaps: false, onSkip: (e) => void skips.push(e) });
       await crawler.run(Object.keys(targets).map((p) => a.url(p)));
       expect(privateHits()).toEqual([]);
@@ -220,7 +198,7 @@ describe('context.sendRequest()', () => {
     const crawler =
       kind === 'basic'
         ? await attached(new crawleeBasic.BasicCrawler({ maxRequestRetries: 0, requestHandler }, freshConfig()))
-        : await attached(new crawleeCheerio.CheerioCrawler({ maxRequestRetries: 0, requestHandler }, freshConfig()));
+        : await attached(cheerioCrawler({ maxRequestRetries: 0, requestHandler }));
     await crawler.run([a.url('/api-page')]);
     return { outcomes, skips, failed: crawler.stats.state.requestsFailed };
   }

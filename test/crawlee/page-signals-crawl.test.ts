@@ -11,20 +11,8 @@ import type { HttpCrawlingContext } from '@crawlee/http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RobotsManager } from '@heed/manager';
 import { RobotsPlugin, type RobotsCrawlingContext, type RobotsDirectives } from '@heed/crawlee';
-import { PLAYWRIGHT_LAUNCH_OPTIONS } from '../support/chromium.js';
-import {
-  crawleeCheerio,
-  crawleeHttp,
-  crawleeJsdom,
-  crawleePlaywright,
-  freshConfig,
-  page,
-  playwright,
-  startSite,
-  text,
-  type Site,
-  type SiteOrigin,
-} from './site.js';
+import { playwrightCrawler } from './crawlers.js';
+import { crawleeCheerio, crawleeHttp, crawleeJsdom, freshConfig, page, startSite, text, type Site, type SiteOrigin } from './site.js';
 
 const HEEDBOT = 'HeedBot/1.0 (+https://heed.example/bot)';
 const NOFOLLOW = '<meta name="robots" content="nofollow">';
@@ -95,23 +83,7 @@ const kinds: [string, CrawlerFactory, boolean][] = [
     (requestHandler, attach) => attach(new crawleeJsdom.JSDOMCrawler({ maxConcurrency: 4, requestHandler }, freshConfig())),
     false,
   ],
-  [
-    'PlaywrightCrawler',
-    (requestHandler, attach) =>
-      attach(
-        new crawleePlaywright.PlaywrightCrawler(
-          {
-            launchContext: { launcher: playwright.chromium, launchOptions: PLAYWRIGHT_LAUNCH_OPTIONS },
-            headless: true,
-            maxConcurrency: 2,
-            browserPoolOptions: { useFingerprints: false },
-            requestHandler,
-          },
-          freshConfig(),
-        ),
-      ),
-    true,
-  ],
+  ['PlaywrightCrawler', (requestHandler, attach) => attach(playwrightCrawler({ maxConcurrency: 2, requestHandler })), true],
 ];
 
 const chromiumHere = has('chromium', 'test/crawlee/page-signals-crawl.test.ts, the PlaywrightCrawler traps');

@@ -3,21 +3,16 @@
  * three-origin site: redirects are checked before the browser follows them, script navigations
  * and (with `blockSubresources`) images robots.txt disallows are never requested.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RobotsManager } from '@heed/manager';
-import { RobotsPlugin, type RobotsDirectives, type SkipEvent } from '@heed/crawlee';
-import { PLAYWRIGHT_LAUNCH_OPTIONS } from '../support/chromium.js';
+import { describe, expect, it } from 'vitest';
+import type { RobotsPlugin, RobotsDirectives, SkipEvent } from '@heed/crawlee';
 import { has } from '../support/requirements.js';
-import { crawleePlaywright, freshConfig, playwright } from './site.js';
-import { expectNoDisallowedRequests, startScenario, type Scenario } from './scenario.js';
+import { crawlScenarioOnce, playwrightCrawler } from './crawlers.js';
+import { expectNoDisallowedRequests, type Scenario } from './scenario.js';
 
 const HEEDBOT = 'HeedBot/1.0 (+https://heed.example/bot)';
 
-const launchContext = { launcher: playwright.chromium, launchOptions: PLAYWRIGHT_LAUNCH_OPTIONS };
-
 describe.skipIf(!has('chromium', 'test/crawlee/playwright.test.ts'))('PlaywrightCrawler with RobotsPlugin', () => {
   let s: Scenario;
-  let manager: RobotsManager;
   const handled: string[] = [];
   const directives = new Map<string, RobotsDirectives>();
   const heedSkips: SkipEvent[] = [];
@@ -25,42 +20,27 @@ describe.skipIf(!has('chromium', 'test/crawlee/playwright.test.ts'))('Playwright
   let plugin: RobotsPlugin;
   let failed: number;
 
-  beforeAll(async () => {
-    s = await startScenario();
-    manager = new RobotsManager({ userAgent: HEEDBOT });
-    const crawler = new crawleePlaywright.PlaywrightCrawler(
-      {
-        launchContext,
-        headless: true,
-        maxConcurrency: 2,
-        maxRequestRetries: 1,
-        browserPoolOptions: { useFingerprints: false },
-        onSkippedRequest: (skip) => void crawleeSkips.push(skip),
-        requestHandler: async (ctx) => {
-          handled.push(ctx.request.loadedUrl ?? ctx.request.url);
-          directives.set(ctx.request.url, (ctx as unknown as { robotsDirectives: RobotsDirectives }).robotsDirectives);
-          await ctx.enqueueLinks({ strategy: 'all' });
-          // Give script navigations a moment to start while the page is still open.
-          if (ctx.request.url.endsWith('/js-redirect')) await ctx.page.waitForTimeout(300);
-        },
-      },
-      freshConfig(),
-    );
-    plugin = await RobotsPlugin.attach(crawler, {
+  crawlScenarioOnce(
+    {
       userAgent: HEEDBOT,
-      manager,
-      blockSubresources: true,
-      honorRelNofollow: true,
-      onSkip: (event) => void heedSkips.push(event),
-    });
-    await crawler.run([s.a.url('/'), s.a.url('/private/start'), s.b.url('/blocked/start')]);
-    failed = crawler.stats.state.requestsFailed;
-  }, 120_000);
-
-  afterAll(async () => {
-    await manager?.close();
-    await s?.site.close();
-  });
+      plugin: { blockSubresources: true, onSkip: (event) => void heedSkips.push(event) },
+      timeout: 120_000,
+      crawler: () =>
+        playwrightCrawler({
+          maxConcurrency: 2,
+          maxRequestRetries: 1,
+          onSkippedRequest: (skip) => void crawleeSkips.push(skip),
+          requestHandler: async (ctx) => {
+            handled.push(ctx.request.loadedUrl ?? ctx.request.url);
+            directives.set(ctx.request.url, (ctx as unknown as { robotsDirectives: RobotsDirectives }).robotsDirectives);
+            await ctx.enqueueLinks({ strategy: 'all' });
+            // Give script navigations a moment to start while the page is still open.
+            if (ctx.request.url.endsWith('/js-redirect')) await ctx.page.waitForTimeout(300);
+          },
+        }),
+    },
+    (run) => ({ s, plugin, failed } = run),
+  );
 
   it('never requests a disallowed path: links, redirects, script navigations, images, sitemap entries', () => {
     expectNoDisallowedRequests(s);

@@ -9,7 +9,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RobotsManager } from '@heed/manager';
 import { RobotsPlugin, type RobotsDirectives, type SkipEvent } from '@heed/crawlee';
-import { crawleeCheerio, freshConfig, page, startSite, type Site, type SiteOrigin } from './site.js';
+import { cheerioCrawler, followEveryLink } from './crawlers.js';
+import { page, startSite, type Site, type SiteOrigin } from './site.js';
 
 const USER_AGENT = 'mybot-news/1.0 (+https://mybot.example/bot; mybot)';
 const TOKENS = ['mybot-news', 'mybot'] as const;
@@ -96,19 +97,14 @@ afterAll(async () => {
 async function crawl(): Promise<Crawl> {
   const manager = new RobotsManager({ userAgent: USER_AGENT, productToken: [...TOKENS] });
   const result: Crawl = { handled: [], directives: new Map(), skips: [] };
-  const crawler = new crawleeCheerio.CheerioCrawler(
-    {
-      maxConcurrency: 4,
-      maxRequestRetries: 0,
-      requestHandler: async (ctx) => {
-        const url = ctx.request.loadedUrl ?? ctx.request.url;
-        result.handled.push(url);
-        result.directives.set(url, plugin.directives(ctx));
-        await ctx.enqueueLinks({ strategy: 'all' });
-      },
-    },
-    freshConfig(),
-  );
+  const crawler = cheerioCrawler({
+    maxConcurrency: 4,
+    maxRequestRetries: 0,
+    requestHandler: followEveryLink((url, ctx) => {
+      result.handled.push(url);
+      result.directives.set(url, plugin.directives(ctx));
+    }),
+  });
   const plugin = await RobotsPlugin.attach(crawler, {
     userAgent: USER_AGENT,
     productToken: [...TOKENS],

@@ -1,13 +1,28 @@
 /**
  * Hosts for the sitemap tests: like `site.ts`'s origins, but each on a loopback address of its own
  * (127.0.0.2, 127.0.0.3, …), so that they differ by hostname and not only by port — the sitemap
- * scope rule's default strategy is `'same-hostname'`. Also: an event-loop watch and a memory watch.
+ * scope rule's default strategy is `'same-hostname'`. Also: the sitemap files they serve, an event-loop
+ * watch and a memory watch.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { startSiteOn } from './site.js';
+import { startSiteOn, type RouteResponse } from './site.js';
 
 /** One origin per address, each on a free port (the site helper's servers, on these addresses). */
 export const startHosts = startSiteOn;
+
+/** The sitemap namespace attribute. */
+export const NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"';
+
+/** A sitemap `<urlset>` of these page URLs, one `<url>` a line. */
+export const urlset = (urls: readonly string[]): string =>
+  `<?xml version="1.0" encoding="UTF-8"?><urlset ${NS}>${urls.map((u) => `<url><loc>${u}</loc></url>`).join('\n')}</urlset>`;
+
+/** A sitemap index naming these sitemap URLs. */
+export const sitemapIndex = (urls: readonly string[]): string =>
+  `<?xml version="1.0" encoding="UTF-8"?><sitemapindex ${NS}>${urls.map((u) => `<sitemap><loc>${u}</loc></sitemap>`).join('')}</sitemapindex>`;
+
+/** A route answering `body` as XML. */
+export const xml = (body: string): RouteResponse => ({ headers: { 'content-type': 'application/xml' }, body });
 
 /**
  * Watches how long the event loop is held: a 10 ms interval records, for each tick, how late it

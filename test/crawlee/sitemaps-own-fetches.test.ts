@@ -9,15 +9,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { RobotsManager } from '@heed/manager';
 import { RobotsPlugin } from '@heed/crawlee';
 import { crawleeCheerio, crawleeCore, crawleeHttp, freshConfig, page, redirect, text, type Site, type SiteOrigin } from './site.js';
-import { startHosts } from './sitemaps-hosts.js';
+import { sitemapIndex, startHosts, urlset, xml } from './sitemaps-hosts.js';
 
 const UA = 'HeedBot/1.0 (+https://heed.example/bot)';
-const NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"';
-const urlset = (urls: readonly string[]) =>
-  `<?xml version="1.0" encoding="UTF-8"?><urlset ${NS}>${urls.map((u) => `<url><loc>${u}</loc></url>`).join('\n')}</urlset>`;
-const index = (urls: readonly string[]) =>
-  `<?xml version="1.0" encoding="UTF-8"?><sitemapindex ${NS}>${urls.map((u) => `<sitemap><loc>${u}</loc></sitemap>`).join('')}</sitemapindex>`;
-const xml = (body: string) => ({ headers: { 'content-type': 'application/xml' }, body });
 
 async function crawl(start: string, proxyConfiguration?: import('@crawlee/core').ProxyConfiguration) {
   const manager = new RobotsManager({ userAgent: UA });
@@ -75,7 +69,7 @@ describe("sitemap fetches obey the target origin's robots.txt", () => {
       text(`User-agent: *\nDisallow: /private\nSitemap: ${a.url('/private/sitemap.xml')}\nSitemap: ${a.url('/index.xml')}\n`),
     );
     a.routes.set('/private/sitemap.xml', xml(urlset([a.url('/p-hidden')])));
-    a.routes.set('/index.xml', xml(index([a.url('/private/nested.xml'), a.url('/open.xml')])));
+    a.routes.set('/index.xml', xml(sitemapIndex([a.url('/private/nested.xml'), a.url('/open.xml')])));
     a.routes.set('/private/nested.xml', xml(urlset([a.url('/p-nested')])));
     a.routes.set('/open.xml', xml(urlset([a.url('/p-open')])));
     for (const path of ['/', '/p-hidden', '/p-nested', '/p-open']) a.routes.set(path, page(path, []));

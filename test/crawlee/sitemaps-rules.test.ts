@@ -16,15 +16,9 @@ import { RobotsManager } from '@heed/manager';
 import { InvalidOptionsError, RobotsPlugin } from '@heed/crawlee';
 import { parseSitemapStream, readSitemaps } from '../../packages/crawlee/src/sitemaps/index.js';
 import { crawleeCheerio, freshConfig, page, text, type Site, type SiteOrigin } from './site.js';
-import { startHosts } from './sitemaps-hosts.js';
+import { NS, sitemapIndex, startHosts, urlset, xml } from './sitemaps-hosts.js';
 
 const UA = 'HeedBot/1.0 (+https://heed.example/bot)';
-const NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"';
-const urlset = (urls: readonly string[]) =>
-  `<?xml version="1.0" encoding="UTF-8"?><urlset ${NS}>${urls.map((u) => `<url><loc>${u}</loc></url>`).join('\n')}</urlset>`;
-const index = (urls: readonly string[]) =>
-  `<?xml version="1.0" encoding="UTF-8"?><sitemapindex ${NS}>${urls.map((u) => `<sitemap><loc>${u}</loc></sitemap>`).join('')}</sitemapindex>`;
-const xml = (body: string) => ({ headers: { 'content-type': 'application/xml' }, body });
 
 async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
@@ -57,7 +51,7 @@ describe('cross-host sitemaps follow one rule', () => {
       '/robots.txt',
       text(`User-agent: *\nAllow: /\nSitemap: ${a.url('/index.xml')}\nSitemap: ${c.url('/for-a.xml')}\nSitemap: ${e.url('/for-e.xml')}\n`),
     );
-    a.routes.set('/index.xml', xml(index([a.url('/pages.xml'), d.url('/nested.xml')])));
+    a.routes.set('/index.xml', xml(sitemapIndex([a.url('/pages.xml'), d.url('/nested.xml')])));
     a.routes.set('/pages.xml', xml(urlset([a.url('/a1')])));
     // D: named by A's index only.
     d.routes.set('/robots.txt', text('User-agent: *\nAllow: /\n'));

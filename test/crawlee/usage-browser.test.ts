@@ -4,11 +4,10 @@
  * handler, as with Cheerio; robots.txt Content-Usage keeps a URL unrequested.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RobotsManager } from '@heed/manager';
-import { RobotsPlugin, type SkipEvent } from '@heed/crawlee';
-import { PLAYWRIGHT_LAUNCH_OPTIONS } from '../support/chromium.js';
+import type { SkipEvent } from '@heed/crawlee';
 import { has } from '../support/requirements.js';
-import { crawleePlaywright, freshConfig, page, playwright, startSite, type Site, type SiteOrigin } from './site.js';
+import { followEveryLink, playwrightCrawler, runWithOwnManager } from './crawlers.js';
+import { page, startSite, type Site, type SiteOrigin } from './site.js';
 
 const HEEDBOT = 'HeedBot/1.0 (+https://heed.example/bot)';
 
@@ -29,30 +28,13 @@ describe.skipIf(!has('chromium', 'test/crawlee/usage-browser.test.ts'))("Playwri
     a.routes.set('/header-cs', { headers: { 'content-signal': 'ai-input=no' }, body: page('cs', []).body });
     a.routes.set('/meta-tdm', page('tdm', [], '<meta name="tdm-reservation" content="1">'));
     a.routes.set('/fine', page('fine', []));
-    const manager = new RobotsManager({ userAgent: HEEDBOT });
-    const crawler = new crawleePlaywright.PlaywrightCrawler(
-      {
-        launchContext: { launcher: playwright.chromium, launchOptions: PLAYWRIGHT_LAUNCH_OPTIONS },
-        headless: true,
-        maxConcurrency: 2,
-        maxRequestRetries: 0,
-        browserPoolOptions: { useFingerprints: false },
-        requestHandler: async (ctx) => {
-          handled.push(ctx.request.loadedUrl ?? ctx.request.url);
-          await ctx.enqueueLinks({ strategy: 'all' });
-        },
-      },
-      freshConfig(),
-    );
-    await RobotsPlugin.attach(crawler, {
-      userAgent: HEEDBOT,
-      manager,
-      logSummary: false,
-      purposes: ['ai-input'],
-      onSkip: (e) => void skips.push(e),
+    const crawler = playwrightCrawler({
+      maxConcurrency: 2,
+      maxRequestRetries: 0,
+      requestHandler: followEveryLink((url) => void handled.push(url)),
     });
-    await crawler.run([a.url('/')]);
-    await manager.close();
+    const onSkip = (e: SkipEvent) => void skips.push(e);
+    await runWithOwnManager(crawler, { userAgent: HEEDBOT, logSummary: false, purposes: ['ai-input'], onSkip }, [a.url('/')]);
   }, 120_000);
 
   afterAll(async () => {

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UsageCategory } from '@heed/parser';
 import { RobotsManager } from '@heed/manager';
 import { RobotsPlugin, type SkipEvent, type UsageReport } from '@heed/crawlee';
+import { cheerioCrawler, followEveryLink } from './crawlers.js';
 import { crawleeCheerio, freshConfig, page, startSite, type Site, type SiteOrigin } from './site.js';
 
 const HEEDBOT = 'HeedBot/1.0 (+https://heed.example/bot)';
@@ -91,19 +92,14 @@ function resetHits(): void {
 async function crawl(purposes: readonly UsageCategory[] | undefined): Promise<Crawl> {
   const manager = new RobotsManager({ userAgent: HEEDBOT });
   const result: Crawl = { handled: [], skips: [], reports: new Map(), plugin: undefined as unknown as RobotsPlugin, failed: 0 };
-  const crawler = new crawleeCheerio.CheerioCrawler(
-    {
-      maxConcurrency: 4,
-      maxRequestRetries: 0,
-      requestHandler: async (ctx) => {
-        const url = ctx.request.loadedUrl ?? ctx.request.url;
-        result.handled.push(url);
-        result.reports.set(url, result.plugin.usage(ctx));
-        await ctx.enqueueLinks({ strategy: 'all' });
-      },
-    },
-    freshConfig(),
-  );
+  const crawler = cheerioCrawler({
+    maxConcurrency: 4,
+    maxRequestRetries: 0,
+    requestHandler: followEveryLink((url, ctx) => {
+      result.handled.push(url);
+      result.reports.set(url, result.plugin.usage(ctx));
+    }),
+  });
   result.plugin = await RobotsPlugin.attach(crawler, {
     userAgent: HEEDBOT,
     manager,
@@ -239,16 +235,10 @@ describe('one usage evaluation per URL', () => {
       return usage(url, query);
     };
     const handled: string[] = [];
-    const crawler = new crawleeCheerio.CheerioCrawler(
-      {
-        maxRequestRetries: 0,
-        requestHandler: async (ctx) => {
-          handled.push(ctx.request.url);
-          await ctx.enqueueLinks({ strategy: 'all' });
-        },
-      },
-      freshConfig(),
-    );
+    const crawler = cheerioCrawler({
+      maxRequestRetries: 0,
+      requestHandler: followEveryLink((_url, ctx) => void handled.push(ctx.request.url)),
+    });
     await RobotsPlugin.attach(crawler, { userAgent: HEEDBOT, manager, logSummary: false, purposes: ['train-ai'] });
     await crawler.run([a.url('/')]);
     await manager.close();

@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidOptionsError as ManagerOptionsError, RobotsManager } from '@heed/manager';
 import { InvalidOptionsError, RobotsPlugin } from '@heed/crawlee';
+import { cheerioCrawler, followEveryLink } from './crawlers.js';
 import { crawleeCheerio, freshConfig, startSite, type Site } from './site.js';
 
 const BROWSER_STYLE = 'Mozilla/5.0 (compatible; MyBot/1.0)';
@@ -33,16 +34,10 @@ async function crawl(options: Record<string, unknown>): Promise<string[]> {
   const origin = site.origins[0]!;
   origin.hits.length = 0;
   const handled: string[] = [];
-  const crawler = new crawleeCheerio.CheerioCrawler(
-    {
-      maxRequestRetries: 0,
-      requestHandler: async (ctx) => {
-        handled.push(ctx.request.url);
-        await ctx.enqueueLinks({ strategy: 'all' });
-      },
-    },
-    freshConfig(),
-  );
+  const crawler = cheerioCrawler({
+    maxRequestRetries: 0,
+    requestHandler: followEveryLink((_url, ctx) => void handled.push(ctx.request.url)),
+  });
   const plugin = await RobotsPlugin.attach(crawler, { sitemaps: false, logSummary: false, ...options } as never);
   try {
     await crawler.run([origin.url('/')]);
