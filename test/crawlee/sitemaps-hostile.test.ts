@@ -22,7 +22,7 @@ import { RobotsPlugin } from '@heed/crawlee';
 import { HeldBytes, SitemapBudget } from '../../packages/crawlee/src/sitemaps/budget.js';
 import { parseSitemapStream, readSitemaps } from '../../packages/crawlee/src/sitemaps/index.js';
 import { crawleeCheerio, freshConfig, page, startSite, text, type Site, type SiteOrigin } from './site.js';
-import { mainThreadCpuMs } from './sitemaps-hosts.js';
+import { mainThreadCpuMs, sitemapCrawl } from './sitemaps-hosts.js';
 
 const UA = 'HeedBot/1.0 (+https://heed.example/bot)';
 const NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"';
@@ -194,21 +194,9 @@ describe('sitemaps that drip or hang', () => {
     a.routes.set('/two', page('two', []));
     for (const u of listed) a.routes.set(new URL(u).pathname, page('listed', []));
 
-    const manager = new RobotsManager({ userAgent: UA });
-    const crawler = new crawleeCheerio.CheerioCrawler(
-      { maxConcurrency: 2, requestHandler: async (ctx) => void (await ctx.enqueueLinks()) },
-      freshConfig(),
-    );
-    const warnings: string[] = [];
-    crawler.log.warning = (message: string) => void warnings.push(message);
     // Default options but the stall window, and a 30 s origin budget so that the code before the
     // stall rule ends this test in 30 s rather than 120 s.
-    await RobotsPlugin.attach(crawler, {
-      userAgent: UA,
-      manager,
-      logSummary: false,
-      sitemaps: { stallSecs: STALL_MS / 1000, maxTimePerOriginSecs: 30 },
-    });
+    const { manager, crawler, warnings } = await sitemapCrawl(UA, { stallSecs: STALL_MS / 1000, maxTimePerOriginSecs: 30 });
     const started = performance.now();
     try {
       await crawler.run([a.url('/')]);

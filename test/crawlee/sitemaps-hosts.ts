@@ -5,6 +5,9 @@
  * watch and a memory watch.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { RobotsManager } from '@heed/manager';
+import { RobotsPlugin, type SitemapOptions } from '@heed/crawlee';
+import { cheerioCrawler } from './crawlers.js';
 import { startSiteOn, type RouteResponse } from './site.js';
 
 /** One origin per address, each on a free port (the site helper's servers, on these addresses). */
@@ -20,6 +23,20 @@ export const urlset = (urls: readonly string[]): string =>
 /** A sitemap index naming these sitemap URLs. */
 export const sitemapIndex = (urls: readonly string[]): string =>
   `<?xml version="1.0" encoding="UTF-8"?><sitemapindex ${NS}>${urls.map((u) => `<sitemap><loc>${u}</loc></sitemap>`).join('')}</sitemapindex>`;
+
+/**
+ * The crawl the sitemap-limit tests make: a CheerioCrawler following every link, two at a time,
+ * with the plugin attached with `sitemaps` on a manager of its own, its warnings collected instead
+ * of logged. Close `manager` when done.
+ */
+export async function sitemapCrawl(userAgent: string, sitemaps: SitemapOptions) {
+  const manager = new RobotsManager({ userAgent });
+  const crawler = cheerioCrawler({ maxConcurrency: 2, requestHandler: async (ctx) => void (await ctx.enqueueLinks()) });
+  const warnings: string[] = [];
+  crawler.log.warning = (message: string) => void warnings.push(message);
+  await RobotsPlugin.attach(crawler, { userAgent, manager, logSummary: false, sitemaps });
+  return { manager, crawler, warnings };
+}
 
 /** A route answering `body` as XML. */
 export const xml = (body: string): RouteResponse => ({ headers: { 'content-type': 'application/xml' }, body });

@@ -18,7 +18,7 @@ import { RobotsManager } from '@heed/manager';
 import { RobotsPlugin } from '@heed/crawlee';
 import { readSitemaps } from '../../packages/crawlee/src/sitemaps/index.js';
 import { crawleeCheerio, freshConfig, page, startSite, text, type Site, type SiteOrigin } from './site.js';
-import { mainThreadCpuMs, watchEventLoop, watchMemory } from './sitemaps-hosts.js';
+import { mainThreadCpuMs, sitemapCrawl, watchEventLoop, watchMemory } from './sitemaps-hosts.js';
 
 const UA = 'HeedBot/1.0 (+https://heed.example/bot)';
 
@@ -212,19 +212,7 @@ describe('sitemaps that never end', () => {
   });
 
   it("a 2-page crawl ends within the origin's time budget, whatever the file timeout", async () => {
-    const manager = new RobotsManager({ userAgent: UA });
-    const crawler = new crawleeCheerio.CheerioCrawler(
-      { maxConcurrency: 2, requestHandler: async (ctx) => void (await ctx.enqueueLinks()) },
-      freshConfig(),
-    );
-    const warnings: string[] = [];
-    crawler.log.warning = (message: string) => void warnings.push(message);
-    await RobotsPlugin.attach(crawler, {
-      userAgent: UA,
-      manager,
-      logSummary: false,
-      sitemaps: { timeoutSecs: 1, maxTimePerOriginSecs: 3 },
-    });
+    const { manager, crawler, warnings } = await sitemapCrawl(UA, { timeoutSecs: 1, maxTimePerOriginSecs: 3 });
     const started = performance.now();
     await crawler.run([a.url('/')]);
     const took = performance.now() - started;
