@@ -30,6 +30,53 @@ export const NPM_NAMES: Readonly<Record<(typeof PACKAGES)[number], string>> = {
 // One folder per checkout: two clones testing at once never pack into, or clear, each other's projects.
 const WORK = join(tmpdir(), 'heed-compat', createHash('sha256').update(ROOT).digest('hex').slice(0, 12));
 
+/**
+ * Runs `task` while holding the lock `name` of this checkout, which other processes take too (two
+ * test files of `pnpm test:compat` pack at once, and each pack rebuilds the same `dist`). A lock
+ * whose holder has died is taken over.
+ */
+async function exclusively<T>(name: string, task: () => Promise<T>): Promise<T> {
+  const lock = join(WORK, `${name}.lock`);
+  const owner = join(lock, 'pid');
+  mkdirSync(WORK, { recursive: true });
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      writeFileSync(owner, String(process.pid));
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if (!alive(ownerOf(owner))) rmSync(lock, { recursive: true, force: true });
+      else await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+  try {
+    return await task();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+/** The pid a lock's owner wrote; 0 while it has not yet (or the lock is gone). */
+function ownerOf(file: string): number {
+  try {
+    return Number(readFileSync(file, 'utf8')) || 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Whether process `pid` runs (0, a lock whose owner has not written its pid yet, counts as running). */
+function alive(pid: number): boolean {
+  if (pid === 0) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The releases `pnpm test:compat` runs (HEED_COMPAT_RELEASES=all); `npm test` runs the newest only. */
 export const ALL_RELEASES = ['3.13.0', '3.15.3', '3.16.0', '3.17.0', '3.18.1'] as const;
 
@@ -181,14 +228,16 @@ export async function sh(
  * setup step is packed as is, because a clean rebuild would pull `dist` from under the tests that
  * run the built CLI and examples in parallel. Returns the tarball paths by package.
  */
-export async function packAll(): Promise<Record<(typeof PACKAGES)[number], string>> {
-  const out = join(WORK, 'packs');
-  rmSync(out, { recursive: true, force: true });
-  mkdirSync(out, { recursive: true });
+export async function packAll(home = WORK): Promise<Record<(typeof PACKAGES)[number], string>> {
+  const out = join(home, 'packs');
   // (pnpm pack has no --ignore-scripts flag; the config variable does it.)
   const env: Record<string, string> = process.env['HEED_COMPAT_RELEASES'] ? {} : { npm_config_ignore_scripts: 'true' };
-  for (const name of PACKAGES) await sh('pnpm', ['pack', '--pack-destination', out], join(ROOT, 'packages', name), env);
-  const files = readdirSync(out);
+  const files = await exclusively('pack', async () => {
+    rmSync(out, { recursive: true, force: true });
+    mkdirSync(out, { recursive: true });
+    for (const name of PACKAGES) await sh('pnpm', ['pack', '--pack-destination', out], join(ROOT, 'packages', name), env);
+    return readdirSync(out);
+  });
   // pnpm names a tarball after the package: `@heed/parser` → heed-parser-0.1.0.tgz, `heed` → heed-0.1.0.tgz.
   const find = (name: (typeof PACKAGES)[number]) => {
     const prefix = `${NPM_NAMES[name].replace(/^@/, '').replace('/', '-')}-`;
@@ -232,6 +281,8 @@ export interface ProjectOptions {
   readonly browsers?: boolean;
   /** Crawlee 4: its packages from these tarballs (instead of `@crawlee/cheerio@release` from the registry), with the v4 fixtures. */
   readonly crawleeTarballs?: readonly string[];
+  /** The folder the project is kept in (default: this checkout's, under the system's temp dir). */
+  readonly home?: string;
 }
 
 /** The dependencies a browser project adds for `release`. */
@@ -253,7 +304,7 @@ function browserDependencies(release: string): Record<string, string> {
  * (and the browser crawlers, with `browsers`).
  */
 export async function project(release: string, tarballs: Tarballs, options: ProjectOptions = {}): Promise<Project> {
-  const { legacyPeerDeps = false, browsers = false, crawleeTarballs } = options;
+  const { legacyPeerDeps = false, browsers = false, crawleeTarballs, home = WORK } = options;
   const variant = `${legacyPeerDeps ? '-legacy' : ''}${browsers ? '-browsers' : ''}`;
   const fixtures = crawleeTarballs ? FIXTURES_V4 : FIXTURES;
   const crawlee: Record<string, string> = crawleeTarballs
@@ -265,13 +316,14 @@ export async function project(release: string, tarballs: Tarballs, options: Proj
   hash.update(release).update(variant);
   const extra = !browsers ? {} : crawleeTarballs ? { ...V4_BROWSER_SET } : browserDependencies(release);
   hash.update(JSON.stringify(extra));
-  const dir = join(WORK, `crawlee-${release}${variant}-${hash.digest('hex').slice(0, 12)}`);
+  const dir = join(home, `crawlee-${release}${variant}-${hash.digest('hex').slice(0, 12)}`);
   const marker = join(dir, '.installed');
   if (existsSync(marker)) return { dir, installLog: readFileSync(marker, 'utf8') };
   // Projects of this release built from older tarballs are of no further use.
   const prefix = `crawlee-${release}${variant}-`;
-  for (const old of readdirSync(WORK).filter((name) => name.startsWith(prefix) && !name.slice(prefix.length).includes('-'))) {
-    rmSync(join(WORK, old), { recursive: true, force: true });
+  mkdirSync(home, { recursive: true });
+  for (const old of readdirSync(home).filter((name) => name.startsWith(prefix) && !name.slice(prefix.length).includes('-'))) {
+    rmSync(join(home, old), { recursive: true, force: true });
   }
   mkdirSync(dir, { recursive: true });
   cpSync(fixtures, dir, { recursive: true });
@@ -325,6 +377,17 @@ interface PlannedProject {
  * order the suites run, and awaits it in its `beforeAll`.
  */
 export class ProjectInstalls {
+  /**
+   * The folder its projects and packed packages are kept in: this checkout's, or a folder of it
+   * named `folder`, for a test file whose projects must not be cleared by another file's (each
+   * clears the projects of a release built from older tarballs than its own packing).
+   */
+  readonly home: string;
+
+  constructor(folder?: string) {
+    this.home = folder === undefined ? WORK : join(WORK, folder);
+  }
+
   readonly #planned: PlannedProject[] = [];
   readonly #queue: PlannedProject[] = [];
   readonly #running = new Set<Promise<void>>();
@@ -377,7 +440,7 @@ export class ProjectInstalls {
     if (tarballs === undefined) return;
     while (this.#running.size < INSTALLS_AT_ONCE && this.#queue.length > 0) {
       const next = this.#queue.shift()!;
-      const installed = tarballs.then((packed) => project(next.release, packed, next.options));
+      const installed = tarballs.then((packed) => project(next.release, packed, { home: this.home, ...next.options }));
       next.settle(installed);
       const slot: Promise<void> = installed
         .then(

@@ -4,11 +4,13 @@
  * the same suite can run against another Crawlee release loaded from elsewhere; the default is the
  * 3.18 release @heed/crawlee itself depends on (`test/crawlee/site.ts`). Every kind gets the same
  * request-handler work and navigation-hook rewrite from the suite; a kind only says how its context
- * does each thing.
+ * does each thing. What differs between Crawlee majors (how a crawler gets its storage and log, how
+ * an answer's status reads, where the queue and the statistics are) is one table, {@link MAJORS}.
  */
-import type { Configuration } from '@crawlee/core';
+import { pathToFileURL } from 'node:url';
 import type { AnyCrawler } from '@heed/crawlee';
 import { CHROMIUM, CHROMIUM_ARGS, PLAYWRIGHT_LAUNCH_OPTIONS } from '../support/chromium.js';
+import { packageEntry } from '../support/package-entry.js';
 import {
   crawleeBasic,
   crawleeCheerio,
@@ -24,8 +26,9 @@ import type { PageActions } from './doors.js';
 
 /** One Crawlee release: its crawler packages and the browser libraries they drive. */
 export interface CrawleeModules {
-  /** As test titles name it. */
+  /** As test titles and gaps name it. */
   readonly release: string;
+  readonly major: Major;
   readonly core: Pick<typeof import('@crawlee/core'), 'Configuration' | 'log' | 'LogLevel'>;
   readonly basic: Pick<typeof import('@crawlee/basic'), 'BasicCrawler'>;
   readonly http: Pick<typeof import('@crawlee/http'), 'HttpCrawler'>;
@@ -39,6 +42,7 @@ export interface CrawleeModules {
 /** The Crawlee release @heed/crawlee depends on: the same module instances the plugin uses. */
 export const CRAWLEE_3_18: CrawleeModules = {
   release: '3.18',
+  major: 3,
   core: crawleeCore,
   basic: crawleeBasic,
   http: crawleeHttp,
@@ -48,6 +52,134 @@ export const CRAWLEE_3_18: CrawleeModules = {
   puppeteer: crawleePuppeteer,
   browsers: { playwright, puppeteer },
 };
+
+export type Major = 3 | 4;
+
+/** What Crawlee 4 adds to `@crawlee/core` that a crawler of the suite needs: its own in-memory storage and log. */
+interface CoreV4 {
+  readonly MemoryStorageBackend: new () => unknown;
+  readonly ApifyLogAdapter: new (log: unknown) => unknown;
+}
+
+/** A crawler class of any release, as the suite constructs it. */
+type CrawlerClass = new (options?: never, config?: never) => unknown;
+/** The options a crawler class takes. */
+type OptionsOf<Crawler> = Crawler extends new (options?: infer Options, config?: never) => unknown ? NonNullable<Options> : never;
+
+/** An answer of `sendRequest()` or a page's response: got's in 3.x, a fetch `Response` in 4.x. */
+type Answer = { readonly statusCode: number } | { readonly status: number };
+
+/**
+ * What differs between Crawlee majors, as far as the suite is concerned. The kinds below are
+ * written once against this table.
+ */
+interface MajorTraits {
+  /**
+   * Constructs `Crawler` with `options`, a fresh in-memory storage (no crawl shares or persists
+   * one), a quiet log named `name`, and for a browser kind, headless Chromium launched as `launch` says.
+   */
+  construct(Crawler: CrawlerClass, options: object, modules: CrawleeModules, name: string, launch?: Launch): ContractCrawler;
+  /** The status of an answer. */
+  status(answer: Answer): number;
+  /** Adds `urls` from the request handler of a page nothing parsed: `enqueueLinks({ urls })`; 4.x's BasicCrawler and HttpCrawler have `addRequests` only. */
+  enqueueUrls(context: UnparsedContext, urls: string[]): Promise<unknown>;
+  /** Where requests are added before the crawl: the request queue (3.x), the request manager (4.x). */
+  requests(crawler: ContractCrawler): Promise<{ addRequests(requests: { url: string }[]): Promise<unknown> }>;
+  /** The crawler's statistics state: `stats` (3.x), `statistics` (4.x). */
+  state(crawler: ContractCrawler): { readonly requestsFailed: number };
+  /**
+   * How AdaptivePlaywrightCrawler is told which browser to launch: its `launchContext` (3.x); 4.x's
+   * takes no browser options (its options are BasicCrawler's), and its inner PlaywrightCrawler reads
+   * the configuration's `defaultBrowserPath`.
+   */
+  readonly adaptiveLaunch: Launch['via'];
+}
+
+/** How a browser kind launches Debian's Chromium. */
+export interface Launch {
+  readonly launcher: unknown;
+  readonly launchOptions: { readonly executablePath: string; readonly args: readonly string[] };
+  /** Through the crawler's `launchContext`, or (a crawler without one) its configuration's `defaultBrowserPath`. */
+  readonly via: 'options' | 'configuration';
+}
+
+/** A quiet child of the release's log. */
+const quietLog = (modules: CrawleeModules, name: string) => modules.core.log.child({ prefix: name, level: modules.core.LogLevel.ERROR });
+const configOf = (modules: CrawleeModules, launch?: Launch) =>
+  new modules.core.Configuration({
+    persistStorage: false,
+    purgeOnStart: true,
+    ...(launch?.via === 'configuration' ? { defaultBrowserPath: launch.launchOptions.executablePath, headless: true } : {}),
+  });
+type Stated = { readonly stats?: { state: { requestsFailed: number } }; readonly statistics?: { state: { requestsFailed: number } } };
+const launchContext = (launch: Launch) => ({ launcher: launch.launcher, launchOptions: launch.launchOptions });
+
+export const MAJORS: Readonly<Record<Major, MajorTraits>> = {
+  3: {
+    construct: (Crawler, options, modules, name, launch) =>
+      new Crawler(
+        {
+          ...options,
+          ...(launch && { headless: true, browserPoolOptions: { useFingerprints: false }, launchContext: launchContext(launch) }),
+          log: quietLog(modules, name),
+        } as never,
+        configOf(modules) as never,
+      ) as ContractCrawler,
+    status: (answer) => ('statusCode' in answer ? answer.statusCode : answer.status),
+    enqueueUrls: (context, urls) => context.enqueueLinks({ urls }),
+    requests: (crawler) => crawler.getRequestQueue(),
+    state: (crawler) => (crawler as Stated).stats!.state,
+    adaptiveLaunch: 'options',
+  },
+  4: {
+    // The crawler's own configuration, storage backend and logger: each gives it its own service
+    // locator. No `browserPoolOptions` (4.x takes a `browserPool` instead): fingerprints stay on.
+    construct: (Crawler, options, modules, name, launch) => {
+      const core = modules.core as unknown as CoreV4;
+      return new Crawler({
+        ...options,
+        ...(launch?.via === 'options' && { headless: true, launchContext: launchContext(launch) }),
+        configuration: configOf(modules, launch),
+        storageBackend: new core.MemoryStorageBackend(),
+        logger: new core.ApifyLogAdapter(quietLog(modules, name)),
+      } as never) as ContractCrawler;
+    },
+    status: (answer) => ('status' in answer ? answer.status : answer.statusCode),
+    enqueueUrls: (context, urls) => (context as unknown as { addRequests(urls: string[]): Promise<unknown> }).addRequests(urls),
+    requests: (crawler) => (crawler as unknown as { getRequestManager: ContractCrawler['getRequestQueue'] }).getRequestManager(),
+    state: (crawler) => (crawler as Stated).statistics!.state,
+    adaptiveLaunch: 'configuration',
+  },
+};
+
+/** The packages of a release, as a project outside the workspace has them installed. */
+const PACKAGES = {
+  core: '@crawlee/core',
+  basic: '@crawlee/basic',
+  http: '@crawlee/http',
+  cheerio: '@crawlee/cheerio',
+  jsdom: '@crawlee/jsdom',
+  playwright: '@crawlee/playwright',
+  puppeteer: '@crawlee/puppeteer',
+} as const;
+
+/** The Crawlee release `release` (major `major`) installed in project `dir`, loaded from there. */
+export async function crawleeIn(dir: string, release: string, major: Major): Promise<CrawleeModules> {
+  const load = (name: string) => import(pathToFileURL(packageEntry(dir, name)).href) as Promise<Record<string, unknown>>;
+  const modules = Object.fromEntries(
+    await Promise.all(Object.entries(PACKAGES).map(async ([key, name]) => [key, await load(name)] as const)),
+  ) as unknown as Omit<CrawleeModules, 'release' | 'major' | 'browsers'>;
+  const puppeteerModule = await load('puppeteer');
+  return {
+    release,
+    major,
+    ...modules,
+    browsers: {
+      playwright: (await load('playwright')) as unknown as typeof import('playwright'),
+      puppeteer: (puppeteerModule['default'] ?? puppeteerModule) as typeof import('puppeteer'),
+    },
+  };
+}
 
 /** What a kind can do: a door applies to the kinds with the traits it needs. */
 export interface KindTraits {
@@ -73,11 +205,10 @@ export interface CrawlSpec {
   readonly rewrite: (url: string) => string | undefined;
 }
 
-/** What the suite needs of a crawler, beyond what `attach()` takes. */
+/** What the suite needs of a crawler, beyond what `attach()` takes (the rest differs by major: {@link MAJORS}). */
 export interface ContractCrawler extends AnyCrawler {
   run(requests?: string[]): Promise<unknown>;
   getRequestQueue(): Promise<{ addRequests(requests: { url: string }[]): Promise<unknown> }>;
-  readonly stats: { readonly state: { readonly requestsFailed: number } };
 }
 
 export interface Kind {
@@ -89,8 +220,13 @@ export interface Kind {
   readonly needsChromium: boolean;
   /** Builds the crawler from `modules` (by default the 3.18 release the plugin depends on). */
   build(spec: CrawlSpec, modules?: CrawleeModules): ContractCrawler;
+  /**
+   * Releases (as `CrawleeModules.release` names them) where the kind is not the one its cells
+   * describe, and why: its cells do not apply there.
+   */
+  readonly absentOn?: Readonly<Record<string, string>>;
   /** What the crawl must show of the kind itself, so that its cells test the kind they name. */
-  readonly control?: { readonly title: string; holds(crawler: ContractCrawler): boolean };
+  readonly control?: { readonly title: string; holds(crawler: ContractCrawler, modules: CrawleeModules): boolean };
 }
 
 /** The context members the handlers use, alike on every kind that has them. */
@@ -99,14 +235,15 @@ interface HandlerContext {
   enqueueLinks(options?: { urls?: string[] }): Promise<unknown>;
 }
 interface Sending {
-  sendRequest(options?: { url?: string }): Promise<{ statusCode: number }>;
+  sendRequest(options?: { url?: string }): Promise<Answer>;
 }
 interface UnparsedContext extends Sending {
   readonly request: { readonly url: string };
   enqueueLinks(options: { urls: string[] }): Promise<unknown>;
 }
 
-const send = (context: Sending) => async (url: string) => (await context.sendRequest({ url })).statusCode;
+const send = (context: Sending, modules: CrawleeModules) => async (url: string) =>
+  MAJORS[modules.major].status(await context.sendRequest({ url }));
 
 /** The actions of a page its crawler parsed: `enqueueLinks()` finds the links itself. */
 function parsed(context: HandlerContext, sendRequest: PageActions['sendRequest']): PageActions {
@@ -114,11 +251,14 @@ function parsed(context: HandlerContext, sendRequest: PageActions['sendRequest']
 }
 
 /** The actions of a page nothing parsed (BasicCrawler, HttpCrawler): its links go to `enqueueLinks` as URLs. */
-function unparsed(context: UnparsedContext): PageActions {
+function unparsed(context: UnparsedContext, modules: CrawleeModules): PageActions {
   return {
     enqueueLinks: async (links) =>
-      void (await context.enqueueLinks({ urls: links.map((link) => new URL(link, context.request.url).href) })),
-    sendRequest: send(context),
+      void (await MAJORS[modules.major].enqueueUrls(
+        context,
+        links.map((link) => new URL(link, context.request.url).href),
+      )),
+    sendRequest: send(context, modules),
   };
 }
 
@@ -129,15 +269,22 @@ function failOn(status: number, url: string): void {
 
 /**
  * Options every kind shares: retries (a 429 is retried); every door's page at once from the start
- * (Crawlee would scale up from one page over seconds); a quiet log.
+ * (Crawlee would scale up from one page over seconds). The major adds storage and a quiet log.
  */
-function common(modules: CrawleeModules, name: string) {
-  return {
-    maxRequestRetries: 2,
-    minConcurrency: 8,
-    maxConcurrency: 8,
-    log: modules.core.log.child({ prefix: name, level: modules.core.LogLevel.ERROR }),
-  };
+const COMMON = { maxRequestRetries: 2, minConcurrency: 8, maxConcurrency: 8 } as const;
+
+/**
+ * `Crawler` of `modules` with `options` and the common ones, constructed as its major does. The
+ * options are typed as 3.18's, which the suite is written against.
+ */
+function construct<Crawler extends CrawlerClass>(
+  modules: CrawleeModules,
+  Crawler: Crawler,
+  name: string,
+  options: OptionsOf<Crawler>,
+  launch?: Launch,
+): ContractCrawler {
+  return MAJORS[modules.major].construct(Crawler as CrawlerClass, { ...COMMON, ...options }, modules, name, launch);
 }
 
 function rewriteHook(spec: CrawlSpec) {
@@ -147,10 +294,11 @@ function rewriteHook(spec: CrawlSpec) {
   };
 }
 
-/** A fresh in-memory configuration: no crawl shares or persists storage. */
-const newConfig = (modules: CrawleeModules): Configuration => new modules.core.Configuration({ persistStorage: false, purgeOnStart: true });
-
-const browserOptions = { headless: true, browserPoolOptions: { useFingerprints: false } } as const;
+const playwrightLaunch = (modules: CrawleeModules, via: Launch['via']): Launch => ({
+  launcher: modules.browsers.playwright.chromium,
+  launchOptions: PLAYWRIGHT_LAUNCH_OPTIONS,
+  via,
+});
 
 const HTTP_TRAITS: KindTraits = {
   fetchesPages: true,
@@ -163,8 +311,8 @@ const HTTP_TRAITS: KindTraits = {
 const BROWSER_TRAITS: KindTraits = { ...HTTP_TRAITS, subresources: 'browser', scripts: true, browser: true };
 
 /** How many pages AdaptivePlaywrightCrawler handled in each rendering (its statistics count them). */
-function renderings(crawler: ContractCrawler): { http: number; browser: number } {
-  const state = crawler.stats.state as { httpOnlyRequestHandlerRuns?: number; browserRequestHandlerRuns?: number };
+function renderings(crawler: ContractCrawler, modules: CrawleeModules): { http: number; browser: number } {
+  const state = MAJORS[modules.major].state(crawler) as { httpOnlyRequestHandlerRuns?: number; browserRequestHandlerRuns?: number };
   return { http: state.httpOnlyRequestHandlerRuns ?? 0, browser: state.browserRequestHandlerRuns ?? 0 };
 }
 
@@ -177,35 +325,44 @@ function adaptive<Id extends string>(id: Id, rendering: 'static' | 'clientOnly')
     // Its handler's context is restricted: no sendRequest.
     traits: { ...(httpOnly ? HTTP_TRAITS : BROWSER_TRAITS), handlerSendRequest: false },
     needsChromium: true,
+    absentOn: httpOnly
+      ? {
+          '3.13.0':
+            'its HTTP-only rendering runs no preNavigationHooks, fetches the page with `sendRequest()` (a redirect hop is a ' +
+            'send-request skip that fails the page) and hands the handler no response (a 429 is handled as a page).',
+        }
+      : {},
     control: {
       title: httpOnly
         ? 'renders its pages HTTP-only, as its rendering-type predictor says (in the browser only a page whose HTTP-only run failed)'
         : 'renders every page in the browser, as its rendering-type predictor says',
-      holds: (crawler: ContractCrawler) => {
-        const { http, browser } = renderings(crawler);
+      holds: (crawler: ContractCrawler, modules: CrawleeModules) => {
+        const { http, browser } = renderings(crawler, modules);
         // A page whose HTTP-only run fails (its 429, a navigation Heed refused) is rendered again in the browser.
         return httpOnly ? http > 0 && browser < http : http === 0;
       },
     },
     build: (spec: CrawlSpec, modules: CrawleeModules = CRAWLEE_3_18): ContractCrawler =>
-      new modules.playwright.AdaptivePlaywrightCrawler(
+      construct(
+        modules,
+        modules.playwright.AdaptivePlaywrightCrawler,
+        'AdaptivePlaywrightCrawler',
         {
-          ...common(modules, 'AdaptivePlaywrightCrawler'),
-          ...browserOptions,
           renderingTypePredictor: {
             initialize: async () => {},
             predict: () => ({ renderingType: rendering, detectionProbabilityRecommendation: 0 }),
             storeResult: () => {},
           },
-          launchContext: { launcher: modules.browsers.playwright.chromium, launchOptions: PLAYWRIGHT_LAUNCH_OPTIONS },
           preNavigationHooks: [rewriteHook(spec)],
           requestHandler: async (context) => {
             // HTTP-only rendering hands the handler any answer; a browser's is checked by Crawlee first.
-            failOn(context.response.statusCode, context.request.url);
+            // (3.13's context has no `response`, and its HTTP-only rendering fails on no status.)
+            const response = context.response as Answer | undefined;
+            if (response !== undefined) failOn(MAJORS[modules.major].status(response), context.request.url);
             await spec.onPage(context.request.url, parsed(context, undefined));
           },
         },
-        newConfig(modules),
+        playwrightLaunch(modules, MAJORS[modules.major].adaptiveLaunch),
       ),
   } as const satisfies Kind;
 }
@@ -217,17 +374,13 @@ export const KINDS = [
     traits: { ...HTTP_TRAITS, fetchesPages: false, navigationHooks: false },
     needsChromium: false,
     build: (spec, modules = CRAWLEE_3_18) =>
-      new modules.basic.BasicCrawler(
-        {
-          ...common(modules, 'BasicCrawler'),
-          requestHandler: async (context) => {
-            // BasicCrawler fetches nothing: the handler fetches its page, as its users do.
-            failOn((await context.sendRequest()).statusCode, context.request.url);
-            await spec.onPage(context.request.url, unparsed(context));
-          },
+      construct(modules, modules.basic.BasicCrawler, 'BasicCrawler', {
+        requestHandler: async (context) => {
+          // BasicCrawler fetches nothing: the handler fetches its page, as its users do.
+          failOn(MAJORS[modules.major].status(await context.sendRequest()), context.request.url);
+          await spec.onPage(context.request.url, unparsed(context, modules));
         },
-        newConfig(modules),
-      ),
+      }),
   },
   {
     id: 'http',
@@ -235,14 +388,10 @@ export const KINDS = [
     traits: HTTP_TRAITS,
     needsChromium: false,
     build: (spec, modules = CRAWLEE_3_18) =>
-      new modules.http.HttpCrawler(
-        {
-          ...common(modules, 'HttpCrawler'),
-          preNavigationHooks: [rewriteHook(spec)],
-          requestHandler: async (context) => spec.onPage(context.request.url, unparsed(context)),
-        },
-        newConfig(modules),
-      ),
+      construct(modules, modules.http.HttpCrawler, 'HttpCrawler', {
+        preNavigationHooks: [rewriteHook(spec)],
+        requestHandler: async (context) => spec.onPage(context.request.url, unparsed(context, modules)),
+      }),
   },
   {
     id: 'cheerio',
@@ -250,14 +399,10 @@ export const KINDS = [
     traits: HTTP_TRAITS,
     needsChromium: false,
     build: (spec, modules = CRAWLEE_3_18) =>
-      new modules.cheerio.CheerioCrawler(
-        {
-          ...common(modules, 'CheerioCrawler'),
-          preNavigationHooks: [rewriteHook(spec)],
-          requestHandler: async (context) => spec.onPage(context.request.url, parsed(context, send(context))),
-        },
-        newConfig(modules),
-      ),
+      construct(modules, modules.cheerio.CheerioCrawler, 'CheerioCrawler', {
+        preNavigationHooks: [rewriteHook(spec)],
+        requestHandler: async (context) => spec.onPage(context.request.url, parsed(context, send(context, modules))),
+      }),
   },
   {
     id: 'jsdom',
@@ -266,16 +411,12 @@ export const KINDS = [
     traits: { ...HTTP_TRAITS, subresources: 'dom', scripts: true },
     needsChromium: false,
     build: (spec, modules = CRAWLEE_3_18) =>
-      new modules.jsdom.JSDOMCrawler(
-        {
-          ...common(modules, 'JSDOMCrawler'),
-          runScripts: true,
-          hideInternalConsole: true,
-          preNavigationHooks: [rewriteHook(spec)],
-          requestHandler: async (context) => spec.onPage(context.request.url, parsed(context, send(context))),
-        },
-        newConfig(modules),
-      ),
+      construct(modules, modules.jsdom.JSDOMCrawler, 'JSDOMCrawler', {
+        runScripts: true,
+        hideInternalConsole: true,
+        preNavigationHooks: [rewriteHook(spec)],
+        requestHandler: async (context) => spec.onPage(context.request.url, parsed(context, send(context, modules))),
+      }),
   },
   {
     id: 'playwright',
@@ -283,15 +424,15 @@ export const KINDS = [
     traits: BROWSER_TRAITS,
     needsChromium: true,
     build: (spec, modules = CRAWLEE_3_18) =>
-      new modules.playwright.PlaywrightCrawler(
+      construct(
+        modules,
+        modules.playwright.PlaywrightCrawler,
+        'PlaywrightCrawler',
         {
-          ...common(modules, 'PlaywrightCrawler'),
-          ...browserOptions,
-          launchContext: { launcher: modules.browsers.playwright.chromium, launchOptions: PLAYWRIGHT_LAUNCH_OPTIONS },
           preNavigationHooks: [rewriteHook(spec)],
-          requestHandler: async (context) => spec.onPage(context.request.url, parsed(context, send(context))),
+          requestHandler: async (context) => spec.onPage(context.request.url, parsed(context, send(context, modules))),
         },
-        newConfig(modules),
+        playwrightLaunch(modules, 'options'),
       ),
   },
   {
@@ -300,15 +441,15 @@ export const KINDS = [
     traits: BROWSER_TRAITS,
     needsChromium: true,
     build: (spec, modules = CRAWLEE_3_18) =>
-      new modules.puppeteer.PuppeteerCrawler(
+      construct(
+        modules,
+        modules.puppeteer.PuppeteerCrawler,
+        'PuppeteerCrawler',
         {
-          ...common(modules, 'PuppeteerCrawler'),
-          ...browserOptions,
-          launchContext: { launcher: modules.browsers.puppeteer, launchOptions: { executablePath: CHROMIUM, args: CHROMIUM_ARGS } },
           preNavigationHooks: [rewriteHook(spec)],
-          requestHandler: async (context) => spec.onPage(context.request.url, parsed(context, send(context))),
+          requestHandler: async (context) => spec.onPage(context.request.url, parsed(context, send(context, modules))),
         },
-        newConfig(modules),
+        { launcher: modules.browsers.puppeteer, launchOptions: { executablePath: CHROMIUM, args: CHROMIUM_ARGS }, via: 'options' },
       ),
   },
   adaptive('adaptive-http', 'static'),
