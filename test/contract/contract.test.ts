@@ -14,7 +14,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { RobotsPlugin, type SkipEvent } from '@heed/crawlee';
+import { RobotsPlugin, UnsupportedCrawlerError, type SkipEvent } from '@heed/crawlee';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSite, type Site } from '../crawlee/site.js';
 import { writeSection } from '../faults/fault-table.js';
@@ -153,6 +153,13 @@ function checkCell(door: Door, kind: Kind, run: Crawl): void {
 /** Why `kind` does not apply on the release the suite runs on, if it does not. */
 const absent = (kind: Kind) => kind.absentOn?.[MODULES.release];
 for (const kind of ALL_KINDS.filter(absent)) console.log(`SKIPPING ${kind.name} on Crawlee ${MODULES.release}: ${absent(kind)}`);
+const refused = ALL_KINDS.filter((kind) => kind.refusedOn?.includes(MODULES.release));
+describe.skipIf(refused.length === 0)(`crawlers attach() refuses on Crawlee ${MODULES.release}`, () => {
+  it.each(refused.map((kind) => [kind.name, kind] as const))('%s: attach() throws UnsupportedCrawlerError', async (_name, kind) => {
+    const crawler = kind.build({ onPage: async () => {}, rewrite: () => undefined }, MODULES);
+    await expect(RobotsPlugin.attach(crawler, { userAgent: UA, sitemaps: false })).rejects.toBeInstanceOf(UnsupportedCrawlerError);
+  });
+});
 const runnable = ALL_KINDS.filter(
   (kind) => absent(kind) === undefined && (!kind.needsChromium || has('chromium', `test/contract/contract.test.ts, ${kind.name}`)),
 );

@@ -63,25 +63,6 @@ const CRAWLEE_4_SEND_REQUEST =
   "the URL of `context.sendRequest()` is checked, its redirect hops are not: Crawlee 4's default HTTP client is impit, " +
   "and Heed watches the hops through got's hooks.";
 
-const CRAWLEE_4_ADAPTIVE =
-  "Crawlee 4's AdaptivePlaywrightCrawler renders each page in an inner CheerioCrawler's or PlaywrightCrawler's context " +
-  "pipeline, which Heed's taps of the crawler do not reach: what those pipelines fetch is not checked (the requests " +
-  'the request manager holds are: start URLs, enqueued links, queued requests, sitemap URLs).';
-const CRAWLEE_4_ADAPTIVE_EVIDENCE =
-  'test/compat/contract.test.ts on 4.0.0-rc.0 and 4-next (master 69a824b7): in HTTP-only rendering /private/rewritten ' +
-  '(a preNavigationHook rewrite) and /private/hop-target (a redirect) reached the server with no skip event; in browser ' +
-  "rendering also the page's image, stylesheet, script and iframe, a stylesheet's redirect hop, an XMLHttpRequest and " +
-  'a window.open popup; on 4.0.0-rc.0 the Crawl-delay origin was fetched 162 ms apart (1 s asked).';
-/** A gap of AdaptivePlaywrightCrawler on Crawlee 4 (see {@link CRAWLEE_4_ADAPTIVE}). */
-const adaptiveOn4 = (kind: 'adaptive-http' | 'adaptive-browser', door: DoorId, reaches: readonly string[]): Gap => ({
-  door,
-  kind,
-  releases: CRAWLEE_4,
-  reason: CRAWLEE_4_ADAPTIVE,
-  reaches,
-  evidence: CRAWLEE_4_ADAPTIVE_EVIDENCE,
-});
-
 export const GAPS: readonly Gap[] = [
   { door: 'websocket', kind: 'puppeteer', reason: PUPPETEER_WEBSOCKETS, reaches: ['/private/ws'] },
   { door: 'worker-websocket', kind: 'puppeteer', reason: PUPPETEER_WEBSOCKETS, reaches: ['/private/worker-ws'] },
@@ -134,16 +115,6 @@ export const GAPS: readonly Gap[] = [
     reason: CRAWLEE_4_SEND_REQUEST,
     reaches: ['/private/send-hop'],
   })),
-  ...(['adaptive-http', 'adaptive-browser'] as const).flatMap((kind) => [
-    adaptiveOn4(kind, 'rewrite', ['/private/rewritten']),
-    adaptiveOn4(kind, 'redirect', ['/private/hop-target']),
-  ]),
-  adaptiveOn4('adaptive-browser', 'subresource', ['/private/img.png', '/private/style.css', '/private/script.js', '/private/frame']),
-  adaptiveOn4('adaptive-browser', 'subresource-redirect', ['/private/hop.css']),
-  adaptiveOn4('adaptive-browser', 'script-request', ['/private/xhr']),
-  adaptiveOn4('adaptive-browser', 'popup', ['/private/popup']),
-  // Timing: nothing reaches that should not; seen on 4.0.0-rc.0, not in every run.
-  adaptiveOn4('adaptive-browser', 'crawl-delay', []),
 ];
 
 /** Whether `gap` is one of the suite's crawl on `release` (a conditional one is not). */

@@ -225,6 +225,8 @@ export interface Kind {
    * describe, and why: its cells do not apply there.
    */
   readonly absentOn?: Readonly<Record<string, string>>;
+  /** The releases of {@link absentOn} where `attach()` refuses the kind (`UnsupportedCrawlerError`): checked, not merely skipped. */
+  readonly refusedOn?: readonly string[];
   /** What the crawl must show of the kind itself, so that its cells test the kind they name. */
   readonly control?: { readonly title: string; holds(crawler: ContractCrawler, modules: CrawleeModules): boolean };
 }
@@ -316,6 +318,12 @@ function renderings(crawler: ContractCrawler, modules: CrawleeModules): { http: 
   return { http: state.httpOnlyRequestHandlerRuns ?? 0, browser: state.browserRequestHandlerRuns ?? 0 };
 }
 
+/** The Crawlee 4 builds test/compat/contract.test.ts runs the suite on. */
+const CRAWLEE_4_RELEASES = ['4.0.0-rc.0', '4-next'];
+const ADAPTIVE_REFUSED_ON_4 =
+  'attach() refuses it (UnsupportedCrawlerError): it renders each page in inner crawlers of its own that no extension ' +
+  'point reaches, so rewrites, redirects and page resources would go unchecked.';
+
 /** AdaptivePlaywrightCrawler in one rendering throughout, so that no cell depends on the crawler's guess. */
 function adaptive<Id extends string>(id: Id, rendering: 'static' | 'clientOnly') {
   const httpOnly = rendering === 'static';
@@ -325,13 +333,17 @@ function adaptive<Id extends string>(id: Id, rendering: 'static' | 'clientOnly')
     // Its handler's context is restricted: no sendRequest.
     traits: { ...(httpOnly ? HTTP_TRAITS : BROWSER_TRAITS), handlerSendRequest: false },
     needsChromium: true,
-    absentOn: httpOnly
-      ? {
-          '3.13.0':
-            'its HTTP-only rendering runs no preNavigationHooks, fetches the page with `sendRequest()` (a redirect hop is a ' +
-            'send-request skip that fails the page) and hands the handler no response (a 429 is handled as a page).',
-        }
-      : {},
+    absentOn: {
+      ...(httpOnly
+        ? {
+            '3.13.0':
+              'its HTTP-only rendering runs no preNavigationHooks, fetches the page with `sendRequest()` (a redirect hop is a ' +
+              'send-request skip that fails the page) and hands the handler no response (a 429 is handled as a page).',
+          }
+        : {}),
+      ...Object.fromEntries(CRAWLEE_4_RELEASES.map((release) => [release, ADAPTIVE_REFUSED_ON_4])),
+    },
+    refusedOn: CRAWLEE_4_RELEASES,
     control: {
       title: httpOnly
         ? 'renders its pages HTTP-only, as its rendering-type predictor says (in the browser only a page whose HTTP-only run failed)'

@@ -64,7 +64,7 @@ export class RobotsPlugin {
    * const robots = await RobotsPlugin.attach(crawler, { userAgent: 'MyBot/1.0 (+https://example.com/bot)' });
    * ```
    * @throws InvalidOptionsError when an option is unknown or out of range.
-   * @throws UnsupportedCrawlerError when `crawler` is not a Crawlee crawler.
+   * @throws UnsupportedCrawlerError when `crawler` is not a Crawlee crawler, or one Heed cannot guard (Crawlee 4's AdaptivePlaywrightCrawler).
    * @throws UnsupportedCrawleeVersionError when Crawlee is outside `>=3.13.0 <4.0.0 || >=4.0.0-rc.0 <5.0.0` (the message names the release found).
    * @throws SharedRequestQueueError when another crawler with a plugin reads the same request queue (give each its own).
    */
@@ -82,6 +82,8 @@ export class RobotsPlugin {
         throw new UnsupportedCrawleeVersionError(release, SUPPORTED_CRAWLEE_RANGE, `its crawler has no ${missing}`);
       throw new UnsupportedCrawlerError(`an object without ${missing}`);
     }
+    const refused = tap.refuses(crawler);
+    if (refused !== undefined) throw new UnsupportedCrawlerError('', refused);
     if (attached.has(crawler)) throw new AlreadyAttachedError();
     const target = crawler as unknown as PublicCrawler;
     // A queue another plugin reads: refused before anything is hooked.

@@ -158,17 +158,19 @@ export function pageOf(context: ContextInternals): unknown {
 }
 
 /** What a crawler fetches its pages with, which decides the taps it gets. */
-export type CrawlerKind = 'basic' | 'http' | 'jsdom' | 'browser';
+export type CrawlerKind = 'basic' | 'http' | 'jsdom' | 'browser' | 'adaptive';
 
 /**
  * The kind of `crawler`, by its shape on either major (never by class name: users subclass):
- * a browser pool (Playwright, Puppeteer, Adaptive), JSDOM's virtual console, an HTTP navigation
- * (3.x navigation hook lists, 4.x `makeHttpRequest`), else a `BasicCrawler` that fetches in its
- * handler. The one place kinds are told apart.
+ * a browser pool (Playwright, Puppeteer, Crawlee 3's Adaptive), Crawlee 4's AdaptivePlaywrightCrawler
+ * (a `BasicCrawler` with the log proxy of its renderings, and no browser pool of its own), JSDOM's
+ * virtual console, an HTTP navigation (3.x navigation hook lists, 4.x `makeHttpRequest`), else a
+ * `BasicCrawler` that fetches in its handler. The one place kinds are told apart.
  */
 export function kindOf(crawler: object): CrawlerKind {
   const c = crawler as Record<string, unknown>;
   if ('browserPool' in c) return 'browser';
+  if (typeof c['createLogProxy'] === 'function') return 'adaptive';
   if (typeof c['getVirtualConsole'] === 'function') return 'jsdom';
   if ((Array.isArray(c['preNavigationHooks']) && Array.isArray(c['postNavigationHooks'])) || typeof c['makeHttpRequest'] === 'function')
     return 'http';

@@ -30,6 +30,8 @@ export interface MajorTap {
   readonly major: 3 | 4;
   /** The first member `crawler` lacks that the tap cannot work without, or `undefined`. */
   missingMember(crawler: object): string | undefined;
+  /** Why the tap cannot guard `crawler` although it is a crawler of its major (an error message), or `undefined`. */
+  refuses(crawler: object): string | undefined;
   /** The queue the crawler reads, as the queue wrappers see it. */
   requestQueue(crawler: PublicCrawler): Promise<RequestQueueLike>;
   /** Scopes of `enqueueLinks` travel in an AsyncLocalStorage (the major's `enqueueLinks` reaches the queue through `crawler.addRequests`). */

@@ -65,6 +65,7 @@ function attachAnswerReading(crawler: PublicCrawler, guard: RobotsGuard): void {
 export const crawleeV3: MajorTap = {
   major: 3,
   missingMember,
+  refuses: () => undefined,
   requestQueue: (crawler) => crawler.getRequestQueue(),
   asyncScopes: false,
   crawlDelays: async (_crawler, maxDelaySecs) => new CrawlDelayScheduler(maxDelaySecs * 1000),

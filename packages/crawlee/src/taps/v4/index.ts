@@ -92,9 +92,20 @@ function hookRequestHandling(crawler: PublicCrawler, guard: RobotsGuard, queue: 
   });
 }
 
+/**
+ * Crawlee 4's AdaptivePlaywrightCrawler renders each page in a CheerioCrawler and a PlaywrightCrawler
+ * it makes and keeps to itself (native private fields): no extension point reaches their navigation,
+ * so redirects, rewrites and sub-resources would go unchecked. Refused rather than half guarded.
+ */
+const ADAPTIVE_REFUSED =
+  "RobotsPlugin.attach() cannot guard Crawlee 4's AdaptivePlaywrightCrawler: it renders each page in inner crawlers of its " +
+  'own that no extension point reaches, so redirects, rewritten URLs and page resources would go unchecked. Use ' +
+  "PlaywrightCrawler or CheerioCrawler (or Crawlee 3.13+'s AdaptivePlaywrightCrawler, which Heed guards).";
+
 export const crawleeV4: MajorTap = {
   major: 4,
   missingMember: missingMemberV4,
+  refuses: (crawler) => (kindOf(crawler) === 'adaptive' ? ADAPTIVE_REFUSED : undefined),
   // The request manager, seen as a 3.x request queue.
   requestQueue: async (crawler) => queueView(await (crawler as unknown as CrawlerV4).getRequestManager()),
   asyncScopes: true,
