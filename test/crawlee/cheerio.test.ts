@@ -4,8 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RobotsManager } from '@heed/manager';
-import { RobotsPlugin, type RobotsDirectives, type SkipEvent } from '@heed/crawlee';
-import { cheerioCrawler, crawlScenarioOnce } from './crawlers.js';
+import { RobotsPlugin } from '@heed/crawlee';
+import { cheerioCrawler, crawlRecord, crawlScenarioOnce } from './crawlers.js';
 import { crawleeCheerio, freshConfig } from './site.js';
 import { expectNoDisallowedRequests, startScenario, type Scenario } from './scenario.js';
 
@@ -16,10 +16,7 @@ describe('CheerioCrawler with RobotsPlugin', () => {
   let s: Scenario;
   let clock = Date.now();
   let manager: RobotsManager;
-  const handled: string[] = [];
-  const directives = new Map<string, RobotsDirectives>();
-  const heedSkips: SkipEvent[] = [];
-  const crawleeSkips: { url: string; reason: string }[] = [];
+  const { handled, directives, heedSkips, crawleeSkips, onSkip, onSkippedRequest, notePage } = crawlRecord();
   let plugin: RobotsPlugin;
   let failed: number;
 
@@ -27,15 +24,14 @@ describe('CheerioCrawler with RobotsPlugin', () => {
     {
       userAgent: HEEDBOT,
       manager: { now: () => clock },
-      plugin: { onSkip: (event) => void heedSkips.push(event) },
+      plugin: { onSkip },
       crawler: () =>
         cheerioCrawler({
           maxConcurrency: 4,
           maxRequestRetries: 1,
-          onSkippedRequest: (skip) => void crawleeSkips.push(skip),
+          onSkippedRequest,
           requestHandler: async (ctx) => {
-            handled.push(ctx.request.loadedUrl ?? ctx.request.url);
-            directives.set(ctx.request.url, (ctx as unknown as { robotsDirectives: RobotsDirectives }).robotsDirectives);
+            notePage(ctx);
             await ctx.enqueueLinks({ strategy: 'all' });
           },
         }),

@@ -11,7 +11,7 @@ import type { PlaywrightCrawler, PlaywrightCrawlerOptions } from '@crawlee/playw
 import type { PuppeteerCrawler, PuppeteerCrawlerOptions } from '@crawlee/puppeteer';
 import { afterAll, beforeAll } from 'vitest';
 import { RobotsManager, type RobotsManagerOptions } from '@heed/manager';
-import { RobotsPlugin, type RobotsPluginOptions } from '@heed/crawlee';
+import { RobotsPlugin, type RobotsDirectives, type RobotsPluginOptions, type SkipEvent } from '@heed/crawlee';
 import { CHROMIUM, CHROMIUM_ARGS, PLAYWRIGHT_LAUNCH_OPTIONS } from '../support/chromium.js';
 import { crawleeCheerio, crawleePlaywright, crawleePuppeteer, freshConfig, playwright, puppeteer } from './site.js';
 import { startScenario, type Scenario } from './scenario.js';
@@ -88,6 +88,31 @@ export async function runWithOwnManager<Context extends CrawlingContext>(
   } finally {
     await manager.close();
   }
+}
+
+/**
+ * What a whole-site crawl records for its tests: the pages handled, each page's robots directives,
+ * and the skips Heed's `onSkip` and Crawlee's `onSkippedRequest` were told of, with the callbacks
+ * that fill them.
+ */
+export function crawlRecord() {
+  const handled: string[] = [];
+  const directives = new Map<string, RobotsDirectives>();
+  const heedSkips: SkipEvent[] = [];
+  const crawleeSkips: { url: string; reason: string }[] = [];
+  return {
+    handled,
+    directives,
+    heedSkips,
+    crawleeSkips,
+    onSkip: (event: SkipEvent) => void heedSkips.push(event),
+    onSkippedRequest: (skip: { url: string; reason: string }) => void crawleeSkips.push(skip),
+    /** Notes a handled page: its URL after redirects, and the directives the plugin gave its context. */
+    notePage: (ctx: { request: { url: string; loadedUrl?: string } }) => {
+      handled.push(ctx.request.loadedUrl ?? ctx.request.url);
+      directives.set(ctx.request.url, (ctx as unknown as { robotsDirectives: RobotsDirectives }).robotsDirectives);
+    },
+  };
 }
 
 /** What {@link crawlScenarioOnce} hands back once its crawl is done. */

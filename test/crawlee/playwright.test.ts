@@ -4,35 +4,31 @@
  * and (with `blockSubresources`) images robots.txt disallows are never requested.
  */
 import { describe, expect, it } from 'vitest';
-import type { RobotsPlugin, RobotsDirectives, SkipEvent } from '@heed/crawlee';
+import type { RobotsPlugin } from '@heed/crawlee';
 import { has } from '../support/requirements.js';
-import { crawlScenarioOnce, playwrightCrawler } from './crawlers.js';
+import { crawlRecord, crawlScenarioOnce, playwrightCrawler } from './crawlers.js';
 import { expectNoDisallowedRequests, type Scenario } from './scenario.js';
 
 const HEEDBOT = 'HeedBot/1.0 (+https://heed.example/bot)';
 
 describe.skipIf(!has('chromium', 'test/crawlee/playwright.test.ts'))('PlaywrightCrawler with RobotsPlugin', () => {
   let s: Scenario;
-  const handled: string[] = [];
-  const directives = new Map<string, RobotsDirectives>();
-  const heedSkips: SkipEvent[] = [];
-  const crawleeSkips: { url: string; reason: string }[] = [];
+  const { handled, directives, heedSkips, crawleeSkips, onSkip, onSkippedRequest, notePage } = crawlRecord();
   let plugin: RobotsPlugin;
   let failed: number;
 
   crawlScenarioOnce(
     {
       userAgent: HEEDBOT,
-      plugin: { blockSubresources: true, onSkip: (event) => void heedSkips.push(event) },
+      plugin: { blockSubresources: true, onSkip },
       timeout: 120_000,
       crawler: () =>
         playwrightCrawler({
           maxConcurrency: 2,
           maxRequestRetries: 1,
-          onSkippedRequest: (skip) => void crawleeSkips.push(skip),
+          onSkippedRequest,
           requestHandler: async (ctx) => {
-            handled.push(ctx.request.loadedUrl ?? ctx.request.url);
-            directives.set(ctx.request.url, (ctx as unknown as { robotsDirectives: RobotsDirectives }).robotsDirectives);
+            notePage(ctx);
             await ctx.enqueueLinks({ strategy: 'all' });
             // Give script navigations a moment to start while the page is still open.
             if (ctx.request.url.endsWith('/js-redirect')) await ctx.page.waitForTimeout(300);
