@@ -151,7 +151,17 @@ describe("sendRequest() under the bot's name on Crawlee 4 (fetch Headers)", () =
 });
 
 describe("Heed's own fetches through a Crawlee 4 proxyConfiguration", () => {
-  it('an IProxyConfiguration with newProxyInfo() alone: asked with no request, as Crawlee asks it, its url used', async () => {
+  const proxyUrl = (configuration: object) =>
+    crawlerFetchContext({ proxyConfiguration: configuration }, 4)?.proxyUrl as (url: string) => Promise<string | undefined>;
+
+  it("a ProxyConfiguration's newUrl() is asked with the request being fetched, so a newUrlFunction sees the site", async () => {
+    const asked: unknown[][] = [];
+    const proxyConfiguration = { newUrl: async (...args: unknown[]) => (asked.push(args), 'http://proxy.example:8000') };
+    expect(await proxyUrl(proxyConfiguration)('http://a.example/robots.txt')).toBe('http://proxy.example:8000');
+    expect(asked).toEqual([[{ request: { url: 'http://a.example/robots.txt' } }]]);
+  });
+
+  it('an IProxyConfiguration with newProxyInfo() alone: asked with the request too, its url used', async () => {
     const asked: unknown[][] = [];
     const proxyConfiguration = {
       newProxyInfo: async (...args: unknown[]) => {
@@ -159,10 +169,8 @@ describe("Heed's own fetches through a Crawlee 4 proxyConfiguration", () => {
         return { url: 'http://proxy.example:8000', hostname: 'proxy.example', port: '8000', username: '', password: '' };
       },
     };
-    const proxyUrl = (configuration: object) =>
-      crawlerFetchContext({ proxyConfiguration: configuration })?.proxyUrl as (url: string) => Promise<string | undefined>;
     expect(await proxyUrl(proxyConfiguration)('http://a.example/robots.txt')).toBe('http://proxy.example:8000');
-    expect(asked).toEqual([[]]);
+    expect(asked).toEqual([[{ request: { url: 'http://a.example/robots.txt' } }]]);
     expect(await proxyUrl({ newProxyInfo: async () => undefined })('http://a.example/robots.txt')).toBeUndefined();
   });
 });

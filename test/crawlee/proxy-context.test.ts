@@ -24,14 +24,16 @@ describe('proxySessionId', () => {
 
 describe('crawlerFetchContext', () => {
   it('is undefined for a crawler without proxyConfiguration', () => {
-    expect(crawlerFetchContext({})).toBeUndefined();
+    expect(crawlerFetchContext({}, 3)).toBeUndefined();
+    expect(crawlerFetchContext({}, 4)).toBeUndefined();
   });
 
   it("asks the crawler's proxyConfiguration with the site's session id", async () => {
     const asked: unknown[] = [];
-    const context = crawlerFetchContext({
-      proxyConfiguration: { newUrl: async (sessionId: unknown) => (asked.push(sessionId), 'http://proxy.example:8000') },
-    });
+    const context = crawlerFetchContext(
+      { proxyConfiguration: { newUrl: async (sessionId: unknown) => (asked.push(sessionId), 'http://proxy.example:8000') } },
+      3,
+    );
     const proxyUrl = context?.proxyUrl as (url: string) => Promise<string | undefined>;
     expect(await proxyUrl('https://example.com/robots.txt')).toBe('http://proxy.example:8000');
     expect(asked).toEqual(['heed_example.com_443']);

@@ -98,7 +98,7 @@ export class RobotsPlugin {
     // The parts, each made from the ones before it.
     const manager = resolved.manager ?? (await createManager(resolved.userAgent, resolved.productToken, managerLogOf(target.log)));
     // Heed's own fetches for this crawler (robots.txt, tdmrep.json, sitemaps) go through its proxies.
-    const fetchContext = crawlerFetchContext(target);
+    const fetchContext = crawlerFetchContext(target, tap.major);
     const asked = fetchContext === undefined ? manager : withFetchContext(manager, fetchContext);
     const warn = (message: string) => target.log.warning(message);
     const stats = new PluginStats();

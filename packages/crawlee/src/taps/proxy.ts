@@ -19,25 +19,31 @@
  * `newUrl(sessionId)` checked against @crawlee/core 3.13.0 to 3.18.1; a crawler without it (no
  * `proxyConfiguration`) fetches directly, as before.
  *
- * Crawlee 4: a crawler's `proxyConfiguration` is any `IProxyConfiguration`, whose one method is
- * `newProxyInfo(options?: { request })`; its own `ProxyConfiguration` still has `newUrl()`, which
- * takes `{ request }` instead of a session id (a session id given is ignored: every call rotates,
- * and a `newUrlFunction` is called with no request, as for Crawlee's own sessions). An
- * object with `newProxyInfo()` alone is asked as Crawlee asks it for its sessions: with no
- * request, its `url` taken. Checked against 4.0.0-rc.0 and master at 69a824b.
+ * Crawlee 4 has no proxy sessions: a crawler's `proxyConfiguration` is any `IProxyConfiguration`,
+ * whose one method is `newProxyInfo(options?: { request })`, and its own `ProxyConfiguration`'s
+ * `newUrl()` takes `{ request }` (its `proxyUrls` rotate on every call; a `newUrlFunction` is given
+ * the request). Heed asks with `{ request: { url } }`, the URL about to be fetched, so a
+ * `newUrlFunction` that picks a proxy per site sees the site; `newUrl()` first, else
+ * `newProxyInfo()` and its `url`. Checked against 4.0.0-rc.0 and master at 69a824b.
  */
 import { createHash } from 'node:crypto';
 import type { FetchContext } from '@heed/manager';
 import type { RobotsManagerLike } from '../manager-contract.js';
 
-/** The part of Crawlee's `ProxyConfiguration` used: its public `newUrl()`. */
+/** The part of Crawlee 3's `ProxyConfiguration` used: its public `newUrl()`. */
 interface ProxyConfigurationLike {
   newUrl(sessionId?: string | number): Promise<string | undefined>;
 }
 
-/** Crawlee 4's `IProxyConfiguration`: what any object passed as `proxyConfiguration` has. */
-interface ProxyInfoSource {
-  newProxyInfo(): Promise<{ url?: unknown } | undefined>;
+/** What Crawlee 4 asks a proxy configuration with: the request being fetched. */
+interface ProxyRequest {
+  readonly request: { readonly url: string };
+}
+
+/** Crawlee 4's `ProxyConfiguration` (`newUrl`) and `IProxyConfiguration` (`newProxyInfo`), as used. */
+interface ProxyConfigurationV4 {
+  newUrl?(options: ProxyRequest): Promise<string | undefined>;
+  newProxyInfo?(options: ProxyRequest): Promise<{ url?: unknown } | undefined>;
 }
 
 /** The proxy choice of a fetch context: what the manager and the sitemap reader call per fetch. */
@@ -46,19 +52,27 @@ export type ProxyChoice = NonNullable<FetchContext['proxyUrl']>;
 /** Crawlee's (and Apify Proxy's) limit on a session id. */
 const MAX_SESSION_ID_LENGTH = 50;
 
-/** The fetch context of `crawler`: through its `proxyConfiguration`, or `undefined` (direct) without one. */
-export function crawlerFetchContext(crawler: object): FetchContext | undefined {
-  const configuration = (crawler as { proxyConfiguration?: Partial<ProxyConfigurationLike & ProxyInfoSource> }).proxyConfiguration;
-  if (typeof configuration?.newUrl === 'function') {
-    const proxies = configuration as ProxyConfigurationLike;
-    return Object.freeze({ proxyUrl: async (url: string) => (await proxies.newUrl(proxySessionId(url))) ?? undefined });
+/** The fetch context of `crawler` (of Crawlee `major`): through its `proxyConfiguration`, or `undefined` (direct) without one. */
+export function crawlerFetchContext(crawler: object, major: 3 | 4): FetchContext | undefined {
+  const configuration = (crawler as { proxyConfiguration?: unknown }).proxyConfiguration;
+  if (typeof configuration !== 'object' || configuration === null) return undefined;
+  if (major === 3) {
+    const proxies = configuration as Partial<ProxyConfigurationLike>;
+    if (typeof proxies.newUrl !== 'function') return undefined;
+    const newUrl = proxies.newUrl.bind(proxies);
+    return Object.freeze({ proxyUrl: async (url: string) => (await newUrl(proxySessionId(url))) ?? undefined });
   }
-  if (typeof configuration?.newProxyInfo === 'function') {
-    const proxies = configuration as ProxyInfoSource;
+  const proxies = configuration as ProxyConfigurationV4;
+  if (typeof proxies.newUrl === 'function') {
+    const newUrl = proxies.newUrl.bind(proxies);
+    return Object.freeze({ proxyUrl: async (url: string) => (await newUrl({ request: { url } })) ?? undefined });
+  }
+  if (typeof proxies.newProxyInfo === 'function') {
+    const newProxyInfo = proxies.newProxyInfo.bind(proxies);
     return Object.freeze({
-      proxyUrl: async () => {
-        const { url } = (await proxies.newProxyInfo()) ?? {};
-        return typeof url === 'string' && url !== '' ? url : undefined;
+      proxyUrl: async (url: string) => {
+        const { url: proxyUrl } = (await newProxyInfo({ request: { url } })) ?? {};
+        return typeof proxyUrl === 'string' && proxyUrl !== '' ? proxyUrl : undefined;
       },
     });
   }
