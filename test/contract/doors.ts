@@ -94,6 +94,7 @@ export interface Door {
 const script = (title: string, code: string) => page(title, [], '', `<script>${code}</script>`);
 const asset = (type: string, body: string): RouteResponse => ({ headers: { 'content-type': type }, body });
 /** Pages served at each path: a leak then looks like success to the crawler, as it would on a real site. */
+const EMPTY_URLSET = '<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"></urlset>';
 const pagesAt = (...urls: SiteUrl[]) => urls.map((url) => [url, page(url.path, [])] as const);
 const wsUrl = (site: DoorSite, path: string) => site.pages.url(path).replace(/^http/, 'ws');
 
@@ -291,6 +292,23 @@ export const DOORS = [
     expect: () => ({ blocked: [pages('/private/worker-ws')], reached: [pages('/ok/worker-ws')], whileOpen: [pages('/ok/worker-ws')] }),
   },
   {
+    id: 'worker-fetch',
+    title: "a `fetch` of the page's worker",
+    appliesTo: (kind) => kind.browser,
+    routes: () => [
+      [pages('/fetch-worker'), script('fetch worker', `new Worker('/fetch-worker.js');`)],
+      [pages('/fetch-worker.js'), asset('text/javascript', `fetch('/private/worker-fetch'); fetch('/ok/worker-fetch');`)],
+      [pages('/private/worker-fetch'), text('secret')],
+      [pages('/ok/worker-fetch'), text('ok')],
+    ],
+    start: [pages('/fetch-worker')],
+    expect: () => ({
+      blocked: [{ ...pages('/private/worker-fetch'), stage: 'subresource' }],
+      reached: [pages('/ok/worker-fetch')],
+      whileOpen: [pages('/ok/worker-fetch')],
+    }),
+  },
+  {
     id: 'send-request',
     title: '`context.sendRequest()` in the request handler, and its redirect',
     appliesTo: (kind) => kind.handlerSendRequest,
@@ -346,6 +364,18 @@ export const DOORS = [
       ...pagesAt(pages('/private/from-sitemap'), pages('/ok/from-sitemap')),
     ],
     expect: () => ({ blocked: [{ ...pages('/private/from-sitemap'), stage: 'sitemap' }], reached: [pages('/ok/from-sitemap')] }),
+  },
+  {
+    id: 'own-fetch',
+    title: "a sitemap file robots.txt names on a disallowed path (Heed's own fetch)",
+    appliesTo: () => true,
+    robots: (site) => ({ pages: [`Sitemap: ${site.pages.url('/private/sitemap.xml')}`, `Sitemap: ${site.pages.url('/ok/sitemap.xml')}`] }),
+    routes: () => [
+      [pages('/private/sitemap.xml'), asset('application/xml', EMPTY_URLSET)],
+      [pages('/ok/sitemap.xml'), asset('application/xml', EMPTY_URLSET)],
+    ],
+    // A sitemap file Heed does not fetch is logged and counted (`sitemapsSkipped`), not a skip event.
+    expect: () => ({ blocked: [pages('/private/sitemap.xml')], reached: [pages('/ok/sitemap.xml')] }),
   },
   {
     id: 'answer',
