@@ -8,7 +8,7 @@ import { originOf, type Verdict } from '@heed/manager';
 import type { RobotsManagerLike } from '../manager-contract.js';
 import type { ResolvedOptions } from '../options.js';
 import type { CrawlClock } from '../politeness/crawl-clock.js';
-import { skipFromVerdict, type CheckFailure, type SkipEvent, type SkipStage } from '../report/skip-events.js';
+import type { CheckFailure } from '../report/skip-events.js';
 import type { PluginStats } from '../report/stats.js';
 
 /**
@@ -69,12 +69,6 @@ export class Verdicts {
     }
     if (use !== 'subresource') this.note(verdict, url, use === 'page');
     return verdict;
-  }
-
-  /** The skip event when robots.txt does not allow `url`, else `undefined`. `from`: the page it was linked, redirected or requested from. */
-  async skipFor(url: string, stage: SkipStage, from?: string, use: UrlUse = 'page'): Promise<SkipEvent | undefined> {
-    const verdict = await this.verdict(url, use);
-    return verdict.allowed ? undefined : skipFromVerdict(verdict, stage, from);
   }
 
   /**
