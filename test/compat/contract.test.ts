@@ -56,7 +56,7 @@ const RELEASES = [
 
 /** What vitest's JSON reporter says of each test. */
 interface Report {
-  testResults: { assertionResults: { fullName: string; status: string }[] }[];
+  testResults: { assertionResults: { fullName: string; status: string; failureMessages?: string[] }[] }[];
 }
 
 describe.skipIf(!asked)('the contract suite on other Crawlee releases', () => {
@@ -109,6 +109,10 @@ describe.skipIf(!asked)('the contract suite on other Crawlee releases', () => {
         console.log(
           `compat: the contract suite on Crawlee ${name}, ${seconds} s:\n${results.map((r) => `  ${r.status.padEnd(7)} ${r.fullName}`).join('\n')}`,
         );
+        // Why each failed cell failed, here: the run's own output is not shown.
+        for (const failed of results.filter((r) => r.status === 'failed')) {
+          console.log(`compat: ${failed.fullName} failed:\n${(failed.failureMessages ?? []).join('\n').slice(0, 2000)}`);
+        }
         expect(results.filter((r) => r.status === 'failed').map((r) => r.fullName)).toEqual([]);
         expect(results.filter((r) => r.status === 'passed').length).toBeGreaterThan(0);
         // Every test passed, yet the run failed (an error outside them): the end of its output says which.

@@ -97,6 +97,13 @@ const asset = (type: string, body: string): RouteResponse => ({ headers: { 'cont
 const EMPTY_URLSET = '<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"></urlset>';
 const pagesAt = (...urls: SiteUrl[]) => urls.map((url) => [url, page(url.path, [])] as const);
 const wsUrl = (site: DoorSite, path: string) => site.pages.url(path).replace(/^http/, 'ws');
+/**
+ * Script that opens a WebSocket to `first`, then, once that one opened, failed or closed, to
+ * `then`: when the allowed twin reaches the server, the disallowed one has been decided.
+ */
+const socketsInTurn = (first: string, then: string) =>
+  `{ const s = new WebSocket('${first}'); let next = () => { next = () => {}; new WebSocket('${then}'); }; ` +
+  `s.onopen = s.onerror = s.onclose = () => next(); }`;
 
 /** The sub-resources of the `subresource` door; `dom`: JSDOM loads it too (it fetches no images). */
 const RESOURCES = [
@@ -235,7 +242,9 @@ export const DOORS = [
         pages('/xhr'),
         script(
           'xhr',
-          ['/private/xhr', '/ok/xhr'].map((path) => `{ const r = new XMLHttpRequest(); r.open('GET', '${path}'); r.send(); }`).join('\n'),
+          // The twin once the disallowed request has settled: when it reaches the server, the other was decided.
+          `const ask = (path, then) => { const r = new XMLHttpRequest(); r.open('GET', path); r.onloadend = then; r.send(); };
+ask('/private/xhr', () => ask('/ok/xhr', () => {}));`,
         ),
       ],
       [pages('/private/xhr'), text('secret')],
@@ -267,9 +276,7 @@ export const DOORS = [
     id: 'websocket',
     title: 'a WebSocket the page opens',
     appliesTo: (kind) => kind.scripts,
-    routes: (site) => [
-      [pages('/ws'), script('ws', `new WebSocket('${wsUrl(site, '/private/ws')}'); new WebSocket('${wsUrl(site, '/ok/ws')}');`)],
-    ],
+    routes: (site) => [[pages('/ws'), script('ws', socketsInTurn(wsUrl(site, '/private/ws'), wsUrl(site, '/ok/ws')))]],
     start: [pages('/ws')],
     // No skip event is promised: a closed WebSocket is the page's business, not a request of the crawl.
     expect: () => ({ blocked: [pages('/private/ws')], reached: [pages('/ok/ws')], whileOpen: [pages('/ok/ws')] }),
@@ -280,13 +287,7 @@ export const DOORS = [
     appliesTo: (kind) => kind.browser,
     routes: (site) => [
       [pages('/ws-worker'), script('ws worker', `new Worker('/ws-worker.js');`)],
-      [
-        pages('/ws-worker.js'),
-        asset(
-          'text/javascript',
-          `new WebSocket('${wsUrl(site, '/private/worker-ws')}'); new WebSocket('${wsUrl(site, '/ok/worker-ws')}');`,
-        ),
-      ],
+      [pages('/ws-worker.js'), asset('text/javascript', socketsInTurn(wsUrl(site, '/private/worker-ws'), wsUrl(site, '/ok/worker-ws')))],
     ],
     start: [pages('/ws-worker')],
     expect: () => ({ blocked: [pages('/private/worker-ws')], reached: [pages('/ok/worker-ws')], whileOpen: [pages('/ok/worker-ws')] }),
@@ -297,7 +298,10 @@ export const DOORS = [
     appliesTo: (kind) => kind.browser,
     routes: () => [
       [pages('/fetch-worker'), script('fetch worker', `new Worker('/fetch-worker.js');`)],
-      [pages('/fetch-worker.js'), asset('text/javascript', `fetch('/private/worker-fetch'); fetch('/ok/worker-fetch');`)],
+      [
+        pages('/fetch-worker.js'),
+        asset('text/javascript', `fetch('/private/worker-fetch').catch(() => {}).then(() => fetch('/ok/worker-fetch'));`),
+      ],
       [pages('/private/worker-fetch'), text('secret')],
       [pages('/ok/worker-fetch'), text('ok')],
     ],
