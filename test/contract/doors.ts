@@ -6,16 +6,16 @@
  * navigation hook's rewrite, what the request handler does on its page), which crawler kinds it
  * applies to, and what the server and the skip events must show afterwards.
  *
- * Every door lives on one site of three origins, crawled once per crawler kind: `pages` holds most
+ * Every door lives on one site of four origins, crawled once per crawler kind: `pages` holds most
  * doors; `busy` answers `429` once (its pause must not slow the other doors); `slow` has a
- * `Crawl-delay`.
+ * `Crawl-delay`; `other` is the other origin a page opens a popup on.
  */
 import { RobotsDisallowedError, type SkipEvent, type SkipStage } from '@heed/crawlee';
 import { expect } from 'vitest';
 import { page, redirect, text, type Hit, type Route, type RouteResponse, type SiteOrigin } from '../crawlee/site.js';
 import type { KindTraits } from './kinds.js';
 
-export const ORIGINS = ['pages', 'busy', 'slow'] as const;
+export const ORIGINS = ['pages', 'busy', 'slow', 'other'] as const;
 export type OriginName = (typeof ORIGINS)[number];
 export type DoorSite = Readonly<Record<OriginName, SiteOrigin>>;
 
@@ -98,12 +98,21 @@ const EMPTY_URLSET = '<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http:
 const pagesAt = (...urls: SiteUrl[]) => urls.map((url) => [url, page(url.path, [])] as const);
 const wsUrl = (site: DoorSite, path: string) => site.pages.url(path).replace(/^http/, 'ws');
 /**
+ * A promise (as script) that fetches `paths` one after the other, each once the one before has
+ * settled (answered or refused): when the last reaches the server, the others have been decided.
+ */
+const fetchesInTurn = (...paths: string[]) =>
+  paths.reduce((chain, path) => `${chain}.catch(() => {}).then(() => fetch('${path}'))`, 'Promise.resolve()') + '.catch(() => {})';
+/**
  * Script that opens a WebSocket to `first`, then, once that one opened, failed or closed, to
  * `then`: when the allowed twin reaches the server, the disallowed one has been decided.
  */
 const socketsInTurn = (first: string, then: string) =>
   `{ const s = new WebSocket('${first}'); let next = () => { next = () => {}; new WebSocket('${then}'); }; ` +
   `s.onopen = s.onerror = s.onclose = () => next(); }`;
+
+/** Script run a second after the page's `load` event: Crawlee's navigation and its hooks are over by then. */
+const afterLoad = (code: string) => `addEventListener('load', () => setTimeout(() => { ${code} }, 1000));`;
 
 /** The sub-resources of the `subresource` door; `dom`: JSDOM loads it too (it fetches no images). */
 const RESOURCES = [
@@ -174,17 +183,18 @@ export const DOORS = [
   },
   {
     id: 'redirect',
-    title: 'a redirect of the page',
+    title: 'a redirect of the page, checked at every hop of its chain',
     appliesTo: (kind) => kind.fetchesPages,
     routes: () => [
-      [pages('/hop'), redirect('/private/hop-target')],
+      [pages('/hop'), redirect('/hop-2')],
+      [pages('/hop-2'), redirect('/private/hop-target')],
       [pages('/hop-ok'), redirect('/ok/hop-target')],
       ...pagesAt(pages('/private/hop-target'), pages('/ok/hop-target')),
     ],
     start: [pages('/hop'), pages('/hop-ok')],
     expect: () => ({
       blocked: [{ ...pages('/private/hop-target'), stage: 'redirect' }],
-      reached: [pages('/hop'), pages('/ok/hop-target')],
+      reached: [pages('/hop'), pages('/hop-2'), pages('/ok/hop-target')],
     }),
   },
   {
@@ -259,17 +269,66 @@ ask('/private/xhr', () => ask('/ok/xhr', () => {}));`,
   },
   {
     id: 'popup',
-    title: '`window.open` from the page',
+    title: 'a popup the page opens (`window.open`, a `target=_blank` link), of its origin or another, redirected or not',
     appliesTo: (kind) => kind.browser,
-    routes: () => [
-      [pages('/popup'), script('popup', `window.open('/private/popup'); window.open('/ok/popup');`)],
-      ...pagesAt(pages('/private/popup'), pages('/ok/popup')),
+    routes: (site) => [
+      [
+        pages('/popup'),
+        page(
+          'popup',
+          [],
+          '',
+          '<a id="no" target="_blank" href="/private/blank">no</a><a id="yes" target="_blank" href="/ok/blank">yes</a>' +
+            `<script>window.open('/private/popup'); window.open('/ok/popup'); window.open('/popup-hop');
+window.open('${site.other.url('/private/popup')}'); window.open('${site.other.url('/ok/popup')}');
+document.getElementById('no').click(); document.getElementById('yes').click();</script>`,
+        ),
+      ],
+      [pages('/popup-hop'), redirect('/private/popup-hop')],
+      ...pagesAt(pages('/private/popup'), pages('/ok/popup'), pages('/private/popup-hop'), pages('/private/blank'), pages('/ok/blank')),
+      ...pagesAt(on('other', '/private/popup'), on('other', '/ok/popup')),
     ],
     start: [pages('/popup')],
+    expect: () => {
+      const twins = [pages('/ok/popup'), pages('/popup-hop'), on('other', '/ok/popup'), pages('/ok/blank')];
+      return {
+        blocked: [
+          { ...pages('/private/popup'), stage: 'redirect' },
+          { ...pages('/private/popup-hop'), stage: 'redirect' },
+          { ...on('other', '/private/popup'), stage: 'redirect' },
+          { ...pages('/private/blank'), stage: 'redirect' },
+        ],
+        reached: twins,
+        whileOpen: twins,
+      };
+    },
+  },
+  {
+    id: 'script-navigation',
+    title: "a navigation of the page's script, while it loads or well after (Crawlee's hooks have run), direct or redirected",
+    appliesTo: (kind) => kind.browser,
+    routes: () => [
+      [pages('/nav-early'), page('nav early', [], "<script>location.replace('/private/nav-early')</script>")],
+      [pages('/nav-early-ok'), page('nav early ok', [], "<script>location.replace('/ok/nav-early')</script>")],
+      // The hop a second after the direct one: when it reaches the server, the direct one was decided long before.
+      [
+        pages('/nav-late'),
+        script('nav late', afterLoad(`location.href = '/private/nav-late'; setTimeout(() => { location.href = '/late-hop'; }, 1000);`)),
+      ],
+      [pages('/late-hop'), redirect('/private/late-hop')],
+      ...pagesAt(pages('/private/nav-early'), pages('/ok/nav-early'), pages('/private/nav-late'), pages('/private/late-hop')),
+    ],
+    start: [pages('/nav-early'), pages('/nav-early-ok'), pages('/nav-late')],
+    // A navigation while the page loads ends its request as a skip, like a redirect; one after it
+    // loaded leaves the page where it is (answered `204 No Content`).
     expect: () => ({
-      blocked: [{ ...pages('/private/popup'), stage: 'redirect' }],
-      reached: [pages('/ok/popup')],
-      whileOpen: [pages('/ok/popup')],
+      blocked: [
+        { ...pages('/private/nav-early'), stage: 'redirect' },
+        { ...pages('/private/nav-late'), stage: 'redirect' },
+        { ...pages('/private/late-hop'), stage: 'redirect' },
+      ],
+      reached: [pages('/ok/nav-early'), pages('/late-hop')],
+      whileOpen: [pages('/late-hop')],
     }),
   },
   {
@@ -298,18 +357,43 @@ ask('/private/xhr', () => ask('/ok/xhr', () => {}));`,
     appliesTo: (kind) => kind.browser,
     routes: () => [
       [pages('/fetch-worker'), script('fetch worker', `new Worker('/fetch-worker.js');`)],
-      [
-        pages('/fetch-worker.js'),
-        asset('text/javascript', `fetch('/private/worker-fetch').catch(() => {}).then(() => fetch('/ok/worker-fetch'));`),
-      ],
+      [pages('/fetch-worker.js'), asset('text/javascript', fetchesInTurn('/private/worker-fetch', '/worker-hop', '/ok/worker-fetch'))],
+      [pages('/worker-hop'), redirect('/private/worker-hop')],
       [pages('/private/worker-fetch'), text('secret')],
+      [pages('/private/worker-hop'), text('secret')],
       [pages('/ok/worker-fetch'), text('ok')],
     ],
     start: [pages('/fetch-worker')],
     expect: () => ({
-      blocked: [{ ...pages('/private/worker-fetch'), stage: 'subresource' }],
-      reached: [pages('/ok/worker-fetch')],
+      blocked: [
+        { ...pages('/private/worker-fetch'), stage: 'subresource' },
+        { ...pages('/private/worker-hop'), stage: 'subresource' },
+      ],
+      reached: [pages('/worker-hop'), pages('/ok/worker-fetch')],
       whileOpen: [pages('/ok/worker-fetch')],
+    }),
+  },
+  {
+    id: 'service-worker',
+    title: "a `fetch` of the page's service worker",
+    appliesTo: (kind) => kind.browser,
+    routes: () => [
+      [pages('/service-worker'), script('service worker', `navigator.serviceWorker.register('/service-worker.js');`)],
+      [
+        pages('/service-worker.js'),
+        asset(
+          'text/javascript',
+          `self.addEventListener('install', (event) => event.waitUntil(${fetchesInTurn('/private/sw-fetch', '/ok/sw-fetch')}));`,
+        ),
+      ],
+      [pages('/private/sw-fetch'), text('secret')],
+      [pages('/ok/sw-fetch'), text('ok')],
+    ],
+    start: [pages('/service-worker')],
+    expect: () => ({
+      blocked: [{ ...pages('/private/sw-fetch'), stage: 'subresource' }],
+      reached: [pages('/ok/sw-fetch')],
+      whileOpen: [pages('/ok/sw-fetch')],
     }),
   },
   {
