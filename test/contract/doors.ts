@@ -99,10 +99,15 @@ const pagesAt = (...urls: SiteUrl[]) => urls.map((url) => [url, page(url.path, [
 const wsUrl = (site: DoorSite, path: string) => site.pages.url(path).replace(/^http/, 'ws');
 /**
  * A promise (as script) that fetches `paths` one after the other, each once the one before has
- * settled (answered or refused): when the last reaches the server, the others have been decided.
+ * settled (answered or refused) or 2 s have passed: when the last reaches the server, the others
+ * have been decided. (Puppeteer's request interception can hold a worker's request for good; the
+ * next one must not wait for it.)
  */
 const fetchesInTurn = (...paths: string[]) =>
-  paths.reduce((chain, path) => `${chain}.catch(() => {}).then(() => fetch('${path}'))`, 'Promise.resolve()') + '.catch(() => {})';
+  paths.reduce(
+    (chain, path) => `${chain}.then(() => Promise.race([fetch('${path}').catch(() => {}), new Promise((r) => setTimeout(r, 2000))]))`,
+    'Promise.resolve()',
+  );
 /**
  * Script that opens a WebSocket to `first`, then, once that one opened, failed or closed, to
  * `then`: when the allowed twin reaches the server, the disallowed one has been decided.
