@@ -15,7 +15,9 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
-    setupFiles: ['test/support/network-guard.ts'],
+    setupFiles: ['test/support/network-guard.ts', 'test/support/quiet-crawlers.ts'],
+    // What a passing test prints is left out of the log; a failing test's output is shown with it.
+    silent: 'passed-only',
     // One build before every run: tests that spawn the compiled packages never build them themselves.
     // Then the list of what was skipped and why, printed last.
     globalSetup: ['test/support/global-setup.ts', 'test/support/skip-list.ts'],

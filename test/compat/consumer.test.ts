@@ -4,23 +4,20 @@
  * CommonJS `require()` and strict NodeNext TypeScript (typechecked with tsc, then run). Each
  * flavour crawls a local three-origin site (links, cross-origin links, a redirect into a
  * disallowed path, a sitemap entry, a 503 robots.txt) and the servers must have seen no
- * disallowed request. The browser and JSDOM flavour (browsers.ts, registered here so it shares
- * this file's packing) does the same with PlaywrightCrawler, PuppeteerCrawler and JSDOMCrawler.
+ * disallowed request. The other crawler kinds (browsers, JSDOM) on other releases are the contract
+ * suite's (contract.test.ts: every door on 3.13.0 and the Crawlee 4 builds).
  *
- * What runs where: `npm test` runs the Cheerio flavour on the newest release and no browser
- * flavour. `pnpm test:compat` (HEED_COMPAT_RELEASES=all) runs the Cheerio flavour on every release
- * of `ALL_RELEASES` and the browser flavour on every release of `BROWSER_SETS` (3.13.0 and 3.18.1).
- * HEED_COMPAT_RELEASES=3.13.0,3.18.1 runs both flavours on the releases listed (the browser flavour
- * on those of them that `BROWSER_SETS` has). Crawlee 4 (`V4_RELEASES`: 4.0.0-rc.0 and `4-next`,
- * Crawlee's master after it, each from tarballs kept beside the checkout) runs with
- * HEED_COMPAT_RELEASES=all or a list naming the build, both flavours; a build whose tarballs are
- * absent is skipped, saying so.
+ * What runs where: `npm test` runs it on the newest release. `pnpm test:compat`
+ * (HEED_COMPAT_RELEASES=all) runs it on every release of `ALL_RELEASES`;
+ * HEED_COMPAT_RELEASES=3.13.0,3.18.1 on the releases listed. Crawlee 4 (`V4_RELEASES`: 4.0.0-rc.0
+ * and `4-next`, Crawlee's master after it, each from tarballs kept beside the checkout) runs with
+ * HEED_COMPAT_RELEASES=all or a list naming the build; a build whose tarballs are absent is
+ * skipped, saying so.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { page, redirect, startSite, text, type Site, type SiteOrigin } from '../crawlee/site.js';
-import { describeBrowserProjects } from './browsers.js';
 import { optIn } from '../support/requirements.js';
 import {
   crawleeV4,
@@ -359,5 +356,3 @@ for (const release of v4ReleasesToTest()) {
     );
   });
 }
-
-describeBrowserProjects(installs);

@@ -13,7 +13,7 @@ afterEach(() => {
 it('a robots.txt that cannot be reached is one console line, its data as JSON on it', async () => {
   const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
   const origin = `http://127.0.0.1:${await deadPort()}`;
-  const manager = new RobotsManager({ userAgent: UA, timeoutSecs: 2, connectTimeoutSecs: 1 });
+  const manager = new RobotsManager({ userAgent: UA, timeoutSecs: 30, connectTimeoutSecs: 10 });
   try {
     expect((await manager.decide(`${origin}/page`)).allowed).toBe(false);
   } finally {

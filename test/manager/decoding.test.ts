@@ -34,7 +34,7 @@ function serve(encoding: string, body: Buffer): void {
 }
 
 async function privateAllowed(): Promise<{ allowed: boolean; status: string }> {
-  const m = new RobotsManager({ userAgent: UA, log: recordingLog().log, timeoutSecs: 5, connectTimeoutSecs: 1 });
+  const m = new RobotsManager({ userAgent: UA, log: recordingLog().log, timeoutSecs: 30, connectTimeoutSecs: 10 });
   try {
     const verdict = await m.decide(`${server.origin}/private`);
     const record = await m.get(server.origin);

@@ -30,8 +30,9 @@ afterEach(() => {
   other.seen.length = 0;
 });
 
+/** Timeouts far past any answer here: a slow machine must not turn a test's fetch into "unreachable"; timeout tests set their own. */
 function manager(extra: Partial<ConstructorParameters<typeof RobotsManager>[0]> = {}) {
-  return new RobotsManager({ userAgent: UA, log: recordingLog().log, timeoutSecs: 2, connectTimeoutSecs: 1, ...extra });
+  return new RobotsManager({ userAgent: UA, log: recordingLog().log, timeoutSecs: 30, connectTimeoutSecs: 10, ...extra });
 }
 
 async function verdictsFor(origin: string, extra = {}): Promise<{ open: Verdict; private: Verdict }> {

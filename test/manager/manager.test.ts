@@ -37,8 +37,9 @@ afterEach(() => {
   server.handle((_req, res) => res.end(ROBOTS));
 });
 
+/** Timeouts far past any answer here: a slow machine must not turn a test's fetch into "unreachable"; timeout tests set their own. */
 function create(extra: Partial<RobotsManagerOptions> = {}) {
-  return new RobotsManager({ userAgent: UA, log: recordingLog().log, timeoutSecs: 2, ...extra });
+  return new RobotsManager({ userAgent: UA, log: recordingLog().log, timeoutSecs: 30, ...extra });
 }
 
 describe('single flight', () => {
