@@ -18,6 +18,8 @@ export default defineConfig({
     setupFiles: ['test/support/network-guard.ts', 'test/support/quiet-crawlers.ts'],
     // What a passing test prints is left out of the log; a failing test's output is shown with it.
     silent: 'passed-only',
+    // The log lists a file's tests only when one took longer than this: the slow ones worth knowing.
+    slowTestThreshold: 5_000,
     // One build before every run: tests that spawn the compiled packages never build them themselves.
     // Then the list of what was skipped and why, printed last.
     globalSetup: ['test/support/global-setup.ts', 'test/support/skip-list.ts'],

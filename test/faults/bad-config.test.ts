@@ -136,19 +136,22 @@ const managerRows = async (): Promise<Row[]> => [
 
 describe('new RobotsManager(bad options)', async () => {
   const rows = await managerRows();
-  it.each(rows)('%s → InvalidOptionsError naming %2$s', (_name, options, option, hint) => {
-    let error: unknown;
-    try {
-      new RobotsManager(options as RobotsManagerOptions);
-    } catch (e) {
-      error = e;
-    }
-    expect(error).toBeInstanceOf(ManagerOptionsError);
-    const { message } = error as ManagerOptionsError;
-    expect((error as ManagerOptionsError).option).toBe(option);
-    expect(message).toContain(`"${option}"`);
-    expect(message).toMatch(hint);
-  });
+  it.each(rows.map(([name, options, option, hint]) => ({ name, options, option, hint })))(
+    '$name → InvalidOptionsError naming $option',
+    ({ options, option, hint }) => {
+      let error: unknown;
+      try {
+        new RobotsManager(options as RobotsManagerOptions);
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(ManagerOptionsError);
+      const { message } = error as ManagerOptionsError;
+      expect((error as ManagerOptionsError).option).toBe(option);
+      expect(message).toContain(`"${option}"`);
+      expect(message).toMatch(hint);
+    },
+  );
 
   it('accepts every valid edge: Latin-1 in the user-agent, Infinity for unreachableAllowAfterSecs, 0 redirects, the longest timer', async () => {
     // A robots.txt that redirects to its own rules: with maxRedirects 0 the redirect is not
@@ -292,21 +295,24 @@ const pluginRows: Row[] = [
 const crawler = () => new crawleeBasic.BasicCrawler({ requestHandler: async () => {} }, freshConfig());
 
 describe('RobotsPlugin.attach(crawler, bad options)', () => {
-  it.each(pluginRows)('%s → InvalidOptionsError naming %2$s', async (_name, options, option, hint) => {
-    const target = crawler();
-    const error = await RobotsPlugin.attach(target, options as never).then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    expect(error).toBeInstanceOf(PluginOptionsError);
-    const { message } = error as PluginOptionsError;
-    expect((error as PluginOptionsError).option).toBe(option);
-    expect(message).toContain(`"${option}"`);
-    expect(message).toMatch(hint);
-    // Nothing was hooked: the same crawler takes a correct attach afterwards.
-    const plugin = await RobotsPlugin.attach(target, { userAgent: UA, manager: idleManager });
-    await plugin.close();
-  });
+  it.each(pluginRows.map(([name, options, option, hint]) => ({ name, options, option, hint })))(
+    '$name → InvalidOptionsError naming $option',
+    async ({ options, option, hint }) => {
+      const target = crawler();
+      const error = await RobotsPlugin.attach(target, options as never).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(PluginOptionsError);
+      const { message } = error as PluginOptionsError;
+      expect((error as PluginOptionsError).option).toBe(option);
+      expect(message).toContain(`"${option}"`);
+      expect(message).toMatch(hint);
+      // Nothing was hooked: the same crawler takes a correct attach afterwards.
+      const plugin = await RobotsPlugin.attach(target, { userAgent: UA, manager: idleManager });
+      await plugin.close();
+    },
+  );
 
   it.each([
     ['null', null],
