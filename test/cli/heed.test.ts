@@ -1,7 +1,10 @@
 /**
- * The `heed` command line as users run it: a spawned `node packages/cli/dist/heed.js`,
- * against robots.txt files served by HTTP servers on 127.0.0.1 that this test starts. Output and
- * exit codes are asserted (0 allowed / clean, 1 disallowed / errors, 2 bad usage).
+ * The `heed` command line as users run it, against robots.txt files served by HTTP servers on
+ * 127.0.0.1 that this test starts. Output and exit codes are asserted (0 allowed / clean, 1
+ * disallowed / errors, 2 bad usage). Most command lines run in this process through `runHeed`
+ * (run-heed.ts); a spawned `node packages/cli/dist/heed.js` is kept where the process is the point:
+ * its version, its exit code and piped stdout, the environment it hands on, reading an endless
+ * device, and its memory.
  */
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
@@ -9,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { root, run, type Run } from './run-heed.js';
+import { root, run, spawnHeed, type Run } from './run-heed.js';
 
 const cases = root + 'test/parser/lint-cases/';
 
@@ -56,7 +59,6 @@ let missing: Site;
 let down: Site;
 
 beforeAll(async () => {
-  // The CLI is tested as shipped: compiled JavaScript (built by test/support/global-setup.ts).
   [ok, missing, down] = await Promise.all([
     serve(200, ROBOTS),
     serve(404, '<html><body>Not found</body></html>'),
@@ -77,64 +79,70 @@ describe('heed (usage)', () => {
   });
 
   it('prints the version', async () => {
-    const result = await run(['--version']);
+    // Spawned: the version is read from the package.json found from the path of the module the process runs.
+    const result = await spawnHeed(['--version']);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^heed \d+\.\d+\.\d+\n$/);
   });
 
-  it.each([
-    [[], 'no command given'],
-    [['frobnicate'], 'unknown command "frobnicate"'],
-    [['check', 'https://example.com/'], 'check needs --user-agent'],
-    [['explain', 'robots.txt', '--user-agent', 'HeedBot'], 'explain needs a robots.txt (file or URL) and at least one URL'],
-    [['lint'], 'lint needs exactly one robots.txt file or URL'],
-    [['lint', 'x.txt', '--bogus'], 'unknown option --bogus.'],
-    [['check', 'https://example.com/', '-A'], '--user-agent needs a value.'],
-    [['lint', 'x.txt', '--json=yes'], '--json takes no value.'],
-    [['lint', cases + 'clean.txt', '--ignore', 'no-such-code'], 'unknown diagnostic code "no-such-code"'],
-    [['check', 'not-a-url', '-A', 'HeedBot'], '"not-a-url" is not an absolute http(s) URL'],
-    [
-      ['explain', cases + 'clean.txt', 'not a url', '-A', 'HeedBot'],
-      '"not a url" is neither an absolute http(s) URL nor a path starting with "/"',
-    ],
-    [['explain', cases + 'clean.txt', '/ok', 'example.com/page', '-A', 'HeedBot'], '"example.com/page" is neither an absolute http(s) URL'],
-    [
-      ['check', 'https://example.com/', '-A', 'HeedBot', '--timeout', '3000000'],
-      '--timeout 3000000: expected a number of seconds from 0.001 to 2,147,483.647',
-    ],
-    [
-      ['lint', cases + 'clean.txt', '--timeout', 'soon'],
-      '--timeout soon: expected a number of seconds from 0.001 to 2,147,483.647 (the longest a Node.js timer waits, about 24.8 days), got "soon"',
-    ],
-    [['lint', cases + 'clean.txt', '--timeout=-5'], '--timeout -5: expected a number of seconds from 0.001'],
-    [
-      ['check', 'https://example.com/', '-A', 'Bot/1.0\r\nX-Evil: 1'],
-      '--user-agent: contains a line break or NUL, which cannot be sent in an HTTP header',
-    ],
-    [['explain', cases + 'clean.txt', '/x', '-A', 'Bot/1.0\nX: y'], '--user-agent: contains a line break'],
-    [['lint', 'https://example.com/', '-A', 'Bot\r\n'], '--user-agent: contains a line break'],
-    [
-      ['check', 'https://example.com/', '-A', `Big/1.0 ${'x'.repeat(20_000)}`],
-      '--user-agent: is 20,008 bytes long, over the 512-byte limit',
-    ],
-    [
-      ['check', 'https://example.com/', '-A', 'Mozilla/5.0 (compatible; MyBot/1.0)'],
-      '--user-agent: "Mozilla/5.0 (compatible; MyBot/1.0)" starts with the browser token "Mozilla"',
-    ],
-    [['check', 'https://example.com/', '-A', 'Mozilla/5.0 (compatible; MyBot/1.0)'], "Name your bot's token: --product-token MyBot"],
-    [
-      ['check', 'https://example.com/', '-A', 'HeedBot', '--product-token', 'Heed Bot'],
-      '--product-token: expected your bot\'s product token: letters, "-" and "_" only',
-    ],
-    [
-      ['check', 'https://example.com/', '-A', 'HeedBot', '--product-token', 'HeedBot,'],
-      "--product-token: item 1: expected your bot's product token",
-    ],
-    [
-      ['check', 'https://example.com/', '-A', 'HeedBot', '--product-token', 'HeedBot,OtherBot'],
-      '--product-token: "OtherBot" does not appear in userAgent "HeedBot"',
-    ],
-  ])('heed %j → exit 2 with a usage message', async (args, message) => {
+  it.each(
+    titled([
+      [[], 'no command given'],
+      [['frobnicate'], 'unknown command "frobnicate"'],
+      [['check', 'https://example.com/'], 'check needs --user-agent'],
+      [['explain', 'robots.txt', '--user-agent', 'HeedBot'], 'explain needs a robots.txt (file or URL) and at least one URL'],
+      [['lint'], 'lint needs exactly one robots.txt file or URL'],
+      [['lint', 'x.txt', '--bogus'], 'unknown option --bogus.'],
+      [['check', 'https://example.com/', '-A'], '--user-agent needs a value.'],
+      [['lint', 'x.txt', '--json=yes'], '--json takes no value.'],
+      [['lint', cases + 'clean.txt', '--ignore', 'no-such-code'], 'unknown diagnostic code "no-such-code"'],
+      [['check', 'not-a-url', '-A', 'HeedBot'], '"not-a-url" is not an absolute http(s) URL'],
+      [
+        ['explain', cases + 'clean.txt', 'not a url', '-A', 'HeedBot'],
+        '"not a url" is neither an absolute http(s) URL nor a path starting with "/"',
+      ],
+      [
+        ['explain', cases + 'clean.txt', '/ok', 'example.com/page', '-A', 'HeedBot'],
+        '"example.com/page" is neither an absolute http(s) URL',
+      ],
+      [
+        ['check', 'https://example.com/', '-A', 'HeedBot', '--timeout', '3000000'],
+        '--timeout 3000000: expected a number of seconds from 0.001 to 2,147,483.647',
+      ],
+      [
+        ['lint', cases + 'clean.txt', '--timeout', 'soon'],
+        '--timeout soon: expected a number of seconds from 0.001 to 2,147,483.647 (the longest a Node.js timer waits, about 24.8 days), got "soon"',
+      ],
+      [['lint', cases + 'clean.txt', '--timeout=-5'], '--timeout -5: expected a number of seconds from 0.001'],
+      [
+        ['check', 'https://example.com/', '-A', 'Bot/1.0\r\nX-Evil: 1'],
+        '--user-agent: contains a line break or NUL, which cannot be sent in an HTTP header',
+      ],
+      [['explain', cases + 'clean.txt', '/x', '-A', 'Bot/1.0\nX: y'], '--user-agent: contains a line break'],
+      [['lint', 'https://example.com/', '-A', 'Bot\r\n'], '--user-agent: contains a line break'],
+      [
+        ['check', 'https://example.com/', '-A', `Big/1.0 ${'x'.repeat(20_000)}`],
+        '--user-agent: is 20,008 bytes long, over the 512-byte limit',
+      ],
+      [
+        ['check', 'https://example.com/', '-A', 'Mozilla/5.0 (compatible; MyBot/1.0)'],
+        '--user-agent: "Mozilla/5.0 (compatible; MyBot/1.0)" starts with the browser token "Mozilla"',
+      ],
+      [['check', 'https://example.com/', '-A', 'Mozilla/5.0 (compatible; MyBot/1.0)'], "Name your bot's token: --product-token MyBot"],
+      [
+        ['check', 'https://example.com/', '-A', 'HeedBot', '--product-token', 'Heed Bot'],
+        '--product-token: expected your bot\'s product token: letters, "-" and "_" only',
+      ],
+      [
+        ['check', 'https://example.com/', '-A', 'HeedBot', '--product-token', 'HeedBot,'],
+        "--product-token: item 1: expected your bot's product token",
+      ],
+      [
+        ['check', 'https://example.com/', '-A', 'HeedBot', '--product-token', 'HeedBot,OtherBot'],
+        '--product-token: "OtherBot" does not appear in userAgent "HeedBot"',
+      ],
+    ]),
+  )('heed %s → exit 2 with a usage message', async (_title, args, message) => {
     const result = await run(args);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
@@ -191,20 +199,34 @@ describe('heed (usage)', () => {
   });
 });
 
+/**
+ * Table rows with the command line first, shown short for the test's title: paths from the
+ * repository root, and a long argument (a 20,000-byte user-agent) by its start and its length.
+ */
+function titled<Rest extends unknown[]>(rows: [string[], ...Rest][]): [string, string[], ...Rest][] {
+  const shown = (arg: string) => {
+    const text = arg.startsWith(root) ? arg.slice(root.length) : arg;
+    return text.length > 40 ? `${text.slice(0, 20)}… (${text.length.toLocaleString('en-US')} characters)` : text;
+  };
+  return rows.map(([args, ...rest]) => [JSON.stringify(args.map(shown)), args, ...rest]);
+}
+
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 describe('heed (inputs it cannot read)', () => {
-  it.each([
-    [['lint', 'no-such-file.txt'], 'heed: cannot read the robots.txt file "no-such-file.txt": no such file.\n'],
-    [['lint', cases], `heed: cannot read the robots.txt file "${cases}": it is a directory.\n`],
-    [['explain', 'no-such-file.txt', '/x', '-A', 'HeedBot'], 'heed: cannot read the robots.txt file "no-such-file.txt": no such file.\n'],
-    [
-      ['lint', '--summary', 'no-such-dir'],
-      'heed: cannot read "no-such-dir" for lint --summary (a directory of robots.txt files, or one file): no such file.\n',
-    ],
-  ])('heed %j → exit 2 with one line, no usage text', async (args, line) => {
+  it.each(
+    titled([
+      [['lint', 'no-such-file.txt'], 'heed: cannot read the robots.txt file "no-such-file.txt": no such file.\n'],
+      [['lint', cases], `heed: cannot read the robots.txt file "${cases}": it is a directory.\n`],
+      [['explain', 'no-such-file.txt', '/x', '-A', 'HeedBot'], 'heed: cannot read the robots.txt file "no-such-file.txt": no such file.\n'],
+      [
+        ['lint', '--summary', 'no-such-dir'],
+        'heed: cannot read "no-such-dir" for lint --summary (a directory of robots.txt files, or one file): no such file.\n',
+      ],
+    ]),
+  )('heed %s → exit 2 with one line, no usage text', async (_title, args, line) => {
     const result = await run(args);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
@@ -220,25 +242,63 @@ describe('heed (inputs it cannot read)', () => {
   });
 });
 
+describe('heed (the process)', () => {
+  it('writes all of a long report through a pipe before it exits, with its exit code, as runHeed writes it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'heed-cli-pipe-'));
+    try {
+      const file = join(dir, 'robots.txt');
+      // 1,000 errors: a report of about 260 KB, several times what a pipe holds at once (64 KiB on Linux).
+      writeFileSync(file, `User-agent: *\n${Array.from({ length: 1_000 }, (_, i) => `Disallow: scooter${i}\n`).join('')}`);
+      const [spawned, inProcess] = await Promise.all([spawnHeed(['lint', file]), run(['lint', file])]);
+      expect(spawned.code).toBe(1);
+      expect(spawned.stdout.length).toBeGreaterThan(64 * 1024);
+      expect(spawned.stdout.endsWith(`${file}: 1000 errors, 0 warnings, 0 info.\n`)).toBe(true);
+      // A pipe is not a terminal: no colour.
+      expect(spawned.stdout).not.toContain('\x1b[');
+      expect(spawned).toEqual(inProcess);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('exits 2 on bad usage, the problem on stderr', async () => {
+    const result = await spawnHeed(['lint', 'x.txt', '--bogus']);
+    expect(result).toEqual({ code: 2, stdout: '', stderr: 'heed: unknown option --bogus.\nsee heed lint --help\n' });
+  });
+
+  it('hands its environment on: FORCE_COLOR colours a pipe', async () => {
+    const result = await spawnHeed(['lint', cases + 'reversed-syntax.txt'], { FORCE_COLOR: '1' });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('\x1b[31merror\x1b[39m');
+  });
+});
+
 describe('heed reads at most 500 KiB of any file or device', () => {
+  // Spawned: a read of the whole device would never end, and a process can be killed (its code is
+  // then null); a call in this process could not.
   it('lint /dev/zero ends at once, with the cut noted', async () => {
     const started = Date.now();
-    const result = await run(['lint', '/dev/zero', '--json'], {}, [], 30_000);
+    const result = await spawnHeed(['lint', '/dev/zero', '--json'], {}, [], 30_000);
     expect(result.code).toBe(1);
     const json = JSON.parse(result.stdout) as { diagnostics: { code: string; line: number; message: string }[] };
     expect(json.diagnostics.map((d) => d.code)).toEqual(['binary-content', 'content-past-limit']);
     expect(json.diagnostics[1]?.message).toMatch(/^The file is larger than 512,000 bytes; crawlers read only the first 500 KiB/);
-    // Bounded reads end at once; a read of the whole device would never end.
+    // Bounded reads end at once; a read of the whole device would never end. The run takes about
+    // 0.5 s on an idle machine: 15 s is 30 times that, room enough for a busy one.
     expect(Date.now() - started).toBeLessThan(15_000);
   });
 
+  // Spawned: a process's peak memory is its own, apart from the test runner's.
   it('lint of a 1 GB file keeps memory to the 500 KiB it reads', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'heed-cli-big-'));
     try {
       const file = join(dir, 'robots.txt');
       writeFileSync(file, 'User-agent: *\nDisallow: /private/\n');
       truncateSync(file, 2 ** 30); // sparse: 1 GiB of (mostly) NUL bytes, no disk used
-      const [big, baseline] = await Promise.all([run(['lint', file], {}, REPORT_MAX_RSS, 30_000), run(['--version'], {}, REPORT_MAX_RSS)]);
+      const [big, baseline] = await Promise.all([
+        spawnHeed(['lint', file], {}, REPORT_MAX_RSS, 30_000),
+        spawnHeed(['--version'], {}, REPORT_MAX_RSS),
+      ]);
       expect(big.code).toBe(1);
       expect(big.stdout).toContain('The file is 1,073,741,824 bytes; crawlers read only the first 500 KiB (512,000 bytes)');
       const peak = (r: Run) => Number(/maxRSS=(\d+)/.exec(r.stderr)?.[1]) * 1024;
@@ -367,6 +427,9 @@ describe('heed lint', () => {
     expect((await run(['lint', file], { FORCE_COLOR: '1' })).stdout).toContain('\x1b[31merror\x1b[39m');
     expect((await run(['lint', file], { FORCE_COLOR: '1', NO_COLOR: '1' })).stdout).not.toContain('\x1b[');
     expect((await run(['lint', file, '--color', '--json'])).stdout).not.toContain('\x1b[');
+    // A terminal on stdout turns colour on, unless NO_COLOR is set.
+    expect((await run(['lint', file], {}, true)).stdout).toContain('\x1b[31merror\x1b[39m');
+    expect((await run(['lint', file], { NO_COLOR: '1' }, true)).stdout).not.toContain('\x1b[');
   });
 
   it('summarises a directory as a table of codes and file counts, exiting 1 when a file has errors', async () => {

@@ -1,6 +1,6 @@
 /**
- * `heed check URL --purpose …` and `heed explain FILE URL --purpose …` as users run them: a spawned
- * `node packages/cli/dist/heed.js` against a server on 127.0.0.1 serving robots.txt and
+ * `heed check URL --purpose …` and `heed explain FILE URL --purpose …` as users run them, run in
+ * this process (run-heed.ts), against a server on 127.0.0.1 serving robots.txt and
  * tdmrep.json. Output and exit codes are asserted (1 when a purpose is disallowed).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
