@@ -6,13 +6,14 @@
  * its version, its exit code and piped stdout, the environment it hands on, reading an endless
  * device, and its memory.
  */
+import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { root, run, spawnHeed, type Run } from './run-heed.js';
+import { heed, root, run, spawnHeed, type Run } from './run-heed.js';
 
 const cases = root + 'test/parser/lint-cases/';
 
@@ -256,6 +257,24 @@ describe('heed (the process)', () => {
       // A pipe is not a terminal: no colour.
       expect(spawned.stdout).not.toContain('\x1b[');
       expect(spawned).toEqual(inProcess);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('ends quietly when its reader stops early (heed lint … | head -1)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'heed-cli-epipe-'));
+    try {
+      const file = join(dir, 'robots.txt');
+      writeFileSync(file, `User-agent: *\n${Array.from({ length: 1_000 }, (_, i) => `Disallow: scooter${i}\n`).join('')}`);
+      const child = spawn(process.execPath, [heed, 'lint', file], { cwd: root });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      // The first chunk read, the pipe closes, as `head -1` closes it.
+      child.stdout.once('data', () => child.stdout.destroy());
+      const code = await new Promise((resolve) => child.on('close', resolve));
+      expect(stderr).toBe('');
+      expect(code).not.toBeNull();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

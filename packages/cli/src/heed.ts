@@ -11,6 +11,13 @@
  */
 import { runHeed } from './cli.js';
 
+// A reader that stops early (`heed lint big.txt | head -1`) closes the pipe: the rest of the output
+// is not wanted, and that is no error of heed's.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+  process.exit(process.exitCode ?? 0);
+});
+
 // Set the code and let the event loop drain, so piped stdout is flushed before the process ends.
 void runHeed(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env }).then((code) => {
   process.exitCode = code;
