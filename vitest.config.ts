@@ -26,11 +26,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // Vitest runs one fork less than the machine has cores: one fork on CI's two. Most of the
-    // suite waits on loopback servers, browsers and timers, so two forks halve its wall time;
-    // the timing assertions measure main-thread CPU time or ratios with wide margins.
-    // `--expose-gc`: growth-ratio tests collect garbage before each timed round, so a major GC of
-    // earlier work does not land in one size's rounds only.
+    // Two forks on CI's two cores: most of the suite waits on loopback servers, browsers and
+    // timers, so two halve its wall time. No test here bounds a time that load can stretch: costs
+    // are counted (calls, turns, bytes, requests), deadlines are 10× the idle time, and timing
+    // ratios live in test:stress. `--expose-gc`: memory tests read the heap after a collection.
     poolOptions: { forks: { maxForks: 2, minForks: 1, execArgv: ['--expose-gc'] } },
   },
 });

@@ -1,6 +1,7 @@
 /**
  * Hostile and odd sitemaps (index fan-out, dripping files, XML faults), against real loopback servers, at CI
- * scale; the full scale is `pnpm test:stress` (test/stress/sitemaps.stress.ts).
+ * scale, bounded by counting (entries, files asked, heap after a collection); the full scale and the
+ * growth ratios in time are `pnpm test:stress` (test/stress/sitemaps.stress.ts).
  *
  * 5. Sitemap index fan-out is bounded in bytes: the files to read are never queued beyond what
  *    `maxFilesPerOrigin` still allows, nor beyond the bytes the reading may hold, per origin
@@ -22,7 +23,7 @@ import { RobotsPlugin } from '@heed/crawlee';
 import { HeldBytes, SitemapBudget } from '../../packages/crawlee/src/sitemaps/budget.js';
 import { parseSitemapStream, readSitemaps } from '../../packages/crawlee/src/sitemaps/index.js';
 import { crawleeCheerio, freshConfig, page, startSite, text, type Site, type SiteOrigin } from './site.js';
-import { mainThreadCpuMs, sitemapCrawl } from './sitemaps-hosts.js';
+import { sitemapCrawl } from './sitemaps-hosts.js';
 
 const UA = 'HeedBot/1.0 (+https://heed.example/bot)';
 const NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"';
@@ -66,60 +67,24 @@ describe('XML faults cost only themselves', () => {
     expect(problems[0]).toMatch(/malformed XML, 10000 error\(s\), parsing went on past each/);
   });
 
-  it('abandons a file of faults alone early, and a file of faults between entries costs linear time', async () => {
+  it('abandons a file of faults alone early, and keeps every entry of a file of faults between entries', async () => {
     // 4 MiB of bare & and no entry: abandoned after the first faults, not parsed to the 4 MiB bound.
     const problems: string[] = [];
     const lone = await collect(parseSitemapStream([`<urlset ${NS}><url><loc>`, '&'.repeat(4 * 1024 * 1024)], (m) => problems.push(m)));
     expect(lone).toEqual([]);
     expect(problems.join('\n')).toMatch(/101 XML errors against 0 entries .* the rest of the file is skipped/);
 
-    // Hostile: as many faults as the entries pay for (8 each). Four times the file, at most eight
-    // times the time, where a quadratic step would take sixteen (best of two, main-thread CPU
-    // time, so a loaded machine's noise stays out).
-    const hostile = (n: number) =>
-      `<urlset ${NS}>` +
-      Array.from({ length: n }, (_, i) => `<url><loc>http://a.example/${i}</loc></url>${'&&'.repeat(8)}`).join('') +
-      '</urlset>';
-    const cost = async (body: string) => {
-      let best = Infinity;
-      for (let round = 0; round < 2; round++) {
-        const started = mainThreadCpuMs();
-        expect((await collect(parseSitemapStream([body]))).length).toBe(body.split('</loc>').length - 1);
-        best = Math.min(best, mainThreadCpuMs() - started);
-      }
-      return best;
-    };
-    const small = await cost(hostile(5_000));
-    const large = await cost(hostile(20_000));
-    console.log(`hostile XML, 8 faults per entry: 5,000 entries ${small.toFixed(0)} ms, 20,000 entries ${large.toFixed(0)} ms`);
-    expect(large / small).toBeLessThanOrEqual(8);
-    expect(large).toBeLessThan(10_000);
+    // Hostile: as many faults as the entries pay for (8 each), all 20,000 entries kept. That four
+    // times the file costs at most eight times the time is timed in test/stress/sitemaps.stress.ts.
+    const hostile = `<urlset ${NS}>${Array.from({ length: 20_000 }, (_, i) => `<url><loc>http://a.example/${i}</loc></url>${'&&'.repeat(8)}`).join('')}</urlset>`;
+    const entries = await collect(parseSitemapStream([hostile]));
+    expect(entries).toHaveLength(20_000);
+    expect(entries[19_999]?.loc).toBe('http://a.example/19999');
   });
 
-  it('a <loc> of white space between two letters costs linear time (trimmed from each end, no backtracking)', async () => {
-    // 200 such locations, 2,000 then 8,000 spaces inside each: four times the bytes, at most eight
-    // times the time; an end-anchored regular expression would take sixteen and more.
-    const spaced = (inner: number) =>
-      `<urlset ${NS}>` + Array.from({ length: 200 }, () => `<url><loc>x${' '.repeat(inner)}x</loc></url>`).join('') + '</urlset>';
-    // CPU time per parse over at least 40 ms of parsing (one parse of the smaller body is below the
-    // clock's resolution), the best of three rounds: a collection landing in one round does not count.
-    const cost = async (body: string) => {
-      let best = Infinity;
-      for (let round = 0; round < 3; round++) {
-        let parses = 0;
-        const started = mainThreadCpuMs();
-        do {
-          expect(await collect(parseSitemapStream([body]))).toEqual([]);
-          parses++;
-        } while (mainThreadCpuMs() - started < 40);
-        best = Math.min(best, (mainThreadCpuMs() - started) / parses);
-      }
-      return best;
-    };
-    const small = await cost(spaced(2_000));
-    const large = await cost(spaced(8_000));
-    console.log(`<loc> of spaces: 2,000 inside ${small.toFixed(2)} ms, 8,000 inside ${large.toFixed(2)} ms per parse`);
-    expect(large / small).toBeLessThanOrEqual(8);
+  it('reads a <loc> of white space between two letters as no URL (trimmed from each end; timed: test/stress/sitemaps.stress.ts)', async () => {
+    const spaced = `<urlset ${NS}>${Array.from({ length: 200 }, () => `<url><loc>x${' '.repeat(8_000)}x</loc></url>`).join('')}</urlset>`;
+    expect(await collect(parseSitemapStream([spaced]))).toEqual([]);
   });
 });
 
@@ -206,7 +171,6 @@ describe('sitemaps that drip or hang', () => {
       await pages.close();
     }
     const took = performance.now() - started;
-    console.log(`10 never-ending sitemaps, stallMs ${STALL_MS}: 2-page crawl took ${(took / 1000).toFixed(1)} s`);
     // The entries before the drip are kept and crawled, both pages too.
     for (const path of ['/', '/two', '/listed-1', '/listed-2']) expect(a.count(path)).toBe(1);
     // drip-0 cut one stall window after its entries, drip-1 after one more; the rest never asked
@@ -215,8 +179,9 @@ describe('sitemaps that drip or hang', () => {
     const said = warnings.join('\n');
     expect(said).toMatch(/drip-0\.xml: no new entry for 1 s \(sitemaps\.stallSecs\); cut, the entries read before kept/);
     expect(said).toMatch(/2 sitemap files in a row stalled \(sitemaps\.stallSecs\); the remaining 8 are not read/);
-    // About two stall windows plus the crawl; before: the origin's whole budget (30 s here).
-    expect(took).toBeLessThan(2 * STALL_MS + 8_000);
+    // A deadline, not a speed: ten times what the crawl takes on an idle machine (two stall windows
+    // and half a second of crawling); before, it took the origin's whole budget (30 s here).
+    expect(took).toBeLessThan(10 * (2 * STALL_MS + 500));
   }, 60_000);
 
   it('a slow but steady sitemap is read to its end: only a stretch without entries is a stall', async () => {
@@ -321,36 +286,43 @@ describe('sitemap index fan-out is bounded in bytes', () => {
     }
   }, 60_000);
 
-  it('an index chain listing 50,000 sitemaps per file: memory stays flat when only 10 files may be read', async () => {
+  it('an index chain listing 10,000 sitemaps per file: memory stays flat when only 10 files may be read', async () => {
     const site = await startSite(1);
     const a = site.origins[0]!;
-    // Every file an index of 50,000 sitemaps never listed before, each of them one more such index.
-    const chain = (path: string) => xml(index(Array.from({ length: 50_000 }, (_, i) => a.url(`${path.slice(0, -4)}-${i}.xml`))));
+    // Every file an index of 10,000 sitemaps never listed before, each of them one more such index.
+    const chain = (path: string) => xml(index(Array.from({ length: 10_000 }, (_, i) => a.url(`${path.slice(0, -4)}-${i}.xml`))));
     a.routes.set('/robots.txt', text(`User-agent: *\nAllow: /\nSitemap: ${a.url('/c.xml')}\n`));
     a.routes.set('/c.xml', chain('/c.xml'));
     for (let i = 0; i < 10; i++) a.routes.set(`/c-${i}.xml`, chain(`/c-${i}.xml`));
     const problems: string[] = [];
-    const heap = watchHeap();
+    // The live heap when the first file and the last are read: what the reader keeps of the nine
+    // files between them (90,000 locations, 8 MB of URL strings) would show in the difference.
+    const heapAtFile: number[] = [];
+    let filesRead = 0;
+    const onSitemapRead = () => {
+      filesRead++;
+      if (filesRead === 1 || filesRead === 10) heapAtFile.push(liveHeap());
+    };
     try {
       const urls = await collect(
         readSitemaps(
           [a.url('/c.xml')],
           { userAgent: UA, maxBytes: 50_000_000, timeoutMs: 30_000, maxDepth: 5, maxFiles: 10 },
-          { onProblem: (m) => problems.push(m) },
+          { onProblem: (m) => problems.push(m), onSitemapRead },
         ),
       );
       expect(urls).toEqual([]);
     } finally {
       await site.close();
     }
-    const grew = heap.stop();
-    console.log(`10 files of 50,000 nested sitemaps each: live heap grew at most ${(grew / 1024 / 1024).toFixed(0)} MB`);
     expect(a.paths().filter((p) => p.startsWith('/c')).length).toBe(10);
-    // 10 files read, the rest (9 × 50,000 + 49,991 = 499,991 locations) dropped and reported once.
-    expect(problems).toEqual([expect.stringMatching(/more than 10 sitemap files; the remaining 499991 are not read/)]);
-    // Before: all 500,000 locations queued and remembered (110 MB of heap at the peak, garbage
-    // included). Their URL strings alone take 46 MB of live heap; the reader now keeps about 5 MB.
-    expect(grew).toBeLessThan(24 * 1024 * 1024);
+    // 10 files read, the rest (9 × 10,000 + 9,991 = 99,991 locations) dropped and reported once.
+    expect(problems).toEqual([expect.stringMatching(/more than 10 sitemap files; the remaining 99991 are not read/)]);
+    expect(heapAtFile).toHaveLength(2);
+    const [first, last] = heapAtFile as [number, number];
+    // Measured: under 1 MB; all 90,000 locations queued and remembered: over 8 MB. The 50,000 per
+    // file of the issue, watched all along: test/stress/sitemaps.stress.ts.
+    expect(last - first).toBeLessThan(3 * 1024 * 1024);
   }, 60_000);
 });
 
@@ -371,32 +343,10 @@ describe('held bytes: one ledger per origin, one budget for all', () => {
   });
 });
 
-/** Samples the heap in use every 10 ms; `stop()` gives the peak growth over the start, in bytes. */
-/**
- * The most heap that stayed live while the reading ran: sampled every 500 ms after a full
- * collection, so the garbage of parsing (tens of MB of XML) does not count, while anything the
- * reader keeps does. The vitest config passes `--expose-gc`.
- */
-function watchHeap(): { stop(): number } {
-  const live = (): number => {
-    (globalThis as { gc?: () => void }).gc?.();
-    return process.memoryUsage().heapUsed;
-  };
-  const start = live();
-  let peak = start;
-  let samples = 0;
-  // A full collection of the test process's heap takes tens of milliseconds: sampled more often,
-  // the collections would crowd out the reading they measure.
-  const timer = setInterval(() => {
-    peak = Math.max(peak, live());
-    samples++;
-  }, 500);
-  return {
-    stop: () => {
-      clearInterval(timer);
-      // A reading that never let the sampler run would measure nothing.
-      expect(samples).toBeGreaterThanOrEqual(2);
-      return peak - start;
-    },
-  };
+/** The heap in use after a full collection (the vitest config passes `--expose-gc`). */
+function liveHeap(): number {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (gc === undefined) throw new Error('liveHeap: run with --expose-gc (the vitest config passes it)');
+  gc();
+  return process.memoryUsage().heapUsed;
 }

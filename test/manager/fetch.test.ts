@@ -275,8 +275,8 @@ describe('network failures are unreachable: all disallowed', () => {
     const started = Date.now();
     const v = await verdictsFor(server.origin, { timeoutSecs: 0.5 });
     expect(v.private).toMatchObject({ allowed: false, reason: 'unreachable', record: { status: 'unreachable' } });
-    // Wide margin: the point is that 0.5 is not read as 500 s (nor 0.5 ms, which the first case rules out).
-    expect(Date.now() - started).toBeLessThan(2_500);
+    // 10× the timeout: the point is that 0.5 is not read as 500 s (nor 0.5 ms, which the first case rules out).
+    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it('a body slower than the total timeout', async () => {

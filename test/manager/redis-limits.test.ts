@@ -5,7 +5,8 @@
  * `maxRecordBytes` is never transferred. Fifty commands before the first connection share one
  * 'ready' listener (ioredis warns with MaxListenersExceededWarning past ten).
  *
- * The lock cases run against a fake Redis on loopback that speaks RESP and answers SET NX as told;
+ * The lock cases run against a fake Redis on loopback that speaks RESP and answers SET NX as told,
+ * and count the lock requests it received (how long a new origin waits shows in how often it asked);
  * the others against a real redis-server.
  */
 import net from 'node:net';
@@ -79,6 +80,21 @@ function readCommand(buffer: Buffer): { args: string[]; used: number } | undefin
   return { args, used: at };
 }
 
+/**
+ * The most lock requests a wait of one lock life of `lockTtlMs` can make: the loader asks, then sleeps
+ * 25 ms, doubling up to 500 ms, until the lock life is over. A timer fires no earlier than asked, so a
+ * slower machine only asks fewer times; two more for timers that fire a millisecond early.
+ */
+function lockRequestsWithin(lockTtlMs: number): number {
+  let waited = 0;
+  let requests = 0;
+  for (let pollMs = 25; waited < lockTtlMs; pollMs = Math.min(pollMs * 2, 500)) {
+    requests++;
+    waited += Math.min(pollMs, lockTtlMs - waited);
+  }
+  return requests + 2;
+}
+
 describe('RedisStore fetch locks that never come', () => {
   let site: TestServer;
   beforeAll(async () => {
@@ -86,28 +102,38 @@ describe('RedisStore fetch locks that never come', () => {
   });
   afterAll(() => site?.close());
 
+  const lockRequests = (commands: string[][]) => commands.filter((c) => c[0] === 'SET' && c.includes('NX')).length;
+
   it('a lock never given: one lock life of waiting (not two), one warning naming the origin, then one fetch', async () => {
     const redis = await fakeRedis('$-1\r\n');
     const storeLog = recordingLog();
     const managerLog = recordingLog();
     const store = new RedisStore({ url: redis.url, keyPrefix: 'never:', log: storeLog.log });
-    const manager = new RobotsManager({ userAgent: UA, store, lockTtlSecs: 4, log: managerLog.log });
+    // The lock requests made by the time the manager gives up on the lock (and says so).
+    let asked = 0;
+    const log = {
+      ...managerLog.log,
+      warning: (message: string, data?: Record<string, unknown>) => {
+        asked = lockRequests(redis.commands);
+        managerLog.log.warning(message, data);
+      },
+    };
+    const manager = new RobotsManager({ userAgent: UA, store, lockTtlSecs: 3, log });
     try {
-      const start = performance.now();
       expect(await manager.isAllowed(`${site.origin}/private`)).toBe(false);
-      const ms = performance.now() - start;
-      // One lock life, not two (over 8 s); the upper bound leaves a loaded machine most of a
-      // second lock life.
-      expect(ms).toBeGreaterThanOrEqual(3_900);
-      expect(ms).toBeLessThan(7_500);
       const warnings = managerLog.lines.filter((l) => l.level === 'warning');
       expect(warnings).toHaveLength(1);
-      expect(warnings[0]?.message).toContain(`fetch lock of ${site.origin} was not given within lockTtlSecs (4 s)`);
+      expect(warnings[0]?.message).toContain(`fetch lock of ${site.origin} was not given within lockTtlSecs (3 s)`);
       expect(warnings[0]?.message).toContain('fetching it without the lock');
       expect(site.robotsRequests()).toBe(1);
+      // It waited, asking again and again, for one lock life: at most 12 requests, where two lock
+      // lives would take 16.
+      expect(asked).toBeGreaterThan(1);
+      expect(asked).toBeLessThanOrEqual(lockRequestsWithin(3_000));
+      // Then it fetched without the lock: no request after the warning.
+      expect(lockRequests(redis.commands)).toBe(asked);
       // The store itself saw nothing wrong: Redis answered every command.
       expect(storeLog.lines.filter((l) => l.level === 'warning')).toEqual([]);
-      expect(redis.commands.filter((c) => c[0] === 'SET' && c.includes('NX')).length).toBeGreaterThan(1);
     } finally {
       await manager.close();
       await store.close();
@@ -122,11 +148,11 @@ describe('RedisStore fetch locks that never come', () => {
     const manager = new RobotsManager({ userAgent: UA, store, lockTtlSecs: 5, log: recordingLog().log });
     const other = await startServer((_req, res) => res.end(ROBOTS));
     try {
-      const start = performance.now();
       expect(await manager.isAllowed(`${site.origin}/private`)).toBe(false);
       expect(await manager.isAllowed(`${other.origin}/private`)).toBe(false);
-      // Not two lock lives per origin (10 s here): the wrong reply takes the process's lock at once.
-      expect(performance.now() - start).toBeLessThan(4_000);
+      // One lock request per origin: the wrong reply takes the process's lock at once, where a
+      // lock read as held would be asked for again and again, for two lock lives (10 s here).
+      expect(lockRequests(redis.commands)).toBe(2);
       const warnings = storeLog.lines.filter((l) => l.level === 'warning');
       expect(warnings).toHaveLength(1);
       expect(warnings[0]?.message).toContain(`fetch lock of ${site.origin} (SET NX) with the integer 1`);

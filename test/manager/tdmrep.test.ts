@@ -1,10 +1,11 @@
 /**
  * TDMRep (`/.well-known/tdmrep.json`, W3C community group report): parsing a hostile body, and the
- * first matching rule in array order deciding `train-ai` and `ai-input` for a URL.
+ * first matching rule in array order deciding `train-ai` and `ai-input` for a URL. What a hostile
+ * file costs is counted here (compiles, checks); its timings are in test/stress/growth.stress.ts.
  */
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
-import { parseRobotsTxt } from '@heed/parser';
+import { describe, expect, it, vi } from 'vitest';
+import { RuleMatcher } from '../../packages/parser/src/match.js';
 import { MAX_TDMREP_BYTES, MAX_TDMREP_RULES, parseTdmRep, TdmRepMatcher } from '../../packages/manager/src/tdmrep/index.js';
 
 const verdict = (body: string, url: string) => new TdmRepMatcher(parseTdmRep(body)).verdict(url);
@@ -106,7 +107,7 @@ describe('parseTdmRep()', () => {
     expect(new TdmRepMatcher(parseTdmRep(hostile)).verdict('https://example.com/page').preferences['train-ai']).toBe('disallow');
   });
 
-  it('never throws and stays fast on hostile shapes: deep nesting anywhere, long strings, odd types, up to the size limit', () => {
+  it('never throws on hostile shapes: deep nesting anywhere, long strings, odd types, up to the size limit (timed: test/stress/growth.stress.ts)', () => {
     const nested = fc
       .tuple(fc.integer({ min: 1, max: 32_000 }), fc.constantFrom('[', '{"a":'), fc.constantFrom('1', '"x"', 'null', '[]', '{}'))
       .map(([depth, open, leaf]) => open.repeat(depth) + leaf + (open === '[' ? ']' : '}').repeat(depth));
@@ -127,19 +128,14 @@ describe('parseTdmRep()', () => {
         return text.slice(0, at % (text.length + 1));
       }),
     );
-    let slowest = 0;
     fc.assert(
       fc.property(body, (text) => {
-        const start = performance.now();
         const file = parseTdmRep(text);
         new TdmRepMatcher(file).verdict('https://example.com/a/b?c');
-        slowest = Math.max(slowest, performance.now() - start);
         expect(Array.isArray(file.rules)).toBe(true);
       }),
       { numRuns: 300 },
     );
-    // A 64 KiB body parses in about a millisecond; the bound is for a hang, not for speed.
-    expect(slowest).toBeLessThan(500);
   });
 });
 
@@ -187,31 +183,28 @@ describe('TdmRepMatcher', () => {
     expect(verdict('', 'https://example.com/y').preferences['train-ai']).toBe('unknown');
   });
 
-  it('compiles a file into one matcher: a 62 KB file of 1,000 hostile `*` locations costs about what as many Disallow rules cost', () => {
+  it('compiles a file into one matcher: 1,000 hostile `*` locations are one Allow/Disallow rule set, asked once a check (timed: test/stress/growth.stress.ts)', () => {
     const location = (i: number) => `/*a*a*a*a*a*a*a*a*a*a*a*${i % 10}b`;
     const url = `https://example.com/${'a'.repeat(2_000)}`;
-    const perCheck = (check: () => unknown, rounds = 5, checks = 200) => {
-      let best = Infinity;
-      for (let r = 0; r < rounds; r++) {
-        const start = performance.now();
-        for (let i = 0; i < checks; i++) check();
-        best = Math.min(best, (performance.now() - start) / checks);
-      }
-      return best;
-    };
-    const costs = [500, 1_000].map((rules) => {
-      const body = JSON.stringify(Array.from({ length: rules }, (_, i) => ({ location: location(i), 'tdm-reservation': 1 })));
-      expect(body.length).toBeLessThanOrEqual(MAX_TDMREP_BYTES);
+    const body = JSON.stringify(Array.from({ length: 1_000 }, (_, i) => ({ location: location(i), 'tdm-reservation': 1 })));
+    expect(body.length).toBeLessThanOrEqual(MAX_TDMREP_BYTES);
+    // The engine the robots.txt rules use: one matcher per rule cost ~2,000 times as much a check.
+    const compiled = vi.spyOn(RuleMatcher, 'fromTable');
+    const asked = vi.spyOn(RuleMatcher.prototype, 'match');
+    try {
       const matcher = new TdmRepMatcher(parseTdmRep(body));
-      expect(matcher.verdict(url).rule).toBeUndefined();
-      expect(matcher.verdict(`${url}0b`).rule?.index).toBe(0);
-      const robots = parseRobotsTxt(`User-agent: *\n${Array.from({ length: rules }, (_, i) => `Disallow: ${location(i)}`).join('\n')}\n`);
-      return { tdmrep: perCheck(() => matcher.verdict(url)), robots: perCheck(() => robots.isAllowed(url, 'HeedBot')) };
-    });
-    const [half, full] = costs as [(typeof costs)[0], (typeof costs)[0]];
-    // One matcher per rule: ~18 ms a check here, ~2,000 times the Disallow rules' ~8 µs.
-    expect(full.tdmrep).toBeLessThan(5 * full.robots + 0.05);
-    // Twice the rules, at most ~2.5 times the cost (a small floor for timer noise at microseconds).
-    expect(full.tdmrep).toBeLessThan(2.5 * half.tdmrep + 0.02);
+      expect(compiled).toHaveBeenCalledTimes(1);
+      expect(compiled.mock.calls[0]?.[1]).toHaveLength(1_000);
+      for (let i = 0; i < 10; i++) {
+        expect(matcher.verdict(url).rule).toBeUndefined();
+        expect(matcher.verdict(`${url}${i}b`).rule?.index).toBe(i);
+      }
+      // Twenty checks: twenty questions to the one rule set, and nothing compiled again.
+      expect(asked).toHaveBeenCalledTimes(20);
+      expect(compiled).toHaveBeenCalledTimes(1);
+    } finally {
+      compiled.mockRestore();
+      asked.mockRestore();
+    }
   });
 });

@@ -11,15 +11,30 @@
  * after each full collection, never grow by more than 512 MiB over the start, and by at most 256 MiB
  * once the work is done. The
  * figures go to BENCHMARKS.md ("Manager memory at scale").
+ *
+ * Also the full scale of test/manager/memory-bound.test.ts: 300 origins of 500 KiB at the default
+ * `maxCacheBytes`, and 20,000 typical origins with the default bounds (the store holds them all, the
+ * cache evicts, a second pass fetches nothing).
  */
 import { readFileSync } from 'node:fs';
 import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RobotsManager } from '@heed/manager';
+import { MemoryStore, RobotsManager } from '@heed/manager';
 import { DATA_DIR, generate } from '../bench/generate.mjs';
 import { recordingLog, startServer, UA, type TestServer } from '../manager/helpers.js';
+import { goodRecord } from '../manager/records.js';
+import {
+  forwardProxy,
+  madeUpStore,
+  ownCopy,
+  realLooking500KiB,
+  robotsOf,
+  settledMemory,
+  twoPasses,
+  typical,
+} from '../support/manager-origins.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -103,4 +118,66 @@ describe('manager memory at scale', () => {
     expect(after).toBeLessThan(SETTLED_BOUND);
     await manager.close();
   }, 3_600_000);
+});
+
+describe('the byte bounds at full scale (test/manager/memory-bound.test.ts at CI scale)', () => {
+  const quiet = recordingLog().log;
+
+  it('300 origins of 500 KiB robots.txt stay under maxCacheBytes (unbounded: ~700 MB)', async () => {
+    const store = madeUpStore(ownCopy(realLooking500KiB));
+    const maxCacheBytes = 64 * MiB; // the default
+    const before = await settledMemory();
+    const manager = new RobotsManager({ userAgent: UA, store, log: quiet });
+    let peakCounted = 0;
+    for (let i = 0; i < 300; i++) {
+      const origin = `https://origin-${i}.example`;
+      await manager.isAllowed(`${origin}/page`);
+      if (i % 10 === 0) (await manager.decide(`${origin}/cart0/tag1`)).explain();
+      peakCounted = Math.max(peakCounted, manager.stats().cache.bytes);
+    }
+    const grown = (await settledMemory()) - before;
+    const { cache } = manager.stats();
+    expect(cache.maxBytes).toBe(maxCacheBytes);
+    expect(peakCounted).toBeLessThanOrEqual(maxCacheBytes);
+    expect(cache.entries).toBeGreaterThan(0);
+    expect(cache.entries).toBeLessThan(300);
+    // What stays is within the bound; without it, 300 such origins hold ~2.3 MB each.
+    expect(grown).toBeLessThan(maxCacheBytes * 1.25);
+    await manager.close();
+    expect(await settledMemory()).toBeLessThan(before + 16 * MiB);
+  }, 600_000);
+
+  it('MemoryStore holds 20,000 typical records at its default bound', async () => {
+    const store = new MemoryStore();
+    const bodyOf = ownCopy(typical);
+    for (let i = 0; i < 20_000; i++) {
+      const origin = `https://origin-${i}.example`;
+      await store.set(origin, goodRecord(origin, bodyOf(origin)), 60_000);
+    }
+    expect(store.size).toBe(20_000);
+    expect(store.bytes).toBeLessThan(store.maxBytes);
+    await store.close();
+  }, 600_000);
+
+  it('20,000 typical origins with the default bounds: the second pass fetches nothing', async () => {
+    const proxy = await forwardProxy();
+    try {
+      // As a crawl of 20,000 sites leaves them: every record in the (default-sized) MemoryStore.
+      const store = new MemoryStore();
+      const origins = Array.from({ length: 20_000 }, (_, i) => `http://site-${i}.test`);
+      for (const origin of origins)
+        await store.set(origin, goodRecord(origin, Buffer.from(robotsOf(new URL(origin).hostname))), 86_400_000);
+      const manager = new RobotsManager({ userAgent: UA, log: quiet, proxyUrl: proxy.origin, store });
+      const { first, second, secondPassRequests } = await twoPasses(manager, origins, proxy);
+      expect(first.fetches.total).toBe(0);
+      expect(first.cache.entries).toBeLessThan(20_000);
+      expect(secondPassRequests).toBe(0);
+      expect(second.fetches.total).toBe(0);
+      expect(second.cache.storeHits - first.cache.storeHits).toBe(20_000);
+      expect(store.size).toBe(20_000);
+      await manager.close();
+    } finally {
+      await proxy.close();
+    }
+  }, 600_000);
 });
