@@ -7,7 +7,17 @@ import tseslint from 'typescript-eslint';
 const SOURCES = ['packages/*/src/**/*.ts', 'examples/*/src/**/*.ts'];
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'test/fixtures/**', 'test/compat/.cache/**', '**/*.d.ts'] },
+  {
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      '**/storage/**',
+      '**/.heed-cache/**',
+      'test/fixtures/**',
+      'test/compat/.cache/**',
+      '**/*.d.ts',
+    ],
+  },
   eslint.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -35,6 +35,12 @@ export interface Gap {
   readonly reaches: readonly string[];
   /** `reaches` happens in some runs only (a race): tolerated, not required. */
   readonly intermittent?: true;
+  /**
+   * The door's requests, allowed or not, may never leave at all in some runs (the browser library
+   * holds them): its allowed twins and skip reports are not required, only that nothing disallowed
+   * reached the server.
+   */
+  readonly stalls?: true;
   /** What was seen, for a gap that breaks a guarantee the README makes (not rendered in the reference). */
   readonly evidence?: string;
 }
@@ -59,6 +65,14 @@ const JSDOM_OWN_CLIENT =
 
 /** The Crawlee 4 builds test/compat/contract.test.ts runs the suite on. */
 const CRAWLEE_4 = ['4.0.0-rc.0', '4-next'];
+/** The Puppeteer that test/compat/consumer.ts installs beside 3.13.0 and the Crawlee 4 builds. */
+const PUPPETEER_24_RELEASES = ['3.13.0', ...CRAWLEE_4];
+const PUPPETEER_24_WORKERS =
+  "a worker's requests may hang: Puppeteer 24's request interception can hold them for good; Puppeteer 25 does not.";
+const PUPPETEER_24_WORKERS_EVIDENCE =
+  'Any interception does it (Heed turns it on to check sub-resources). A worker fetching three URLs in turn, 30 pages: ' +
+  "Puppeteer 24.43.1 with a bare `request.continue()` handler and no Heed, 9 pages' workers hung; without interception, " +
+  'none; Puppeteer 25.16.0 with the same handler, none. Nothing disallowed leaves.';
 const CRAWLEE_4_SEND_REQUEST =
   "the URL of `context.sendRequest()` is checked, its redirect hops are not: Crawlee 4's default HTTP client is impit, " +
   "and Heed watches the hops through got's hooks.";
@@ -108,6 +122,22 @@ export const GAPS: readonly Gap[] = [
   },
   { door: 'script-request', kind: 'jsdom', reason: `with \`runScripts\`; ${JSDOM_OWN_CLIENT}`, reaches: ['/private/xhr'] },
   { door: 'websocket', kind: 'jsdom', reason: `with \`runScripts\`; ${JSDOM_OWN_CLIENT}`, reaches: ['/private/ws'] },
+  {
+    door: 'worker-fetch',
+    kind: 'puppeteer',
+    condition: 'Puppeteer 24',
+    reason: PUPPETEER_24_WORKERS,
+    reaches: [],
+  },
+  {
+    door: 'worker-fetch',
+    kind: 'puppeteer',
+    releases: PUPPETEER_24_RELEASES,
+    reason: PUPPETEER_24_WORKERS,
+    reaches: [],
+    stalls: true,
+    evidence: PUPPETEER_24_WORKERS_EVIDENCE,
+  },
   ...(['basic', 'http', 'cheerio', 'jsdom', 'playwright', 'puppeteer'] as const).map((kind) => ({
     door: 'send-request' as const,
     kind,

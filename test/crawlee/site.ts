@@ -10,17 +10,35 @@ import { createRequire } from 'node:module';
 /**
  * Crawlee packages, loaded from @heed/crawlee's own dependencies (the workspace root does not have
  * them; pnpm keeps each package's dependencies to itself). The same module instances the plugin uses.
+ * Each is loaded when first used: most test files use one or two of them, and loading them all
+ * (Playwright, Puppeteer, JSDOM among them) would cost every file seconds.
  */
 const crawleeRequire = createRequire(new URL('../../packages/crawlee/package.json', import.meta.url));
-export const crawleeCore = crawleeRequire('@crawlee/core') as typeof import('@crawlee/core');
-export const crawleeBasic = crawleeRequire('@crawlee/basic') as typeof import('@crawlee/basic');
-export const crawleeHttp = crawleeRequire('@crawlee/http') as typeof import('@crawlee/http');
-export const crawleeCheerio = crawleeRequire('@crawlee/cheerio') as typeof import('@crawlee/cheerio');
-export const crawleePlaywright = crawleeRequire('@crawlee/playwright') as typeof import('@crawlee/playwright');
-export const playwright = crawleeRequire('playwright') as typeof import('playwright');
-export const crawleeJsdom = crawleeRequire('@crawlee/jsdom') as typeof import('@crawlee/jsdom');
-export const crawleePuppeteer = crawleeRequire('@crawlee/puppeteer') as typeof import('@crawlee/puppeteer');
-export const puppeteer = crawleeRequire('puppeteer') as typeof import('puppeteer');
+
+/** `name`, required on the first use of any of its members. */
+function lazy<Module extends object>(name: string): Module {
+  let loaded: Module | undefined;
+  const load = () => (loaded ??= crawleeRequire(name) as Module);
+  return new Proxy({} as Module, {
+    get: (_target, key) => Reflect.get(load(), key),
+    has: (_target, key) => Reflect.has(load(), key),
+    ownKeys: () => Reflect.ownKeys(load()),
+    getOwnPropertyDescriptor: (_target, key) => {
+      const descriptor = Reflect.getOwnPropertyDescriptor(load(), key);
+      return descriptor === undefined ? undefined : { ...descriptor, configurable: true };
+    },
+  });
+}
+
+export const crawleeCore = lazy<typeof import('@crawlee/core')>('@crawlee/core');
+export const crawleeBasic = lazy<typeof import('@crawlee/basic')>('@crawlee/basic');
+export const crawleeHttp = lazy<typeof import('@crawlee/http')>('@crawlee/http');
+export const crawleeCheerio = lazy<typeof import('@crawlee/cheerio')>('@crawlee/cheerio');
+export const crawleePlaywright = lazy<typeof import('@crawlee/playwright')>('@crawlee/playwright');
+export const playwright = lazy<typeof import('playwright')>('playwright');
+export const crawleeJsdom = lazy<typeof import('@crawlee/jsdom')>('@crawlee/jsdom');
+export const crawleePuppeteer = lazy<typeof import('@crawlee/puppeteer')>('@crawlee/puppeteer');
+export const puppeteer = lazy<typeof import('puppeteer')>('puppeteer');
 
 /** A fresh in-memory Crawlee configuration, so runs never share or persist storage. */
 export function freshConfig(): import('@crawlee/core').Configuration {
