@@ -25,6 +25,7 @@ import {
   settledMemory,
   twoPasses,
   typical,
+  fillCache,
 } from '../support/manager-origins.js';
 
 const quiet = recordingLog().log;
@@ -81,17 +82,7 @@ describe('the byte bound', () => {
     // Three such origins fit (about 8 MiB counted each); the default bound, with 300 origins, is
     // test/stress/manager-memory.stress.ts.
     const maxCacheBytes = 32 * MiB;
-    const before = await settledMemory();
-    const manager = new RobotsManager({ userAgent: UA, store, log: quiet, maxCacheBytes });
-    let peakCounted = 0;
-    for (let i = 0; i < 40; i++) {
-      const origin = `https://origin-${i}.example`;
-      // Fully grown entries are measured above; here a check each, and an explained verdict for some.
-      await manager.isAllowed(`${origin}/page`);
-      if (i % 10 === 0) (await manager.decide(`${origin}/cart0/tag1`)).explain();
-      peakCounted = Math.max(peakCounted, manager.stats().cache.bytes);
-    }
-    const grown = (await settledMemory()) - before;
+    const { manager, before, grown, peakCounted } = await fillCache(store, 40, maxCacheBytes);
     const { cache } = manager.stats();
     expect(cache.maxBytes).toBe(maxCacheBytes);
     expect(peakCounted).toBeLessThanOrEqual(maxCacheBytes);

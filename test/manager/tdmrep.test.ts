@@ -4,6 +4,7 @@
  * file costs is counted here (compiles, checks); its timings are in test/stress/growth.stress.ts.
  */
 import fc from 'fast-check';
+import { hostileTdmRepBody } from '../support/hostile-values.js';
 import { describe, expect, it, vi } from 'vitest';
 import { RuleMatcher } from '../../packages/parser/src/match.js';
 import { MAX_TDMREP_BYTES, MAX_TDMREP_RULES, parseTdmRep, TdmRepMatcher } from '../../packages/manager/src/tdmrep/index.js';
@@ -108,26 +109,7 @@ describe('parseTdmRep()', () => {
   });
 
   it('never throws on hostile shapes: deep nesting anywhere, long strings, odd types, up to the size limit (timed: test/stress/growth.stress.ts)', () => {
-    const nested = fc
-      .tuple(fc.integer({ min: 1, max: 32_000 }), fc.constantFrom('[', '{"a":'), fc.constantFrom('1', '"x"', 'null', '[]', '{}'))
-      .map(([depth, open, leaf]) => open.repeat(depth) + leaf + (open === '[' ? ']' : '}').repeat(depth));
-    const value = fc.oneof(
-      nested,
-      fc.json({ maxDepth: 3 }),
-      fc.string({ maxLength: 3_000 }).map((s) => JSON.stringify(s)),
-    );
-    const rule = fc
-      .record({ location: fc.oneof(value, fc.constant('"/a*b$"')), reservation: fc.oneof(value, fc.constantFrom('0', '1')), policy: value })
-      .map(({ location, reservation, policy }) => `{"location":${location},"tdm-reservation":${reservation},"tdm-policy":${policy}}`);
-    const body = fc.oneof(
-      fc.array(fc.oneof(rule, value), { maxLength: 6 }).map((items) => `[${items.join(',')}]`),
-      nested,
-      // Cut anywhere: broken JSON of the same shapes.
-      fc.tuple(fc.array(rule, { maxLength: 4 }), fc.nat()).map(([items, at]) => {
-        const text = `[${items.join(',')}]`;
-        return text.slice(0, at % (text.length + 1));
-      }),
-    );
+    const body = hostileTdmRepBody;
     fc.assert(
       fc.property(body, (text) => {
         const file = parseTdmRep(text);

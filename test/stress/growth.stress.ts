@@ -11,6 +11,7 @@
  * - Page signals of a raw body and the quick scan before it (from test/crawlee/page-signals-bounds.test.ts).
  */
 import fc from 'fast-check';
+import { hostileDictionaryValue, hostileTdmRepBody } from '../support/hostile-values.js';
 import { describe, expect, it } from 'vitest';
 import { lint, parseRobotsTxt } from '@heed/parser';
 import { parseUsageHeader } from '../../packages/parser/src/usage/header.js';
@@ -59,30 +60,7 @@ describe('AI-usage lines on hostile files (test/parser/usage.test.ts counts the 
   });
 
   it('the RFC 9651 dictionary parser answers hostile values, up to and past the size limit, in milliseconds', () => {
-    const piece = fc.constantFrom(
-      ...'abzAZ09*-._=,;()"\\:?@%/ \t'.split(''),
-      '=(',
-      '=%"',
-      '%c3%a9',
-      '%zz',
-      '=?1',
-      '=@-1',
-      '=:aGk=:',
-      '=1.2345',
-      '=-999999999999999',
-      '\x80',
-      '\u00ff',
-      'train-ai=n',
-      'search=y;a;b=("x" 1)',
-    );
-    const value = fc.oneof(
-      fc.array(piece, { maxLength: 80 }).map((parts) => parts.join('')),
-      // A fragment repeated to around the limit: where a quadratic step would show.
-      fc.tuple(fc.array(piece, { minLength: 1, maxLength: 6 }), fc.integer({ min: 1_000, max: 18_000 })).map(([parts, size]) => {
-        const unit = parts.join('');
-        return unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
-      }),
-    );
+    const value = hostileDictionaryValue;
     let slowest = 0;
     fc.assert(
       fc.property(value, fc.boolean(), (input, asLines) => {
@@ -102,25 +80,7 @@ describe('AI-usage lines on hostile files (test/parser/usage.test.ts counts the 
 
 describe('TDMRep files (test/manager/tdmrep.test.ts counts the matchers)', () => {
   it('parses hostile shapes fast: deep nesting anywhere, long strings, odd types, up to the size limit', () => {
-    const nested = fc
-      .tuple(fc.integer({ min: 1, max: 32_000 }), fc.constantFrom('[', '{"a":'), fc.constantFrom('1', '"x"', 'null', '[]', '{}'))
-      .map(([depth, open, leaf]) => open.repeat(depth) + leaf + (open === '[' ? ']' : '}').repeat(depth));
-    const value = fc.oneof(
-      nested,
-      fc.json({ maxDepth: 3 }),
-      fc.string({ maxLength: 3_000 }).map((s) => JSON.stringify(s)),
-    );
-    const rule = fc
-      .record({ location: fc.oneof(value, fc.constant('"/a*b$"')), reservation: fc.oneof(value, fc.constantFrom('0', '1')), policy: value })
-      .map(({ location, reservation, policy }) => `{"location":${location},"tdm-reservation":${reservation},"tdm-policy":${policy}}`);
-    const body = fc.oneof(
-      fc.array(fc.oneof(rule, value), { maxLength: 6 }).map((items) => `[${items.join(',')}]`),
-      nested,
-      fc.tuple(fc.array(rule, { maxLength: 4 }), fc.nat()).map(([items, at]) => {
-        const text = `[${items.join(',')}]`;
-        return text.slice(0, at % (text.length + 1));
-      }),
-    );
+    const body = hostileTdmRepBody;
     let slowest = 0;
     fc.assert(
       fc.property(body, (text) => {

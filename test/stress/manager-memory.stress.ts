@@ -34,6 +34,7 @@ import {
   settledMemory,
   twoPasses,
   typical,
+  fillCache,
 } from '../support/manager-origins.js';
 
 setFlagsFromString('--expose-gc');
@@ -126,16 +127,7 @@ describe('the byte bounds at full scale (test/manager/memory-bound.test.ts at CI
   it('300 origins of 500 KiB robots.txt stay under maxCacheBytes (unbounded: ~700 MB)', async () => {
     const store = madeUpStore(ownCopy(realLooking500KiB));
     const maxCacheBytes = 64 * MiB; // the default
-    const before = await settledMemory();
-    const manager = new RobotsManager({ userAgent: UA, store, log: quiet });
-    let peakCounted = 0;
-    for (let i = 0; i < 300; i++) {
-      const origin = `https://origin-${i}.example`;
-      await manager.isAllowed(`${origin}/page`);
-      if (i % 10 === 0) (await manager.decide(`${origin}/cart0/tag1`)).explain();
-      peakCounted = Math.max(peakCounted, manager.stats().cache.bytes);
-    }
-    const grown = (await settledMemory()) - before;
+    const { manager, before, grown, peakCounted } = await fillCache(store, 300);
     const { cache } = manager.stats();
     expect(cache.maxBytes).toBe(maxCacheBytes);
     expect(peakCounted).toBeLessThanOrEqual(maxCacheBytes);

@@ -8,8 +8,8 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { expect } from 'vitest';
-import type { RobotsManager, RobotsStore } from '@heed/manager';
-import { startServer, type TestServer } from '../manager/helpers.js';
+import { RobotsManager, type RobotsStore } from '@heed/manager';
+import { recordingLog, startServer, UA, type TestServer } from '../manager/helpers.js';
 import { goodRecord } from '../manager/records.js';
 
 setFlagsFromString('--expose-gc');
@@ -107,4 +107,27 @@ export async function twoPasses(manager: RobotsManager, origins: readonly string
     expect(await manager.isAllowed(`${origin}/page`)).toBe(true);
   }
   return { first, second: manager.stats(), secondPassRequests: proxy.seen.length - requests };
+}
+
+/**
+ * `origins` origins of `store` checked through one manager bounded at `maxCacheBytes` (its default
+ * when absent), an explained verdict for one in ten: the manager, the heap before, what the heap
+ * grew by, and the most its cache counted at any point.
+ */
+export async function fillCache(store: RobotsStore, origins: number, maxCacheBytes?: number) {
+  const before = await settledMemory();
+  const manager = new RobotsManager({
+    userAgent: UA,
+    store,
+    log: recordingLog().log,
+    ...(maxCacheBytes === undefined ? {} : { maxCacheBytes }),
+  });
+  let peakCounted = 0;
+  for (let i = 0; i < origins; i++) {
+    const origin = `https://origin-${i}.example`;
+    await manager.isAllowed(`${origin}/page`);
+    if (i % 10 === 0) (await manager.decide(`${origin}/cart0/tag1`)).explain();
+    peakCounted = Math.max(peakCounted, manager.stats().cache.bytes);
+  }
+  return { manager, before, grown: (await settledMemory()) - before, peakCounted };
 }
