@@ -5,10 +5,10 @@
  * PlaywrightCrawler and PuppeteerCrawler with the check on and off: the site must see its requests
  * (page, hops) at least the delay apart, as it recorded them.
  */
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RobotsManager } from '@heed/manager';
 import { RobotsPlugin } from '@heed/crawlee';
+import { watchEventLoop } from '../support/event-loop-holds.js';
 import { has } from '../support/requirements.js';
 import { browserCrawler, cheerioCrawler } from './crawlers.js';
 import { page, redirect, startSite, text, type Site } from './site.js';
@@ -21,19 +21,15 @@ const SLACK_MS = 60;
 type Kind = 'cheerio' | 'playwright' | 'puppeteer';
 
 let site: Site;
-/**
- * The site stamps a request when this process's event loop reads it, and the crawls share that
- * loop: a stamp comes late by as long as the loop was held, and the next gap looks that much
- * shorter. The longest hold is added to the slack; without the wait, hops come milliseconds apart.
- */
-const stalls = monitorEventLoopDelay({ resolution: 10 });
+/** The longest hold of the event loop the crawls share, which a late stamp shortens a gap by (event-loop-holds.ts). */
+let loop: ReturnType<typeof watchEventLoop>;
 
 beforeAll(async () => {
   site = await startSite(6);
-  stalls.enable();
+  loop = watchEventLoop();
 });
 afterAll(async () => {
-  stalls.disable();
+  loop?.stop();
   await site?.close();
 });
 
@@ -72,7 +68,7 @@ describe.concurrent("a redirect hop waits for its origin's crawl-delay", () => {
         expect(handled).toEqual([origin.url('/end')]);
         const pages = origin.hits.filter((hit) => hit.path !== '/robots.txt' && hit.path !== '/favicon.ico');
         expect(pages.map((hit) => hit.path)).toEqual(['/start', '/hop', '/end']);
-        const slack = SLACK_MS + stalls.max / 1e6;
+        const slack = SLACK_MS + loop.longestMs();
         for (let i = 1; i < pages.length; i++) expect(pages[i]!.at - pages[i - 1]!.at).toBeGreaterThanOrEqual(DELAY_MS - slack);
       },
       60_000,
