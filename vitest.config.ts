@@ -26,10 +26,11 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // Two forks on CI's two cores: most of the suite waits on loopback servers, browsers and
-    // timers, so two halve its wall time. No test here bounds a time that load can stretch: costs
-    // are counted (calls, turns, bytes, requests), deadlines are 10× the idle time, and timing
-    // ratios live in test:stress. `--expose-gc`: memory tests read the heap after a collection.
-    poolOptions: { forks: { maxForks: 2, minForks: 1, execArgv: ['--expose-gc'] } },
+    // Three forks on CI's two cores: most of the suite waits on loopback servers, browsers, npm and
+    // timers, and a third fork fills the time the other two wait (a quarter off the wall time of
+    // two). No test here bounds a time that load can stretch: costs are counted (calls, turns,
+    // bytes, requests), deadlines are 10× the idle time, and timing ratios live in test:stress.
+    // `--expose-gc`: memory tests read the heap after a collection.
+    poolOptions: { forks: { maxForks: 3, minForks: 1, execArgv: ['--expose-gc'] } },
   },
 });
