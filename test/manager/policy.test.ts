@@ -3,12 +3,11 @@
  * Pure functions: no server, no clock.
  */
 import { describe, expect, it } from 'vitest';
-import { decodeRecord, RobotsFetchError, type RobotsRecord, type UnreachableRecord } from '@heed/manager';
+import { decodeRecord, parseRetryAfter, RobotsFetchError, type RobotsRecord, type UnreachableRecord } from '@heed/manager';
 import {
   cacheTtl,
   decideRecord,
   effectivePolicy,
-  parseRetryAfter,
   POLICY_DEFAULTS,
   retryDelay,
 } from '../../packages/manager/src/policy.js';
