@@ -4,13 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { decodeRecord, parseRetryAfter, RobotsFetchError, type RobotsRecord, type UnreachableRecord } from '@heed/manager';
-import {
-  cacheTtl,
-  decideRecord,
-  effectivePolicy,
-  POLICY_DEFAULTS,
-  retryDelay,
-} from '../../packages/manager/src/policy.js';
+import { cacheTtl, decideRecord, effectivePolicy, POLICY_DEFAULTS, retryDelay } from '../../packages/manager/src/policy.js';
 import type { FetchOutcome } from '../../packages/manager/src/fetch/fetch-file.js';
 import { bodyOf, problemOf, withStatus } from './records.js';
 
