@@ -23,6 +23,8 @@ const FILE = 'test/crawlee/fleet-pauses.test.ts';
 const TOLERANCE_MS = 50;
 /** What the workers' RedisStore calls its crawl clock's key of an origin (the default `keyPrefix`). */
 const paceKey = (origin: SiteOrigin) => `heed:robots:pace:${origin.origin}`;
+/** The workers' Redis command timeout: long enough that a busy machine's held event loop times out no answered command. */
+const COMMAND_TIMEOUT_SECS = 2;
 
 let redis: RedisServer | undefined;
 let site: Site | undefined;
@@ -101,7 +103,10 @@ describe.skipIf(!has('redis-server', FILE))('a Redis restarted inside a Retry-Af
       );
     });
 
-    const worker = await runWorker(server.url, [paced.url('/p0'), hub.url('/links')], { enqueue: true });
+    const worker = await runWorker(server.url, [paced.url('/p0'), hub.url('/links')], {
+      enqueue: true,
+      commandTimeoutSecs: COMMAND_TIMEOUT_SECS,
+    });
     expect(worker.failed).toBe(0);
     expect(worker.handled.sort()).toEqual([hub.url('/links'), ...['/p0', ...later].map((path) => paced.url(path))].sort());
     const at503 = unavailable.at();
@@ -121,7 +126,7 @@ describe.skipIf(!has('redis-server', FILE))('a Redis restarted inside a Retry-Af
 describe.skipIf(!has('redis-server', FILE))('a Redis frozen and thawed under a fleet', () => {
   const DELAY_MS = 500;
   const WORKERS = 2;
-  const PAGES_PER_WORKER = 12;
+  const PAGES_PER_WORKER = 16;
 
   it('puts the workers back on one clock within about a second of the thaw, not the 30 s circuit break: the delay holds again', async () => {
     const server = (redis = await startRedis());
@@ -148,6 +153,7 @@ describe.skipIf(!has('redis-server', FILE))('a Redis frozen and thawed under a f
     const running = Promise.all(
       Array.from({ length: WORKERS }, (_, w) =>
         runWorker(server.url, pagesOf(w), {
+          commandTimeoutSecs: COMMAND_TIMEOUT_SECS,
           onLine: (line) => {
             if (line.log === 'warning' && /unreachable/.test(line.message ?? '')) outages.add(w);
           },
@@ -193,7 +199,7 @@ describe.skipIf(!has('redis-server', FILE))('Retry-After that is no HTTP date', 
     origin.routes.set('/robots.txt', text('User-agent: *\nAllow: /\n'));
     const unavailable = unavailableOnce(origin, '/q0', 'soon 5');
 
-    const worker = await runWorker(server.url, [origin.url('/q0')]);
+    const worker = await runWorker(server.url, [origin.url('/q0')], { commandTimeoutSecs: COMMAND_TIMEOUT_SECS });
     expect(worker.failed).toBe(0);
     const at503 = unavailable.at();
     // The page again, once Crawlee retries it: no sooner than the pause lets it.

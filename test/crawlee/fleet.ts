@@ -35,6 +35,12 @@ export interface WorkerLine {
 export interface WorkerOptions {
   /** Crawl each page's links too. */
   readonly enqueue?: boolean;
+  /**
+   * The worker's RedisStore `commandTimeoutSecs` (default 0.5). A worker whose event loop is held
+   * longer (a busy machine loading Crawlee) times out on an answered command, and goes on its own
+   * clock for a while: tests not about that raise it.
+   */
+  readonly commandTimeoutSecs?: number;
   /** Called with each line as the worker prints it, while it runs. */
   readonly onLine?: (line: WorkerLine) => void;
 }
@@ -42,7 +48,7 @@ export interface WorkerOptions {
 /** Runs one worker process to its end. */
 export function runWorker(redisUrl: string, startUrls: string[], options: WorkerOptions = {}): Promise<WorkerResult> {
   return new Promise((resolve, reject) => {
-    const settings = { redisUrl, startUrls, enqueue: options.enqueue ?? false };
+    const settings = { redisUrl, startUrls, enqueue: options.enqueue ?? false, commandTimeoutSecs: options.commandTimeoutSecs ?? 0.5 };
     const child = spawn(process.execPath, [WORKER, JSON.stringify(settings)], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
