@@ -108,6 +108,7 @@ describe('retryAfterMs', () => {
     ['a date in the past', 429, 'Wed, 31 Dec 2025 23:00:00 GMT', 0],
     ['no header: the default backoff', 503, undefined, DEFAULT_RETRY_AFTER_SECS * 1000],
     ['an unreadable value: the default backoff', 429, '-1', DEFAULT_RETRY_AFTER_SECS * 1000],
+    ['words before a number (Date.parse reads a date in 2001): the default backoff', 503, 'soon 5', DEFAULT_RETRY_AFTER_SECS * 1000],
     ['a day: capped', 429, '86400', 60_000],
     ['another status: no pause', 500, '3', undefined],
   ])('%s', (_what, status, header, expected) => {

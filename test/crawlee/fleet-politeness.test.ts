@@ -4,55 +4,19 @@
  * asserts what the origin saw: the gaps between page requests of all workers together, no request
  * inside a `Retry-After`, and a crawl that goes on (each worker on its own clock) when Redis dies.
  */
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryStore, RedisStore, RobotsManager } from '@heed/manager';
 import { recordingLog } from '../manager/helpers.js';
 import { redisCommand, startRedis, type RedisServer } from '../manager/redis-helpers.js';
 import { has } from '../support/requirements.js';
-import { page, startSite, text, type Hit, type Site, type SiteOrigin } from './site.js';
+import { pageHits, runWorker, smallestGap, type WorkerResult } from './fleet.js';
+import { page, startSite, text, type Site, type SiteOrigin } from './site.js';
 
-const WORKER = fileURLToPath(new URL('./fleet-worker.mjs', import.meta.url));
 const DELAY_MS = 500;
 /** How much earlier than the delay a request may arrive: the server's clock reads the request a few ms after it left. */
 const TOLERANCE_MS = 50;
 const WORKERS = 3;
 const PAGES_PER_WORKER = 3;
-
-interface WorkerResult {
-  readonly handled: string[];
-  readonly warnings: string[];
-  readonly failed: number;
-}
-
-/** Runs one worker process to its end. */
-function runWorker(redisUrl: string, startUrls: string[]): Promise<WorkerResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [WORKER, JSON.stringify({ redisUrl, startUrls })], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      const lines = out
-        .split('\n')
-        .filter((line) => line.startsWith('{'))
-        .map((line) => JSON.parse(line) as { handled?: string; log?: string; message?: string; done?: boolean; failed?: number });
-      const done = lines.find((line) => line.done);
-      if (code !== 0 || done === undefined) {
-        reject(new Error(`worker exited with ${code}:\n${out}\n${err}`));
-        return;
-      }
-      resolve({
-        handled: lines.flatMap((line) => (line.handled === undefined ? [] : [line.handled])),
-        warnings: lines.flatMap((line) => (line.log === 'warning' ? [line.message ?? ''] : [])),
-        failed: done.failed ?? -1,
-      });
-    });
-  });
-}
 
 /** The pages of worker `w` on `origin`. */
 function pagesOf(origin: SiteOrigin, w: number): string[] {
@@ -65,18 +29,6 @@ function programOrigin(origin: SiteOrigin): void {
   for (let w = 0; w < WORKERS; w++) {
     for (let p = 0; p < PAGES_PER_WORKER; p++) origin.routes.set(`/w${w}/p${p}`, page(`w${w} p${p}`, []));
   }
-}
-
-/** Page requests the origin saw (robots.txt left out), in order of arrival. */
-function pageHits(origin: SiteOrigin): Hit[] {
-  return origin.hits.filter((hit) => hit.path !== '/robots.txt').sort((a, b) => a.at - b.at);
-}
-
-/** The smallest gap between consecutive `hits`, in ms. */
-function smallestGap(hits: readonly Hit[]): number {
-  let smallest = Infinity;
-  for (let i = 1; i < hits.length; i++) smallest = Math.min(smallest, hits[i]!.at - hits[i - 1]!.at);
-  return smallest;
 }
 
 describe.skipIf(!has('redis-server', 'test/crawlee/fleet-politeness.test.ts'))('a fleet of three workers on one RedisStore', () => {

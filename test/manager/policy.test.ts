@@ -3,15 +3,8 @@
  * Pure functions: no server, no clock.
  */
 import { describe, expect, it } from 'vitest';
-import { decodeRecord, RobotsFetchError, type RobotsRecord, type UnreachableRecord } from '@heed/manager';
-import {
-  cacheTtl,
-  decideRecord,
-  effectivePolicy,
-  parseRetryAfter,
-  POLICY_DEFAULTS,
-  retryDelay,
-} from '../../packages/manager/src/policy.js';
+import { decodeRecord, parseRetryAfter, RobotsFetchError, type RobotsRecord, type UnreachableRecord } from '@heed/manager';
+import { cacheTtl, decideRecord, effectivePolicy, POLICY_DEFAULTS, retryDelay } from '../../packages/manager/src/policy.js';
 import type { FetchOutcome } from '../../packages/manager/src/fetch/fetch-file.js';
 import { bodyOf, problemOf, withStatus } from './records.js';
 

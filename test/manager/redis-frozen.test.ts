@@ -18,14 +18,22 @@ import { redisCommand, startRedis, type RedisServer } from './redis-helpers.js';
 const ROBOTS = 'User-agent: *\nDisallow: /private\n';
 const redisAvailable = has('redis-server', 'test/manager/redis-frozen.test.ts');
 
-/** `client`, with every command sent through it recorded, and whether Redis has answered it yet. */
-function countingClient(client: RedisClientLike): { client: RedisClientLike; commands: { answered: boolean }[] } {
+/**
+ * `client`, with every command sent through it recorded, and whether Redis has answered it yet;
+ * the store's background PINGs (while the circuit is open) are left out: no check waits on them.
+ */
+function countingClient(client: RedisClientLike): { client: RedisClientLike; commands: { answered: boolean }[]; pings: number[] } {
   const commands: { answered: boolean }[] = [];
+  const pings: number[] = [];
   const counting: RedisClientLike = {
     get status() {
       return client.status;
     },
     call(command, args) {
+      if (command === 'PING') {
+        pings.push(Date.now());
+        return client.call(command, args);
+      }
       const sent = { answered: false };
       commands.push(sent);
       const reply = client.call(command, args);
@@ -38,7 +46,7 @@ function countingClient(client: RedisClientLike): { client: RedisClientLike; com
     quit: () => client.quit(),
     disconnect: () => client.disconnect(),
   };
-  return { client: counting, commands };
+  return { client: counting, commands, pings };
 }
 
 describe.skipIf(!redisAvailable)('a frozen Redis (SIGSTOP)', () => {
@@ -104,6 +112,50 @@ describe.skipIf(!redisAvailable)('a frozen Redis (SIGSTOP)', () => {
     } finally {
       redis.resume();
       await manager.close();
+      await store.close();
+      ioredis.disconnect();
+    }
+  }, 60_000);
+
+  it('uses a thawed Redis again within about a second (a PING watches it), not at the end of the 30 s break', async () => {
+    const { Redis } = await import('../../packages/manager/node_modules/ioredis/built/index.js');
+    const ioredis = new Redis(redis.url, { enableOfflineQueue: false, maxRetriesPerRequest: 0 });
+    const { client, commands, pings } = countingClient(ioredis as unknown as RedisClientLike);
+    const { lines, log } = recordingLog();
+    // circuitBreakSecs left at its default, 30 s: a fleet would spend all of it on per-process clocks.
+    const store = new RedisStore({ client, keyPrefix: 'test-thaw:', commandTimeoutSecs: 0.5, log });
+    const origin = 'http://thaw.example';
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    try {
+      expect(await store.reserveCrawlSlot(origin, 1_000)).toBeDefined();
+      redis.pause();
+      // The first command meets the frozen Redis and opens the circuit; the next go to memory at once.
+      expect(await store.reserveCrawlSlot(origin, 1_000)).toBeUndefined();
+      const sent = commands.length;
+      await sleep(2_000);
+      expect(await store.claimCrawlSend(origin, 1_000)).toBeUndefined();
+      expect(commands.length).toBe(sent);
+      expect(store.usingFallback).toBe(true);
+      // Unanswered PINGs went out meanwhile, one at a time, and kept the circuit open.
+      expect(pings.length).toBeGreaterThan(0);
+
+      redis.resume();
+      const thawed = Date.now();
+      while (store.usingFallback && Date.now() - thawed < 20_000) await sleep(10);
+      const backMs = Date.now() - thawed;
+      console.log(`a Redis thawed after 2 s frozen: used again ${backMs} ms later (circuit break 30 s, a PING a second)`);
+      // A PING a second: ten times that allows for a busy machine, and is a third of the break.
+      expect(backMs).toBeLessThan(10_000);
+      expect(store.usingFallback).toBe(false);
+      expect(lines.filter((l) => l.level === 'info').map((l) => l.message)).toEqual([expect.stringMatching(/reachable again/)]);
+      // Commands go to Redis again: the slot comes from Redis's clock, and the PINGs have stopped.
+      expect((await store.reserveCrawlSlot(origin, 1_000))?.waitMs).toBeGreaterThanOrEqual(0);
+      expect(commands.length).toBe(sent + 1);
+      const pinged = pings.length;
+      await sleep(1_500);
+      expect(pings.length).toBe(pinged);
+    } finally {
+      redis.resume();
       await store.close();
       ioredis.disconnect();
     }

@@ -12,11 +12,13 @@
  * byte-order mark is decoded to UTF-8 (Google finds no rules in it; the BOM makes it unambiguous).
  *
  * This file is the whole public API (the "Exports" section of docs/reference.md lists the same names); there is no
- * other entry point. `boundedGet`, `decoded` and the option checks are here for packages that build
- * on Heed (`@heed/crawlee` fetches sitemaps and checks its options with them).
+ * other entry point. `boundedGet`, `decoded`, `parseRetryAfter` and the option checks are here for
+ * packages that build on Heed (`@heed/crawlee` fetches sitemaps, reads a page's `Retry-After` and
+ * checks its options with them).
  */
 export { RobotsManager } from './manager.js';
 export { originOf } from './origin.js';
+export { parseRetryAfter } from './retry-after.js';
 export type { RobotsManagerOptions } from './options.js';
 export type { Verdict, VerdictRecord, ManagerStats, OriginSummary, FetchContext } from './manager.js';
 export type { VerdictReason } from './policy.js';

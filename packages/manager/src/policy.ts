@@ -15,6 +15,7 @@
  * (Google's, not the RFC's; it needs failures spread across the period, see `nextFailureRun`) and that a 4xx is cached like a success (RFC: "MAY access any resources").
  */
 import type { FetchOutcome } from './fetch/fetch-file.js';
+import { parseRetryAfter } from './retry-after.js';
 import { RECORD_VERSION, type GoodCopy, type RobotsRecord, type UnreachableRecord } from './record.js';
 
 /** The tunable numbers of the status policy. Every field has a default in {@link POLICY_DEFAULTS}. */
@@ -225,15 +226,6 @@ export function cacheTtl(cacheControl: string | undefined, policy: StatusPolicyO
     if (match?.[1] !== undefined) return clamp(Number(match[1]) * 1000);
   }
   return clamp(policy.defaultTtlMs);
-}
-
-/** `Retry-After` (delta seconds or an HTTP date) as milliseconds from `now`, if it parses. */
-export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
-  if (value === undefined) return undefined;
-  const trimmed = value.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
-  const date = Date.parse(trimmed);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
 /** Exponential backoff from `retryBaseMs`, or the server's `Retry-After`, within `[1 s, retryMaxMs]`. */

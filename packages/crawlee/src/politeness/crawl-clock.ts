@@ -13,12 +13,21 @@
  * - {@link CrawlClock.pause}: a `429` / `503` with `Retry-After` holds the origin back.
  *
  * Each origin's delay is learnt from the manager on first sight. With a store that keeps a clock for
- * the fleet (`RedisStore`), the store decides and this process's scheduler only while it cannot tell.
+ * the fleet (`RedisStore`), the store decides, and this process's scheduler alone only while it
+ * cannot tell; but what this process knows still holds when the store has lost it (a Redis
+ * restarted empty): its own last send keeps the delay, and a pause it saw holds and is put back.
  */
 import { originOf, type SharedCrawlClock } from '@heed/manager';
 import { abortable, sleep } from './abort.js';
 import { timerDelay, type CrawlDelayScheduler } from './scheduler.js';
 import { SharedSlots } from './shared-slots.js';
+
+/**
+ * How much later this process's pause may end than the fleet's before the fleet's counts as lost:
+ * the store's copy ends a few ms earlier or later as the two clocks read it (set after this
+ * process's, read before it, in whole ms), and a pause lost to a Redis restart is seconds.
+ */
+const LOST_PAUSE_SLACK_MS = 100;
 
 export class CrawlClock {
   /** The crawl clock of the manager's store, shared by every process on it, if it keeps one. */
@@ -108,13 +117,23 @@ export class CrawlClock {
   }
 
   private async sharedSlot(shared: SharedSlots, origin: string, key: string, delayMs: number | undefined): Promise<number> {
-    const wait = await shared.acquire(origin, key, delayMs ?? 0);
-    if (wait !== undefined) return wait;
-    // The store could not tell: this process's clock decides, with the delay in force (set again
-    // if the scheduler forgot the origin during the wait for the store).
     const { scheduler } = this;
-    if (delayMs !== undefined && !scheduler.knows(origin)) scheduler.setDelay(origin, delayMs / 1000);
-    return scheduler.acquire(origin, key, Date.now());
+    let wait = await shared.acquire(origin, key, delayMs ?? 0);
+    if (wait === undefined) {
+      // The store could not tell: this process's clock decides, with the delay in force (set again
+      // if the scheduler forgot the origin during the wait for the store).
+      if (delayMs !== undefined && !scheduler.knows(origin)) scheduler.setDelay(origin, delayMs / 1000);
+      return scheduler.acquire(origin, key, Date.now());
+    }
+    // A pause this process saw holds even when the store has lost it: Redis restarted empty, or it
+    // was down when the 429 or 503 came. It is put back for the whole fleet, and the request takes
+    // a slot after it.
+    const pauseLeft = scheduler.pauseLeft(origin, Date.now());
+    if (pauseLeft > wait + LOST_PAUSE_SLACK_MS) {
+      await shared.pause(origin, pauseLeft);
+      wait = (await shared.acquire(origin, key, delayMs ?? 0)) ?? wait;
+    }
+    return Math.max(wait, scheduler.pauseLeft(origin, Date.now()));
   }
 
   /** Gives up the slot reserved for `key` (its request will not come back for it). */
@@ -175,15 +194,22 @@ export class CrawlClock {
     for (;;) {
       signal?.throwIfAborted();
       const delay = scheduler.delayOf(origin) ?? 0;
+      const asked = Date.now();
+      // This process's clock holds first, the fleet's or not: its own last send and a pause it saw
+      // are what the store may have lost (Redis restarted empty, or down when they happened).
+      let wait = scheduler.sendWait(origin, asked);
       // An origin without a delay is not asked of the store here: only a pause holds it back, and
       // the fleet's pauses were asked for with its slot.
-      const shared = delay > 0 && this.shared !== undefined ? await abortable(this.shared.claimSend(origin, delay), signal) : undefined;
-      let wait: number;
-      if (shared === undefined) wait = scheduler.claimSend(origin, Date.now());
-      else {
-        wait = shared;
-        if (wait <= 0) scheduler.sent(origin, Date.now());
-      }
+      if (wait <= 0 && delay > 0 && this.shared !== undefined) {
+        const shared = await abortable(this.shared.claimSend(origin, delay), signal);
+        // Recorded as sent when it was asked: never later than the store has it, so this process's
+        // clock never holds back a request the store lets go.
+        if (shared === undefined) wait = scheduler.claimSend(origin, Date.now());
+        else {
+          wait = shared;
+          if (wait <= 0) scheduler.sent(origin, asked);
+        }
+      } else if (wait <= 0) wait = scheduler.claimSend(origin, asked);
       if (wait <= 0) return;
       await sleep(timerDelay(wait), signal);
     }

@@ -102,13 +102,27 @@ export class CrawlDelayScheduler {
   claimSend(origin: string, now: number): number {
     const clock = this.clocks.get(origin);
     if (clock === undefined) return 0;
-    const due = Math.max(
-      clock.lastStart === undefined ? -Infinity : clock.lastStart + (clock.delayMs ?? 0),
-      clock.pausedUntil ?? -Infinity,
-    );
-    if (now < due) return due - now;
+    const wait = sendWaitOf(clock, now);
+    if (wait > 0) return wait;
     if ((clock.delayMs ?? 0) > 0) clock.lastStart = Math.max(clock.lastStart ?? now, now);
     return 0;
+  }
+
+  /**
+   * The milliseconds before a request to `origin` may leave by this clock (0: now): a delay after
+   * the last fetch that really started, and a pause. Records nothing, unlike {@link claimSend}: with
+   * a fleet's clock the store claims the send, and this process's clock only holds back what it
+   * knows and the store may have lost.
+   */
+  sendWait(origin: string, now: number): number {
+    const clock = this.clocks.get(origin);
+    return clock === undefined ? 0 : sendWaitOf(clock, now);
+  }
+
+  /** The milliseconds until the pause of `origin` ends (0: none in force). */
+  pauseLeft(origin: string, now: number): number {
+    const until = this.clocks.get(origin)?.pausedUntil;
+    return until === undefined || until <= now ? 0 : until - now;
   }
 
   /**
@@ -212,6 +226,12 @@ export class CrawlDelayScheduler {
       this.clocks.set(origin, clock);
     }
   }
+}
+
+/** The milliseconds before a request may leave by `clock`: its delay after the last fetch that started, and its pause. */
+function sendWaitOf(clock: OriginClock, now: number): number {
+  const due = Math.max(clock.lastStart === undefined ? -Infinity : clock.lastStart + (clock.delayMs ?? 0), clock.pausedUntil ?? -Infinity);
+  return now < due ? due - now : 0;
 }
 
 /** Whether forgetting `clock` cannot let a fetch of its origin out earlier than its delay allows. */

@@ -15,7 +15,10 @@
  * release): five seconds a check. So the store is a circuit breaker: after a command times out or
  * fails, Redis is left alone for `circuitBreakSecs` (every command goes to the fallback at once),
  * then one command probes it; a success, or the client reconnecting, closes the circuit. A check
- * thus waits for Redis at most once, `commandTimeoutSecs`, however long the outage.
+ * thus waits for Redis at most once, `commandTimeoutSecs`, however long the outage. After a timeout,
+ * a PING a second, in the background, watches for Redis to answer again (a frozen Redis thawed, a
+ * swap storm over): it closes the circuit then, so that a fleet's processes, each on its own crawl
+ * clock while the circuit is open, share one clock again within about a second, not 30.
  *
  * What Redis answers is bounded too. A stored value above `maxRecordBytes` is never sent: the read
  * is a script that answers with the value's size instead (a record that big is corrupt, or written
@@ -53,6 +56,8 @@ export interface RedisClientLike {
 /** Default of `maxRecordBytes`: two 500 KB bodies in base64 (a record's most, at the default `maxBytes`), with room. */
 const DEFAULT_MAX_RECORD_BYTES = 4 * 1024 * 1024;
 const WHERE = 'new RedisStore()';
+/** How often a PING asks an open circuit's Redis whether it answers again (see `watchForAnswer`). */
+const PING_EVERY_MS = 1_000;
 /** What else a caller without ioredis may do. */
 const NO_IOREDIS = 'pass an ioredis client as "client"';
 
@@ -84,7 +89,9 @@ const redisStoreOptions = defineOptions(WHERE, {
   connectTimeoutSecs: timerSecs(2),
   /**
    * After a command times out or fails, how many seconds Redis is left alone (records go to the
-   * fallback without waiting) before one command probes it again. The client reconnecting ends it early.
+   * fallback without waiting) before one command probes it again. The client reconnecting ends it
+   * early, and so does, after a timeout, Redis answering the PING the store sends it once a second
+   * meanwhile (in the background: nothing waits on it).
    * @default 30
    */
   circuitBreakSecs: timerSecs(30),
@@ -161,6 +168,8 @@ export class RedisStore implements RobotsStore {
   private warnedLockReply = false;
   /** The client we listen on for 'ready' while the circuit is open. */
   private readyListener: { client: RedisClientLike; listener: () => void } | undefined;
+  /** The next background PING while the circuit is open (see {@link watchForAnswer}). */
+  private pingTimer: NodeJS.Timeout | undefined;
 
   constructor(options: RedisStoreOptions = {}) {
     const resolved = redisStoreOptions.resolve(options);
@@ -301,6 +310,7 @@ export class RedisStore implements RobotsStore {
   async close(): Promise<void> {
     this.closed = true;
     this.closeCircuit();
+    clearTimeout(this.pingTimer);
     await this.fallback.close?.();
     if (!this.ownsClient || this.clientPromise === undefined) return;
     const client = await this.clientPromise.catch(() => undefined);
@@ -362,7 +372,7 @@ export class RedisStore implements RobotsStore {
         this.noteUp();
         return result;
       } catch (error) {
-        this.openCircuit(client);
+        this.openCircuit(client, error instanceof CommandTimeout);
         this.noteDown(error);
         return await whenDown();
       }
@@ -371,8 +381,12 @@ export class RedisStore implements RobotsStore {
     }
   }
 
-  private openCircuit(client: RedisClientLike): void {
+  /** `hung`: the command timed out (Redis frozen or swapping), rather than failed with an answer. */
+  private openCircuit(client: RedisClientLike, hung: boolean): void {
     this.openUntil = Date.now() + this.circuitBreakMs;
+    // Only a hang is watched for its end: a Redis that answers with errors (out of memory, say)
+    // would answer the PING at once, and the store would flip back and forth every second.
+    if (hung) this.watchForAnswer(client);
     if (this.readyListener !== undefined) return;
     // A reconnect (Redis restarted, the network back) closes the circuit at once.
     const listener = () => {
@@ -381,6 +395,38 @@ export class RedisStore implements RobotsStore {
     };
     this.readyListener = { client, listener };
     client.once('ready', listener);
+  }
+
+  /**
+   * While the circuit a command's timeout opened is open, PINGs Redis every {@link PING_EVERY_MS}
+   * (at most the break), one at a time, each given `commandTimeoutSecs`: the first answered closes
+   * the circuit. Nothing waits on
+   * it, so a Redis still hung costs no check anything, and a thawed one is used again at once
+   * rather than at the end of the break (a fleet spends the break on per-process clocks).
+   */
+  private watchForAnswer(client: RedisClientLike): void {
+    if (this.pingTimer !== undefined || this.closed) return;
+    this.pingTimer = setTimeout(() => void this.ping(client), Math.min(PING_EVERY_MS, this.circuitBreakMs));
+    // A store left open must not keep the process alive.
+    this.pingTimer.unref();
+  }
+
+  private async ping(client: RedisClientLike): Promise<void> {
+    let answered = false;
+    if (this.openUntil !== 0 && !this.closed && client.status === 'ready') {
+      answered = await withTimeout(client.call('PING', []), this.commandTimeoutMs).then(
+        () => true,
+        () => false,
+      );
+    }
+    this.pingTimer = undefined;
+    if (this.openUntil === 0 || this.closed) return;
+    if (!answered) {
+      this.watchForAnswer(client);
+      return;
+    }
+    this.closeCircuit();
+    this.noteUp();
   }
 
   private closeCircuit(): void {
@@ -463,10 +509,13 @@ export class RedisStore implements RobotsStore {
   }
 }
 
+/** A command Redis did not answer in time (the connection open: frozen, swapping, a slow script). */
+class CommandTimeout extends Error {}
+
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`Redis did not answer within ${ms} ms`)), ms);
+    timer = setTimeout(() => reject(new CommandTimeout(`Redis did not answer within ${ms} ms`)), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
