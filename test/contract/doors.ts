@@ -309,6 +309,30 @@ document.getElementById('no').click(); document.getElementById('yes').click();</
     },
   },
   {
+    id: 'popup-requests',
+    title: "an `XMLHttpRequest` of a popup's script",
+    appliesTo: (kind) => kind.browser,
+    routes: () => [
+      [pages('/popup-opener'), script('popup opener', `window.open('/popup-page');`)],
+      [
+        pages('/popup-page'),
+        script(
+          'popup page',
+          afterLoad(`const ask = (path, then) => { const r = new XMLHttpRequest(); r.open('GET', path); r.onloadend = then; r.send(); };
+ask('/private/popup-xhr', () => ask('/ok/popup-xhr', () => {}));`),
+        ),
+      ],
+      [pages('/private/popup-xhr'), text('secret')],
+      [pages('/ok/popup-xhr'), text('ok')],
+    ],
+    start: [pages('/popup-opener')],
+    expect: () => ({
+      blocked: [{ ...pages('/private/popup-xhr'), stage: 'subresource' }],
+      reached: [pages('/ok/popup-xhr')],
+      whileOpen: [pages('/ok/popup-xhr')],
+    }),
+  },
+  {
     id: 'script-navigation',
     title: "a navigation of the page's script, while it loads or well after (Crawlee's hooks have run), direct or redirected",
     appliesTo: (kind) => kind.browser,

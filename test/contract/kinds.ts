@@ -388,6 +388,7 @@ function adaptive<Id extends string>(id: Id, rendering: 'static' | 'clientOnly')
 interface RoutedPage {
   route(url: string, handler: (route: UserRoute) => Promise<void>): Promise<void>;
   context(): { route(url: string, handler: (route: UserRoute) => Promise<void>): Promise<void> };
+  on(event: 'popup', listener: (popup: RoutedPage) => void): unknown;
 }
 interface UserRoute {
   fetch(): Promise<unknown>;
@@ -405,13 +406,14 @@ interface UserRouting<Page> {
  * Routes as users write them, each where it takes precedence over Heed's: a page route that fetches
  * the answer itself and hands it to the page (the usual way to rewrite a response; Playwright sends
  * that fetch from Node, following redirects itself), a context route per page (which popups
- * reach), both from a `preNavigationHook`; and in the request handler, a page route that lets
- * everything go on (registered last, it runs first).
+ * reach), a route of each popup that lets everything go on, all from a `preNavigationHook`; and in
+ * the request handler, a page route that lets everything go on (registered last, it runs first).
  */
 const USER_ROUTES: UserRouting<RoutedPage> = {
   beforeGoto: async (page) => {
     await page.route('**/*', async (route) => route.fulfill({ response: await route.fetch() }));
     await page.context().route('**/*', (route) => route.continue());
+    page.on('popup', (popup) => void popup.route('**/*', (route) => route.continue()));
   },
   inHandler: (page) => page.route('**/*', (route) => route.continue()),
 };

@@ -45,6 +45,7 @@ export interface WebSocketRoute {
   close(options?: { code?: number; reason?: string }): Promise<void>;
 }
 export interface PlaywrightContext extends Routable {
+  on?(event: 'page', listener: (page: PlaywrightPage) => void): unknown;
   routeWebSocket?(url: RegExp, handler: (ws: WebSocketRoute) => Promise<void>): Promise<void>;
   newCDPSession?(page: PlaywrightPage): Promise<CdpSession>;
 }

@@ -224,6 +224,9 @@ export class PlaywrightGuards {
     // The user's context routes from now on (a popup's requests reach only those) run before Heed's:
     // each is put behind Heed's decision.
     const route = wrapRouting(browserContext, this.guard, (request) => this.decide(request));
+    // And every page's from its start: a popup's own routes (`page.on('popup')`) would run before
+    // the context's, which is all that decides a popup's requests.
+    browserContext.on?.('page', (page) => void wrapRouting(page, this.guard, (request) => this.decide(request)));
     // A page route wins over it: a crawled page's requests reach it already decided.
     await route('**/*', (routed, request) => this.handle(routed, request));
     if (this.guard.options.blockSubresources && typeof browserContext.routeWebSocket === 'function') {

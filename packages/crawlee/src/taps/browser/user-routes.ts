@@ -5,9 +5,11 @@
  * would not see it. And `route.fetch()` sends the request from Node, outside the browser, following
  * redirects on its own: no route and no DevTools session sees its hops. So:
  *
- * - {@link wrapRouting}: `route()` of a crawled page and of its browser context (the instances
- *   only, not Playwright's prototypes) registers each handler behind Heed's decision: a request
- *   Heed refuses is settled as Heed settles it and never reaches the handler.
+ * - {@link wrapRouting}: `route()` of a crawled page, of its browser context and of every page that
+ *   context opens from then on (a popup's own routes run before the context's, which decide its
+ *   requests; the instances only, not Playwright's prototypes) registers each handler behind
+ *   Heed's decision: a request Heed refuses is settled as Heed settles it and never reaches the
+ *   handler.
  * - {@link takeBack}: the route a handler receives (the user's registered before or after Heed's)
  *   has its `fetch()` follow the chain hop by hop, each hop decided as the browser's own would be;
  *   a refused hop is never requested: the route is settled as Heed settles it (the page's request
