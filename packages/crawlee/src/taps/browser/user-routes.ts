@@ -96,9 +96,11 @@ export function takeBack(route: PlaywrightRoute, request: PlaywrightRequest, dec
     fallback: route.fallback.bind(route),
   };
   let refused = false;
-  const refuse = (action: Exclude<PausedRequestAction, 'continue'>): Promise<void> => {
+  /** Settles the route once: a handler may fetch again after a refusal, and its hops are decided again. */
+  const refuse = async (action: Exclude<PausedRequestAction, 'continue'>): Promise<void> => {
+    if (refused) return;
     refused = true;
-    return settle(own, action);
+    await settle(own, action);
   };
   /** Whether a URL the handler swapped in may go; a refused one settles the route. */
   const swapAllowed = async (url: string | undefined): Promise<boolean> => {
