@@ -163,8 +163,13 @@ describe.skipIf(refused.length === 0)(`crawlers attach() refuses on Crawlee ${MO
     await expect(RobotsPlugin.attach(crawler, { userAgent: UA, sitemaps: false })).rejects.toBeInstanceOf(UnsupportedCrawlerError);
   });
 });
+/** `HEED_CONTRACT_KINDS=playwright,puppeteer`: only these kinds crawl (a filtered run crawls no more than it checks). */
+const only = process.env['HEED_CONTRACT_KINDS']?.split(',').map((id) => id.trim());
 const runnable = ALL_KINDS.filter(
-  (kind) => absent(kind) === undefined && (!kind.needsChromium || has('chromium', `test/contract/contract.test.ts, ${kind.name}`)),
+  (kind) =>
+    (only === undefined || only.includes(kind.id)) &&
+    absent(kind) === undefined &&
+    (!kind.needsChromium || has('chromium', `test/contract/contract.test.ts, ${kind.name}`)),
 );
 const crawls = new Map<string, Promise<Crawl>>();
 /** Kinds whose tests wait for their crawl, in the order they asked: crawled before the others. */

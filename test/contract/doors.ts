@@ -309,6 +309,30 @@ document.getElementById('no').click(); document.getElementById('yes').click();</
     },
   },
   {
+    id: 'popup-requests',
+    title: "an `XMLHttpRequest` of a popup's script",
+    appliesTo: (kind) => kind.browser,
+    routes: () => [
+      [pages('/popup-opener'), script('popup opener', `window.open('/popup-page');`)],
+      [
+        pages('/popup-page'),
+        script(
+          'popup page',
+          afterLoad(`const ask = (path, then) => { const r = new XMLHttpRequest(); r.open('GET', path); r.onloadend = then; r.send(); };
+ask('/private/popup-xhr', () => ask('/ok/popup-xhr', () => {}));`),
+        ),
+      ],
+      [pages('/private/popup-xhr'), text('secret')],
+      [pages('/ok/popup-xhr'), text('ok')],
+    ],
+    start: [pages('/popup-opener')],
+    expect: () => ({
+      blocked: [{ ...pages('/private/popup-xhr'), stage: 'subresource' }],
+      reached: [pages('/ok/popup-xhr')],
+      whileOpen: [pages('/ok/popup-xhr')],
+    }),
+  },
+  {
     id: 'script-navigation',
     title: "a navigation of the page's script, while it loads or well after (Crawlee's hooks have run), direct or redirected",
     appliesTo: (kind) => kind.browser,
@@ -334,6 +358,36 @@ document.getElementById('no').click(); document.getElementById('yes').click();</
       ],
       reached: [pages('/ok/nav-early'), pages('/late-hop')],
       whileOpen: [pages('/late-hop')],
+    }),
+  },
+  {
+    id: 'late-requests',
+    title: "an `XMLHttpRequest` and an image of the page's script well after it loaded (Crawlee's hooks have run)",
+    appliesTo: (kind) => kind.browser,
+    routes: () => [
+      [
+        pages('/late'),
+        script(
+          'late',
+          // Each twin once the disallowed request has settled: when it reaches the server, the other was decided.
+          afterLoad(`const ask = (path, then) => { const r = new XMLHttpRequest(); r.open('GET', path); r.onloadend = then; r.send(); };
+const show = (src, then) => { const i = new Image(); i.onload = i.onerror = then; i.src = src; };
+ask('/private/late-xhr', () => ask('/ok/late-xhr', () => show('/private/late.png', () => show('/ok/late.png', () => {}))));`),
+        ),
+      ],
+      [pages('/private/late-xhr'), text('secret')],
+      [pages('/ok/late-xhr'), text('ok')],
+      [pages('/private/late.png'), asset('image/png', '')],
+      [pages('/ok/late.png'), asset('image/png', '')],
+    ],
+    start: [pages('/late')],
+    expect: () => ({
+      blocked: [
+        { ...pages('/private/late-xhr'), stage: 'subresource' },
+        { ...pages('/private/late.png'), stage: 'subresource' },
+      ],
+      reached: [pages('/ok/late-xhr'), pages('/ok/late.png')],
+      whileOpen: [pages('/ok/late-xhr'), pages('/ok/late.png')],
     }),
   },
   {

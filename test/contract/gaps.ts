@@ -6,7 +6,7 @@
  * is generated from it (`npm run docs`).
  */
 import { DOORS, type DoorId } from './doors.js';
-import { KINDS, type KindId } from './kinds.js';
+import { KINDS, type Kind, type KindId } from './kinds.js';
 
 /** A gap of the kind itself rather than of one door: the kind's control fails (see `Kind.control`). */
 export const EVERY_DOOR = 'every door';
@@ -68,9 +68,10 @@ const CRAWLEE_4 = ['4.0.0-rc.0', '4-next'];
 /** The Puppeteer that test/compat/consumer.ts installs beside 3.13.0 and the Crawlee 4 builds. */
 const PUPPETEER_24_RELEASES = ['3.13.0', ...CRAWLEE_4];
 const PUPPETEER_24_WORKERS =
-  "a worker's requests may hang: Puppeteer 24's request interception can hold them for good; Puppeteer 25 does not.";
+  "a worker's requests may hang: Puppeteer 24's request interception (yours, or Heed's where the browser target cannot be " +
+  'reached) can hold them for good; Puppeteer 25 does not.';
 const PUPPETEER_24_WORKERS_EVIDENCE =
-  'Any interception does it (Heed turns it on to check sub-resources). A worker fetching three URLs in turn, 30 pages: ' +
+  "Any interception does it (Heed's checks no longer turn it on where the browser target is reached). A worker fetching three URLs in turn, 30 pages: " +
   "Puppeteer 24.43.1 with a bare `request.continue()` handler and no Heed, 9 pages' workers hung; without interception, " +
   'none; Puppeteer 25.16.0 with the same handler, none. Nothing disallowed leaves.';
 const CRAWLEE_4_SEND_REQUEST =
@@ -114,6 +115,15 @@ export const GAPS: readonly Gap[] = [
     reason: 'popups and workers go unchecked; the plugin logs a warning, and the crawled pages are still checked.',
     reaches: [],
   },
+  ...(['puppeteer-user-interception', 'puppeteer-crawlee-interception'] as const).map((kind) => ({
+    door: 'redirect' as const,
+    kind,
+    condition: 'a browser whose browser target cannot be reached, as a remote endpoint that refuses it',
+    reason:
+      "Heed falls back to Puppeteer's request interception of each crawled page, where a listener of yours that " +
+      "continues a request settles it before Heed's check: the page's redirect hops and script navigations go unchecked.",
+    reaches: [],
+  })),
   {
     door: 'subresource-redirect',
     kind: 'jsdom',
@@ -150,9 +160,10 @@ export const GAPS: readonly Gap[] = [
 /** Whether `gap` is one of the suite's crawl on `release` (a conditional one is not). */
 const inCrawl = (gap: Gap, release: string) => gap.condition === undefined && (gap.releases?.includes(release) ?? true);
 
-/** The gaps of kind `kind` in the suite's crawl on `release`. */
+/** The gaps of kind `kind` in the suite's crawl on `release` (a variant has those of the kind it varies). */
 export function gapsOf(kind: string, release: string): Gap[] {
-  return GAPS.filter((gap) => gap.kind === kind && inCrawl(gap, release));
+  const base = (KINDS as readonly Kind[]).find((k) => k.id === kind)?.variantOf;
+  return GAPS.filter((gap) => (gap.kind === kind || gap.kind === base) && inCrawl(gap, release));
 }
 
 /** The gap of a cell in the suite's crawl on `release`, if it has one. */

@@ -35,7 +35,7 @@ export interface CrawleeModules {
   readonly cheerio: Pick<typeof import('@crawlee/cheerio'), 'CheerioCrawler'>;
   readonly jsdom: Pick<typeof import('@crawlee/jsdom'), 'JSDOMCrawler'>;
   readonly playwright: Pick<typeof import('@crawlee/playwright'), 'PlaywrightCrawler' | 'AdaptivePlaywrightCrawler'>;
-  readonly puppeteer: Pick<typeof import('@crawlee/puppeteer'), 'PuppeteerCrawler'>;
+  readonly puppeteer: Pick<typeof import('@crawlee/puppeteer'), 'PuppeteerCrawler' | 'puppeteerRequestInterception'>;
   readonly browsers: { readonly playwright: typeof import('playwright'); readonly puppeteer: typeof import('puppeteer') };
 }
 
@@ -227,6 +227,11 @@ export interface Kind {
   readonly absentOn?: Readonly<Record<string, string>>;
   /** The releases of {@link absentOn} where `attach()` refuses the kind (`UnsupportedCrawlerError`): checked, not merely skipped. */
   readonly refusedOn?: readonly string[];
+  /**
+   * The kind this one is, with something of the user's in place (their own request routing): the
+   * gaps of that kind are this one's too.
+   */
+  readonly variantOf?: string;
   /** What the crawl must show of the kind itself, so that its cells test the kind they name. */
   readonly control?: { readonly title: string; holds(crawler: ContractCrawler, modules: CrawleeModules): boolean };
 }
@@ -379,6 +384,107 @@ function adaptive<Id extends string>(id: Id, rendering: 'static' | 'clientOnly')
   } as const satisfies Kind;
 }
 
+/** The parts of Playwright's `Page` and `Route` the user's routes use. */
+interface RoutedPage {
+  route(url: string, handler: (route: UserRoute) => Promise<void>): Promise<void>;
+  context(): { route(url: string, handler: (route: UserRoute) => Promise<void>): Promise<void> };
+  on(event: 'popup', listener: (popup: RoutedPage) => void): unknown;
+}
+interface UserRoute {
+  fetch(): Promise<unknown>;
+  fulfill(options: { response: unknown }): Promise<void>;
+  continue(): Promise<void>;
+}
+
+/** Where a browser kind's user routes or intercepts requests: before the navigation, and in the request handler. */
+interface UserRouting<Page> {
+  beforeGoto(page: Page): Promise<void>;
+  inHandler?(page: Page): Promise<void>;
+}
+
+/**
+ * Routes as users write them, each where it takes precedence over Heed's: a page route that fetches
+ * the answer itself and hands it to the page (the usual way to rewrite a response; Playwright sends
+ * that fetch from Node, following redirects itself), a context route per page (which popups
+ * reach), a route of each popup that lets everything go on, all from a `preNavigationHook`; and in
+ * the request handler, a page route that lets everything go on (registered last, it runs first).
+ */
+const USER_ROUTES: UserRouting<RoutedPage> = {
+  beforeGoto: async (page) => {
+    await page.route('**/*', async (route) => route.fulfill({ response: await route.fetch() }));
+    await page.context().route('**/*', (route) => route.continue());
+    page.on('popup', (popup) => void popup.route('**/*', (route) => route.continue()));
+  },
+  inHandler: (page) => page.route('**/*', (route) => route.continue()),
+};
+
+/** The parts of Puppeteer's `Page` and `HTTPRequest` the user's interception uses. */
+interface InterceptedPage {
+  setRequestInterception(value: boolean): Promise<void>;
+  on(event: 'request', handler: (request: InterceptedRequest) => void): unknown;
+}
+interface InterceptedRequest {
+  isInterceptResolutionHandled(): boolean;
+  continueRequestOverrides(): object;
+  continue(overrides?: object, priority?: number): Promise<void>;
+}
+
+/** Puppeteer's cooperative interception as its docs show it: every request continued, at priority 0. */
+const COOPERATIVE_INTERCEPTION: UserRouting<InterceptedPage> = {
+  beforeGoto: async (page) => {
+    await page.setRequestInterception(true);
+    page.on('request', (request) => {
+      if (!request.isInterceptResolutionHandled()) void request.continue(request.continueRequestOverrides(), 0);
+    });
+  },
+};
+
+/** Crawlee's own interception helper, continuing every request (it settles each in legacy mode). */
+const crawleeInterception = (modules: CrawleeModules): UserRouting<InterceptedPage> => ({
+  beforeGoto: (page) =>
+    modules.puppeteer.puppeteerRequestInterception.addInterceptRequestHandler(page as never, (request) => request.continue()),
+});
+
+/** `hook` as a navigation hook of a browser kind. */
+const pageHook =
+  <Page>(hook: (page: Page) => Promise<void>) =>
+  ({ page }: { page: unknown }) =>
+    hook(page as Page);
+
+function playwrightCrawler(spec: CrawlSpec, modules: CrawleeModules, user?: UserRouting<RoutedPage>): ContractCrawler {
+  return construct(
+    modules,
+    modules.playwright.PlaywrightCrawler,
+    'PlaywrightCrawler',
+    {
+      preNavigationHooks: [rewriteHook(spec), ...(user ? [pageHook(user.beforeGoto)] : [])],
+      requestHandler: async (context) => {
+        await user?.inHandler?.(context.page as unknown as RoutedPage);
+        await spec.onPage(context.request.url, parsed(context, send(context, modules)));
+      },
+    },
+    playwrightLaunch(modules, 'options'),
+  );
+}
+
+function puppeteerCrawler(
+  spec: CrawlSpec,
+  modules: CrawleeModules,
+  user?: (modules: CrawleeModules) => UserRouting<InterceptedPage>,
+): ContractCrawler {
+  const routing = user?.(modules);
+  return construct(
+    modules,
+    modules.puppeteer.PuppeteerCrawler,
+    'PuppeteerCrawler',
+    {
+      preNavigationHooks: [rewriteHook(spec), ...(routing ? [pageHook(routing.beforeGoto)] : [])],
+      requestHandler: async (context) => spec.onPage(context.request.url, parsed(context, send(context, modules))),
+    },
+    { launcher: modules.browsers.puppeteer, launchOptions: { executablePath: CHROMIUM, args: CHROMIUM_ARGS }, via: 'options' },
+  );
+}
+
 export const KINDS = [
   {
     id: 'basic',
@@ -435,34 +541,38 @@ export const KINDS = [
     name: 'PlaywrightCrawler',
     traits: BROWSER_TRAITS,
     needsChromium: true,
-    build: (spec, modules = CRAWLEE_3_18) =>
-      construct(
-        modules,
-        modules.playwright.PlaywrightCrawler,
-        'PlaywrightCrawler',
-        {
-          preNavigationHooks: [rewriteHook(spec)],
-          requestHandler: async (context) => spec.onPage(context.request.url, parsed(context, send(context, modules))),
-        },
-        playwrightLaunch(modules, 'options'),
-      ),
+    build: (spec, modules = CRAWLEE_3_18) => playwrightCrawler(spec, modules),
+  },
+  {
+    id: 'playwright-user-routes',
+    name: "PlaywrightCrawler with the user's own routes",
+    variantOf: 'playwright',
+    traits: BROWSER_TRAITS,
+    needsChromium: true,
+    build: (spec, modules = CRAWLEE_3_18) => playwrightCrawler(spec, modules, USER_ROUTES),
   },
   {
     id: 'puppeteer',
     name: 'PuppeteerCrawler',
     traits: BROWSER_TRAITS,
     needsChromium: true,
-    build: (spec, modules = CRAWLEE_3_18) =>
-      construct(
-        modules,
-        modules.puppeteer.PuppeteerCrawler,
-        'PuppeteerCrawler',
-        {
-          preNavigationHooks: [rewriteHook(spec)],
-          requestHandler: async (context) => spec.onPage(context.request.url, parsed(context, send(context, modules))),
-        },
-        { launcher: modules.browsers.puppeteer, launchOptions: { executablePath: CHROMIUM, args: CHROMIUM_ARGS }, via: 'options' },
-      ),
+    build: (spec, modules = CRAWLEE_3_18) => puppeteerCrawler(spec, modules),
+  },
+  {
+    id: 'puppeteer-user-interception',
+    name: "PuppeteerCrawler with the user's cooperative request interception",
+    variantOf: 'puppeteer',
+    traits: BROWSER_TRAITS,
+    needsChromium: true,
+    build: (spec, modules = CRAWLEE_3_18) => puppeteerCrawler(spec, modules, () => COOPERATIVE_INTERCEPTION),
+  },
+  {
+    id: 'puppeteer-crawlee-interception',
+    name: "PuppeteerCrawler with Crawlee's `addInterceptRequestHandler()`",
+    variantOf: 'puppeteer',
+    traits: BROWSER_TRAITS,
+    needsChromium: true,
+    build: (spec, modules = CRAWLEE_3_18) => puppeteerCrawler(spec, modules, crawleeInterception),
   },
   adaptive('adaptive-http', 'static'),
   adaptive('adaptive-browser', 'clientOnly'),

@@ -22,6 +22,13 @@
  *   their sub-resources) go on from the context route with the bot's `user-agent` header
  *   (`route.fallback({ headers })`, or the headers of `route.fetch()` where a chain is followed hop
  *   by hop): no extra round trip. Their redirect hops keep the header the browser sent first.
+ * - The user's own routes (`user-routes.ts`): Playwright runs the newest route handler first, so
+ *   one registered after Heed's on a crawled page or its context would decide alone. The `route()`
+ *   of those instances is wrapped before Heed registers its own: each handler runs behind Heed's
+ *   decision, which is made once per request (`decide`), whichever route asks first. A handler
+ *   registered before Heed's gets the route once Heed has let it go. Either way its
+ *   `route.fetch()`, which Playwright sends from Node where no DevTools session sees the hops,
+ *   follows the chain hop by hop, each hop decided.
  * - WebSockets (`blockSubresources`): `page.routeWebSocket()` of each crawled page and
  *   `context.routeWebSocket()` for the pages it opens (Playwright 1.48+), which replace the
  *   `WebSocket` of pages and frames; a disallowed one is closed before it connects.
@@ -31,67 +38,38 @@ import { sameUrl } from '../../guard/checkpoints.js';
 import type { RobotsGuard } from '../../guard/guard.js';
 import { pauseRequests, targetIdOf, type CdpSession, type PausedRequest, type PausedRequestAction } from './cdp-fetch.js';
 import {
-  MAX_HOPS,
-  REDIRECT_STATUSES,
   allowOtherNavigation,
   allowSubresource,
   decideNavigation,
   noteRequestSent,
   httpUrlOf,
   isMainFrameNavigation,
-  resolve,
   type Navigated,
 } from './checks.js';
+import { followChain, settle, type HopCheck } from './follow-chain.js';
+import type { PlaywrightContext, PlaywrightPage, PlaywrightRequest, PlaywrightRoute, WebSocketRoute } from './playwright-shapes.js';
+import { takeBack, wrapRouting, type Allowed, type Decided } from './user-routes.js';
 import type { ContextInternals } from '../crawler-shape.js';
 
-/** The parts of Playwright's `Route`, `Request`, `APIResponse`, `Page`, `BrowserContext` and `WebSocketRoute` used here. */
-interface PlaywrightRequest {
-  url(): string;
-  headers(): Record<string, string>;
-  isNavigationRequest(): boolean;
-  frame(): { page(): PlaywrightPage };
-}
-interface PlaywrightResponse {
-  status(): number;
-  headers(): Record<string, string>;
-}
-interface PlaywrightRoute {
-  request(): PlaywrightRequest;
-  fetch(options?: { url?: string; maxRedirects?: number; headers?: Record<string, string> }): Promise<PlaywrightResponse>;
-  fulfill(options: { response: PlaywrightResponse } | { status: number }): Promise<void>;
-  abort(errorCode?: string): Promise<void>;
-  fallback(options?: { headers?: Record<string, string> }): Promise<void>;
-}
-type RouteHandler = (route: PlaywrightRoute, request: PlaywrightRequest) => Promise<void>;
-interface WebSocketRoute {
-  url(): string;
-  connectToServer(): unknown;
-  close(options?: { code?: number; reason?: string }): Promise<void>;
-}
-interface PlaywrightContext {
-  route(url: string, handler: RouteHandler): Promise<void>;
-  routeWebSocket?(url: RegExp, handler: (ws: WebSocketRoute) => Promise<void>): Promise<void>;
-  newCDPSession?(page: PlaywrightPage): Promise<CdpSession>;
-}
-export interface PlaywrightPage {
-  route(url: string, handler: RouteHandler): Promise<void>;
-  routeWebSocket?(url: RegExp, handler: (ws: WebSocketRoute) => Promise<void>): Promise<void>;
-  mainFrame(): unknown;
-  url(): string;
-  context(): PlaywrightContext;
-  opener(): Promise<PlaywrightPage | null>;
-}
+export type { PlaywrightPage } from './playwright-shapes.js';
 
 /** Decides a redirect hop of one page: the hop's URL, the URL that redirected, whether it is the page's main frame. */
 type HopDecider = (url: string, from: string | undefined, mainFrame: boolean) => Promise<PausedRequestAction>;
 
+const BLOCK: Decided = { action: 'block' };
+
 /** The guards of one attached crawler, kept per browser context and per page. */
 export class PlaywrightGuards {
-  /** Pages the crawler opened: their own `page.route()` decides. */
-  private readonly crawled = new WeakSet<object>();
+  /** Pages the crawler opened, with their crawling context: their requests are decided as the crawl's. */
+  private readonly crawled = new WeakMap<object, ContextInternals>();
   private readonly contexts = new WeakMap<object, Promise<void>>();
   /** Per page: whether its redirect hops are paused (a DevTools session), once known. */
   private readonly hopGuards = new WeakMap<object, Promise<boolean>>();
+  /**
+   * Per request: Heed's decision, made once. Heed's page and context routes and every user route
+   * handler taken back ask for it; only the first asking decides (and reports a refusal).
+   */
+  private readonly decisions = new WeakMap<object, Promise<Decided>>();
 
   /**
    * @param userAgent what the requests of pages the crawler did not open go out under; `undefined`
@@ -105,10 +83,9 @@ export class PlaywrightGuards {
 
   /** Everything a crawled page needs before `page.goto()`. */
   async guardCrawledPage(page: PlaywrightPage, context: ContextInternals): Promise<void> {
-    this.crawled.add(page);
+    this.crawled.set(page, context);
     await this.guardContext(page.context());
-    const { blockSubresources } = this.guard.options;
-    const hopsPaused = await this.guardHops(
+    await this.guardHops(
       page,
       async (url, from, mainFrame) => {
         if (mainFrame) return decideNavigation(url, from ?? context.request.url, context, this.guard, this.navigated);
@@ -119,63 +96,112 @@ export class PlaywrightGuards {
     // The crawled page's own WebSocket route as well as its context's: a page the browser opened
     // before the context's route was installed (the pages a crawl opens together at its start)
     // does not always get the context's.
-    if (blockSubresources && typeof page.routeWebSocket === 'function') {
+    if (this.guard.options.blockSubresources && typeof page.routeWebSocket === 'function') {
       await page.routeWebSocket(/.*/, (ws) => this.decideWebSocket(ws, context.request.url));
     }
-    await page.route('**/*', async (route, request) => {
-      try {
-        const url = request.url();
-        if (isMainFrameNavigation(request, page)) {
-          const first = sameUrl(url, context.request.url);
-          if (first && !this.navigated.has(context.request)) noteRequestSent(url, this.guard);
-          // The first request was checked before it was taken from the queue; any other main-frame
-          // navigation (a script or meta refresh moving on) goes through the redirect checkpoint
-          // here (checked with `checkRedirects`, held for its crawl-delay always).
-          if (!first) {
-            const from = context.request.loadedUrl ?? context.request.url;
-            const decision = await decideNavigation(url, from, context, this.guard, this.navigated);
-            if (decision !== 'continue') return await settle(route, decision);
-          }
-          if (hopsPaused) return await route.fallback();
-          return await fetchHopByHop(
-            route,
-            url,
-            (target, hopFrom) => decideNavigation(target, hopFrom, context, this.guard, this.navigated),
-            this.guard,
-          );
-        }
-        if (!blockSubresources) return await route.fallback();
-        if (!(await allowSubresource(url, this.guard, context.request.url))) return await route.abort('blockedbyclient');
-        if (hopsPaused) return await route.fallback();
-        return await this.followSubresource(route, url);
-      } catch {
-        // The page closed or the route was already handled: nothing left to decide.
-        await route.abort('failed').catch(() => {});
+    // Route handlers the user adds from now on run before Heed's: each is put behind Heed's decision.
+    const route = wrapRouting(page, this.guard, (request) => this.decide(request));
+    await route('**/*', (routed, request) => this.handle(routed, request));
+  }
+
+  /**
+   * Heed's own route (of a crawled page, and of each browser context): a refused request is settled
+   * here; an allowed one goes on to the routes registered before Heed's (taken back: their
+   * `route.fetch()` follows hops Heed decides), or Heed follows its chain itself where no DevTools
+   * session pauses its hops.
+   */
+  private async handle(route: PlaywrightRoute, request: PlaywrightRequest): Promise<void> {
+    try {
+      const decided = await this.decide(request);
+      if (decided.action !== 'continue') return await settle(route, decided.action);
+      const { headers } = decided;
+      if (decided.follow) return await followChain(route, request.url(), decided.hop, this.guard, headers);
+      takeBack(route, request, decided, this.guard);
+      return await route.fallback(headers && { headers });
+    } catch {
+      // The page closed or the route was already handled: nothing left to decide.
+      await route.abort('failed').catch(() => {});
+    }
+  }
+
+  /** Heed's decision on `request`, made once whichever route asks first. */
+  private decide(request: PlaywrightRequest): Promise<Decided> {
+    let decided = this.decisions.get(request);
+    if (decided === undefined) {
+      decided = this.decideOnce(request);
+      this.decisions.set(request, decided);
+    }
+    return decided;
+  }
+
+  private async decideOnce(request: PlaywrightRequest): Promise<Decided> {
+    const url = request.url();
+    const page = pageOf(request);
+    const context = page && this.crawled.get(page);
+    if (page && context) return this.decideCrawled(request, url, page, context);
+    if (!/^https?:/i.test(url)) return { action: 'continue', hop: this.asSubresource, follow: false };
+    return this.decideOther(request, url, page);
+  }
+
+  /** A request of a page the crawler opened. */
+  private async decideCrawled(request: PlaywrightRequest, url: string, page: PlaywrightPage, context: ContextInternals): Promise<Decided> {
+    // Not yet known (a request before `guardCrawledPage()` is done): Heed follows its chain itself.
+    const hopsPaused = await (this.hopGuards.get(page) ?? false);
+    if (isMainFrameNavigation(request, page)) {
+      const navigate: HopCheck = (target, from) => decideNavigation(target, from, context, this.guard, this.navigated);
+      const first = sameUrl(url, context.request.url);
+      if (first && !this.navigated.has(context.request)) noteRequestSent(url, this.guard);
+      // The first request was checked before it was taken from the queue; any other main-frame
+      // navigation (a script or meta refresh moving on) goes through the redirect checkpoint here
+      // (checked with `checkRedirects`, held for its crawl-delay always).
+      if (!first) {
+        const action = await navigate(url, context.request.loadedUrl ?? context.request.url);
+        if (action !== 'continue') return { action };
       }
+      return { action: 'continue', hop: navigate, follow: !hopsPaused };
+    }
+    if (!this.guard.options.blockSubresources) return { action: 'continue', hop: this.asSubresource, follow: false };
+    if (!(await allowSubresource(url, this.guard, context.request.url))) return BLOCK;
+    return { action: 'continue', hop: this.asSubresource, follow: !hopsPaused };
+  }
+
+  /** A request no crawled page made: a popup's, a `target=_blank` page's, a service worker's. */
+  private async decideOther(request: PlaywrightRequest, url: string, page: PlaywrightPage | undefined): Promise<Decided> {
+    const { checkRedirects, blockSubresources } = this.guard.options;
+    const headers = this.identified(request);
+    const navigation = (follow: boolean): Allowed => ({ action: 'continue', hop: this.asOtherNavigation, follow, headers });
+    if (!page && request.isNavigationRequest()) {
+      // A new page's first navigation (a popup): Playwright has no frame for it yet, so no
+      // DevTools session either; its chain is followed hop by hop.
+      if (!(await allowOtherNavigation(url, this.guard, request.headers()['referer']))) return BLOCK;
+      return navigation(checkRedirects);
+    }
+    if (!page) {
+      // A service worker: its fetch is followed hop by hop, each hop checked.
+      if (!(await allowSubresource(url, this.guard, undefined))) return BLOCK;
+      return { action: 'continue', hop: this.asSubresource, follow: blockSubresources };
+    }
+    // A page the crawler did not open: a popup, a target=_blank link.
+    const hopsPaused = await this.guardHops(page, async (hop, from, mainFrame) => {
+      const allowed = mainFrame ? await allowOtherNavigation(hop, this.guard, from) : await allowSubresource(hop, this.guard, page.url());
+      return allowed ? 'continue' : 'block';
     });
+    if (isMainFrameNavigation(request, page)) {
+      const opener = await page.opener().catch(() => null);
+      if (!(await allowOtherNavigation(url, this.guard, opener?.url()))) return BLOCK;
+      return navigation(!hopsPaused && checkRedirects);
+    }
+    if (!(await allowSubresource(url, this.guard, page.url()))) return BLOCK;
+    return { action: 'continue', hop: this.asSubresource, follow: !hopsPaused && blockSubresources, headers };
   }
 
-  /** A sub-resource's request, its redirect chain followed hop by hop, each hop checked as a sub-resource. */
-  private followSubresource(route: PlaywrightRoute, url: string, headers?: Record<string, string>): Promise<void> {
-    return fetchHopByHop(
-      route,
-      url,
-      async (target, from) => ((await allowSubresource(target, this.guard, from)) ? 'continue' : 'block'),
-      this.guard,
-      headers,
-    );
-  }
+  /** A hop of a sub-resource's chain, checked as a sub-resource. */
+  private readonly asSubresource: HopCheck = async (target, from) =>
+    (await allowSubresource(target, this.guard, from)) ? 'continue' : 'block';
 
-  /** A popup's navigation, its redirect chain followed hop by hop, each hop checked as a navigation. */
-  private followOtherNavigation(route: PlaywrightRoute, url: string, headers?: Record<string, string>): Promise<void> {
-    return fetchHopByHop(
-      route,
-      url,
-      async (target, from) => ((await allowOtherNavigation(target, this.guard, from)) ? 'continue' : 'block'),
-      this.guard,
-      headers,
-    );
-  }
+  /** A hop of a popup's navigation, checked as a navigation of a page the crawler did not open. */
+  private readonly asOtherNavigation: HopCheck = async (target, from) =>
+    (await allowOtherNavigation(target, this.guard, from)) ? 'continue' : 'block';
 
   /** The headers a request of a page the crawler did not open goes on with: its own, under `userAgent`. */
   private identified(request: PlaywrightRequest): Record<string, string> | undefined {
@@ -195,47 +221,14 @@ export class PlaywrightGuards {
   }
 
   private async installContextRoutes(browserContext: PlaywrightContext): Promise<void> {
-    await browserContext.route('**/*', async (route, request) => {
-      try {
-        const url = request.url();
-        const page = pageOf(request);
-        if ((page && this.crawled.has(page)) || !/^https?:/i.test(url)) return await route.fallback();
-        if (!page && request.isNavigationRequest()) {
-          // A new page's first navigation (a popup): Playwright has no frame for it yet, so no
-          // DevTools session either; its chain is followed hop by hop here.
-          const referrer = request.headers()['referer'];
-          if (!(await allowOtherNavigation(url, this.guard, referrer))) return await route.abort('blockedbyclient');
-          const headers = this.identified(request);
-          if (!this.guard.options.checkRedirects) return await route.fallback(headers && { headers });
-          return await this.followOtherNavigation(route, url, headers);
-        }
-        if (!page) {
-          // A service worker: its fetch is followed hop by hop, each hop checked.
-          if (!(await allowSubresource(url, this.guard, undefined))) return await route.abort('blockedbyclient');
-          if (!this.guard.options.blockSubresources) return await route.fallback();
-          return await this.followSubresource(route, url);
-        }
-        // A page the crawler did not open: a popup, a target=_blank link.
-        const hopsPaused = await this.guardHops(page, async (hop, from, mainFrame) => {
-          const allowed = mainFrame
-            ? await allowOtherNavigation(hop, this.guard, from)
-            : await allowSubresource(hop, this.guard, page.url());
-          return allowed ? 'continue' : 'block';
-        });
-        const headers = this.identified(request);
-        if (isMainFrameNavigation(request, page)) {
-          const opener = await page.opener().catch(() => null);
-          if (!(await allowOtherNavigation(url, this.guard, opener?.url()))) return await route.abort('blockedbyclient');
-          if (hopsPaused || !this.guard.options.checkRedirects) return await route.fallback(headers && { headers });
-          return await this.followOtherNavigation(route, url, headers);
-        }
-        if (!(await allowSubresource(url, this.guard, page.url()))) return await route.abort('blockedbyclient');
-        if (hopsPaused || !this.guard.options.blockSubresources) return await route.fallback(headers && { headers });
-        return await this.followSubresource(route, url, headers);
-      } catch {
-        await route.abort('failed').catch(() => {});
-      }
-    });
+    // The user's context routes from now on (a popup's requests reach only those) run before Heed's:
+    // each is put behind Heed's decision.
+    const route = wrapRouting(browserContext, this.guard, (request) => this.decide(request));
+    // And every page's from its start: a popup's own routes (`page.on('popup')`) would run before
+    // the context's, which is all that decides a popup's requests.
+    browserContext.on?.('page', (page) => void wrapRouting(page, this.guard, (request) => this.decide(request)));
+    // A page route wins over it: a crawled page's requests reach it already decided.
+    await route('**/*', (routed, request) => this.handle(routed, request));
     if (this.guard.options.blockSubresources && typeof browserContext.routeWebSocket === 'function') {
       await browserContext.routeWebSocket(/.*/, (ws) => this.decideWebSocket(ws, undefined));
     }
@@ -251,7 +244,8 @@ export class PlaywrightGuards {
   /**
    * Pauses the redirect hops of `page` through a DevTools session (Chromium) and lets `decide`
    * settle each; other requests go on untouched (a route decides them). Resolves false where the
-   * browser has no DevTools: the caller then follows chains itself.
+   * browser has no DevTools: the caller then follows chains itself. Once per page: a later call
+   * reads whether the first one could.
    */
   private guardHops(page: PlaywrightPage, decide: HopDecider, isFirstRequest: (url: string) => boolean = () => false): Promise<boolean> {
     let done = this.hopGuards.get(page);
@@ -319,36 +313,6 @@ async function pauseHops(
     },
   );
   return true;
-}
-
-/**
- * Fetches `url` for the browser one hop at a time, asks `decide` about each redirect target, and
- * fulfils the request with the final response; a target `decide` refuses is never requested.
- * `headers` replace the request's own on every hop.
- */
-async function fetchHopByHop(
-  route: PlaywrightRoute,
-  url: string,
-  decide: (target: string, from: string) => Promise<PausedRequestAction>,
-  guard: RobotsGuard,
-  headers?: Record<string, string>,
-): Promise<void> {
-  let current = url;
-  for (let hop = 0; hop <= MAX_HOPS; hop++) {
-    const response = await route.fetch({ url: current, maxRedirects: 0, ...(headers && { headers }) });
-    noteRequestSent(current, guard);
-    const location = response.headers()['location'];
-    const target = REDIRECT_STATUSES.has(response.status()) && location ? resolve(location, current) : undefined;
-    if (target === undefined) return route.fulfill({ response });
-    const decision = await decide(target, current);
-    if (decision !== 'continue') return settle(route, decision);
-    current = target;
-  }
-  await route.abort('failed');
-}
-
-function settle(route: PlaywrightRoute, decision: Exclude<PausedRequestAction, 'continue'>): Promise<void> {
-  return decision === 'no-content' ? route.fulfill({ status: 204 }) : route.abort('blockedbyclient');
 }
 
 /**

@@ -1,13 +1,20 @@
 /**
- * PuppeteerCrawler. Every request of the crawler's browser is checked before it goes out:
+ * PuppeteerCrawler. Every request of the crawler's browser is checked before it goes out, by one
+ * DevTools session of the browser target that pauses every request of the browser (`cdp-fetch.ts`):
  *
- * - The crawled page: Puppeteer's request interception shows each request, redirect hops
- *   included, so every hop of its main frame is checked there, and its sub-resources.
+ * - The crawled page: each navigation of its main frame (redirect hops, script and meta-refresh
+ *   navigations; its first request was checked before it left the queue), and its sub-resources.
  * - Everything else the browser requests (popups, `target=_blank` pages, service and shared
  *   workers, frames of those): Puppeteer intercepts only the pages it is asked to, and a popup
- *   sends its first request before a `popup` listener could turn interception on. So one DevTools
- *   session of the browser target pauses every request of the browser (`cdp-fetch.ts`); it leaves
- *   the crawled pages' navigations to their own interception and decides the rest.
+ *   sends its first request before a `popup` listener could turn interception on.
+ * - Why not Puppeteer's own request interception: a user's `request` listener that calls
+ *   `request.continue()` settles a request before Heed's asynchronous check could (legacy mode at
+ *   once; cooperative mode once the listeners' synchronous parts have run), and Crawlee's
+ *   `addInterceptRequestHandler` does the same. A DevTools session of its own is no listener of
+ *   that interception: the browser sends a request only once every session that paused it lets it
+ *   go, so the user's interception works as before and cannot let anything past Heed. Only where
+ *   the browser target cannot be reached (a remote endpoint that refuses it) does Heed fall back to
+ *   Puppeteer's interception of each crawled page, which a user's interception can then pre-empt.
  * - Pages under the bot's name (`identifyPages`): a crawled page has its user-agent set
  *   (`identify.ts`); the requests of pages the crawler did not open (popups, `target=_blank`
  *   pages) are sent on from that browser session with the bot's `User-Agent` header, in the
@@ -59,7 +66,7 @@ type DetachableSession = CdpSession & { detach(): Promise<void> };
 export class PuppeteerGuards {
   /** The crawled pages by target id (their main frame's id in DevTools events), with their crawling context. */
   private readonly crawled = new Map<string, ContextInternals>();
-  private readonly browsers = new WeakMap<object, Promise<void>>();
+  private readonly browsers = new WeakMap<object, Promise<boolean>>();
 
   /**
    * @param userAgent what the requests of pages the crawler did not open go out under; `undefined`
@@ -79,10 +86,10 @@ export class PuppeteerGuards {
     await session.detach().catch(() => {});
     this.crawled.set(targetId, context);
     page.once('close', () => this.crawled.delete(targetId));
-    await this.guardBrowser(page.browser());
-    await this.interceptPage(page, context);
+    if (!(await this.guardBrowser(page.browser()))) await this.interceptPage(page, context);
   }
 
+  /** The fallback without a browser session: Puppeteer's interception of the crawled page decides its requests. */
   private async interceptPage(page: PuppeteerPage, context: ContextInternals): Promise<void> {
     await page.setRequestInterception(true);
     page.on('request', (request) => {
@@ -112,18 +119,22 @@ export class PuppeteerGuards {
     });
   }
 
-  /** One DevTools session per browser, pausing every request the crawled pages' interception does not decide. */
-  private guardBrowser(browser: PuppeteerBrowser): Promise<void> {
+  /** One DevTools session per browser, pausing every request of the browser; false when the browser target cannot be reached. */
+  private guardBrowser(browser: PuppeteerBrowser): Promise<boolean> {
     let done = this.browsers.get(browser);
     if (!done) {
-      done = this.pauseBrowser(browser).catch((error: unknown) => {
-        // A browser reached without its browser target (a remote endpoint that refuses it): the
-        // crawled pages' own interception still decides their requests.
-        this.warn(
-          `RobotsPlugin: no DevTools session of the browser (${error instanceof Error ? error.message : String(error)}); ` +
-            'requests of popups and workers the crawled pages start are not checked in this browser',
-        );
-      });
+      done = this.pauseBrowser(browser).then(
+        () => true,
+        (error: unknown) => {
+          // A browser reached without its browser target (a remote endpoint that refuses it): the
+          // crawled pages' own interception still decides their requests.
+          this.warn(
+            `RobotsPlugin: no DevTools session of the browser (${error instanceof Error ? error.message : String(error)}); ` +
+              "requests of popups and workers the crawled pages start are not checked in this browser, and a request interception of the user's own can let a crawled page's navigations past Heed's",
+          );
+          return false;
+        },
+      );
       this.browsers.set(browser, done);
     }
     return done;
@@ -134,11 +145,9 @@ export class PuppeteerGuards {
     // The URL of each document request, so a hop names the URL that redirected to it.
     const documents = new Map<string, string>();
     /**
-     * Navigations whose origin's clock moves to when the browser takes them here: popups (they
-     * waited for their crawl-delay here) and a crawled page's first request (its slot was claimed
-     * before `page.goto()`; its page's own interception may let it go before this session does).
-     * A crawled page's later navigation is its own interception's to note: noted here, it could be
-     * noted before that interception claims its slot, which would then wait a second delay.
+     * Navigations whose origin's clock moves to when the browser takes them here: popups and a
+     * crawled page's later navigations (they waited for their crawl-delay here), and a crawled
+     * page's first request (its slot was claimed before `page.goto()`).
      */
     const paced = new WeakSet<PausedRequest>();
     const continued = (paused: PausedRequest) => {
@@ -158,10 +167,23 @@ export class PuppeteerGuards {
         if (paused.redirectedRequestId !== undefined) documents.delete(paused.redirectedRequestId);
         if (!/^https?:/i.test(url)) return 'continue';
         if (paused.resourceType === 'Document') {
-          // A crawled page's navigation: its own interception decides (a skip of the Crawlee request).
+          // A crawled page's navigation: its first request was checked before it left the queue;
+          // any other (a redirect hop, a script or meta refresh) ends the Crawlee request as a skip
+          // during `page.goto()`, and later leaves the page where it is.
           if (owner) {
+            documents.set(paused.requestId, url);
             const first = paused.redirectedRequestId === undefined && sameUrl(url, owner.request.url) && !this.navigated.has(owner.request);
-            if (first) paced.add(paused);
+            if (!first) {
+              const decision = await decideNavigation(
+                url,
+                from ?? owner.request.loadedUrl ?? owner.request.url,
+                owner,
+                this.guard,
+                this.navigated,
+              );
+              if (decision !== 'continue') return decision;
+            }
+            paced.add(paused);
             return 'continue';
           }
           const opener = paused.frameId === undefined ? undefined : await openerOfPage(session, paused.frameId);
