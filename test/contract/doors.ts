@@ -50,8 +50,11 @@ export interface Expectation {
 export interface PageActions {
   /** Enqueues the page's links (`links` are its `<a href>`s, for a crawler that parses nothing). */
   enqueueLinks(links: readonly string[]): Promise<void>;
-  /** `context.sendRequest({ url })`, resolving to the status; absent where the handler's context has none. */
-  readonly sendRequest: ((url: string) => Promise<number>) | undefined;
+  /**
+   * `context.sendRequest({ url })`, resolving to the status; with `timeoutMs`, the call's own timeout
+   * set as the release takes it. Absent where the handler's context has none.
+   */
+  readonly sendRequest: ((url: string, timeoutMs?: number) => Promise<number>) | undefined;
 }
 
 /** The crawl a door's page is handled in: its site, and a place to write down what happened for the door's check. */
@@ -131,6 +134,9 @@ const RESOURCES = [
 const CRAWL_DELAY_SECS = 1;
 const SLOW_PAGES = ['/slow/0', '/slow/1', '/slow/2'].map((path) => on('slow', path));
 const RETRY_AFTER_SECS = 1;
+/** How late `/send-slow` answers, and the timeout the handler's `sendRequest()` call sets, ms. */
+const SEND_SLOW_MS = 3000;
+const SEND_TIMEOUT_MS = 300;
 
 /**
  * Requests the site stamps as the crawl's own, for timing: robots.txt is exempt from crawl-delay by
@@ -403,7 +409,7 @@ document.getElementById('no').click(); document.getElementById('yes').click();</
   },
   {
     id: 'send-request',
-    title: '`context.sendRequest()` in the request handler, and its redirect',
+    title: '`context.sendRequest()` in the request handler, its redirect, and its options kept',
     appliesTo: (kind) => kind.handlerSendRequest,
     routes: () => [
       ...pagesAt(pages('/send')),
@@ -411,6 +417,8 @@ document.getElementById('no').click(); document.getElementById('yes').click();</
       [pages('/ok/api'), text('ok')],
       [pages('/send-hop'), redirect('/private/send-hop')],
       [pages('/private/send-hop'), text('secret')],
+      // Answers well after the call's own timeout: a call whose options were dropped waits for it.
+      [pages('/send-slow'), () => new Promise<RouteResponse>((resolve) => setTimeout(() => resolve(text('late')), SEND_SLOW_MS))],
     ],
     start: [pages('/send')],
     onPage: {
@@ -422,6 +430,12 @@ document.getElementById('no').click(); document.getElementById('yes').click();</
             note(`send ${path}`, error instanceof RobotsDisallowedError ? 'RobotsDisallowedError' : `other: ${String(error)}`);
           }
         }
+        const asked = Date.now();
+        const answer = await actions.sendRequest!(site.pages.url('/send-slow'), SEND_TIMEOUT_MS).then(
+          (status) => `answered ${status}`,
+          (error: unknown) => (error instanceof RobotsDisallowedError ? 'RobotsDisallowedError' : 'failed'),
+        );
+        note('send /send-slow', Date.now() - asked < SEND_SLOW_MS ? `${answer} before the answer` : `${answer} after the answer`);
       },
     },
     expect: () => ({
@@ -429,13 +443,14 @@ document.getElementById('no').click(); document.getElementById('yes').click();</
         { ...pages('/private/api'), stage: 'send-request' },
         { ...pages('/private/send-hop'), stage: 'send-request' },
       ],
-      reached: [pages('/ok/api'), pages('/send-hop')],
+      reached: [pages('/ok/api'), pages('/send-hop'), pages('/send-slow')],
     }),
     check: ({ notes }) => {
       expect(Object.fromEntries([...notes].filter(([key]) => key.startsWith('send ')))).toEqual({
         'send /private/api': 'RobotsDisallowedError',
         'send /ok/api': '200',
         'send /send-hop': 'RobotsDisallowedError',
+        'send /send-slow': 'failed before the answer',
       });
     },
   },

@@ -81,6 +81,8 @@ interface MajorTraits {
   construct(Crawler: CrawlerClass, options: object, modules: CrawleeModules, name: string, launch?: Launch): ContractCrawler;
   /** The status of an answer. */
   status(answer: Answer): number;
+  /** `context.sendRequest()` for `url`, with `timeoutMs` the call's timeout: got's option (3.x), the call's second argument (4.x). */
+  send(context: Sending, url: string, timeoutMs: number | undefined): Promise<Answer>;
   /** Adds `urls` from the request handler of a page nothing parsed: `enqueueLinks({ urls })`; 4.x's BasicCrawler and HttpCrawler have `addRequests` only. */
   enqueueUrls(context: UnparsedContext, urls: string[]): Promise<unknown>;
   /** Where requests are added before the crawl: the request queue (3.x), the request manager (4.x). */
@@ -126,6 +128,7 @@ export const MAJORS: Readonly<Record<Major, MajorTraits>> = {
         configOf(modules) as never,
       ) as ContractCrawler,
     status: (answer) => ('statusCode' in answer ? answer.statusCode : answer.status),
+    send: (context, url, timeoutMs) => context.sendRequest({ url, ...(timeoutMs !== undefined && { timeout: { request: timeoutMs } }) }),
     enqueueUrls: (context, urls) => context.enqueueLinks({ urls }),
     requests: (crawler) => crawler.getRequestQueue(),
     state: (crawler) => (crawler as Stated).stats!.state,
@@ -145,6 +148,7 @@ export const MAJORS: Readonly<Record<Major, MajorTraits>> = {
       } as never) as ContractCrawler;
     },
     status: (answer) => ('status' in answer ? answer.status : answer.statusCode),
+    send: (context, url, timeoutMs) => context.sendRequest({ url }, timeoutMs === undefined ? {} : { timeoutMillis: timeoutMs }),
     enqueueUrls: (context, urls) => (context as unknown as { addRequests(urls: string[]): Promise<unknown> }).addRequests(urls),
     requests: (crawler) => (crawler as unknown as { getRequestManager: ContractCrawler['getRequestQueue'] }).getRequestManager(),
     state: (crawler) => (crawler as Stated).statistics!.state,
@@ -237,15 +241,17 @@ interface HandlerContext {
   enqueueLinks(options?: { urls?: string[] }): Promise<unknown>;
 }
 interface Sending {
-  sendRequest(options?: { url?: string }): Promise<Answer>;
+  sendRequest(options?: { url?: string; timeout?: { request: number } }, callOptions?: { timeoutMillis?: number }): Promise<Answer>;
 }
 interface UnparsedContext extends Sending {
   readonly request: { readonly url: string };
   enqueueLinks(options: { urls: string[] }): Promise<unknown>;
 }
 
-const send = (context: Sending, modules: CrawleeModules) => async (url: string) =>
-  MAJORS[modules.major].status(await context.sendRequest({ url }));
+const send = (context: Sending, modules: CrawleeModules) => async (url: string, timeoutMs?: number) => {
+  const major = MAJORS[modules.major];
+  return major.status(await major.send(context, url, timeoutMs));
+};
 
 /** The actions of a page its crawler parsed: `enqueueLinks()` finds the links itself. */
 function parsed(context: HandlerContext, sendRequest: PageActions['sendRequest']): PageActions {

@@ -17,6 +17,7 @@ import type { RobotsGuard } from '../../guard/guard.js';
 import type { SitemapFeeder } from '../../sitemaps/feeder.js';
 import { kindOf, type ContextInternals, type PublicCrawler } from '../crawler-shape.js';
 import { handleChecked } from '../handle-checked.js';
+import { gotHops } from '../send-request.js';
 import type { QueueHooks } from '../request-queue.js';
 import { skipRequest } from '../skip-request.js';
 import { NavigationStopped, stopNavigation } from '../stop-navigation.js';
@@ -88,12 +89,12 @@ function hookRequestHandling(crawler: PublicCrawler, guard: RobotsGuard, queue: 
     }
     // BasicCrawler fetches in the handler: its crawl-delay counts from here.
     if (basic) await clock?.beforeSend(request.url);
-    await handleChecked(context, guard, next);
+    await handleChecked(context, guard, next, gotHops);
   };
   // A request the queue checked, of a crawler that fetches before the handler (nearly every page):
   // handed on with `handleChecked`'s own promise, without another async function around it.
   wrapRequestHandling(crawler, (context, next) =>
-    !basic && queue.checkedBeforeFetch.has(context.request) ? handleChecked(context, guard, next) : checkThenHandle(context, next),
+    !basic && queue.checkedBeforeFetch.has(context.request) ? handleChecked(context, guard, next, gotHops) : checkThenHandle(context, next),
   );
 }
 
