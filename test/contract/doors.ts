@@ -176,6 +176,27 @@ export const DOORS = [
     }),
   },
   {
+    id: 'nofollow',
+    title: 'a link of a page whose robots meta tag says `nofollow`',
+    appliesTo: (kind) => kind.followsLinks,
+    routes: () => [
+      [pages('/nofollow'), page('nofollow', ['/nofollowed'], '<meta name="robots" content="nofollow">')],
+      [pages('/follow'), page('follow', ['/ok/followed'])],
+      // robots.txt allows it: only the page's own word keeps it out.
+      ...pagesAt(pages('/nofollowed'), pages('/ok/followed')),
+    ],
+    start: [pages('/nofollow'), pages('/follow')],
+    onPage: {
+      '/nofollow': (actions) => actions.enqueueLinks(['/nofollowed']),
+      '/follow': (actions) => actions.enqueueLinks(['/ok/followed']),
+    },
+    expect: () => ({ blocked: [{ ...pages('/nofollowed'), stage: 'enqueue' }], reached: [pages('/ok/followed')] }),
+    check: ({ site, skips }) => {
+      const url = site.pages.url('/nofollowed');
+      expect(skips.filter((event) => event.url === url).map((event) => event.reason)).toContain('nofollow');
+    },
+  },
+  {
     id: 'before-fetch',
     title: 'a request already in the request queue before `attach()`',
     appliesTo: () => true,

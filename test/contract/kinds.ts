@@ -31,7 +31,7 @@ export interface CrawleeModules {
   readonly major: Major;
   readonly core: Pick<typeof import('@crawlee/core'), 'Configuration' | 'log' | 'LogLevel'>;
   readonly basic: Pick<typeof import('@crawlee/basic'), 'BasicCrawler'>;
-  readonly http: Pick<typeof import('@crawlee/http'), 'HttpCrawler'>;
+  readonly http: Pick<typeof import('@crawlee/http'), 'HttpCrawler' | 'FileDownload'>;
   readonly cheerio: Pick<typeof import('@crawlee/cheerio'), 'CheerioCrawler'>;
   readonly jsdom: Pick<typeof import('@crawlee/jsdom'), 'JSDOMCrawler'>;
   readonly playwright: Pick<typeof import('@crawlee/playwright'), 'PlaywrightCrawler' | 'AdaptivePlaywrightCrawler'>;
@@ -87,6 +87,12 @@ interface MajorTraits {
   enqueueUrls(context: UnparsedContext, urls: string[]): Promise<unknown>;
   /** Where requests are added before the crawl: the request queue (3.x), the request manager (4.x). */
   requests(crawler: ContractCrawler): Promise<{ addRequests(requests: { url: string }[]): Promise<unknown> }>;
+  /**
+   * The options of a FileDownload that streams each download and hands it to `onDownload` once read
+   * to its end, with its status: a `streamHandler` (3.x, which downloads in the handler instead of
+   * navigating); a `requestHandler` reading the answer's body stream (4.x, which has no `streamHandler`).
+   */
+  streamedDownload(onDownload: (context: UnparsedContext, status: number) => Promise<void>): object;
   /** The crawler's statistics state: `stats` (3.x), `statistics` (4.x). */
   state(crawler: ContractCrawler): { readonly requestsFailed: number };
   /**
@@ -131,6 +137,12 @@ export const MAJORS: Readonly<Record<Major, MajorTraits>> = {
     send: (context, url, timeoutMs) => context.sendRequest({ url, ...(timeoutMs !== undefined && { timeout: { request: timeoutMs } }) }),
     enqueueUrls: (context, urls) => context.enqueueLinks({ urls }),
     requests: (crawler) => crawler.getRequestQueue(),
+    streamedDownload: (onDownload) => ({
+      streamHandler: async (context: UnparsedContext & { stream: AsyncIterable<unknown>; response: { statusCode: number } }) => {
+        for await (const _chunk of context.stream);
+        await onDownload(context, context.response.statusCode);
+      },
+    }),
     state: (crawler) => (crawler as Stated).stats!.state,
     adaptiveLaunch: 'options',
   },
@@ -151,6 +163,12 @@ export const MAJORS: Readonly<Record<Major, MajorTraits>> = {
     send: (context, url, timeoutMs) => context.sendRequest({ url }, timeoutMs === undefined ? {} : { timeoutMillis: timeoutMs }),
     enqueueUrls: (context, urls) => (context as unknown as { addRequests(urls: string[]): Promise<unknown> }).addRequests(urls),
     requests: (crawler) => (crawler as unknown as { getRequestManager: ContractCrawler['getRequestQueue'] }).getRequestManager(),
+    streamedDownload: (onDownload) => ({
+      requestHandler: async (context: UnparsedContext & { response: Response }) => {
+        await context.response.arrayBuffer();
+        await onDownload(context, context.response.status);
+      },
+    }),
     state: (crawler) => (crawler as Stated).statistics!.state,
     adaptiveLaunch: 'configuration',
   },
@@ -199,6 +217,11 @@ export interface KindTraits {
   readonly browser: boolean;
   /** The request handler's context has `sendRequest`. */
   readonly handlerSendRequest: boolean;
+  /**
+   * The handler's `enqueueLinks()` finds the links of the page the crawler fetched and parsed, which
+   * Heed reads before the handler (`nofollow`). (HttpCrawler's handler adds URLs it was given.)
+   */
+  readonly followsLinks: boolean;
 }
 
 /** What the suite asks of every crawler it builds. */
@@ -315,6 +338,7 @@ const HTTP_TRAITS: KindTraits = {
   scripts: false,
   browser: false,
   handlerSendRequest: true,
+  followsLinks: true,
 };
 const BROWSER_TRAITS: KindTraits = { ...HTTP_TRAITS, subresources: 'browser', scripts: true, browser: true };
 
@@ -389,7 +413,7 @@ export const KINDS = [
   {
     id: 'basic',
     name: 'BasicCrawler',
-    traits: { ...HTTP_TRAITS, fetchesPages: false, navigationHooks: false },
+    traits: { ...HTTP_TRAITS, fetchesPages: false, navigationHooks: false, followsLinks: false },
     needsChromium: false,
     build: (spec, modules = CRAWLEE_3_18) =>
       construct(modules, modules.basic.BasicCrawler, 'BasicCrawler', {
@@ -403,7 +427,7 @@ export const KINDS = [
   {
     id: 'http',
     name: 'HttpCrawler',
-    traits: HTTP_TRAITS,
+    traits: { ...HTTP_TRAITS, followsLinks: false },
     needsChromium: false,
     build: (spec, modules = CRAWLEE_3_18) =>
       construct(modules, modules.http.HttpCrawler, 'HttpCrawler', {
@@ -469,6 +493,27 @@ export const KINDS = [
         },
         { launcher: modules.browsers.puppeteer, launchOptions: { executablePath: CHROMIUM, args: CHROMIUM_ARGS }, via: 'options' },
       ),
+  },
+  {
+    id: 'file-download',
+    name: 'FileDownload (streamed)',
+    // It downloads in its handler's step (3.x's `streamHandler` skips the navigation and its hooks; 4.x's has none).
+    traits: { ...HTTP_TRAITS, navigationHooks: false, followsLinks: false },
+    needsChromium: false,
+    build: (spec, modules = CRAWLEE_3_18) => {
+      // 3.x's FileDownload takes no configuration and runs on the global one: its storage too is kept
+      // in memory, so that no crawl reads a queue an earlier one left on disk.
+      if (modules.major === 3) modules.core.Configuration.getGlobalConfig().set('persistStorage', false);
+      return construct(
+        modules,
+        modules.http.FileDownload,
+        'FileDownload',
+        MAJORS[modules.major].streamedDownload(async (context, status) => {
+          failOn(status, context.request.url);
+          await spec.onPage(context.request.url, unparsed(context, modules));
+        }) as OptionsOf<typeof modules.http.FileDownload>,
+      );
+    },
   },
   adaptive('adaptive-http', 'static'),
   adaptive('adaptive-browser', 'clientOnly'),

@@ -10,7 +10,9 @@
  *   through the rewrite door; a navigation a browser hook stopped ends before any user hook sees it;
  *   a browser's page claims its send on the crawl clock last of all, a `BasicCrawler`'s (which
  *   fetches in its handler) when the handler starts;
- * - the user's request handler and `run` (`user-handler.ts`).
+ * - the user's request handler and `run` (`user-handler.ts`); AdaptivePlaywrightCrawler's, called
+ *   by both its renderings, with its links' `nofollow` judged as they are collected, and a page
+ *   stopped on purpose in its HTTP-only rendering not rendered again in the browser.
  */
 import { uncheckedMessage } from '../../guard/checkpoints.js';
 import type { RobotsGuard } from '../../guard/guard.js';
@@ -22,8 +24,8 @@ import type { QueueHooks } from '../request-queue.js';
 import { skipRequest } from '../skip-request.js';
 import { NavigationStopped, stopNavigation } from '../stop-navigation.js';
 import { hookUserHandler, wrapRun } from '../user-handler.js';
-import { navigationHooks, wrapRequestHandling } from './internals.js';
-import { wrapUserHandler } from '../shared-members.js';
+import { navigationHooks, propagateStops, wrapRequestHandling } from './internals.js';
+import { collectsLinks, wrapUserHandler } from '../shared-members.js';
 
 export async function attachBasicHooks(
   crawler: PublicCrawler,
@@ -34,7 +36,9 @@ export async function attachBasicHooks(
   queue.wrap(await crawler.getRequestQueue());
   hookNavigation(crawler, guard, queue);
   hookRequestHandling(crawler, guard, queue);
-  hookUserHandler((wrap) => wrapUserHandler(crawler, wrap), crawler.log, guard, queue);
+  const collects = collectsLinks(crawler);
+  hookUserHandler((wrap) => wrapUserHandler(crawler, wrap), crawler.log, guard, queue, collects);
+  if (collects) propagateStops(crawler, (error) => error instanceof NavigationStopped);
   // A crawler run a second time may open a new default queue; wrap whichever it reads now.
   wrapRun(crawler, guard, queue, feeder, async () => queue.wrap(await crawler.getRequestQueue()));
   hookAddRequests(crawler, queue);
