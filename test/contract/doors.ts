@@ -255,6 +255,38 @@ export const DOORS = [
     },
   },
   {
+    id: 'frame-resources',
+    title: "a frame's own stylesheet and the frame within it",
+    appliesTo: (kind) => kind.subresources !== 'none',
+    routes: () => [
+      [pages('/frames'), page('frames', [], '', '<iframe src="/framed"></iframe>')],
+      [
+        pages('/framed'),
+        page(
+          'framed',
+          [],
+          '<link rel="stylesheet" href="/private/framed.css"><link rel="stylesheet" href="/ok/framed.css">',
+          '<iframe src="/private/nested-frame"></iframe><iframe src="/ok/nested-frame"></iframe>',
+        ),
+      ],
+      [pages('/private/framed.css'), asset('text/css', 'h1{}')],
+      [pages('/ok/framed.css'), asset('text/css', 'h1{}')],
+      ...pagesAt(pages('/private/nested-frame'), pages('/ok/nested-frame')),
+    ],
+    start: [pages('/frames')],
+    expect: () => {
+      const twins = [pages('/framed'), pages('/ok/framed.css'), pages('/ok/nested-frame')];
+      return {
+        blocked: [
+          { ...pages('/private/framed.css'), stage: 'subresource' },
+          { ...pages('/private/nested-frame'), stage: 'subresource' },
+        ],
+        reached: twins,
+        whileOpen: twins,
+      };
+    },
+  },
+  {
     id: 'subresource-redirect',
     title: "a redirect of a page's stylesheet",
     appliesTo: (kind) => kind.subresources !== 'none',
