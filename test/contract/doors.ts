@@ -50,8 +50,11 @@ export interface Expectation {
 export interface PageActions {
   /** Enqueues the page's links (`links` are its `<a href>`s, for a crawler that parses nothing). */
   enqueueLinks(links: readonly string[]): Promise<void>;
-  /** `context.sendRequest({ url })`, resolving to the status; absent where the handler's context has none. */
-  readonly sendRequest: ((url: string) => Promise<number>) | undefined;
+  /**
+   * `context.sendRequest({ url })`, resolving to the status; with `timeoutMs`, the call's own timeout
+   * set as the release takes it. Absent where the handler's context has none.
+   */
+  readonly sendRequest: ((url: string, timeoutMs?: number) => Promise<number>) | undefined;
 }
 
 /** The crawl a door's page is handled in: its site, and a place to write down what happened for the door's check. */
@@ -131,6 +134,9 @@ const RESOURCES = [
 const CRAWL_DELAY_SECS = 1;
 const SLOW_PAGES = ['/slow/0', '/slow/1', '/slow/2'].map((path) => on('slow', path));
 const RETRY_AFTER_SECS = 1;
+/** How late `/send-slow` answers, and the timeout the handler's `sendRequest()` call sets, ms. */
+const SEND_SLOW_MS = 3000;
+const SEND_TIMEOUT_MS = 300;
 
 /**
  * Requests the site stamps as the crawl's own, for timing: robots.txt is exempt from crawl-delay by
@@ -168,6 +174,27 @@ export const DOORS = [
       ],
       reached: [pages('/ok/start'), pages('/ok/linked')],
     }),
+  },
+  {
+    id: 'nofollow',
+    title: 'a link of a page whose robots meta tag says `nofollow`',
+    appliesTo: (kind) => kind.followsLinks,
+    routes: () => [
+      [pages('/nofollow'), page('nofollow', ['/nofollowed'], '<meta name="robots" content="nofollow">')],
+      [pages('/follow'), page('follow', ['/ok/followed'])],
+      // robots.txt allows it: only the page's own word keeps it out.
+      ...pagesAt(pages('/nofollowed'), pages('/ok/followed')),
+    ],
+    start: [pages('/nofollow'), pages('/follow')],
+    onPage: {
+      '/nofollow': (actions) => actions.enqueueLinks(['/nofollowed']),
+      '/follow': (actions) => actions.enqueueLinks(['/ok/followed']),
+    },
+    expect: () => ({ blocked: [{ ...pages('/nofollowed'), stage: 'enqueue' }], reached: [pages('/ok/followed')] }),
+    check: ({ site, skips }) => {
+      const url = site.pages.url('/nofollowed');
+      expect(skips.filter((event) => event.url === url).map((event) => event.reason)).toContain('nofollow');
+    },
   },
   {
     id: 'before-fetch',
@@ -222,6 +249,38 @@ export const DOORS = [
           ...pages(`/private/${r.name}`),
           ...(loaded.includes(r) ? { stage: 'subresource' as const } : {}),
         })),
+        reached: twins,
+        whileOpen: twins,
+      };
+    },
+  },
+  {
+    id: 'frame-resources',
+    title: "a frame's own stylesheet and the frame within it",
+    appliesTo: (kind) => kind.subresources !== 'none',
+    routes: () => [
+      [pages('/frames'), page('frames', [], '', '<iframe src="/framed"></iframe>')],
+      [
+        pages('/framed'),
+        page(
+          'framed',
+          [],
+          '<link rel="stylesheet" href="/private/framed.css"><link rel="stylesheet" href="/ok/framed.css">',
+          '<iframe src="/private/nested-frame"></iframe><iframe src="/ok/nested-frame"></iframe>',
+        ),
+      ],
+      [pages('/private/framed.css'), asset('text/css', 'h1{}')],
+      [pages('/ok/framed.css'), asset('text/css', 'h1{}')],
+      ...pagesAt(pages('/private/nested-frame'), pages('/ok/nested-frame')),
+    ],
+    start: [pages('/frames')],
+    expect: () => {
+      const twins = [pages('/framed'), pages('/ok/framed.css'), pages('/ok/nested-frame')];
+      return {
+        blocked: [
+          { ...pages('/private/framed.css'), stage: 'subresource' },
+          { ...pages('/private/nested-frame'), stage: 'subresource' },
+        ],
         reached: twins,
         whileOpen: twins,
       };
@@ -457,7 +516,7 @@ ask('/private/late-xhr', () => ask('/ok/late-xhr', () => show('/private/late.png
   },
   {
     id: 'send-request',
-    title: '`context.sendRequest()` in the request handler, and its redirect',
+    title: '`context.sendRequest()` in the request handler, its redirect, and its options kept',
     appliesTo: (kind) => kind.handlerSendRequest,
     routes: () => [
       ...pagesAt(pages('/send')),
@@ -465,6 +524,8 @@ ask('/private/late-xhr', () => ask('/ok/late-xhr', () => show('/private/late.png
       [pages('/ok/api'), text('ok')],
       [pages('/send-hop'), redirect('/private/send-hop')],
       [pages('/private/send-hop'), text('secret')],
+      // Answers well after the call's own timeout: a call whose options were dropped waits for it.
+      [pages('/send-slow'), () => new Promise<RouteResponse>((resolve) => setTimeout(() => resolve(text('late')), SEND_SLOW_MS))],
     ],
     start: [pages('/send')],
     onPage: {
@@ -476,6 +537,12 @@ ask('/private/late-xhr', () => ask('/ok/late-xhr', () => show('/private/late.png
             note(`send ${path}`, error instanceof RobotsDisallowedError ? 'RobotsDisallowedError' : `other: ${String(error)}`);
           }
         }
+        const asked = Date.now();
+        const answer = await actions.sendRequest!(site.pages.url('/send-slow'), SEND_TIMEOUT_MS).then(
+          (status) => `answered ${status}`,
+          (error: unknown) => (error instanceof RobotsDisallowedError ? 'RobotsDisallowedError' : 'failed'),
+        );
+        note('send /send-slow', Date.now() - asked < SEND_SLOW_MS ? `${answer} before the answer` : `${answer} after the answer`);
       },
     },
     expect: () => ({
@@ -483,13 +550,14 @@ ask('/private/late-xhr', () => ask('/ok/late-xhr', () => show('/private/late.png
         { ...pages('/private/api'), stage: 'send-request' },
         { ...pages('/private/send-hop'), stage: 'send-request' },
       ],
-      reached: [pages('/ok/api'), pages('/send-hop')],
+      reached: [pages('/ok/api'), pages('/send-hop'), pages('/send-slow')],
     }),
     check: ({ notes }) => {
       expect(Object.fromEntries([...notes].filter(([key]) => key.startsWith('send ')))).toEqual({
         'send /private/api': 'RobotsDisallowedError',
         'send /ok/api': '200',
         'send /send-hop': 'RobotsDisallowedError',
+        'send /send-slow': 'failed before the answer',
       });
     },
   },

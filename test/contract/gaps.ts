@@ -74,10 +74,6 @@ const PUPPETEER_24_WORKERS_EVIDENCE =
   "Any interception does it (Heed's checks no longer turn it on where the browser target is reached). A worker fetching three URLs in turn, 30 pages: " +
   "Puppeteer 24.43.1 with a bare `request.continue()` handler and no Heed, 9 pages' workers hung; without interception, " +
   'none; Puppeteer 25.16.0 with the same handler, none. Nothing disallowed leaves.';
-const CRAWLEE_4_SEND_REQUEST =
-  "the URL of `context.sendRequest()` is checked, its redirect hops are not: Crawlee 4's default HTTP client is impit, " +
-  "and Heed watches the hops through got's hooks.";
-
 export const GAPS: readonly Gap[] = [
   { door: 'websocket', kind: 'puppeteer', reason: PUPPETEER_WEBSOCKETS, reaches: ['/private/ws'] },
   { door: 'worker-websocket', kind: 'puppeteer', reason: PUPPETEER_WEBSOCKETS, reaches: ['/private/worker-ws'] },
@@ -148,13 +144,6 @@ export const GAPS: readonly Gap[] = [
     stalls: true,
     evidence: PUPPETEER_24_WORKERS_EVIDENCE,
   },
-  ...(['basic', 'http', 'cheerio', 'jsdom', 'playwright', 'puppeteer'] as const).map((kind) => ({
-    door: 'send-request' as const,
-    kind,
-    releases: CRAWLEE_4,
-    reason: CRAWLEE_4_SEND_REQUEST,
-    reaches: ['/private/send-hop'],
-  })),
 ];
 
 /** Whether `gap` is one of the suite's crawl on `release` (a conditional one is not). */

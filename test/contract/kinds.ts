@@ -31,7 +31,7 @@ export interface CrawleeModules {
   readonly major: Major;
   readonly core: Pick<typeof import('@crawlee/core'), 'Configuration' | 'log' | 'LogLevel'>;
   readonly basic: Pick<typeof import('@crawlee/basic'), 'BasicCrawler'>;
-  readonly http: Pick<typeof import('@crawlee/http'), 'HttpCrawler'>;
+  readonly http: Pick<typeof import('@crawlee/http'), 'HttpCrawler' | 'FileDownload'>;
   readonly cheerio: Pick<typeof import('@crawlee/cheerio'), 'CheerioCrawler'>;
   readonly jsdom: Pick<typeof import('@crawlee/jsdom'), 'JSDOMCrawler'>;
   readonly playwright: Pick<typeof import('@crawlee/playwright'), 'PlaywrightCrawler' | 'AdaptivePlaywrightCrawler'>;
@@ -81,10 +81,18 @@ interface MajorTraits {
   construct(Crawler: CrawlerClass, options: object, modules: CrawleeModules, name: string, launch?: Launch): ContractCrawler;
   /** The status of an answer. */
   status(answer: Answer): number;
+  /** `context.sendRequest()` for `url`, with `timeoutMs` the call's timeout: got's option (3.x), the call's second argument (4.x). */
+  send(context: Sending, url: string, timeoutMs: number | undefined): Promise<Answer>;
   /** Adds `urls` from the request handler of a page nothing parsed: `enqueueLinks({ urls })`; 4.x's BasicCrawler and HttpCrawler have `addRequests` only. */
   enqueueUrls(context: UnparsedContext, urls: string[]): Promise<unknown>;
   /** Where requests are added before the crawl: the request queue (3.x), the request manager (4.x). */
   requests(crawler: ContractCrawler): Promise<{ addRequests(requests: { url: string }[]): Promise<unknown> }>;
+  /**
+   * The options of a FileDownload that streams each download and hands it to `onDownload` once read
+   * to its end, with its status: a `streamHandler` (3.x, which downloads in the handler instead of
+   * navigating); a `requestHandler` reading the answer's body stream (4.x, which has no `streamHandler`).
+   */
+  streamedDownload(onDownload: (context: UnparsedContext, status: number) => Promise<void>): object;
   /** The crawler's statistics state: `stats` (3.x), `statistics` (4.x). */
   state(crawler: ContractCrawler): { readonly requestsFailed: number };
   /**
@@ -126,8 +134,15 @@ export const MAJORS: Readonly<Record<Major, MajorTraits>> = {
         configOf(modules) as never,
       ) as ContractCrawler,
     status: (answer) => ('statusCode' in answer ? answer.statusCode : answer.status),
+    send: (context, url, timeoutMs) => context.sendRequest({ url, ...(timeoutMs !== undefined && { timeout: { request: timeoutMs } }) }),
     enqueueUrls: (context, urls) => context.enqueueLinks({ urls }),
     requests: (crawler) => crawler.getRequestQueue(),
+    streamedDownload: (onDownload) => ({
+      streamHandler: async (context: UnparsedContext & { stream: AsyncIterable<unknown>; response: { statusCode: number } }) => {
+        for await (const _chunk of context.stream);
+        await onDownload(context, context.response.statusCode);
+      },
+    }),
     state: (crawler) => (crawler as Stated).stats!.state,
     adaptiveLaunch: 'options',
   },
@@ -145,8 +160,15 @@ export const MAJORS: Readonly<Record<Major, MajorTraits>> = {
       } as never) as ContractCrawler;
     },
     status: (answer) => ('status' in answer ? answer.status : answer.statusCode),
+    send: (context, url, timeoutMs) => context.sendRequest({ url }, timeoutMs === undefined ? {} : { timeoutMillis: timeoutMs }),
     enqueueUrls: (context, urls) => (context as unknown as { addRequests(urls: string[]): Promise<unknown> }).addRequests(urls),
     requests: (crawler) => (crawler as unknown as { getRequestManager: ContractCrawler['getRequestQueue'] }).getRequestManager(),
+    streamedDownload: (onDownload) => ({
+      requestHandler: async (context: UnparsedContext & { response: Response }) => {
+        await context.response.arrayBuffer();
+        await onDownload(context, context.response.status);
+      },
+    }),
     state: (crawler) => (crawler as Stated).statistics!.state,
     adaptiveLaunch: 'configuration',
   },
@@ -195,6 +217,11 @@ export interface KindTraits {
   readonly browser: boolean;
   /** The request handler's context has `sendRequest`. */
   readonly handlerSendRequest: boolean;
+  /**
+   * The handler's `enqueueLinks()` finds the links of the page the crawler fetched and parsed, which
+   * Heed reads before the handler (`nofollow`). (HttpCrawler's handler adds URLs it was given.)
+   */
+  readonly followsLinks: boolean;
 }
 
 /** What the suite asks of every crawler it builds. */
@@ -242,15 +269,17 @@ interface HandlerContext {
   enqueueLinks(options?: { urls?: string[] }): Promise<unknown>;
 }
 interface Sending {
-  sendRequest(options?: { url?: string }): Promise<Answer>;
+  sendRequest(options?: { url?: string; timeout?: { request: number } }, callOptions?: { timeoutMillis?: number }): Promise<Answer>;
 }
 interface UnparsedContext extends Sending {
   readonly request: { readonly url: string };
   enqueueLinks(options: { urls: string[] }): Promise<unknown>;
 }
 
-const send = (context: Sending, modules: CrawleeModules) => async (url: string) =>
-  MAJORS[modules.major].status(await context.sendRequest({ url }));
+const send = (context: Sending, modules: CrawleeModules) => async (url: string, timeoutMs?: number) => {
+  const major = MAJORS[modules.major];
+  return major.status(await major.send(context, url, timeoutMs));
+};
 
 /** The actions of a page its crawler parsed: `enqueueLinks()` finds the links itself. */
 function parsed(context: HandlerContext, sendRequest: PageActions['sendRequest']): PageActions {
@@ -314,6 +343,7 @@ const HTTP_TRAITS: KindTraits = {
   scripts: false,
   browser: false,
   handlerSendRequest: true,
+  followsLinks: true,
 };
 const BROWSER_TRAITS: KindTraits = { ...HTTP_TRAITS, subresources: 'browser', scripts: true, browser: true };
 
@@ -489,7 +519,7 @@ export const KINDS = [
   {
     id: 'basic',
     name: 'BasicCrawler',
-    traits: { ...HTTP_TRAITS, fetchesPages: false, navigationHooks: false },
+    traits: { ...HTTP_TRAITS, fetchesPages: false, navigationHooks: false, followsLinks: false },
     needsChromium: false,
     build: (spec, modules = CRAWLEE_3_18) =>
       construct(modules, modules.basic.BasicCrawler, 'BasicCrawler', {
@@ -503,7 +533,7 @@ export const KINDS = [
   {
     id: 'http',
     name: 'HttpCrawler',
-    traits: HTTP_TRAITS,
+    traits: { ...HTTP_TRAITS, followsLinks: false },
     needsChromium: false,
     build: (spec, modules = CRAWLEE_3_18) =>
       construct(modules, modules.http.HttpCrawler, 'HttpCrawler', {
@@ -573,6 +603,27 @@ export const KINDS = [
     traits: BROWSER_TRAITS,
     needsChromium: true,
     build: (spec, modules = CRAWLEE_3_18) => puppeteerCrawler(spec, modules, crawleeInterception),
+  },
+  {
+    id: 'file-download',
+    name: 'FileDownload (streamed)',
+    // It downloads in its handler's step (3.x's `streamHandler` skips the navigation and its hooks; 4.x's has none).
+    traits: { ...HTTP_TRAITS, navigationHooks: false, followsLinks: false },
+    needsChromium: false,
+    build: (spec, modules = CRAWLEE_3_18) => {
+      // 3.x's FileDownload takes no configuration and runs on the global one: its storage too is kept
+      // in memory, so that no crawl reads a queue an earlier one left on disk.
+      if (modules.major === 3) modules.core.Configuration.getGlobalConfig().set('persistStorage', false);
+      return construct(
+        modules,
+        modules.http.FileDownload,
+        'FileDownload',
+        MAJORS[modules.major].streamedDownload(async (context, status) => {
+          failOn(status, context.request.url);
+          await spec.onPage(context.request.url, unparsed(context, modules));
+        }) as OptionsOf<typeof modules.http.FileDownload>,
+      );
+    },
   },
   adaptive('adaptive-http', 'static'),
   adaptive('adaptive-browser', 'clientOnly'),

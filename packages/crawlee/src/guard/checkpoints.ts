@@ -9,6 +9,7 @@
  * | --- | --- | --- |
  * | a URL entering the queue (start URLs, links, `addRequests`) | {@link Checkpoints.enqueue} | `enqueue` |
  * | a sitemap entry entering the queue | {@link Checkpoints.enqueue} | `sitemap` |
+ * | a link collected before the queue (AdaptivePlaywrightCrawler): `nofollow` | {@link Checkpoints.nofollow} | `enqueue` |
  * | a request leaving the queue for its fetch | {@link Checkpoints.beforeFetch} | `before-fetch` |
  * | a request that reached the handler without that check | {@link Checkpoints.unchecked} | `before-fetch` |
  * | a URL rewritten after the queue's check (a hook set `request.url`) | {@link Checkpoints.rewrite} | `before-fetch` |
@@ -61,9 +62,16 @@ export class Checkpoints {
    * cost no promise each, which the link-dense crawl bench shows is most of what a link costs.
    */
   enqueue(url: string, source: EnqueueSource): Checked | Promise<Checked> {
+    return this.nofollow(url, source) ?? this.page(url, source.stage, source.referrer);
+  }
+
+  /**
+   * The page's `nofollow` alone, on the spot: for links a crawler collects before they reach the
+   * queue (where robots.txt judges them), as AdaptivePlaywrightCrawler's renderings do.
+   */
+  nofollow(url: string, source: EnqueueSource): Checked {
     const nofollow = nofollowSource(url, source);
-    if (nofollow !== undefined) return nofollowSkip(url, safeOrigin(url), this.options.productToken, source.referrer!, nofollow);
-    return this.page(url, source.stage, source.referrer);
+    return nofollow === undefined ? undefined : nofollowSkip(url, safeOrigin(url), this.options.productToken, source.referrer!, nofollow);
   }
 
   /**

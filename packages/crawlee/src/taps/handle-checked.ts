@@ -7,20 +7,24 @@
 import type { RobotsGuard } from '../guard/guard.js';
 import type { ContextInternals } from './crawler-shape.js';
 import { identifySendRequest } from './identify.js';
-import { guardSendRequest } from './send-request.js';
+import { guardSendRequest, type SendHops } from './send-request.js';
 import { skipRequest } from './skip-request.js';
 
-/** Runs `next` (the navigation and the user's handler, or the handler alone) for a checked request. */
+/**
+ * Runs `next` (the navigation and the user's handler, or the handler alone) for a checked request;
+ * `sendHops`: how the release shows the URLs a `sendRequest()` call requests.
+ */
 export async function handleChecked(
   context: ContextInternals,
   guard: RobotsGuard,
   next: (context: ContextInternals) => unknown,
+  sendHops: SendHops,
 ): Promise<void> {
   const { request } = context;
   // Looked up once: what the navigation and the handler note about the request lands here.
   const note = guard.notes.of(request);
   if (guard.options.identifyPages) identifySendRequest(context, guard.options.userAgent);
-  if (guard.options.checkSendRequest) guardSendRequest(context, guard);
+  if (guard.options.checkSendRequest) guardSendRequest(context, guard, sendHops);
   guard.stats.allowed++;
   try {
     await next(context);

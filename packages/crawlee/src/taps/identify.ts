@@ -115,7 +115,7 @@ export function identifyFetchRequest(request: unknown, userAgent: string): void 
   if (!h.has('user-agent')) h.set('user-agent', userAgent);
 }
 
-type SendRequest = (options?: Record<string, unknown>) => Promise<unknown>;
+type SendRequest = (options?: Record<string, unknown>, ...rest: unknown[]) => Promise<unknown>;
 
 /**
  * `context.sendRequest()` under `userAgent` too, unless its call or the page's request names a
@@ -123,21 +123,22 @@ type SendRequest = (options?: Record<string, unknown>) => Promise<unknown>;
  * `sendRequest` sends `request.headers` when the call gives no `headers`, hence the fallback.
  * Crawlee 4 (its `Request` has `intoFetchAPIRequest()`, which its `sendRequest` builds on) takes
  * fetch `Headers` there and merges them with `headers.forEach()` over the page request's own: a
- * plain object would make every call throw a `TypeError`.
+ * plain object would make every call throw a `TypeError`. The call's further arguments (Crawlee 4's
+ * options: `timeoutMillis`, `signal`) are passed on as given.
  */
 export function identifySendRequest(context: ContextInternals, userAgent: string): void {
   const original = context['sendRequest'];
   if (typeof original !== 'function') return;
   const send = original as SendRequest;
   if (typeof (context.request as { intoFetchAPIRequest?: unknown }).intoFetchAPIRequest === 'function') {
-    context['sendRequest'] = (options: Record<string, unknown> = {}) =>
-      send(withFetchUserAgent(options, requestHeaders(context), userAgent));
+    context['sendRequest'] = (options: Record<string, unknown> = {}, ...rest: unknown[]) =>
+      send(withFetchUserAgent(options, requestHeaders(context), userAgent), ...rest);
     return;
   }
-  context['sendRequest'] = (options: Record<string, unknown> = {}) => {
+  context['sendRequest'] = (options: Record<string, unknown> = {}, ...rest: unknown[]) => {
     const headers = (options['headers'] ?? requestHeaders(context)) as Headers | undefined;
-    if (hasUserAgent(headers)) return send(options);
-    return send({ ...options, headers: { ...headers, 'user-agent': userAgent } });
+    if (hasUserAgent(headers)) return send(options, ...rest);
+    return send({ ...options, headers: { ...headers, 'user-agent': userAgent } }, ...rest);
   };
 }
 

@@ -187,7 +187,8 @@ function readSignals(context: ContextInternals, wantLinks: boolean, quick: Signa
     if (quick !== undefined && !mayCarrySignals(context.body, quick)) return NO_SIGNALS;
     return signalsFromCheerio(context['$'], pageUrl, wantLinks);
   }
-  const html = bodyText(context.body);
+  // AdaptivePlaywrightCrawler's HTTP-only rendering hands the handler got's response, with the body, and no `body`.
+  const html = bodyText(context.body) ?? bodyText((context.response as { body?: unknown } | undefined)?.body);
   if (html === undefined || (quick !== undefined && !mayCarrySignals(html, quick))) return NO_SIGNALS;
   return signalsFromHtml(html, pageUrl, wantLinks);
 }

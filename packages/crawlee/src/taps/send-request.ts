@@ -1,10 +1,14 @@
 /**
  * `context.sendRequest()` (every crawler kind has it): the URL asked for is checked before anything
- * is sent, and through got's hooks (Crawlee's default HTTP client is got-scraping) so is the URL a
- * `beforeRequest` hook rewrote it to and every redirect hop. A disallowed URL rejects the call with
+ * is sent, and so is every further URL the call requests, each before it leaves: on Crawlee 3
+ * through got's hooks (its default HTTP client is got-scraping), the URL a `beforeRequest` hook
+ * rewrote it to and every redirect hop ({@link gotHops}); on Crawlee 4 every hop its HTTP client
+ * sends, whichever client (`v4/client-fetch.ts`). A disallowed URL rejects the call with
  * {@link RobotsDisallowedError} and is reported to `onSkip` (stage `send-request`); it is not a
  * Crawlee request, so Crawlee's `onSkippedRequest` is not told and the page's request goes on. The
- * answer's `Retry-After` on a `429` or `503` pauses its origin, as a page's does.
+ * answer's `Retry-After` on a `429` or `503` pauses its origin, as a page's does. Every argument of
+ * the call is passed on as given (Crawlee 4 takes its options, `timeoutMillis`, `signal`, as a
+ * second one).
  */
 import { RobotsDisallowedError } from '../errors.js';
 import type { RobotsGuard } from '../guard/guard.js';
@@ -13,14 +17,43 @@ import type { SkipEvent } from '../report/skip-events.js';
 import type { ContextInternals } from './crawler-shape.js';
 
 type GotHook = (options: { url?: URL | string }, ...rest: unknown[]) => unknown;
-type SendRequest = (options?: Record<string, unknown>) => Promise<unknown>;
+type SendRequest = (options?: Record<string, unknown>, ...rest: unknown[]) => Promise<unknown>;
 
-/** Replaces `context.sendRequest` with one that checks every URL it would request. */
-export function guardSendRequest(context: ContextInternals, guard: RobotsGuard): void {
+/**
+ * How a release lets Heed see the URLs one `sendRequest()` call requests: runs `send` with the
+ * call's `options` and further arguments so that `check` is asked for each URL before it is
+ * requested (the one asked for included; {@link guardSendRequest} has judged it already).
+ */
+export type SendHops = (
+  send: SendRequest,
+  options: Record<string, unknown>,
+  rest: readonly unknown[],
+  check: (url: string) => Promise<void>,
+) => Promise<unknown>;
+
+/** Crawlee 3: got's `beforeRequest` (last, so the URL checked is the one a user's hook left) and `beforeRedirect` hooks. */
+export const gotHops: SendHops = (send, options, rest, check) => {
+  const hooks = (options['hooks'] ?? {}) as Record<string, GotHook[] | undefined>;
+  const checkTarget = (target: { url?: URL | string }) => check(String(target.url ?? ''));
+  return send(
+    {
+      ...options,
+      hooks: {
+        ...hooks,
+        beforeRequest: [...(hooks['beforeRequest'] ?? []), checkTarget],
+        beforeRedirect: [...(hooks['beforeRedirect'] ?? []), checkTarget],
+      },
+    },
+    ...rest,
+  );
+};
+
+/** Replaces `context.sendRequest` with one that checks every URL it would request, seen as `hops` says. */
+export function guardSendRequest(context: ContextInternals, guard: RobotsGuard, hops: SendHops): void {
   const original = context['sendRequest'];
   if (typeof original !== 'function') return;
   const send = original as SendRequest;
-  context['sendRequest'] = async (options: Record<string, unknown> = {}) => {
+  context['sendRequest'] = async (options: Record<string, unknown> = {}, ...rest: unknown[]) => {
     const from = context.request.loadedUrl ?? context.request.url;
     const asked = urlText(options['url']) ?? context.request.url;
     // Set by a hook that refused a URL: got wraps what a hook throws, the caller gets this instead.
@@ -33,24 +66,14 @@ export function guardSendRequest(context: ContextInternals, guard: RobotsGuard):
       throw new RobotsDisallowedError(skip);
     };
     await judge(asked);
-    const hooks = (options['hooks'] ?? {}) as Record<string, GotHook[] | undefined>;
     const judged = new Set([asked]);
-    const checkOnce = async (target: { url?: URL | string }) => {
-      const url = String(target.url ?? '');
+    const checkOnce = async (url: string) => {
       if (judged.has(url)) return;
       judged.add(url);
       await judge(url);
     };
     try {
-      const response = await send({
-        ...options,
-        hooks: {
-          ...hooks,
-          // Last, so the URL checked is the one a user's hook left.
-          beforeRequest: [...(hooks['beforeRequest'] ?? []), checkOnce],
-          beforeRedirect: [...(hooks['beforeRedirect'] ?? []), checkOnce],
-        },
-      });
+      const response = await hops(send, options, rest, checkOnce);
       // Its answer counts for the crawl clock as a page's does: a `429` or `503` pauses its origin
       // (a BasicCrawler fetches its pages this way).
       await noteAnswer(guard.clock, guard.options.maxCrawlDelaySecs * 1000, response, { url: asked });

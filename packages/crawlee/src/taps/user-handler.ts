@@ -18,7 +18,18 @@ import { stopNavigation } from './stop-navigation.js';
 /** How a major wraps the user's handler (`shared-members.ts`'s `wrapUserHandler`, bound to the crawler). */
 export type WrapUserHandler = (wrap: (handler: Handler) => Handler) => boolean;
 
-export function hookUserHandler(wrapUserHandler: WrapUserHandler, log: LogInternals, guard: RobotsGuard, queue: QueueHooks): void {
+/**
+ * `collects`: the crawler's `enqueueLinks` collects the links into the page's result instead of
+ * adding them (see `collectsLinks`): their `nofollow` is judged as they are collected, robots.txt
+ * when the crawler adds them to the queue.
+ */
+export function hookUserHandler(
+  wrapUserHandler: WrapUserHandler,
+  log: LogInternals,
+  guard: RobotsGuard,
+  queue: QueueHooks,
+  collects = false,
+): void {
   const readsUsage = guard.usage.active;
   const readsPages = guard.options.metaRobots || guard.options.honorRelNofollow || readsUsage;
   const failed = (context: ContextInternals, error: unknown) => {
@@ -45,7 +56,9 @@ export function hookUserHandler(wrapUserHandler: WrapUserHandler, log: LogIntern
   const handOver = (handler: Handler, context: ContextInternals): Promise<unknown> => {
     const { request } = context;
     const enqueueLinks = context.enqueueLinks;
-    if (typeof enqueueLinks === 'function') {
+    if (typeof enqueueLinks === 'function' && collects) {
+      context.enqueueLinks = (options?: Record<string, unknown>) => collectFollowed(guard, request, options, enqueueLinks);
+    } else if (typeof enqueueLinks === 'function') {
       context.enqueueLinks = (options?: Record<string, unknown>) => {
         const userOnSkipped = options?.['onSkippedRequest'] as ((o: { url: string; reason: string }) => unknown) | undefined;
         // Fields set one by one rather than spread in: this runs once a page, mostly unoptimised.
@@ -75,6 +88,38 @@ export function hookUserHandler(wrapUserHandler: WrapUserHandler, log: LogIntern
       return handOver(handler, context);
     })();
   });
+}
+
+type Transform = (request: { url: string }) => unknown;
+
+/**
+ * A page's `enqueueLinks` whose links are collected before the queue: a link the page does not let
+ * be followed (`nofollow`) is left out by a `transformRequestFunction` run before the call's own,
+ * and reported, with the call's own `onSkippedRequest` told too.
+ */
+async function collectFollowed(
+  guard: RobotsGuard,
+  request: ContextInternals['request'],
+  options: Record<string, unknown> | undefined,
+  enqueueLinks: (options?: Record<string, unknown>) => unknown,
+): Promise<unknown> {
+  const page = guard.notes.pageOf(request);
+  if (page === undefined) return enqueueLinks(options);
+  const source = { stage: 'enqueue', referrer: request.loadedUrl ?? request.url, page } as const;
+  const own = options?.['transformRequestFunction'] as Transform | undefined;
+  const userOnSkipped = options?.['onSkippedRequest'] as ((o: { url: string; reason: string }) => unknown) | undefined;
+  const reports: Promise<unknown>[] = [];
+  const transformRequestFunction: Transform = (candidate) => {
+    const skip = guard.checkpoints.nofollow(candidate.url, source);
+    if (skip === undefined) return own ? own(candidate) : candidate;
+    reports.push(guard.skips.report(skip), Promise.resolve(userOnSkipped?.({ url: skip.url, reason: 'robotsTxt' })));
+    return false;
+  };
+  try {
+    return await enqueueLinks(Object.assign({}, options, { transformRequestFunction }));
+  } finally {
+    await Promise.all(reports);
+  }
 }
 
 /**

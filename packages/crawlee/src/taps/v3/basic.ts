@@ -10,19 +10,22 @@
  *   through the rewrite door; a navigation a browser hook stopped ends before any user hook sees it;
  *   a browser's page claims its send on the crawl clock last of all, a `BasicCrawler`'s (which
  *   fetches in its handler) when the handler starts;
- * - the user's request handler and `run` (`user-handler.ts`).
+ * - the user's request handler and `run` (`user-handler.ts`); AdaptivePlaywrightCrawler's, called
+ *   by both its renderings, with its links' `nofollow` judged as they are collected, and a page
+ *   stopped on purpose in its HTTP-only rendering not rendered again in the browser.
  */
 import { uncheckedMessage } from '../../guard/checkpoints.js';
 import type { RobotsGuard } from '../../guard/guard.js';
 import type { SitemapFeeder } from '../../sitemaps/feeder.js';
 import { kindOf, type ContextInternals, type PublicCrawler } from '../crawler-shape.js';
 import { handleChecked } from '../handle-checked.js';
+import { gotHops } from '../send-request.js';
 import type { QueueHooks } from '../request-queue.js';
 import { skipRequest } from '../skip-request.js';
 import { NavigationStopped, stopNavigation } from '../stop-navigation.js';
 import { hookUserHandler, wrapRun } from '../user-handler.js';
-import { navigationHooks, wrapRequestHandling } from './internals.js';
-import { wrapUserHandler } from '../shared-members.js';
+import { navigationHooks, propagateStops, wrapRequestHandling } from './internals.js';
+import { collectsLinks, wrapUserHandler } from '../shared-members.js';
 
 export async function attachBasicHooks(
   crawler: PublicCrawler,
@@ -33,7 +36,9 @@ export async function attachBasicHooks(
   queue.wrap(await crawler.getRequestQueue());
   hookNavigation(crawler, guard, queue);
   hookRequestHandling(crawler, guard, queue);
-  hookUserHandler((wrap) => wrapUserHandler(crawler, wrap), crawler.log, guard, queue);
+  const collects = collectsLinks(crawler);
+  hookUserHandler((wrap) => wrapUserHandler(crawler, wrap), crawler.log, guard, queue, collects);
+  if (collects) propagateStops(crawler, (error) => error instanceof NavigationStopped);
   // A crawler run a second time may open a new default queue; wrap whichever it reads now.
   wrapRun(crawler, guard, queue, feeder, async () => queue.wrap(await crawler.getRequestQueue()));
   hookAddRequests(crawler, queue);
@@ -88,12 +93,12 @@ function hookRequestHandling(crawler: PublicCrawler, guard: RobotsGuard, queue: 
     }
     // BasicCrawler fetches in the handler: its crawl-delay counts from here.
     if (basic) await clock?.beforeSend(request.url);
-    await handleChecked(context, guard, next);
+    await handleChecked(context, guard, next, gotHops);
   };
   // A request the queue checked, of a crawler that fetches before the handler (nearly every page):
   // handed on with `handleChecked`'s own promise, without another async function around it.
   wrapRequestHandling(crawler, (context, next) =>
-    !basic && queue.checkedBeforeFetch.has(context.request) ? handleChecked(context, guard, next) : checkThenHandle(context, next),
+    !basic && queue.checkedBeforeFetch.has(context.request) ? handleChecked(context, guard, next, gotHops) : checkThenHandle(context, next),
   );
 }
 

@@ -23,9 +23,10 @@ export function attachHttpHooks(crawler: PublicCrawler, guard: RobotsGuard): voi
 
 /**
  * The navigation hook that adds one got hook of each kind per request, so a request's got hooks
- * are copied once and got awaits one hook per send.
+ * are copied once and got awaits one hook per send. Also what a stream download adds to its got
+ * options (`stream-download.ts`).
  */
-function gotHooksOf(guard: RobotsGuard) {
+export function gotHooksOf(guard: RobotsGuard) {
   const { checkpoints, clock, notes } = guard;
   // Without a check and without a clock a hop has nothing to wait for: no hook, no await per hop.
   const watchesHops = guard.options.checkRedirects || clock !== undefined;

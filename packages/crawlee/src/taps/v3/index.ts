@@ -1,7 +1,7 @@
 /**
  * The Crawlee 3.13+ tap: Crawlee's own robots.txt check turned off; the request queue, the request
- * handling and `run` of every crawler (`basic.ts`); got's hooks of HTTP crawlers (`http.ts`) and
- * JSDOM's sub-resources (`../jsdom.ts`); the page guards of browser crawlers (`../browser/`); pages
+ * handling and `run` of every crawler (`basic.ts`); got's hooks of HTTP crawlers (`http.ts`), of
+ * FileDownload's streamed downloads (`stream-download.ts`) and JSDOM's sub-resources (`../jsdom.ts`); the page guards of browser crawlers (`../browser/`); pages
  * under the bot's name; the answer's `Retry-After` and send time read before Crawlee handles it.
  */
 import { noteAnswer } from '../../politeness/answer.js';
@@ -14,6 +14,7 @@ import { attachJsdomHooks } from '../jsdom.js';
 import type { MajorTap, Tap } from '../tap.js';
 import { attachBasicHooks } from './basic.js';
 import { attachHttpHooks } from './http.js';
+import { attachStreamDownloads, streamsDownloads } from './stream-download.js';
 import { missingMember, navigationHooks, turnOffCrawleeRobotsCheck, wrapRequestHandling } from './internals.js';
 import { crawleeSkipNotifier, pendingRequestCount } from '../shared-members.js';
 
@@ -24,6 +25,10 @@ const attachV3: Tap = async ({ crawler, guard, queue, feeder }) => {
     attachHttpHooks(crawler, guard);
     attachJsdomHooks(crawler, guard, (around) => wrapRequestHandling(crawler, around));
   }
+  if (streamsDownloads(crawler) && !attachStreamDownloads(crawler, guard))
+    crawler.log.warning(
+      "RobotsPlugin: this FileDownload's HTTP client has no stream() to watch; the redirects of its streamed downloads are not checked.",
+    );
   if (kind === 'browser') attachBrowserGuards(crawler, guard);
   await attachBasicHooks(crawler, guard, queue, feeder);
   // After the hook that claims a browser page's send: the browser's user-agent takes a round trip

@@ -20,6 +20,7 @@ interface ProtectedMembers {
   preNavigationHooks?: NavigationHook[];
   postNavigationHooks?: NavigationHook[];
   browserPool?: unknown;
+  shouldPropagateError?(error: unknown, context: ContextInternals): boolean | Promise<boolean>;
 }
 
 type Crawler = PublicCrawler & ProtectedMembers;
@@ -131,4 +132,17 @@ export function jsdomResourceLoader(crawler: object): ResourceLoaderClass | unde
   } catch {
     return undefined;
   }
+}
+
+/**
+ * AdaptivePlaywrightCrawler (3.13+) renders a page again in the browser when its HTTP-only run
+ * throws, unless `shouldPropagateError` (protected, the option of that name) says to pass the
+ * error on. A page Heed stopped on purpose (`isStop`: its usage preferences disallow a declared
+ * purpose) is passed on, to end as its skip rather than be fetched and rendered again.
+ */
+export function propagateStops(crawler: PublicCrawler, isStop: (error: unknown) => boolean): void {
+  const c = crawler as Crawler;
+  if (typeof c.shouldPropagateError !== 'function') return;
+  const own = c.shouldPropagateError.bind(c);
+  c.shouldPropagateError = (error, context) => isStop(error) || own(error, context);
 }

@@ -11,6 +11,7 @@
  *   navigations, popups, sub-resources), the page's user-agent, `Retry-After`;
  * - JSDOM's sub-resources (`blockSubresources`, `../jsdom.ts`): judged in a scope around the step
  *   that builds each page;
+ * - `context.sendRequest()` of every kind: each request its HTTP client sends (`client-fetch.ts`);
  * - the user's request handler (`../user-handler.ts`, `../handle-checked.ts`), and `run`: the manager
  *   is claimed again for each run; one summary line at the end.
  */
@@ -27,9 +28,11 @@ import { pendingRequestCount, wrapUserHandler } from '../shared-members.js';
 import { CrawlDelayScheduler } from '../../politeness/scheduler.js';
 import { ThrottledCrawlDelays } from '../../politeness/throttled-scheduler.js';
 import { attachBrowserNavigationV4 } from './browser.js';
+import { clientFetchHops, watchClientFetches } from './client-fetch.js';
 import {
   domainThrottling,
   crawleeSkipNotifierV4,
+  httpClientOf,
   installView,
   missingMemberV4,
   queueView,
@@ -58,6 +61,8 @@ const attachV4: Tap = async ({ crawler: target, guard, queue, feeder }) => {
     crawleePaces429,
   });
   attachBrowserNavigationV4(target, guard, queue.checkedBeforeFetch, crawleePaces429);
+  // Every kind's `context.sendRequest()` goes through the crawler's HTTP client.
+  if (options.checkSendRequest) await watchClientFetches(httpClientOf(target));
   hookUserHandler((wrap) => wrapUserHandler(target, wrap), target.log, guard, queue);
   hookRequestHandling(target, guard, queue);
   wrapRun(crawler, guard, queue, feeder, async () => claim(await crawler.getRequestManager()));
@@ -88,7 +93,7 @@ function hookRequestHandling(crawler: PublicCrawler, guard: RobotsGuard, queue: 
       if (skip !== undefined) return skipRequest(request, skip, guard.skips);
       queue.checkedBeforeFetch.set(request, request.url);
     }
-    await handleChecked(context, guard, handler);
+    await handleChecked(context, guard, handler, clientFetchHops);
   });
 }
 

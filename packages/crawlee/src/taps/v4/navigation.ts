@@ -1,18 +1,17 @@
 /**
- * HTTP crawlers on Crawlee 4 (HttpCrawler, CheerioCrawler, JSDOMCrawler, …): every request their
- * navigation sends passes its door before it leaves. Crawlee 4 navigates in the crawler's
- * `makeHttpRequest(context)` (a public pipeline step) through its HTTP client (`httpClient`,
- * protected), whose `sendRequest` follows redirects itself, calling the client's `fetch` (Crawlee's
- * documented extension point for HTTP clients) once per hop.
+ * HTTP crawlers on Crawlee 4 (HttpCrawler, CheerioCrawler, JSDOMCrawler, …, and FileDownload):
+ * every request their navigation sends passes its door before it leaves. Crawlee 4 navigates in a
+ * public pipeline step of the crawler, `makeHttpRequest(context)` (FileDownload's
+ * `initiateDownload(context)`), through its HTTP client (`httpClient`, protected), whose
+ * `sendRequest` follows redirects itself, calling the client's `fetch` (Crawlee's documented
+ * extension point for HTTP clients) once per hop.
  *
- * - `makeHttpRequest` of the crawler (on the crawler object) runs in a scope that names the request
- *   being navigated, and reads the answer;
- * - `fetch`, on the client's class and on the classes of Crawlee's own clients (the default client
- *   is made inside a private field, so its class is the only way in; installed once, it checks only
- *   inside a navigation's scope, other callers are left as they are): the first hop is the URL sent, checked when it
- *   differs from the one checked before the fetch (a `preNavigationHook` that set `request.url`);
- *   each later hop is a redirect, checked before it is requested and made to wait for its origin's
- *   crawl-delay.
+ * - that step (on the crawler object) runs in a scope that names the request being navigated, and
+ *   reads the answer;
+ * - each request of the navigation passes its door before it leaves (`client-fetch.ts`): the first
+ *   hop is the URL sent, checked when it differs from the one checked before the fetch (a
+ *   `preNavigationHook` that set `request.url`); each later hop is a redirect, checked before it is
+ *   requested and made to wait for its origin's crawl-delay.
  *
  * - the page goes out under the bot's name (`identifyPages`): a `user-agent` header, unless the
  *   request names one (Crawlee's clients send an explicit header over the one they generate);
@@ -35,6 +34,7 @@ import type { Skips } from '../../report/skips.js';
 import type { ContextInternals, RequestInternals } from '../crawler-shape.js';
 import { identifyFetchRequest } from '../identify.js';
 import { skipRequest } from '../skip-request.js';
+import { watchClientFetches, withinClientScope } from './client-fetch.js';
 import { httpClientOf, type HttpClientLike } from './internals.js';
 
 /** The navigation in progress: the crawler request, the URL checked before its fetch, the hops sent so far. */
@@ -42,18 +42,19 @@ interface NavigationScope {
   readonly request: RequestInternals;
   readonly checked: string;
   readonly guard: RobotsGuard;
-  readonly sent: WeakSet<object>;
   /** The user-agent the page goes out under, until it is set on the page's first request. */
   userAgent: string | undefined;
   last: string | undefined;
 }
 
+/** The navigation in progress, for the client's `sendRequest` (see {@link identifyNavigations}). */
 const navigation = new AsyncLocalStorage<NavigationScope>();
-const patchedFetch = new WeakSet<object>();
 const wrappedClients = new WeakSet<object>();
-
-type Fetch = (this: unknown, input: { url: string }, init?: unknown) => Promise<unknown>;
 type MakeHttpRequest = (context: ContextInternals) => Promise<{ response?: unknown } | undefined>;
+
+/** The pipeline steps that send a page's request, by crawler: HTTP crawlers', FileDownload's (both public, 4.0.0-rc.0 and master). */
+const NAVIGATION_STEPS = ['makeHttpRequest', 'initiateDownload'] as const;
+type NavigationStep = (typeof NAVIGATION_STEPS)[number];
 
 /** How a crawler's navigations are sent, beyond the checks. */
 export interface NavigationOptions {
@@ -65,9 +66,9 @@ export interface NavigationOptions {
 
 /**
  * Installs the checks on the navigation of `crawler`, when it navigates over HTTP (an
- * `HttpCrawler`: browser crawlers navigate in the browser). `checkedBeforeFetch`: the URL each
- * request was checked for when it left the request manager. Returns false when the crawler has no
- * HTTP navigation to watch.
+ * `HttpCrawler` or a `FileDownload`: browser crawlers navigate in the browser).
+ * `checkedBeforeFetch`: the URL each request was checked for when it left the request manager.
+ * Returns false when the crawler has no HTTP navigation to watch.
  */
 export async function attachNavigationChecks(
   crawler: object,
@@ -75,19 +76,20 @@ export async function attachNavigationChecks(
   checkedBeforeFetch: CheckedUrls,
   sending: NavigationOptions,
 ): Promise<boolean> {
-  const c = crawler as { makeHttpRequest?: MakeHttpRequest };
+  const c = crawler as Partial<Record<NavigationStep, MakeHttpRequest>>;
+  const step = NAVIGATION_STEPS.find((name) => typeof c[name] === 'function');
   const client = httpClientOf(crawler);
-  if (typeof c.makeHttpRequest !== 'function' || client === undefined) return false;
-  patchFetchOf(client);
-  for (const loaded of await crawleeClientClasses()) patchFetchOf(loaded.prototype);
+  if (step === undefined || client === undefined) return false;
+  await watchClientFetches(client);
   identifyNavigations(client);
-  const navigate = c.makeHttpRequest.bind(crawler);
-  c.makeHttpRequest = (context) => {
+  const navigate = c[step]!.bind(crawler);
+  c[step] = (context) => {
     const { request } = context;
     const checked = checkedBeforeFetch.get(request) ?? request.url;
-    const scope: NavigationScope = { request, checked, guard, sent: new WeakSet(), userAgent: sending.userAgent, last: undefined };
+    const scope: NavigationScope = { request, checked, guard, userAgent: sending.userAgent, last: undefined };
+    const hops = { check: (url: string) => checkHop(scope, url) };
     return navigation.run(scope, async () => {
-      const result = await navigate(context);
+      const result = await withinClientScope(hops, () => navigate(context));
       await noteAnswer(guard.clock, guard.options.maxCrawlDelaySecs * 1000, result?.response, request, sending.crawleePaces429);
       return result;
     });
@@ -111,43 +113,6 @@ function identifyNavigations(client: HttpClientLike): void {
       scope.userAgent = undefined;
     }
     return send(initialRequest, options);
-  };
-}
-
-/** The classes of Crawlee 4's own HTTP clients that are installed (the default `ImpitHttpClient`, the fallback `FetchHttpClient`). */
-async function crawleeClientClasses(): Promise<{ prototype: object }[]> {
-  const found: { prototype: object }[] = [];
-  for (const [specifier, name] of [
-    ['@crawlee/impit-client', 'ImpitHttpClient'],
-    ['@crawlee/http-client', 'FetchHttpClient'],
-  ] as const) {
-    try {
-      const module = (await import(specifier)) as Record<string, unknown>;
-      const loaded = module[name] as { prototype?: unknown } | undefined;
-      if (typeof loaded === 'function' && typeof loaded.prototype === 'object' && loaded.prototype !== null) found.push(loaded);
-    } catch {
-      // Not installed: that client is not the crawler's.
-    }
-  }
-  return found;
-}
-
-/** Wraps `fetch` where `target`'s prototype chain defines it (once per defining object). */
-function patchFetchOf(target: object): void {
-  let owner: object | null = target;
-  while (owner !== null && !Object.prototype.hasOwnProperty.call(owner, 'fetch')) owner = Object.getPrototypeOf(owner) as object | null;
-  if (owner === null || patchedFetch.has(owner)) return;
-  const original = (owner as { fetch?: unknown }).fetch;
-  if (typeof original !== 'function') return;
-  patchedFetch.add(owner);
-  const fetch = original as Fetch;
-  (owner as { fetch: Fetch }).fetch = async function (this: unknown, input, init) {
-    const scope = navigation.getStore();
-    if (scope !== undefined && typeof input === 'object' && input !== null && !scope.sent.has(input)) {
-      scope.sent.add(input);
-      await checkHop(scope, input.url);
-    }
-    return fetch.call(this, input, init);
   };
 }
 
