@@ -32,7 +32,11 @@ export async function decideNavigation(
   const skip = await guard.checkpoints.redirectHop(url, from);
   if (skip === undefined) return 'continue';
   if (!navigated.has(context.request)) {
-    guard.notes.block(context.request, skip);
+    // The first refusal ends the request as its skip. Another one before `page.goto()` is seen to
+    // return (a script navigating again while Crawlee's hooks run, on a slow machine) is reported
+    // on its own: a request ends as one skip, and every refused navigation is a skip to report.
+    if (guard.notes.isBlocked(context.request)) await guard.skips.report(skip);
+    else guard.notes.block(context.request, skip);
     return 'block';
   }
   await guard.skips.report(skip);
