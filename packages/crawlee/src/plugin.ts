@@ -7,7 +7,7 @@
  */
 import type { Log, UsageReport } from '@heed/manager';
 import type { ProductTokens } from '@heed/parser';
-import { AlreadyAttachedError, UnsupportedCrawleeVersionError, UnsupportedCrawlerError } from './errors.js';
+import { AlreadyAttachedError, UnsupportedCrawleeVersionError, UnsupportedCrawlerError, UnsupportedProxyError } from './errors.js';
 import { createGuard, type RobotsGuard } from './guard/guard.js';
 import type { RobotsManagerLike } from './manager-contract.js';
 import { NO_DIRECTIVES, type RobotsDirectives } from './page-signals/meta-robots.js';
@@ -20,7 +20,7 @@ import { Skips } from './report/skips.js';
 import { PluginStats, type RobotsPluginStats } from './report/stats.js';
 import { crawleeRelease, crawlerRelease, isSupportedRelease, SUPPORTED_CRAWLEE_RANGE, type PublicCrawler } from './taps/crawler-shape.js';
 import { pickTap } from './taps/pick.js';
-import { crawlerFetchContext, withFetchContext } from './taps/proxy.js';
+import { crawlerFetchContext, unusableProxyScheme, withFetchContext } from './taps/proxy.js';
 import { assertQueueFree, PendingRequests, QueueHooks } from './taps/request-queue.js';
 import type { MajorTap } from './taps/tap.js';
 
@@ -66,6 +66,7 @@ export class RobotsPlugin {
    * @throws InvalidOptionsError when an option is unknown or out of range.
    * @throws UnsupportedCrawlerError when `crawler` is not a Crawlee crawler, or one Heed cannot guard (Crawlee 4's AdaptivePlaywrightCrawler).
    * @throws UnsupportedCrawleeVersionError when Crawlee is outside `>=3.13.0 <4.0.0 || >=4.0.0-rc.0 <5.0.0` (the message names the release found).
+   * @throws UnsupportedProxyError when the crawler's `proxyConfiguration` names a proxy other than http:// or https:// (SOCKS).
    * @throws SharedRequestQueueError when another crawler with a plugin reads the same request queue (give each its own).
    */
   static async attach(crawler: AnyCrawler, options: RobotsPluginOptions): Promise<RobotsPlugin> {
@@ -85,6 +86,8 @@ export class RobotsPlugin {
     const refused = tap.refuses(crawler);
     if (refused !== undefined) throw new UnsupportedCrawlerError('', refused);
     if (attached.has(crawler)) throw new AlreadyAttachedError();
+    const proxyScheme = unusableProxyScheme(crawler);
+    if (proxyScheme !== undefined) throw new UnsupportedProxyError(proxyScheme);
     const target = crawler as unknown as PublicCrawler;
     // A queue another plugin reads: refused before anything is hooked.
     assertQueueFree(await tap.requestQueue(target));
