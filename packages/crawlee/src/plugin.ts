@@ -14,7 +14,7 @@ import { NO_DIRECTIVES, type RobotsDirectives } from './page-signals/meta-robots
 import { resolveOptions, type ResolvedOptions, type ResolvedSitemapOptions, type RobotsPluginOptions } from './options.js';
 import { SitemapFeeder, type SitemapFeederDeps } from './sitemaps/feeder.js';
 import type { SitemapUrl } from './sitemaps/index.js';
-import { managerLogOf } from './report/crawler-log.js';
+import { managerLogOf, printableLog } from './report/crawler-log.js';
 import { SkipLog } from './report/skip-log.js';
 import { Skips } from './report/skips.js';
 import { PluginStats, type RobotsPluginStats } from './report/stats.js';
@@ -89,34 +89,36 @@ export class RobotsPlugin {
     const proxyScheme = unusableProxyScheme(crawler);
     if (proxyScheme !== undefined) throw new UnsupportedProxyError(proxyScheme);
     const target = crawler as unknown as PublicCrawler;
+    // Every line Heed writes to the crawler's log, escaped: many quote what a site sent.
+    const log = printableLog(target.log);
     // A queue another plugin reads: refused before anything is hooked.
     assertQueueFree(await tap.requestQueue(target));
     if (release !== undefined && resolvedRelease !== undefined && release !== resolvedRelease) {
-      target.log.warning(
+      log.warning(
         `RobotsPlugin: two copies of Crawlee are installed: the crawler's is ${release}, the @crawlee/core @heed/crawlee loads is ` +
           `${resolvedRelease}. It works, but install @crawlee/core@${release} beside your crawler package so npm keeps one.`,
       );
     }
 
     // The parts, each made from the ones before it.
-    const manager = resolved.manager ?? (await createManager(resolved.userAgent, resolved.productToken, managerLogOf(target.log)));
+    const manager = resolved.manager ?? (await createManager(resolved.userAgent, resolved.productToken, managerLogOf(log)));
     // Heed's own fetches for this crawler (robots.txt, tdmrep.json, sitemaps) go through its proxies.
     const fetchContext = crawlerFetchContext(target, tap.major);
     const asked = fetchContext === undefined ? manager : withFetchContext(manager, fetchContext);
-    const warn = (message: string) => target.log.warning(message);
+    const warn = (message: string) => log.warning(message);
     const stats = new PluginStats();
     const notifyCrawlee = tap.skipNotifier(target);
     const skips = new Skips(
       stats,
       resolved.onSkip,
       async (url) => notifyCrawlee?.(url),
-      (message, error) => target.log.warning(`${message}: ${error instanceof Error ? error.message : String(error)}`),
-      new SkipLog(resolved.logSkips, target.log),
+      (message, error) => log.warning(`${message}: ${error instanceof Error ? error.message : String(error)}`),
+      new SkipLog(resolved.logSkips, log),
     );
     const crawlDelays = resolved.crawlDelay ? await tap.crawlDelays(target, resolved.maxCrawlDelaySecs) : undefined;
-    const guard = createGuard(resolved, asked, stats, skips, crawlDelays, warn);
+    const guard = createGuard(resolved, asked, stats, skips, crawlDelays, log);
     const pending = new PendingRequests();
-    const queue = new QueueHooks(guard, skips, pending, target.log, tap.asyncScopes);
+    const queue = new QueueHooks(guard, skips, pending, log, tap.asyncScopes);
     const feeder = resolved.sitemaps
       ? newFeeder(
           resolved.sitemaps,
@@ -125,7 +127,7 @@ export class RobotsPlugin {
             userAgent: resolved.userAgent,
             stats,
             warn,
-            info: (m) => target.log.info(m),
+            info: (m) => log.info(m),
             ...(fetchContext?.proxyUrl ? { proxyUrl: fetchContext.proxyUrl } : {}),
           },
           guard,

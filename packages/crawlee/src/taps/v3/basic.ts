@@ -33,7 +33,7 @@ export async function attachBasicHooks(
   queue.wrap(await crawler.getRequestQueue());
   hookNavigation(crawler, guard, queue);
   hookRequestHandling(crawler, guard, queue);
-  hookUserHandler((wrap) => wrapUserHandler(crawler, wrap), crawler.log, guard, queue);
+  hookUserHandler((wrap) => wrapUserHandler(crawler, wrap), guard.log, guard, queue);
   // A crawler run a second time may open a new default queue; wrap whichever it reads now.
   wrapRun(crawler, guard, queue, feeder, async () => queue.wrap(await crawler.getRequestQueue()));
   hookAddRequests(crawler, queue);
@@ -75,7 +75,7 @@ function hookRequestHandling(crawler: PublicCrawler, guard: RobotsGuard, queue: 
     if (!queue.checkedBeforeFetch.has(request)) {
       if (!warnedBypass) {
         warnedBypass = true;
-        crawler.log.error(uncheckedMessage(request.url, 'before its fetch'));
+        guard.log.error(uncheckedMessage(request.url, 'before its fetch'));
       }
       // Wrap the queue the crawler reads now, so the next requests are checked where they should be.
       await crawler.getRequestQueue().then(
