@@ -273,6 +273,32 @@ ask('/private/xhr', () => ask('/ok/xhr', () => {}));`,
     }),
   },
   {
+    id: 'script-request-redirect',
+    title: "a redirect of an `XMLHttpRequest` of the page's script",
+    appliesTo: (kind) => kind.scripts,
+    routes: () => [
+      [
+        pages('/xhr-hops'),
+        script(
+          'xhr hops',
+          // The twin once the disallowed hop has settled, as in script-request.
+          `const ask = (path, then) => { const r = new XMLHttpRequest(); r.open('GET', path); r.onloadend = then; r.send(); };
+ask('/xhr-hop', () => ask('/xhr-hop-ok', () => {}));`,
+        ),
+      ],
+      [pages('/xhr-hop'), redirect('/private/xhr-hop')],
+      [pages('/xhr-hop-ok'), redirect('/ok/xhr-hop')],
+      [pages('/private/xhr-hop'), text('secret')],
+      [pages('/ok/xhr-hop'), text('ok')],
+    ],
+    start: [pages('/xhr-hops')],
+    expect: () => ({
+      blocked: [{ ...pages('/private/xhr-hop'), stage: 'subresource' }],
+      reached: [pages('/xhr-hop'), pages('/ok/xhr-hop')],
+      whileOpen: [pages('/ok/xhr-hop')],
+    }),
+  },
+  {
     id: 'popup',
     title: 'a popup the page opens (`window.open`, a `target=_blank` link), of its origin or another, redirected or not',
     appliesTo: (kind) => kind.browser,
