@@ -15,6 +15,7 @@ import { resolveOptions, type ResolvedOptions, type ResolvedSitemapOptions, type
 import { SitemapFeeder, type SitemapFeederDeps } from './sitemaps/feeder.js';
 import type { SitemapUrl } from './sitemaps/index.js';
 import { managerLogOf, printableLog } from './report/crawler-log.js';
+import { requestListWarning } from './sources/request-lists.js';
 import { SkipLog } from './report/skip-log.js';
 import { Skips } from './report/skips.js';
 import { PluginStats, type RobotsPluginStats } from './report/stats.js';
@@ -137,6 +138,18 @@ export class RobotsPlugin {
           queue,
         )
       : undefined;
+    const listWarning = requestListWarning(target);
+    if (listWarning !== undefined) log.warning(listWarning);
+    // Crawlee's requestsFromUrl sources: checked and fetched as Heed's own fetches are.
+    queue.readUrlListsWith({
+      checkpoints: guard.checkpoints,
+      skips,
+      userAgent: resolved.userAgent,
+      ...(fetchContext?.proxyUrl ? { proxyUrl: fetchContext.proxyUrl } : {}),
+      ...(guard.clock === undefined ? {} : { sendClock: guard.clock }),
+      maxBytes: URL_LIST_MAX_BYTES,
+      warn,
+    });
     if (feeder) guard.verdicts.tellPageOrigins(feeder);
     if (feeder) queue.alsoWaitFor(feeder);
     await tap.attach({ crawler: target, guard, queue, feeder });
@@ -183,6 +196,9 @@ export class RobotsPlugin {
     if (this.ownsManager) await this.manager.close();
   }
 }
+
+/** Most bytes read of one `requestsFromUrl` file: a list of about a million URLs. */
+const URL_LIST_MAX_BYTES = 100 * 1024 * 1024;
 
 /**
  * The sitemap feeder of `crawler`: its files are fetched as `guard` admits them, its URLs enqueued
