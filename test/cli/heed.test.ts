@@ -451,6 +451,28 @@ describe('heed lint', () => {
     expect((await run(['lint', file], { NO_COLOR: '1' }, true)).stdout).not.toContain('\x1b[');
   });
 
+  it("prints no byte of the file a terminal would obey: the file's escapes, BEL, C1 and bidi controls are shown escaped", async () => {
+    // A window title (OSC … BEL), a colour, a C1 CSI that clears the screen, a right-to-left override:
+    // each in a line that is quoted and whose text the diagnostic's message repeats.
+    const dir = mkdtempSync(join(tmpdir(), 'heed-escapes-'));
+    const file = join(dir, 'robots.txt');
+    writeFileSync(file, 'User-agent: *\n\x1b]0;pwned\x07Foo: bar\nDisallow \x1b[31mred\x1b[2J\nUser-agent: \u009b2J\u202e\n');
+    try {
+      for (const env of [{}, { FORCE_COLOR: '1' }]) {
+        const { stdout } = await run(['lint', file], env);
+        // Heed's own colours (with FORCE_COLOR) are the only escapes left.
+        expect(stdout.replace(/\x1b\[\d+m/g, '')).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f-\x9f\u202e]/);
+        expect(stdout).toContain('\\x1b]0;pwned\\x07Foo: bar');
+        expect(stdout).toContain('\\x1b[31mred\\x1b[2J');
+        expect(stdout).toContain('User-agent: \\x9b2J\\u202e');
+      }
+      // The caret stays under the column it names, counting the escapes before it.
+      expect((await run(['lint', file])).stdout).toContain('    3 | Disallow \\x1b[31mred\\x1b[2J\n      |         ^\n');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('summarises a directory as a table of codes and file counts, exiting 1 when a file has errors', async () => {
     const result = await run(['lint', '--summary', cases]);
     expect(result.code).toBe(1);

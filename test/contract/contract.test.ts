@@ -105,7 +105,8 @@ async function crawl(kind: Kind, modules: CrawleeModules): Promise<Crawl> {
     });
     // The origins that wait (Retry-After, crawl-delay) first, so their waits overlap the rest.
     const starts = doors.flatMap((door) => door.start ?? []).sort((x, y) => Number(x.origin === 'pages') - Number(y.origin === 'pages'));
-    await crawler.run(starts.map((url) => urlOf(site, url)));
+    const urlLists = doors.flatMap((door) => door.urlLists ?? []).map((url) => ({ requestsFromUrl: urlOf(site, url) }));
+    await crawler.run([...starts.map((url) => urlOf(site, url)), ...urlLists]);
     await plugin.close();
     const stampSlackMs = stalls.max / 1e6;
     return {

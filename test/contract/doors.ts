@@ -82,6 +82,8 @@ export interface Door {
   /** The routes the door adds, by origin and path. */
   readonly routes: (site: DoorSite) => readonly (readonly [SiteUrl, Route])[];
   readonly start?: readonly SiteUrl[];
+  /** Files of URLs given to `crawler.run()` as Crawlee's `{ requestsFromUrl }` sources, which Crawlee downloads itself. */
+  readonly urlLists?: readonly SiteUrl[];
   /** Put straight into the crawler's request queue before the plugin is attached. */
   readonly queued?: readonly SiteUrl[];
   /** What a `preNavigationHook` sets `request.url` to, by the request's path. */
@@ -329,6 +331,32 @@ ask('/private/xhr', () => ask('/ok/xhr', () => {}));`,
       blocked: [{ ...pages('/private/xhr'), stage: 'subresource' }],
       reached: [pages('/ok/xhr')],
       whileOpen: [pages('/ok/xhr')],
+    }),
+  },
+  {
+    id: 'script-request-redirect',
+    title: "a redirect of an `XMLHttpRequest` of the page's script",
+    appliesTo: (kind) => kind.scripts,
+    routes: () => [
+      [
+        pages('/xhr-hops'),
+        script(
+          'xhr hops',
+          // The twin once the disallowed hop has settled, as in script-request.
+          `const ask = (path, then) => { const r = new XMLHttpRequest(); r.open('GET', path); r.onloadend = then; r.send(); };
+ask('/xhr-hop', () => ask('/xhr-hop-ok', () => {}));`,
+        ),
+      ],
+      [pages('/xhr-hop'), redirect('/private/xhr-hop')],
+      [pages('/xhr-hop-ok'), redirect('/ok/xhr-hop')],
+      [pages('/private/xhr-hop'), text('secret')],
+      [pages('/ok/xhr-hop'), text('ok')],
+    ],
+    start: [pages('/xhr-hops')],
+    expect: () => ({
+      blocked: [{ ...pages('/private/xhr-hop'), stage: 'subresource' }],
+      reached: [pages('/xhr-hop'), pages('/ok/xhr-hop')],
+      whileOpen: [pages('/ok/xhr-hop')],
     }),
   },
   {
@@ -627,6 +655,30 @@ ask('/private/late-xhr', () => ask('/ok/late-xhr', () => show('/private/late.png
       expect(times).toHaveLength(SLOW_PAGES.length);
       for (let i = 1; i < times.length; i++)
         expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(atLeast(CRAWL_DELAY_SECS * 1000, record));
+    },
+  },
+  {
+    id: 'url-list',
+    title: 'a `requestsFromUrl` file of start URLs, and the URLs it lists',
+    appliesTo: () => true,
+    routes: (site) => [
+      [pages('/private/urls.txt'), text(`${site.pages.url('/from-private-list')}\n`)],
+      [pages('/ok/urls.txt'), text(`${site.pages.url('/private/from-list')}\n${site.pages.url('/ok/from-list')}\n`)],
+      ...pagesAt(pages('/from-private-list'), pages('/private/from-list'), pages('/ok/from-list')),
+    ],
+    urlLists: [pages('/private/urls.txt'), pages('/ok/urls.txt')],
+    expect: () => ({
+      blocked: [
+        { ...pages('/private/urls.txt'), stage: 'enqueue' },
+        { ...pages('/private/from-list'), stage: 'enqueue' },
+      ],
+      reached: [pages('/ok/urls.txt'), pages('/ok/from-list')],
+    }),
+    check: ({ site }) => {
+      // The file is a request of the crawl: under the bot's name, not a generated browser's.
+      expect(site.pages.hits.filter((hit) => hit.path === '/ok/urls.txt').map((hit) => hit.userAgent.split('/')[0])).toEqual(['HeedBot']);
+      // The disallowed file was never read, so nothing it lists was crawled.
+      expect(site.pages.count('/from-private-list')).toBe(0);
     },
   },
 ] as const satisfies readonly Door[];

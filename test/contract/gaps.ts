@@ -59,9 +59,6 @@ const PLAYWRIGHT_CONTEXT_RACE_EVIDENCE =
   "`__pwWebSocketDispatch` (Playwright's WebSocket mock), so its `WebSocket` was the native one and the disallowed one " +
   'connected; in others first-batch pages had the mock without its binding. With the first batch held 3 s after the first ' +
   "page's install, 3 runs of 4 still leaked from a first-batch page; no page opened later ever did.";
-/** What the reference's table says of JSDOMCrawler's sub-resources. */
-const JSDOM_OWN_CLIENT =
-  'jsdom sends it from its own HTTP client, which has no hook (a browser crawler with `blockSubresources` checks it).';
 
 /** The Crawlee 4 builds test/compat/contract.test.ts runs the suite on. */
 const CRAWLEE_4 = ['4.0.0-rc.0', '4-next'];
@@ -120,14 +117,6 @@ export const GAPS: readonly Gap[] = [
       "continues a request settles it before Heed's check: the page's redirect hops and script navigations go unchecked.",
     reaches: [],
   })),
-  {
-    door: 'subresource-redirect',
-    kind: 'jsdom',
-    reason: `the stylesheet's URL is checked, its redirect hops are not: ${JSDOM_OWN_CLIENT}`,
-    reaches: ['/private/hop.css'],
-  },
-  { door: 'script-request', kind: 'jsdom', reason: `with \`runScripts\`; ${JSDOM_OWN_CLIENT}`, reaches: ['/private/xhr'] },
-  { door: 'websocket', kind: 'jsdom', reason: `with \`runScripts\`; ${JSDOM_OWN_CLIENT}`, reaches: ['/private/ws'] },
   {
     door: 'worker-fetch',
     kind: 'puppeteer',

@@ -234,7 +234,7 @@ export interface CrawlSpec {
 
 /** What the suite needs of a crawler, beyond what `attach()` takes (the rest differs by major: {@link MAJORS}). */
 export interface ContractCrawler extends AnyCrawler {
-  run(requests?: string[]): Promise<unknown>;
+  run(requests?: (string | { requestsFromUrl: string })[]): Promise<unknown>;
   getRequestQueue(): Promise<{ addRequests(requests: { url: string }[]): Promise<unknown> }>;
 }
 

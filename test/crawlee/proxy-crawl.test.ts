@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { RobotsPlugin, type SkipEvent } from '@heed/crawlee';
+import { RobotsPlugin, UnsupportedProxyError, type SkipEvent } from '@heed/crawlee';
 import { startForwardProxy, VIA, type ForwardProxy } from '../support/forward-proxy.js';
 import { CHROMIUM_ARGS, PLAYWRIGHT_LAUNCH_OPTIONS } from '../support/chromium.js';
 import { has } from '../support/requirements.js';
@@ -182,4 +182,22 @@ describe('a failing proxy', () => {
     },
     60_000,
   );
+});
+
+describe('a proxy Heed cannot fetch through', () => {
+  const SECRET = 's3cret-Pa55';
+
+  it.each([
+    ['proxyUrls', { proxyUrls: [`socks5://user:${SECRET}@127.0.0.1:1080`] }],
+    ['tieredProxyUrls', { tieredProxyUrls: [[`http://127.0.0.1:9`], [`socks5h://user:${SECRET}@127.0.0.1:1080`]] }],
+  ])('a SOCKS proxy in %s: attach() refuses it, naming the scheme and not the password', async (_field, options) => {
+    const crawler = new crawleeCheerio.CheerioCrawler(
+      { proxyConfiguration: new crawleeCore.ProxyConfiguration(options), requestHandler: async () => {} },
+      freshConfig(),
+    );
+    const attached = RobotsPlugin.attach(crawler, { userAgent: UA, sitemaps: false, logSummary: false });
+    await expect(attached).rejects.toBeInstanceOf(UnsupportedProxyError);
+    await expect(attached).rejects.toThrow(/socks5h?:\/\/ proxy/);
+    await expect(attached.catch(String)).resolves.not.toContain(SECRET);
+  });
 });

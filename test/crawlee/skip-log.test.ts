@@ -102,3 +102,49 @@ describe('the skip log', () => {
     expect(fetched[0]).not.toContain('\n');
   });
 });
+
+describe('what a site sent reaches the crawl log escaped', () => {
+  let site: Site;
+  let a: SiteOrigin;
+  /** What a terminal obeys: C0 (tab and newline too: a log line is one line), DEL, C1, bidi overrides. */
+  const OBEYED = /[\x00-\x1f\x7f-\x9f\u202e]/;
+
+  beforeAll(async () => {
+    site = await startSite(1);
+    [a] = site.origins as [SiteOrigin];
+    // A window title (OSC … BEL), a clear-screen, a forged log line and a C1 CSI, in Sitemap: lines and a rule.
+    a.routes.set(
+      '/robots.txt',
+      text(
+        [
+          'User-agent: *',
+          'Disallow: /private\x1b[2J',
+          `Sitemap: \x1b]0;pwned\x07${a.url('/gone.xml')}\x1b[2J`,
+          'Sitemap: \x1b[2J\x1b[1;1Hnot a url\rINFO  CheerioCrawler: All requests finished\x9b2J\u202e',
+          `Sitemap: ${a.url('/gone-too.xml')}\x07`,
+          '',
+        ].join('\n'),
+      ),
+    );
+    a.routes.set('/', page('home', ['/private\x1b[2J/x']));
+  });
+
+  afterAll(async () => {
+    await site?.close();
+  });
+
+  it('every line Heed writes to the crawler log, at every level, escapes the bytes a terminal would obey', async () => {
+    const crawler = new crawleeCheerio.CheerioCrawler(
+      { maxConcurrency: 1, requestHandler: async ({ enqueueLinks }) => void (await enqueueLinks()) },
+      freshConfig(),
+    );
+    const spies = (['debug', 'info', 'warning', 'error'] as const).map((level) => vi.spyOn(crawler.log, level));
+    const plugin = await RobotsPlugin.attach(crawler, { userAgent: UA, sitemaps: {}, logSkips: 'each' });
+    await crawler.run([a.url('/')]);
+    await plugin.close();
+    const lines = spies.flatMap((spy) => spy.mock.calls.map(([message]) => message)).filter((m) => m.startsWith('RobotsPlugin:'));
+    // The Sitemap: lines were logged (quoted), and escaped.
+    expect(lines.join('\n')).toMatch(/\\x1b\]0;pwned\\x07/);
+    expect(lines.filter((line) => OBEYED.test(line))).toEqual([]);
+  });
+});

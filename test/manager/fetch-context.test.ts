@@ -155,3 +155,38 @@ describe('a failing proxy fails the fetch closed', () => {
     },
   );
 });
+
+describe("a proxy's password", () => {
+  const SECRET = 's3cret-Pa55';
+  // The SOCKS proxy's message names it (the scheme is why it failed); a refused connection names no proxy.
+  const proxies: [string, () => Promise<string>, boolean][] = [
+    ['a SOCKS proxy, which Heed cannot fetch through', async () => `socks5://user:${SECRET}@127.0.0.1:1080`, true],
+    ['an HTTP proxy that refuses connections', async () => `http://user:${SECRET}@127.0.0.1:${await deadPort()}`, false],
+  ];
+
+  it.each(proxies)('of %s is in no record, log line or error the fetch leaves', async (_name, proxyOf, named) => {
+    const { lines, log } = recordingLog();
+    const m = new RobotsManager({ userAgent: UA, log, timeoutSecs: 10, connectTimeoutSecs: 2 });
+    try {
+      const proxyUrl = await proxyOf();
+      const verdict = await m.decide(`${site.origin}/open`, undefined, { proxyUrl: () => proxyUrl });
+      expect(verdict.allowed).toBe(false);
+      const record = await m.get(site.origin);
+      expect(record.status).toBe('unreachable');
+      const left = JSON.stringify({ verdict, record, lines });
+      expect(left).not.toContain(SECRET);
+      if (named) expect(left).toContain('socks5://user:***@127.0.0.1:1080');
+    } finally {
+      await m.close();
+    }
+  });
+
+  it("is not in the error of the manager's own proxyUrl option", () => {
+    expect(() => manager({ proxyUrl: `socks5://user:${SECRET}@127.0.0.1:1080` })).toThrow(/user:\*\*\*@/);
+    try {
+      manager({ proxyUrl: `socks5://user:${SECRET}@127.0.0.1:1080` });
+    } catch (error) {
+      expect(String(error)).not.toContain(SECRET);
+    }
+  });
+});

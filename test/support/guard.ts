@@ -21,7 +21,8 @@ export function testGuard(manager: RobotsManagerLike, input: Record<string, unkn
     () => {},
   );
   const crawlDelays = options.crawlDelay ? (scheduler ?? new CrawlDelayScheduler(options.maxCrawlDelaySecs * 1000)) : undefined;
-  const guard = createGuard(options, manager, stats, skips, crawlDelays, () => {});
+  const quiet = () => {};
+  const guard = createGuard(options, manager, stats, skips, crawlDelays, { debug: quiet, info: quiet, warning: quiet, error: quiet });
   return {
     guard,
     stats,

@@ -5,6 +5,7 @@
  * runs as the `heed` process (heed.ts hands it the process's own) and in-process, where a caller
  * collects what it writes without starting a Node.js process per command line.
  */
+import { printable } from '@heed/parser';
 import { readFileSync } from 'node:fs';
 import { commandOf, parseCommandLine, UsageError, type Invocation } from './args.js';
 import { commandHelp, USAGE } from './help.js';
@@ -78,17 +79,18 @@ export async function runHeed(argv: readonly string[], io: HeedIo): Promise<numb
       // Thrown while reading the command line or by the command itself: either way, that command's help.
       const command = commandOf(argv);
       const help = `heed${command === undefined ? '' : ` ${command}`} --help`;
-      report({ type: 'usage', message: error.message, help }, `heed: ${error.message}\nsee ${help}\n`);
+      report({ type: 'usage', message: error.message, help }, `heed: ${printable(error.message)}\nsee ${help}\n`);
       return 2;
     }
     if (error instanceof InputError) {
-      report({ type: 'input', message: error.message }, `heed: ${error.message}\n`);
+      // An error can quote a server or a file (a redirect's Location, a path): escaped.
+      report({ type: 'input', message: error.message }, `heed: ${printable(error.message)}\n`);
       return 2;
     }
     // Not the user's doing: one line, the stack only when asked for (HEED_DEBUG=1).
     const message = error instanceof Error ? error.message : String(error);
     const detail = error instanceof Error && io.env.HEED_DEBUG ? (error.stack ?? message) : message;
-    report({ type: 'unexpected', message, command: commandOf(argv) ?? null }, `heed: unexpected error: ${detail}\n`);
+    report({ type: 'unexpected', message, command: commandOf(argv) ?? null }, `heed: unexpected error: ${printable(detail)}\n`);
     return 2;
   }
 }

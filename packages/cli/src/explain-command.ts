@@ -2,7 +2,7 @@
  * `heed explain <robots.txt file|url> <url...> --user-agent X`: each URL judged against one
  * robots.txt, with the line and group that decided.
  */
-import { lint, parseRobotsTxt } from '@heed/parser';
+import { lint, parseRobotsTxt, printable } from '@heed/parser';
 import type { CliOptions } from './args.js';
 import type { CommandResult } from './lint-command.js';
 import { lineTexts, type Style } from './output.js';
@@ -61,7 +61,9 @@ export async function explainCommand(source: string, urls: readonly string[], op
   }
   const texts = loaded.body === undefined ? undefined : lineTexts(loaded.body);
   const out = [
-    style.dim(`robots.txt: ${loaded.name}${loaded.record?.httpStatus === undefined ? '' : ` (HTTP ${loaded.record.httpStatus})`}`),
+    style.dim(
+      `robots.txt: ${printable(loaded.name)}${loaded.record?.httpStatus === undefined ? '' : ` (HTTP ${loaded.record.httpStatus})`}`,
+    ),
   ];
   if (typeof token !== 'string')
     out.push(
@@ -71,7 +73,7 @@ export async function explainCommand(source: string, urls: readonly string[], op
     );
   else if (token !== header.trim())
     out.push(style.dim(`user-agent ${JSON.stringify(header)} is matched by its product token ${token || '(empty)'}`));
-  for (const text of notes) out.push(`${style.cyan('note')} ${text}`);
+  for (const text of notes) out.push(`${style.cyan('note')} ${printable(text)}`);
   views.forEach((view, i) => {
     out.push('', ...formatVerdict(view, texts, style));
     const usage = usages[i];

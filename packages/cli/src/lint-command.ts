@@ -3,7 +3,7 @@
  */
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { DIAGNOSTIC_CODES, lint, type Diagnostic, type DiagnosticCode } from '@heed/parser';
+import { DIAGNOSTIC_CODES, lint, printable, type Diagnostic, type DiagnosticCode } from '@heed/parser';
 import { UsageError, type CliOptions } from './args.js';
 import { lineTexts, plural, quoteLine, type Style } from './output.js';
 import { describeRecord, InputError, loadRobots, READ_LIMIT, readBounded, readProblem } from './source.js';
@@ -45,7 +45,7 @@ export async function lintCommand(operand: string, options: CliOptions, style: S
     }
     return {
       exitCode: unreachable ? 1 : 0,
-      stdout: `${style.bold(loaded.name)}\n  ${unreachable ? style.red('error') : style.cyan('note')} ${note}\n`,
+      stdout: `${style.bold(printable(loaded.name))}\n  ${unreachable ? style.red('error') : style.cyan('note')} ${note}\n`,
     };
   }
   const body = loaded.body ?? new Uint8Array();
@@ -71,7 +71,7 @@ export async function lintCommand(operand: string, options: CliOptions, style: S
     };
     return { exitCode, stdout: JSON.stringify(json, null, 2) + '\n' };
   }
-  return { exitCode, stdout: formatDiagnostics(loaded.name, body, diagnostics, counts, style) };
+  return { exitCode, stdout: formatDiagnostics(printable(loaded.name), body, diagnostics, counts, style) };
 }
 
 /**
@@ -127,7 +127,8 @@ function formatDiagnostics(
   for (const d of diagnostics) {
     const where = `${name}:${d.line}${d.column === undefined ? '' : `:${d.column}`}`;
     out.push(`${style.bold(where)} ${severityLabel[d.severity]} ${style.dim(d.code)}`);
-    out.push(`  ${d.message}`);
+    // A message quotes the file (a key, a value): escaped like the lines quoted under it.
+    out.push(`  ${printable(d.message)}`);
     out.push(...quoteLine(texts, d.line, d.column, style));
     if (d.related !== undefined) {
       const shown = d.related.slice(0, 3);
@@ -210,8 +211,8 @@ async function lintSummary(operand: string, options: CliOptions, ignore: Diagnos
   return { exitCode, stdout: out.join('\n') + '\n' };
 }
 
-/** A line's start as shown in a message: at most 60 characters, control characters (NUL…) as U+FFFD. */
+/** A line's start as shown in a message: at most 60 characters, control characters escaped. */
 function visible(text: string): string {
-  const shown = text.replace(/[\x00-\x1f\x7f]/g, '\uFFFD');
+  const shown = printable(text);
   return shown.length > 60 ? `${shown.slice(0, 60)}…` : shown;
 }

@@ -1,8 +1,10 @@
 /**
  * Human output: colour only for a terminal (and never with NO_COLOR set), and a robots.txt line
- * quoted with its number and a caret under the column that matters.
+ * quoted with its number and a caret under the column that matters. What a robots.txt, a server or
+ * a file says is printed through `printable` (@heed/parser), the one escaping of everything Heed
+ * prints that it did not write itself: a line quoted here, a diagnostic's message, a fetch's error.
  */
-import { robotsTxtLines } from '@heed/parser';
+import { printable, robotsTxtLines } from '@heed/parser';
 
 export interface Style {
   readonly red: (text: string) => string;
@@ -42,13 +44,13 @@ const WINDOW = 100;
 
 /**
  * `   12 | Disallow: private` and, with a column, a caret line under it. Control characters are
- * shown as spaces so the caret stays aligned.
+ * shown escaped (`\x1b`); the caret counts the escapes before its column.
  */
 export function quoteLine(texts: ReadonlyMap<number, string>, line: number, column: number | undefined, style: Style): string[] {
   const raw = texts.get(line);
   if (raw === undefined) return [];
-  let text = raw.replace(/[\x00-\x1f\x7f]/g, ' ');
-  let caret = column === undefined ? undefined : Math.max(0, Math.min(column - 1, text.length));
+  let text = printable(raw);
+  let caret = column === undefined ? undefined : printable(raw.slice(0, Math.max(0, Math.min(column - 1, raw.length)))).length;
   if (text.length > WINDOW) {
     const start = Math.max(0, Math.min((caret ?? 0) - WINDOW / 2, text.length - WINDOW));
     const head = start > 0 ? '…' : '';

@@ -6,6 +6,7 @@
  * and a crawler agree on what a 404 or a 503 means.
  */
 import { open, type FileHandle } from 'node:fs/promises';
+import { printable } from '@heed/parser';
 import { originOf, type RecordProblem, type RobotsRecord } from '@heed/manager';
 import { READ_LIMIT, UsageError, type CliOptions } from './args.js';
 import { openManager } from './manager.js';
@@ -145,7 +146,8 @@ export function hasRules(record: RobotsRecord | undefined): boolean {
 
 /** One sentence on why a record that is not `ok` allows or disallows everything. */
 export function describeRecord(record: RobotsRecord): string {
-  const problem = record.status === 'ok' ? undefined : record.problem;
+  // The problem's message is the network's (an error, a proxy's answer): printed escaped.
+  const problem = record.status === 'ok' ? undefined : { ...record.problem, message: printable(record.problem.message) };
   const answer = record.httpStatus !== undefined ? `answered HTTP ${record.httpStatus}` : `could not be fetched (${fetchProblem(problem)})`;
   const detail =
     problem !== undefined && record.httpStatus !== undefined && !problem.code.startsWith('http-') ? ` (${problem.message})` : '';

@@ -3,7 +3,7 @@
  * it (signal, file and line or tdmrep.json rule), for people and for machines.
  */
 import { UsageReport, type UsageEvidence } from '@heed/manager';
-import type { UsageVerdict } from '@heed/parser';
+import { printable, type UsageVerdict } from '@heed/parser';
 import type { Style } from './output.js';
 
 const SIGNAL_NAMES = { 'content-usage': 'Content-Usage', 'content-signal': 'Content-Signal' } as const;
@@ -34,9 +34,10 @@ export function formatUsage(report: UsageReport, purposes: readonly string[], st
     const name = purpose.padEnd(width);
     if (decision === undefined) return `  usage ${name}  ${style.dim('unknown')}: no signal states a preference for ${purpose}`;
     const label = decision.preference === 'disallow' ? style.red('DISALLOWED') : style.green('allowed');
-    return `  usage ${name}  ${style.bold(label)} by ${decision.description}`;
+    // Quotes what a site stated (a header, a robots.txt line, tdmrep.json).
+    return `  usage ${name}  ${style.bold(label)} by ${printable(decision.description)}`;
   });
-  for (const note of report.notes) out.push(`  ${style.cyan('note')} ${note}`);
+  for (const note of report.notes) out.push(`  ${style.cyan('note')} ${printable(note)}`);
   return out;
 }
 

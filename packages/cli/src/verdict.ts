@@ -2,7 +2,7 @@
  * One verdict, for people and for machines: allowed or not, for which product token, and what
  * decided it — the rule's line quoted, the group it sits in, or the status of robots.txt itself.
  */
-import type { Group, ProductTokens, Rule, RuleReason } from '@heed/parser';
+import { printable, type Group, type ProductTokens, type Rule, type RuleReason } from '@heed/parser';
 import { quoteLine, type Style } from './output.js';
 
 export interface VerdictView {
@@ -62,8 +62,10 @@ export function explainWhy(view: VerdictView): string {
 
 export function formatVerdict(view: VerdictView, texts: ReadonlyMap<number, string> | undefined, style: Style): string[] {
   const label = view.allowed ? style.green('ALLOWED   ') : style.red('DISALLOWED');
-  const out = [`${style.bold(label)} ${view.url}  ${style.dim(`for ${tokenLabel(view.productToken) || '(empty product token)'}`)}`];
-  out.push(`  ${explainWhy(view)}`);
+  const out = [
+    `${style.bold(label)} ${printable(view.url)}  ${style.dim(`for ${tokenLabel(view.productToken) || '(empty product token)'}`)}`,
+  ];
+  out.push(`  ${printable(explainWhy(view))}`);
   if (view.line !== undefined && view.line > 0 && texts !== undefined) {
     const groupLine = view.groups?.find((group) => group.rules.some((rule) => rule.line === view.line))?.line;
     if (groupLine !== undefined && groupLine !== view.line) out.push(...quoteLine(texts, groupLine, undefined, style));

@@ -91,3 +91,24 @@ export class SharedRequestQueueError extends HeedError {
     );
   }
 }
+
+/**
+ * The crawler's `proxyConfiguration` names a proxy Heed cannot fetch through (`socks5://`): Heed reads
+ * robots.txt, tdmrep.json and sitemaps through the crawler's proxies, over HTTP proxies only, and
+ * reading them from the machine's own address instead would read the rules a site serves to
+ * another place than the pages come from. Refused at `attach()` rather than every origin read as
+ * unreachable. The message names the scheme, never the URL (it may carry a password).
+ */
+export class UnsupportedProxyError extends HeedError {
+  override readonly name: string = 'UnsupportedProxyError';
+  constructor(
+    /** The proxy URL's scheme as found: `socks5:`. */
+    readonly scheme: string,
+  ) {
+    super(
+      `RobotsPlugin: the crawler's proxyConfiguration names a ${scheme}// proxy; Heed fetches robots.txt and sitemaps ` +
+        "through the crawler's proxies, and only through http:// or https:// ones. Use an HTTP proxy (most SOCKS " +
+        'providers offer one on another port).',
+    );
+  }
+}

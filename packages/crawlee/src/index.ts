@@ -26,6 +26,7 @@ export {
   AlreadyAttachedError,
   RobotsDisallowedError,
   SharedRequestQueueError,
+  UnsupportedProxyError,
 } from './errors.js';
 export type { SkipEvent, SkipReason, SkipStage, UsageSkip } from './report/skip-events.js';
 export { SKIP_REASONS, SKIP_STAGES } from './report/skip-events.js';

@@ -7,20 +7,21 @@
  */
 import type { Log, UsageReport } from '@heed/manager';
 import type { ProductTokens } from '@heed/parser';
-import { AlreadyAttachedError, UnsupportedCrawleeVersionError, UnsupportedCrawlerError } from './errors.js';
+import { AlreadyAttachedError, UnsupportedCrawleeVersionError, UnsupportedCrawlerError, UnsupportedProxyError } from './errors.js';
 import { createGuard, type RobotsGuard } from './guard/guard.js';
 import type { RobotsManagerLike } from './manager-contract.js';
 import { NO_DIRECTIVES, type RobotsDirectives } from './page-signals/meta-robots.js';
 import { resolveOptions, type ResolvedOptions, type ResolvedSitemapOptions, type RobotsPluginOptions } from './options.js';
 import { SitemapFeeder, type SitemapFeederDeps } from './sitemaps/feeder.js';
 import type { SitemapUrl } from './sitemaps/index.js';
-import { managerLogOf } from './report/crawler-log.js';
+import { managerLogOf, printableLog } from './report/crawler-log.js';
+import { requestListWarning } from './sources/request-lists.js';
 import { SkipLog } from './report/skip-log.js';
 import { Skips } from './report/skips.js';
 import { PluginStats, type RobotsPluginStats } from './report/stats.js';
 import { crawleeRelease, crawlerRelease, isSupportedRelease, SUPPORTED_CRAWLEE_RANGE, type PublicCrawler } from './taps/crawler-shape.js';
 import { pickTap } from './taps/pick.js';
-import { crawlerFetchContext, withFetchContext } from './taps/proxy.js';
+import { crawlerFetchContext, unusableProxyScheme, withFetchContext } from './taps/proxy.js';
 import { assertQueueFree, PendingRequests, QueueHooks } from './taps/request-queue.js';
 import type { MajorTap } from './taps/tap.js';
 
@@ -66,6 +67,7 @@ export class RobotsPlugin {
    * @throws InvalidOptionsError when an option is unknown or out of range.
    * @throws UnsupportedCrawlerError when `crawler` is not a Crawlee crawler, or one Heed cannot guard (Crawlee 4's AdaptivePlaywrightCrawler).
    * @throws UnsupportedCrawleeVersionError when Crawlee is outside `>=3.13.0 <4.0.0 || >=4.0.0-rc.0 <5.0.0` (the message names the release found).
+   * @throws UnsupportedProxyError when the crawler's `proxyConfiguration` names a proxy other than http:// or https:// (SOCKS).
    * @throws SharedRequestQueueError when another crawler with a plugin reads the same request queue (give each its own).
    */
   static async attach(crawler: AnyCrawler, options: RobotsPluginOptions): Promise<RobotsPlugin> {
@@ -85,35 +87,39 @@ export class RobotsPlugin {
     const refused = tap.refuses(crawler);
     if (refused !== undefined) throw new UnsupportedCrawlerError('', refused);
     if (attached.has(crawler)) throw new AlreadyAttachedError();
+    const proxyScheme = unusableProxyScheme(crawler);
+    if (proxyScheme !== undefined) throw new UnsupportedProxyError(proxyScheme);
     const target = crawler as unknown as PublicCrawler;
+    // Every line Heed writes to the crawler's log, escaped: many quote what a site sent.
+    const log = printableLog(target.log);
     // A queue another plugin reads: refused before anything is hooked.
     assertQueueFree(await tap.requestQueue(target));
     if (release !== undefined && resolvedRelease !== undefined && release !== resolvedRelease) {
-      target.log.warning(
+      log.warning(
         `RobotsPlugin: two copies of Crawlee are installed: the crawler's is ${release}, the @crawlee/core @heed/crawlee loads is ` +
           `${resolvedRelease}. It works, but install @crawlee/core@${release} beside your crawler package so npm keeps one.`,
       );
     }
 
     // The parts, each made from the ones before it.
-    const manager = resolved.manager ?? (await createManager(resolved.userAgent, resolved.productToken, managerLogOf(target.log)));
+    const manager = resolved.manager ?? (await createManager(resolved.userAgent, resolved.productToken, managerLogOf(log)));
     // Heed's own fetches for this crawler (robots.txt, tdmrep.json, sitemaps) go through its proxies.
     const fetchContext = crawlerFetchContext(target, tap.major);
     const asked = fetchContext === undefined ? manager : withFetchContext(manager, fetchContext);
-    const warn = (message: string) => target.log.warning(message);
+    const warn = (message: string) => log.warning(message);
     const stats = new PluginStats();
     const notifyCrawlee = tap.skipNotifier(target);
     const skips = new Skips(
       stats,
       resolved.onSkip,
       async (url) => notifyCrawlee?.(url),
-      (message, error) => target.log.warning(`${message}: ${error instanceof Error ? error.message : String(error)}`),
-      new SkipLog(resolved.logSkips, target.log),
+      (message, error) => log.warning(`${message}: ${error instanceof Error ? error.message : String(error)}`),
+      new SkipLog(resolved.logSkips, log),
     );
     const crawlDelays = resolved.crawlDelay ? await tap.crawlDelays(target, resolved.maxCrawlDelaySecs) : undefined;
-    const guard = createGuard(resolved, asked, stats, skips, crawlDelays, warn);
+    const guard = createGuard(resolved, asked, stats, skips, crawlDelays, log);
     const pending = new PendingRequests();
-    const queue = new QueueHooks(guard, skips, pending, target.log, tap.asyncScopes);
+    const queue = new QueueHooks(guard, skips, pending, log, tap.asyncScopes);
     const feeder = resolved.sitemaps
       ? newFeeder(
           resolved.sitemaps,
@@ -122,7 +128,7 @@ export class RobotsPlugin {
             userAgent: resolved.userAgent,
             stats,
             warn,
-            info: (m) => target.log.info(m),
+            info: (m) => log.info(m),
             ...(fetchContext?.proxyUrl ? { proxyUrl: fetchContext.proxyUrl } : {}),
           },
           guard,
@@ -132,6 +138,18 @@ export class RobotsPlugin {
           queue,
         )
       : undefined;
+    const listWarning = requestListWarning(target);
+    if (listWarning !== undefined) log.warning(listWarning);
+    // Crawlee's requestsFromUrl sources: checked and fetched as Heed's own fetches are.
+    queue.readUrlListsWith({
+      checkpoints: guard.checkpoints,
+      skips,
+      userAgent: resolved.userAgent,
+      ...(fetchContext?.proxyUrl ? { proxyUrl: fetchContext.proxyUrl } : {}),
+      ...(guard.clock === undefined ? {} : { sendClock: guard.clock }),
+      maxBytes: URL_LIST_MAX_BYTES,
+      warn,
+    });
     if (feeder) guard.verdicts.tellPageOrigins(feeder);
     if (feeder) queue.alsoWaitFor(feeder);
     await tap.attach({ crawler: target, guard, queue, feeder });
@@ -178,6 +196,9 @@ export class RobotsPlugin {
     if (this.ownsManager) await this.manager.close();
   }
 }
+
+/** Most bytes read of one `requestsFromUrl` file: a list of about a million URLs. */
+const URL_LIST_MAX_BYTES = 100 * 1024 * 1024;
 
 /**
  * The sitemap feeder of `crawler`: its files are fetched as `guard` admits them, its URLs enqueued

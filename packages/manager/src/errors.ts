@@ -5,6 +5,7 @@
  */
 
 import { HeedError } from '@heed/parser';
+import { withoutPasswords } from './fetch/credentials.js';
 
 // One option error for every package (defined in @heed/parser): `instanceof` holds whichever
 // package threw it. Every error here extends HeedError, which extends Error.
@@ -45,9 +46,10 @@ export class RobotsFetchError extends HeedError {
   readonly url: string;
 
   constructor(code: RobotsFetchErrorCode, url: string, message: string, options?: { cause?: unknown }) {
-    super(`Fetching ${url} failed (${code}): ${message}`, options);
+    // Stored in records and logged: a proxy's password quoted by the network stack must not go with it.
+    super(withoutPasswords(`Fetching ${url} failed (${code}): ${message}`), options);
     this.code = code;
-    this.url = url;
+    this.url = withoutPasswords(url);
   }
 }
 

@@ -20,6 +20,7 @@ import {
 } from '@heed/parser';
 import { memoryBound } from './cache/sizes.js';
 import type { Log, RobotsStore } from './cache/store.js';
+import { withoutPasswords } from './fetch/credentials.js';
 import { FETCH_DEFAULTS } from './fetch/fetch-file.js';
 import { POLICY_DEFAULTS, type StatusPolicyOptions } from './policy.js';
 import { MAX_TIMER_MS } from './timers.js';
@@ -278,7 +279,10 @@ export function proxyUrlCheck(value: unknown, _name: string, fail: Fail): string
   } catch {
     ok = false;
   }
-  if (!ok) fail(`expected an http:// or https:// proxy URL, e.g. "http://user:pass@proxy.example:8000", got ${describeValue(value)}.`);
+  if (!ok)
+    fail(
+      `expected an http:// or https:// proxy URL, e.g. "http://user:pass@proxy.example:8000", got ${typeof value === 'string' ? describeValue(withoutPasswords(value)) : describeValue(value)}.`,
+    );
   return value as string;
 }
 

@@ -26,6 +26,7 @@ export type { UsageStatement, StatedPreference } from './usage/statement.js';
 export { pathPatternList, type PathPatternList } from './pattern.js';
 export { lint, DIAGNOSTIC_CODES } from './lint/index.js';
 export { robotsTxtLines } from './lines.js';
+export { printable } from './printable.js';
 export type { Diagnostic, DiagnosticCode, Severity, LintOptions } from './lint/index.js';
 export { HeedError, InvalidOptionsError } from './errors.js';
 export { defineOptions, option, describeValue } from './options/index.js';

@@ -16,6 +16,7 @@
  * | a redirect hop, a script or meta-refresh navigation | {@link Checkpoints.redirectHop} | `redirect` |
  * | a page the crawler did not open (a popup), each hop | {@link Checkpoints.otherPage} | `redirect` |
  * | a page's sub-resource, a worker's fetch, a WebSocket | {@link Checkpoints.subresource} | `subresource` |
+ * | one that cannot wait (jsdom's WebSocket, a synchronous XHR) | {@link Checkpoints.subresourceNow} | `subresource` |
  * | `context.sendRequest()`, its rewrites and hops | {@link Checkpoints.sendRequest} | `send-request` |
  * | Heed's own fetch of a sitemap file, each hop | {@link Checkpoints.ownFetch} | (logged, counted) |
  * | the answer: usage preferences of the response | {@link Checkpoints.response} | `response` |
@@ -130,6 +131,19 @@ export class Checkpoints {
   async subresource(url: string, referrer: string | undefined): Promise<Checked> {
     if (!this.options.blockSubresources || !isHttp(url)) return undefined;
     const verdict = await this.verdicts.verdict(url, 'subresource');
+    return verdict.allowed ? undefined : skipFromVerdict(verdict, 'subresource', referrer);
+  }
+
+  /**
+   * A sub-resource that cannot wait for a verdict (a WebSocket jsdom connects a promise turn after
+   * it is made, a synchronous XHR): as {@link subresource}, from the verdict at hand. `'not at hand'`
+   * when its origin's robots.txt is not in memory: not known to be allowed, so the caller refuses it,
+   * and may ask {@link subresource} for the verdict to report.
+   */
+  subresourceNow(url: string, referrer: string | undefined): Checked | 'not at hand' {
+    if (!this.options.blockSubresources || !isHttp(url)) return undefined;
+    const verdict = this.verdicts.atHand(url, 'subresource');
+    if (verdict === undefined) return 'not at hand';
     return verdict.allowed ? undefined : skipFromVerdict(verdict, 'subresource', referrer);
   }
 

@@ -13,9 +13,12 @@ import type { PluginStats } from '../report/stats.js';
 import { BatchFilter } from './batch-filter.js';
 import { RequestNotes } from './request-notes.js';
 import { UsageVerdicts } from './usage-verdicts.js';
+import type { LogInternals } from '../taps/crawler-shape.js';
 import { Verdicts } from './verdicts.js';
 
 export interface RobotsGuard {
+  /** The crawler's log as Heed writes to it: every line escaped (`report/crawler-log.ts`). */
+  readonly log: LogInternals;
   /** The options in force, defaults filled in. */
   readonly options: ResolvedOptions;
   readonly checkpoints: Checkpoints;
@@ -39,8 +42,9 @@ export function createGuard(
   stats: PluginStats,
   skips: Skips,
   scheduler: CrawlDelayScheduler | undefined,
-  warn: (message: string) => void,
+  log: LogInternals,
 ): RobotsGuard {
+  const warn = (message: string) => log.warning(message);
   const clock =
     scheduler === undefined
       ? undefined
@@ -49,5 +53,5 @@ export function createGuard(
   const usage = new UsageVerdicts(options, manager, warn);
   const checkpoints = new Checkpoints(options, verdicts, usage, clock);
   const filter = new BatchFilter(checkpoints, verdicts, skips, options.prefetchBatchSize);
-  return { options, checkpoints, clock, verdicts, usage, filter, notes: new RequestNotes(), skips, stats };
+  return { log, options, checkpoints, clock, verdicts, usage, filter, notes: new RequestNotes(), skips, stats };
 }

@@ -76,7 +76,7 @@ export class Verdicts {
    * and fresh), counted and learnt from as {@link verdict}'s; else `undefined`, and the caller asks
    * {@link verdict}, which waits for the record and reports a failure.
    */
-  atHand(url: string): Verdict | undefined {
+  atHand(url: string, use: UrlUse = 'page'): Verdict | undefined {
     if (this.manager.decideCached === undefined) return undefined;
     let verdict: Verdict | undefined;
     try {
@@ -85,7 +85,7 @@ export class Verdicts {
       // decide() meets the same error and it is reported there, once, as `check-failed`.
       return undefined;
     }
-    if (verdict !== undefined) this.note(verdict, url, true);
+    if (verdict !== undefined && use !== 'subresource') this.note(verdict, url, use === 'page');
     return verdict;
   }
 

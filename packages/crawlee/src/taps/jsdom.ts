@@ -13,31 +13,23 @@
  * loader without that field keeps its own.
  *
  * The loader is one module-level object shared by every JSDOMCrawler of the process, so its class's
- * `fetch` is wrapped once, and judges only inside a scope (an AsyncLocalStorage) that one crawler
+ * `fetch` is wrapped once, and judges only inside the page scope (`jsdom-scope.ts`) one crawler
  * opens around the building of its pages: Crawlee 3's `_runRequestHandler`, which builds the page
  * and runs its scripts; Crawlee 4's `parseContent` (public), the pipeline step that builds it.
- * What the page loads later (frames within frames, scripts' timers) stays in that scope, so each
- * load is judged by the crawler whose page asked for it; other jsdom users are left as they are.
  *
- * Not covered, because jsdom sends them from its own HTTP client with no hook: the redirect hops of
- * a sub-resource, and with `runScripts` the page's XMLHttpRequest and WebSocket connections.
+ * What jsdom sends from its own HTTP client rather than through the loader (the redirect hops of a
+ * sub-resource; with `runScripts` the page's XMLHttpRequest and WebSocket connections) is checked
+ * by `jsdom-scripts.ts`, in the same scope. When jsdom's internals it patches cannot be found,
+ * `attach()` logs that those go unchecked.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { createRequire } from 'node:module';
 import type { RobotsGuard } from '../guard/guard.js';
 import { kindOf, type ContextInternals, type PublicCrawler, type RequestInternals } from './crawler-shape.js';
 import { userAgentIn } from './identify.js';
-import { jsdomResourceLoader, type ResourceFetch, type ResourceLoaderClass } from './v3/internals.js';
+import { pageScope, type PageScope } from './jsdom-scope.js';
+import { patchJsdomClient } from './jsdom-scripts.js';
+import { jsdomRequireOf, jsdomResourceLoader, type ResourceFetch, type ResourceLoaderClass } from './v3/internals.js';
 
-/** The crawler request whose page is being built, and the plugin that judges its sub-resources. */
-interface PageScope {
-  readonly guard: RobotsGuard;
-  readonly pageUrl: () => string;
-  /** What its sub-resources go out under; `undefined` leaves them to the loader. */
-  readonly userAgent: () => string | undefined;
-}
-
-const pageScope = new AsyncLocalStorage<PageScope>();
 const patched = new WeakSet<object>();
 
 type FetchPromise = NonNullable<ReturnType<ResourceFetch>>;
@@ -55,9 +47,11 @@ function watchesSubresources(guard: RobotsGuard): boolean {
  */
 export function attachJsdomHooks(crawler: PublicCrawler, guard: RobotsGuard, wrapRequestHandling: (around: Around) => void): void {
   if (!watchesSubresources(guard)) return;
-  const loader = jsdomResourceLoader(crawler);
-  if (loader === undefined) return;
+  const require = jsdomRequireOf(crawler);
+  const loader = require === undefined ? undefined : jsdomResourceLoader(require);
+  if (require === undefined || loader === undefined) return;
   patchLoader(loader);
+  if (guard.options.blockSubresources && !patchJsdomClient(require)) guard.log.warning(CLIENT_NOT_FOUND);
   wrapRequestHandling((context, next) =>
     pageScope.run(
       scopeOf(guard, context.request, () => context.request.loadedUrl ?? context.request.url),
@@ -75,14 +69,16 @@ export function attachJsdomHooksV4(crawler: object, guard: RobotsGuard): boolean
   if (!watchesSubresources(guard) || kindOf(crawler) !== 'jsdom') return false;
   const c = crawler as { parseContent?: (context: ContextInternals) => Promise<unknown> };
   if (typeof c.parseContent !== 'function') return false;
+  let require: NodeJS.Require;
   try {
-    const require = createRequire(import.meta.url);
-    const loader = (createRequire(require.resolve('@crawlee/jsdom'))('jsdom') as { ResourceLoader?: ResourceLoaderClass }).ResourceLoader;
-    if (typeof loader?.prototype?.fetch !== 'function') return false;
-    patchLoader(loader);
+    require = createRequire(createRequire(import.meta.url).resolve('@crawlee/jsdom'));
   } catch {
     return false;
   }
+  const loader = jsdomResourceLoader(require);
+  if (loader === undefined) return false;
+  patchLoader(loader);
+  if (guard.options.blockSubresources && !patchJsdomClient(require)) guard.log.warning(CLIENT_NOT_FOUND);
   const parse = c.parseContent.bind(crawler);
   c.parseContent = (context) => {
     const answered = (context as { response?: { url?: unknown } }).response?.url;
@@ -91,6 +87,11 @@ export function attachJsdomHooksV4(crawler: object, guard: RobotsGuard): boolean
   };
   return true;
 }
+
+/** What `attach()` logs when jsdom's own HTTP client (the XHR, WebSocket and redirect patch points) was not found. */
+const CLIENT_NOT_FOUND =
+  "RobotsPlugin: this JSDOMCrawler's jsdom is not one Heed knows (checked against jsdom 26): the redirect hops of its " +
+  "sub-resources and, with runScripts, its pages' XMLHttpRequest and WebSocket connections are not checked.";
 
 function scopeOf(guard: RobotsGuard, request: RequestInternals, pageUrl: () => string): PageScope {
   const userAgent = () => {

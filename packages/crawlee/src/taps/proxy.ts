@@ -79,6 +79,27 @@ export function crawlerFetchContext(crawler: object, major: 3 | 4): FetchContext
   return undefined;
 }
 
+/**
+ * The scheme of the first proxy of `crawler`'s `proxyConfiguration` that Heed cannot fetch through
+ * (not `http:` or `https:`), of those it names up front: `proxyUrls` and `tieredProxyUrls`, fields of
+ * Crawlee's `ProxyConfiguration` on 3.13 to 3.18 and 4.0.0-rc.0. A `newUrlFunction` is only known
+ * when called: a proxy it names that Heed cannot use fails that fetch (the origin unreachable), its
+ * message naming the scheme and not the password.
+ */
+export function unusableProxyScheme(crawler: object): string | undefined {
+  const configuration = (crawler as { proxyConfiguration?: unknown }).proxyConfiguration;
+  if (typeof configuration !== 'object' || configuration === null) return undefined;
+  const { proxyUrls, tieredProxyUrls } = configuration as { proxyUrls?: unknown; tieredProxyUrls?: unknown };
+  const lists: unknown[] = [proxyUrls, ...(Array.isArray(tieredProxyUrls) ? (tieredProxyUrls as unknown[]) : [])];
+  const named = lists.flatMap((list): unknown[] => (Array.isArray(list) ? (list as unknown[]) : []));
+  for (const url of named) {
+    if (typeof url !== 'string') continue;
+    const scheme = /^([a-z][a-z\d+.-]*:)/i.exec(url)?.[1]?.toLowerCase();
+    if (scheme !== undefined && scheme !== 'http:' && scheme !== 'https:') return scheme;
+  }
+  return undefined;
+}
+
 /** The session id the fetches of `url`'s site go through: one per host and port, whatever the scheme. */
 export function proxySessionId(url: string): string {
   const { hostname, port, protocol } = new URL(url);

@@ -35,6 +35,7 @@ import type { Skips } from '../report/skips.js';
 import type { SkipEvent } from '../report/skip-events.js';
 import type { LogInternals, RequestInternals, RequestQueueLike } from './crawler-shape.js';
 import { skipRequest } from './skip-request.js';
+import { isUrlListSource, requestsOfList, type UrlListDeps } from '../sources/url-lists.js';
 
 /** Where the requests being added come from, set around a page's `enqueueLinks` and the sitemap feeder. */
 export interface EnqueueScope {
@@ -187,6 +188,22 @@ export class QueueHooks {
   }
 
   /**
+   * `requestsFromUrl` sources entering the queue are read Heed's way (`sources/url-lists.ts`), not
+   * downloaded by Crawlee: replaced by the requests their file lists, which are then judged.
+   */
+  readUrlListsWith(deps: UrlListDeps): void {
+    this.urlLists = deps;
+  }
+
+  private urlLists: UrlListDeps | undefined;
+
+  /** `item`, or the requests of its file when it is a `requestsFromUrl` source (see {@link readUrlListsWith}). */
+  private async expanded(item: RequestLike): Promise<readonly RequestLike[]> {
+    if (this.urlLists === undefined || !isUrlListSource(item)) return [item];
+    return await requestsOfList(item, this.urlLists);
+  }
+
+  /**
    * Claims `queue` and installs the wrappers on it (once per queue object).
    * @throws SharedRequestQueueError when another plugin's crawler may still read it.
    */
@@ -286,6 +303,19 @@ export class QueueHooks {
 
   private async addRequest(original: QueueMethods, request: unknown, options: unknown, scope: EnqueueScope | undefined): Promise<unknown> {
     if (this.passThrough(original)) return original.addRequest(request, options);
+    if (this.urlLists !== undefined && isUrlListSource(request)) {
+      // One source, many requests: added as a batch, answered with the first, as Crawlee answers it.
+      const kept = await this.admit([request as RequestLike], this.scopeOf(scope));
+      const added = (await this.insideQueue(() => original.addRequests(kept, options))) as { processedRequests?: unknown[] } | undefined;
+      return (
+        added?.processedRequests?.[0] ?? {
+          requestId: undefined,
+          uniqueKey: request.requestsFromUrl,
+          wasAlreadyPresent: true,
+          wasAlreadyHandled: true,
+        }
+      );
+    }
     const [kept] = await this.admit([request as RequestLike], this.scopeOf(scope));
     if (kept === undefined) {
       // Not added: answered the way the queue answers a request it already had and handled.
@@ -401,6 +431,13 @@ export class QueueHooks {
       batch = [];
     };
     for (const given of items as RequestLike[]) {
+      if (this.urlLists !== undefined && isUrlListSource(given)) {
+        for (const listed of await this.expanded(given)) {
+          batch.push(listed);
+          if (batch.length >= size) await judge();
+        }
+        continue;
+      }
       const item = asObject(given);
       const known = this.knownItem(item, scope);
       if (known === undefined) {
@@ -432,10 +469,11 @@ export class QueueHooks {
     let context: FilterContext | undefined;
     let batch: RequestLike[] = [];
     for await (const given of items) {
+      const list = this.urlLists !== undefined && isUrlListSource(given);
       const item = asObject(given);
-      const known = this.knownItem(item, scope);
+      const known = list ? undefined : this.knownItem(item, scope);
       if (known === undefined) {
-        batch.push(item);
+        batch.push(...(list ? await this.expanded(given) : [item]));
         if (batch.length < size) continue;
       }
       if (batch.length > 0) {

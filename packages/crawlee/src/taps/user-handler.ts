@@ -159,7 +159,7 @@ export function wrapRun(
       queue.busy = false;
       // Ended with sitemaps still being read (maxRequestsPerCrawl, stop()): nothing will crawl them.
       feeder?.stopRunning();
-      if (guard.options.logSummary) crawler.log.info(guard.stats.summary());
+      if (guard.options.logSummary) guard.log.info(guard.stats.summary());
     }
   };
 }

@@ -5,6 +5,7 @@
  * context of the call that started it: callers that join the flight share that fetch.
  */
 import { RobotsFetchError } from '../errors.js';
+import { withoutPasswords } from './credentials.js';
 
 /**
  * Where a fetch goes through: a proxy URL (`http://user:pass@host:port`), or a function of the URL
@@ -37,6 +38,10 @@ export async function proxyFor(source: ProxySource | undefined, url: string): Pr
   }
   if (proxyUrl === undefined || proxyUrl === null || proxyUrl === '') return undefined;
   if (typeof proxyUrl !== 'string' || !/^https?:\/\//i.test(proxyUrl))
-    throw new RobotsFetchError('proxy', url, `the proxy chosen is not an http:// or https:// URL: ${String(proxyUrl)}`);
+    throw new RobotsFetchError(
+      'proxy',
+      url,
+      `the proxy chosen is not an http:// or https:// URL (Heed fetches through HTTP proxies only): ${withoutPasswords(String(proxyUrl))}`,
+    );
   return proxyUrl;
 }

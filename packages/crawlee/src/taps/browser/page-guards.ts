@@ -41,7 +41,7 @@ export function browserPageGuards(crawler: PublicCrawler, guard: RobotsGuard): B
   const { identifyPages, userAgent } = guard.options;
   const otherPagesAgent = identifyPages && launchUserAgent(crawler) === undefined ? userAgent : undefined;
   const playwright = new PlaywrightGuards(guard, navigated, otherPagesAgent);
-  const puppeteer = new PuppeteerGuards(guard, navigated, (message) => crawler.log.warning(message), otherPagesAgent);
+  const puppeteer = new PuppeteerGuards(guard, navigated, (message) => guard.log.warning(message), otherPagesAgent);
   return {
     afterGoto: (context) => {
       navigated.add(context.request);

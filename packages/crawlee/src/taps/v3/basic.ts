@@ -37,7 +37,7 @@ export async function attachBasicHooks(
   hookNavigation(crawler, guard, queue);
   hookRequestHandling(crawler, guard, queue);
   const collects = collectsLinks(crawler);
-  hookUserHandler((wrap) => wrapUserHandler(crawler, wrap), crawler.log, guard, queue, collects);
+  hookUserHandler((wrap) => wrapUserHandler(crawler, wrap), guard.log, guard, queue, collects);
   if (collects) propagateStops(crawler, (error) => error instanceof NavigationStopped);
   // A crawler run a second time may open a new default queue; wrap whichever it reads now.
   wrapRun(crawler, guard, queue, feeder, async () => queue.wrap(await crawler.getRequestQueue()));
@@ -80,7 +80,7 @@ function hookRequestHandling(crawler: PublicCrawler, guard: RobotsGuard, queue: 
     if (!queue.checkedBeforeFetch.has(request)) {
       if (!warnedBypass) {
         warnedBypass = true;
-        crawler.log.error(uncheckedMessage(request.url, 'before its fetch'));
+        guard.log.error(uncheckedMessage(request.url, 'before its fetch'));
       }
       // Wrap the queue the crawler reads now, so the next requests are checked where they should be.
       await crawler.getRequestQueue().then(

@@ -117,17 +117,24 @@ export type ResourceFetch = (
 ) => (Promise<unknown> & { abort?: () => void; response?: unknown }) | null;
 
 /**
- * The `ResourceLoader` class of the jsdom that `crawler`'s JSDOMCrawler loads, or `undefined` (not a
- * JSDOMCrawler, or a bundled one). JSDOMCrawler builds every page with one module-level
- * `new ResourceLoader()` that no option replaces (3.13.0 – 3.18.1): its class is the only way in.
- * Found by `loadedPackageOf`: the `@crawlee/jsdom` in Node's module cache whose
- * `JSDOMCrawler` is in the crawler's class chain, and the `jsdom` that module resolves.
+ * A `require` that resolves from the `@crawlee/jsdom` of `crawler`'s JSDOMCrawler, so that `jsdom`
+ * (and its modules) are the ones that crawler loads; `undefined` when it is not a JSDOMCrawler, or a
+ * bundled one. Found by `loadedPackageOf`: the `@crawlee/jsdom` in Node's module cache whose
+ * `JSDOMCrawler` is in the crawler's class chain.
  */
-export function jsdomResourceLoader(crawler: object): ResourceLoaderClass | undefined {
+export function jsdomRequireOf(crawler: object): NodeJS.Require | undefined {
   const file = loadedPackageOf(crawler, 'jsdom', 'JSDOMCrawler');
-  if (file === undefined) return undefined;
+  return file === undefined ? undefined : createRequire(file);
+}
+
+/**
+ * The `ResourceLoader` class of the jsdom `require` loads, or `undefined`. JSDOMCrawler builds every
+ * page with one module-level `new ResourceLoader()` that no option replaces (3.13.0 – 3.18.1, and
+ * 4.0.0-rc.0): its class is the only way in.
+ */
+export function jsdomResourceLoader(require: NodeJS.Require): ResourceLoaderClass | undefined {
   try {
-    const loader = (createRequire(file)('jsdom') as { ResourceLoader?: ResourceLoaderClass }).ResourceLoader;
+    const loader = (require('jsdom') as { ResourceLoader?: ResourceLoaderClass }).ResourceLoader;
     return typeof loader?.prototype?.fetch === 'function' ? loader : undefined;
   } catch {
     return undefined;

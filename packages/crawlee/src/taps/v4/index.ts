@@ -53,7 +53,7 @@ const attachV4: Tap = async ({ crawler: target, guard, queue, feeder }) => {
   const crawleePaces429 = domainThrottling(manager) !== undefined;
   const jsdom = attachJsdomHooksV4(crawler, guard);
   if (!jsdom && options.blockSubresources && kindOf(crawler) === 'jsdom')
-    crawler.log.warning(
+    guard.log.warning(
       "RobotsPlugin: this JSDOMCrawler's jsdom could not be found beside @crawlee/jsdom; its sub-resources (blockSubresources) are not checked.",
     );
   await attachNavigationChecks(crawler, guard, queue.checkedBeforeFetch, {
@@ -63,7 +63,7 @@ const attachV4: Tap = async ({ crawler: target, guard, queue, feeder }) => {
   attachBrowserNavigationV4(target, guard, queue.checkedBeforeFetch, crawleePaces429);
   // Every kind's `context.sendRequest()` goes through the crawler's HTTP client.
   if (options.checkSendRequest) await watchClientFetches(httpClientOf(target));
-  hookUserHandler((wrap) => wrapUserHandler(target, wrap), target.log, guard, queue);
+  hookUserHandler((wrap) => wrapUserHandler(target, wrap), guard.log, guard, queue);
   hookRequestHandling(target, guard, queue);
   wrapRun(crawler, guard, queue, feeder, async () => claim(await crawler.getRequestManager()));
 };
@@ -87,7 +87,7 @@ function hookRequestHandling(crawler: PublicCrawler, guard: RobotsGuard, queue: 
     if (!queue.checkedBeforeFetch.has(request)) {
       if (!warnedBypass) {
         warnedBypass = true;
-        crawler.log.error(uncheckedMessage(request.url, 'after its fetch'));
+        guard.log.error(uncheckedMessage(request.url, 'after its fetch'));
       }
       const skip = await guard.checkpoints.unchecked(request.url);
       if (skip !== undefined) return skipRequest(request, skip, guard.skips);
