@@ -17,6 +17,7 @@ const OPTIONS: readonly OptionHelp[] = [
   {
     flags: '-A, --user-agent <ua>',
     text: "the crawler's user-agent (full header or product token, e.g. HeedBot/1.0;\nat most 512 bytes)",
+    commands: ['check', 'explain', 'lint'],
   },
   {
     flags: '    --product-token <t>',
@@ -38,7 +39,16 @@ const OPTIONS: readonly OptionHelp[] = [
       'check reads robots.txt and, for train-ai and ai-input, tdmrep.json;\nexit code 1 when a purpose is disallowed',
     commands: ['check', 'explain'],
   },
-  { flags: '    --timeout <secs>', text: 'seconds for a whole robots.txt fetch, 0.001 to 2147483.647 (default 30)' },
+  {
+    flags: '    --snapshots <dir>',
+    text: 'audit: the robots.txt snapshot directory the crawl wrote (records.snapshots)',
+    commands: ['audit'],
+  },
+  {
+    flags: '    --timeout <secs>',
+    text: 'seconds for a whole robots.txt fetch, 0.001 to 2147483.647 (default 30)',
+    commands: ['check', 'explain', 'lint'],
+  },
   { flags: '    --color, --no-color', text: 'force colour on or off (default: on for a terminal unless NO_COLOR is set)' },
   { flags: '-h, --help', text: 'this help' },
 ];
@@ -58,6 +68,15 @@ const COMMANDS: Readonly<Record<CommandName, { readonly synopsis: string; readon
   lint: {
     synopsis: 'heed lint <robots.txt file|url>',
     text: 'Report what crawlers read differently from what the file says, line by line.',
+  },
+  audit: {
+    synopsis: 'heed audit <crawl-records.jsonl> --snapshots <dir>',
+    text:
+      "Judge every record of a crawl again against the robots.txt snapshot it names (today's\n" +
+      "parser, the record's product token), check each snapshot's bytes against its id and the\n" +
+      "record's outcome against its sightings; list every request that left unallowed, every\n" +
+      'missing or altered snapshot and every malformed line, then a summary per origin.\n' +
+      'Exit code 1 on any violation, 0 when clean.',
   },
 };
 
@@ -81,7 +100,10 @@ export const USAGE = [
   'Usage: heed <command> [options]',
   '',
   'Commands:',
-  ...(['check', 'explain', 'lint'] as const).flatMap((name) => [`  ${COMMANDS[name].synopsis}`, ...indent(COMMANDS[name].text, 6)]),
+  ...(['check', 'explain', 'lint', 'audit'] as const).flatMap((name) => [
+    `  ${COMMANDS[name].synopsis}`,
+    ...indent(COMMANDS[name].text, 6),
+  ]),
   `  ${SITE_URLS}`,
   '  heed lint --summary <directory>',
   '      Lint every file of a directory; print how many files have each diagnostic.',
@@ -100,7 +122,7 @@ export const USAGE = [
 export function commandHelp(command: CommandName): string {
   const { synopsis, text } = COMMANDS[command];
   const lines = [`Usage: ${synopsis} [options]`, ...(command === 'lint' ? ['       heed lint --summary <directory>'] : []), '', text];
-  if (command !== 'check') lines.push(SITE_URLS);
+  if (command === 'explain' || command === 'lint') lines.push(SITE_URLS);
   lines.push('', 'Options:', ...optionLines(command));
   if (command === 'lint') lines.push('', 'Diagnostic codes (for --ignore):', ...diagnosticLines());
   lines.push('', INPUTS, EXIT_CODES, '');
