@@ -42,7 +42,7 @@ export type { RedisStoreOptions, RedisClientLike } from './cache/redis.js';
 export { HeedError, InvalidOptionsError, RobotsFetchError, ManagerClosedError, InvalidUrlError, MissingDependencyError } from './errors.js';
 export type { RobotsFetchErrorCode } from './errors.js';
 export { SnapshotDirectory, SnapshotFileError } from './snapshots/directory.js';
-export { snapshotIdOf, EMPTY_SNAPSHOT_ID, SNAPSHOT_OUTCOMES, MAX_SIGHTINGS, decodeSightings, sightingsOf } from './snapshots/snapshot.js';
+export { snapshotIdOf, SNAPSHOT_OUTCOMES, sightingsOf } from './snapshots/snapshot.js';
 export type { SnapshotStore, StoredSnapshot, SnapshotSighting, SightingLog, SnapshotOutcome } from './snapshots/snapshot.js';
 export { boundedGet } from './fetch/bounded-get.js';
 export type { BoundedGetOptions, BoundedResponse, BoundedRedirectFailure } from './fetch/bounded-get.js';
