@@ -5,8 +5,7 @@
  * - {@link RecordsFileLimits.flushMs} (1 s by default) after the first record of a buffer, on a timer;
  * - at the end of every `crawler.run()` (the plugin flushes), whether it ended or threw;
  * - on `SIGINT` and `SIGTERM`, synchronously, in the signal's listener; then the signal goes on as
- *   it would have: when no other listener is there, the listener steps aside and raises the signal
- *   again, so the process ends as Node.js would have ended it;
+ *   it would have without us (see {@link onSignal});
  * - on the process's `exit` event (`process.exit()`, an uncaught exception), synchronously.
  *
  * Writes are synchronous (`fs.writeSync`): a flush is one write of at most the buffer, which the
@@ -111,13 +110,25 @@ function flushAll(): void {
   }
 }
 
+/**
+ * On a signal: flush, then step aside, so the signal does what it would have done without us. Our
+ * listener runs first (it is prepended) and removes itself before the others of the same signal
+ * run: a listener that acts only when it is alone (signal-exit, which Crawlee's dependencies
+ * install, re-raises the signal then) sees the listeners as they would be without us, and
+ * Crawlee's own `SIGINT` listener still pauses the run. With no listener left at all, the signal is
+ * raised again, and Node.js ends the process by it. We listen again once the others have run, for
+ * the next signal.
+ */
 const onSignal = (signal: NodeJS.Signals): void => {
   flushAll();
-  // Another listener (Crawlee pauses a run on SIGINT) decides what the signal does. Alone, the
-  // signal must do what it would have done without us: step aside and raise it again.
-  if (process.listenerCount(signal) > 1) return;
   unlisten();
-  process.kill(process.pid, signal);
+  if (process.listenerCount(signal) === 0) {
+    process.kill(process.pid, signal);
+    return;
+  }
+  setImmediate(() => {
+    if (open.size > 0) listen();
+  });
 };
 const onExit = (): void => flushAll();
 let listening = false;
@@ -125,7 +136,7 @@ let listening = false;
 function listen(): void {
   if (listening) return;
   listening = true;
-  for (const signal of SIGNALS) process.on(signal, onSignal);
+  for (const signal of SIGNALS) process.prependListener(signal, onSignal);
   process.on('exit', onExit);
 }
 
