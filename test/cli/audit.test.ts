@@ -54,6 +54,8 @@ describe('heed audit', () => {
       record({ snapshot: 'sha256:../../etc' }),
       record({ reason: 'unavailable', url: `${ORIGIN}/private/x` }),
       record({ origin: 'https://b.example', url: 'https://b.example/page' }),
+      // Moved to another origin, its origin left as it was: not judged by the first origin's rules.
+      record({ url: 'https://b.example/private/x' }),
     ]);
     const result = await run(['audit', path, '--snapshots', snapshots, '--json']);
     expect(result.code).toBe(1);
@@ -65,6 +67,7 @@ describe('heed audit', () => {
       // Claims the robots.txt was a 404 (allow-all), which the snapshot was never seen as.
       [5, 'outcome-not-seen'],
       [6, 'outcome-not-seen'],
+      [7, 'malformed-line'],
     ]);
   });
 

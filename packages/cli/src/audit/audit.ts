@@ -17,7 +17,7 @@
  * kept, and origins past {@link MAX_ORIGINS} are summed into one row.
  */
 import type { RobotsTxt } from '@heed/parser';
-import { sightingsOf } from '@heed/manager';
+import { originOf, sightingsOf } from '@heed/manager';
 import { readLines } from './lines.js';
 import { readRecord, type AuditedRecord } from './record.js';
 import { SnapshotShelf } from './snapshots.js';
@@ -130,6 +130,16 @@ export async function audit(path: string, snapshots: string, onBytes?: (bytes: n
       find({ kind: 'malformed-line', line: line.number, detail: record.problem });
       continue;
     }
+    // A record's rules are those of its URL's origin: a URL moved to another origin is not judged by the first one's file.
+    if (record.origin !== '' && originOf(record.url) !== record.origin) {
+      find({
+        kind: 'malformed-line',
+        line: line.number,
+        url: record.url,
+        detail: `the URL ${record.url} is not of the record's origin ${record.origin}`,
+      });
+      continue;
+    }
     records++;
     const counts = countsOf(record.origin);
     if (record.snapshot !== undefined && counts.versions.size < MAX_VERSIONS_PER_ORIGIN) counts.versions.add(record.snapshot);
@@ -205,7 +215,14 @@ async function judge(record: AuditedRecord, line: number, shelf: SnapshotShelf, 
           : `${snapshot} was never seen for ${record.origin} as "${outcome}" (seen: ${seen.map((s) => s.outcome).join(', ') || 'never for this origin'})`;
       find({ kind, line, url, snapshot, detail });
     }
-    const allowed = allowedBy(outcome, loaded.robots, record);
+    let allowed: boolean;
+    try {
+      allowed = allowedBy(outcome, loaded.robots, record);
+    } catch (error) {
+      // A product token the parser cannot match by: the record cannot be judged as it stands.
+      find({ kind: 'malformed-line', line, url, detail: `cannot be judged: ${error instanceof Error ? error.message : String(error)}` });
+      return;
+    }
     if (record.allowed && !allowed) {
       const decision = RULE_OUTCOMES.has(outcome) ? loaded.robots.decide(url, record.productToken) : undefined;
       const by =
