@@ -24,6 +24,7 @@ const OPTIONS: readonly OptionHelp[] = [
     text:
       'the token groups are matched by, when the user-agent does not start with\nit (e.g. MyBot for "Mozilla/5.0 (compatible; MyBot/1.0)"); several\n' +
       '(repeatable or comma-separated, e.g. MyBot-News,MyBot): the groups of\nevery named token apply, the * group only when none is named',
+    commands: ['check', 'explain', 'lint'],
   },
   { flags: '    --json', text: 'machine-readable output on stdout (errors too)' },
   { flags: '    --ignore <codes>', text: 'lint: comma-separated diagnostic codes to leave out', commands: ['lint'] },
@@ -81,6 +82,7 @@ const COMMANDS: Readonly<Record<CommandName, { readonly synopsis: string; readon
 };
 
 const EXIT_CODES = 'Exit codes: 0 allowed / no errors, 1 disallowed / errors found, 2 bad usage or an unreadable input.';
+const AUDIT_EXIT_CODES = 'Exit codes: 0 clean, 1 a violation found, 2 bad usage or an unreadable input.';
 const INPUTS = 'Files are read up to 500 KiB (what crawlers read) and robots.txt URLs fetched as a crawler does.';
 const SITE_URLS = 'For explain and lint, any URL of a site stands for its /robots.txt, the one file crawlers read.';
 
@@ -100,13 +102,12 @@ export const USAGE = [
   'Usage: heed <command> [options]',
   '',
   'Commands:',
-  ...(['check', 'explain', 'lint', 'audit'] as const).flatMap((name) => [
-    `  ${COMMANDS[name].synopsis}`,
-    ...indent(COMMANDS[name].text, 6),
-  ]),
+  ...(['check', 'explain', 'lint'] as const).flatMap((name) => [`  ${COMMANDS[name].synopsis}`, ...indent(COMMANDS[name].text, 6)]),
   `  ${SITE_URLS}`,
   '  heed lint --summary <directory>',
   '      Lint every file of a directory; print how many files have each diagnostic.',
+  `  ${COMMANDS.audit.synopsis}`,
+  ...indent(COMMANDS.audit.text, 6),
   '  Run heed <command> --help for one command (heed lint --help lists the diagnostic codes).',
   '',
   'Options:',
@@ -125,7 +126,7 @@ export function commandHelp(command: CommandName): string {
   if (command === 'explain' || command === 'lint') lines.push(SITE_URLS);
   lines.push('', 'Options:', ...optionLines(command));
   if (command === 'lint') lines.push('', 'Diagnostic codes (for --ignore):', ...diagnosticLines());
-  lines.push('', INPUTS, EXIT_CODES, '');
+  lines.push('', ...(command === 'audit' ? [AUDIT_EXIT_CODES] : [INPUTS, EXIT_CODES]), '');
   return lines.join('\n');
 }
 
