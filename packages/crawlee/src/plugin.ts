@@ -256,6 +256,7 @@ function recordCrawl(
     },
     manager,
     warn,
+    guard.usage,
   );
   guard.checkpoints.observer = recorder;
   skips.recorder = recorder;

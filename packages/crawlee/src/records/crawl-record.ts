@@ -4,7 +4,7 @@
  * `heed audit` judge every request again after the crawl. The fields are declared here once; the
  * recorder (`recorder.ts`) builds them and the sinks write them.
  */
-import type { Verdict, VerdictReason } from '@heed/manager';
+import type { UsageReport, Verdict, VerdictReason } from '@heed/manager';
 import type { ProductTokens } from '@heed/parser';
 import { SKIP_STAGES, type SkipEvent, type SkipReason, type SkipStage } from '../report/skip-events.js';
 
@@ -60,6 +60,12 @@ export interface CrawlRecord {
   readonly referrer?: string;
   /** The declared `purposes`, when there are any. */
   readonly purposes?: readonly string[];
+  /**
+   * For a request that left, with `purposes`: each purpose's preference and the evidence that
+   * decided it (robots.txt and tdmrep.json, as judged before the fetch; the response's headers and
+   * meta tags come later, and a refusal by them is a `usage` skip at stage `response`).
+   */
+  readonly usagePreferences?: readonly { readonly purpose: string; readonly preference: string; readonly evidence?: string }[];
   /** For a `usage` skip: the purpose refused and the evidence that decided. */
   readonly usage?: { readonly purpose: string; readonly evidence?: string };
   /** For a `check-failed` skip: what failed. */
@@ -83,6 +89,7 @@ export function passRecord(
   verdict: Verdict | undefined,
   referrer: string | undefined,
   context: RecordContext,
+  usage?: UsageReport,
 ): CrawlRecord {
   const userAgent = door === 'sitemap-file' ? context.userAgent : context.pageUserAgent;
   const reason: PassReason = verdict === undefined ? 'unchecked' : (verdict.reason as PassReason);
@@ -100,7 +107,16 @@ export function passRecord(
     ...(userAgent === undefined ? {} : { userAgent }),
     ...(referrer === undefined ? {} : { referrer: withoutUserinfo(referrer) }),
     ...(context.purposes.length === 0 ? {} : { purposes: context.purposes }),
+    ...(usage === undefined ? {} : { usagePreferences: preferencesOf(usage, context.purposes) }),
   };
+}
+
+/** Each declared purpose's preference in `report`, with the evidence that decided it. */
+function preferencesOf(report: UsageReport, purposes: readonly string[]): NonNullable<CrawlRecord['usagePreferences']> {
+  return purposes.map((purpose) => {
+    const evidence = report.decision(purpose);
+    return { purpose, preference: report.preference(purpose), ...(evidence === undefined ? {} : { evidence: evidence.description }) };
+  });
 }
 
 /** The record of a skip. */

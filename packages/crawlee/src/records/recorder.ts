@@ -6,6 +6,7 @@
  * every snapshot a record names is on disk before the record is.
  */
 import { SnapshotDirectory, type Verdict } from '@heed/manager';
+import type { UsageVerdicts } from '../guard/usage-verdicts.js';
 import type { RobotsManagerLike } from '../manager-contract.js';
 import type { SkipEvent } from '../report/skip-events.js';
 import { passRecord, skipRecord, type CrawlRecord, type PassDoor, type RecordContext } from './crawl-record.js';
@@ -22,6 +23,8 @@ export class CrawlRecorder {
     private readonly context: RecordContext,
     private readonly manager: RobotsManagerLike,
     private readonly warn: (message: string) => void,
+    /** The usage verdicts the checks worked out (with `purposes`): read, never asked for. */
+    private readonly usage?: UsageVerdicts,
   ) {
     this.onRecord = options.onRecord;
     if (options.snapshots !== undefined) {
@@ -36,7 +39,8 @@ export class CrawlRecorder {
 
   /** A checkpoint let a request go by `door`, on `verdict` (`undefined`: no check was asked for). */
   passed(door: PassDoor, url: string, verdict: Verdict | undefined, from?: string): void {
-    this.emit(passRecord(door, url, verdict, from, this.context));
+    const usage = this.context.purposes.length === 0 ? undefined : this.usage?.known(url);
+    this.emit(passRecord(door, url, verdict, from, this.context, usage));
   }
 
   /** A URL was kept out of the crawl. */
