@@ -56,6 +56,8 @@ describe('heed audit', () => {
       record({ origin: 'https://b.example', url: 'https://b.example/page' }),
       // Moved to another origin, its origin left as it was: not judged by the first origin's rules.
       record({ url: 'https://b.example/private/x' }),
+      // A WebSocket is judged by its http(s) twin: of the origin, and clean.
+      record({ url: 'wss://a.example/socket' }),
     ]);
     const result = await run(['audit', path, '--snapshots', snapshots, '--json']);
     expect(result.code).toBe(1);

@@ -131,7 +131,7 @@ export async function audit(path: string, snapshots: string, onBytes?: (bytes: n
       continue;
     }
     // A record's rules are those of its URL's origin: a URL moved to another origin is not judged by the first one's file.
-    if (record.origin !== '' && originOf(record.url) !== record.origin) {
+    if (record.origin !== '' && originOf(httpUrlOf(record.url)) !== record.origin) {
       find({
         kind: 'malformed-line',
         line: line.number,
@@ -259,6 +259,11 @@ function outcomeOf(record: AuditedRecord): string | undefined {
 function allowedBy(outcome: string, robots: RobotsTxt, record: AuditedRecord): boolean {
   if (RULE_OUTCOMES.has(outcome)) return robots.isAllowed(record.url, record.productToken);
   return ALLOW_ALL.has(outcome);
+}
+
+/** A WebSocket URL as robots.txt judges it, by its http(s) twin (as the plugin checks it); any other URL as it is. */
+function httpUrlOf(url: string): string {
+  return url.replace(/^ws(s?):/i, 'http$1:');
 }
 
 function tokenLabel(record: AuditedRecord): string {
