@@ -37,6 +37,17 @@ const cases: [string, Record<string, unknown>, string, RegExp][] = [
   ['manager not a manager', { userAgent: 'Bot', manager: {} }, 'manager', /RobotsManager/],
   ['proxy URL without scheme', { userAgent: 'Bot', sitemaps: { proxyUrl: 'proxy.example:8000' } }, 'sitemaps.proxyUrl', /proxy URL/],
   ['sitemaps: true is not an object', { userAgent: 'Bot', sitemaps: 'on' }, 'sitemaps', /false \(off\) or an object/],
+  ['records: a path', { userAgent: 'Bot', records: 'crawl.jsonl' }, 'records', /\{ file: 'crawl-records.jsonl'/],
+  ['records with nowhere to write', { userAgent: 'Bot', records: { snapshots: 'snapshots/' } }, 'records', /file .* or onRecord/],
+  ['records: a misspelt field', { userAgent: 'Bot', records: { flie: 'x.jsonl' } }, 'records.flie', /did you mean "file"/],
+  ['records: an empty file name', { userAgent: 'Bot', records: { file: '' } }, 'records.file', /file or directory path/],
+  ['records: a tiny buffer', { userAgent: 'Bot', records: { file: 'x.jsonl', maxBufferBytes: 10 } }, 'records.maxBufferBytes', /1,024/],
+  [
+    'records.snapshots with a manager that keeps none',
+    { userAgent: 'Bot', records: { file: 'x.jsonl', snapshots: 's/' } },
+    'records',
+    /keepSnapshotsIn/,
+  ],
 ];
 
 describe('RobotsPlugin.attach() options', () => {

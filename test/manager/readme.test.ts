@@ -79,6 +79,13 @@ describe('README examples', () => {
     expect(server.robotsRequests()).toBe(1);
   });
 
+  it('snapshots: the verdict names a snapshot the directory holds, with its sighting', async () => {
+    server.seen.length = 0;
+    const [id, outcome] = (await runExample(find('keepSnapshotsIn('))).trim().split(' ');
+    expect(id).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(outcome).toBe('rules');
+  });
+
   it.skipIf(!has('redis-server', 'test/manager/readme.test.ts, the RedisStore example'))('RedisStore', async () => {
     const redis: RedisServer = await startRedis();
     try {

@@ -18,7 +18,7 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
-export type CommandName = 'check' | 'explain' | 'lint';
+export type CommandName = 'check' | 'explain' | 'lint' | 'audit';
 
 /** The user-agent header when the command line names none (lint fetches). */
 export const DEFAULT_USER_AGENT = 'heed-cli';
@@ -51,6 +51,8 @@ export interface CliOptions {
   readonly ignore: readonly string[];
   /** `--purpose train-ai` (repeatable, or comma-separated): usage categories to report on (check, explain). */
   readonly purposes: readonly string[];
+  /** `audit --snapshots <dir>`: the snapshot directory the records name snapshots in. */
+  readonly snapshots?: string;
 }
 
 export type Invocation =
@@ -58,7 +60,7 @@ export type Invocation =
   | { readonly kind: 'version' }
   | { readonly kind: 'run'; readonly command: CommandName; readonly operands: readonly string[]; readonly options: CliOptions };
 
-const COMMANDS = new Set<string>(['check', 'explain', 'lint']);
+const COMMANDS = new Set<string>(['check', 'explain', 'lint', 'audit']);
 
 /** The command `argv` names (its first operand, when that is a command), for the help a usage error points at. */
 export function commandOf(argv: readonly string[]): CommandName | undefined {
@@ -97,6 +99,7 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
         summary: { type: 'boolean', default: false },
         timeout: { type: 'string' },
         purpose: { type: 'string', multiple: true },
+        snapshots: { type: 'string' },
         color: { type: 'boolean' },
         'no-color': { type: 'boolean' },
         help: { type: 'boolean', short: 'h', default: false },
@@ -113,8 +116,8 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
     const topic = command === 'help' ? operands[0] : command;
     return topic !== undefined && COMMANDS.has(topic) ? { kind: 'help', command: topic as CommandName } : { kind: 'help' };
   }
-  if (command === undefined) throw new UsageError('no command given; use check, explain or lint.');
-  if (!COMMANDS.has(command)) throw new UsageError(`unknown command "${command}"; use check, explain or lint.`);
+  if (command === undefined) throw new UsageError('no command given; use check, explain, lint or audit.');
+  if (!COMMANDS.has(command)) throw new UsageError(`unknown command "${command}"; use check, explain, lint or audit.`);
 
   const userAgent = values['user-agent'];
   const color = values['no-color'] === true ? false : values.color;
@@ -128,6 +131,7 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
       .map((code) => code.trim())
       .filter((code) => code.length > 0),
     purposes: readPurposes(values.purpose ?? []),
+    ...(values.snapshots === undefined ? {} : { snapshots: values.snapshots }),
   };
 
   switch (command) {
@@ -157,10 +161,18 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
           options.summary ? 'lint --summary needs exactly one directory.' : 'lint needs exactly one robots.txt file or URL.',
         );
       break;
+    case 'audit':
+      if (operands.length !== 1)
+        throw new UsageError('audit needs exactly one records file, e.g. heed audit crawl-records.jsonl --snapshots robots-snapshots/.');
+      if (options.snapshots === undefined)
+        throw new UsageError('audit needs --snapshots <dir>: the snapshot directory the crawl wrote (option records.snapshots).');
+      break;
   }
+  if (options.snapshots !== undefined && command !== 'audit') throw new UsageError('--snapshots only applies to audit.');
   if (options.summary && command !== 'lint') throw new UsageError('--summary only applies to lint.');
   if (options.ignore.length > 0 && command !== 'lint') throw new UsageError('--ignore only applies to lint.');
-  if (options.purposes.length > 0 && command === 'lint') throw new UsageError('--purpose only applies to check and explain.');
+  if (options.purposes.length > 0 && (command === 'lint' || command === 'audit'))
+    throw new UsageError('--purpose only applies to check and explain.');
   return { kind: 'run', command: command as CommandName, operands, options };
 }
 

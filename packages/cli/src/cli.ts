@@ -9,6 +9,7 @@ import { printable } from '@heed/parser';
 import { readFileSync } from 'node:fs';
 import { commandOf, parseCommandLine, UsageError, type Invocation } from './args.js';
 import { commandHelp, USAGE } from './help.js';
+import { auditCommand } from './audit-command.js';
 import { checkCommand } from './check-command.js';
 import { explainCommand } from './explain-command.js';
 import { lintCommand, type CommandResult } from './lint-command.js';
@@ -54,6 +55,8 @@ async function run(invocation: Invocation, io: HeedIo): Promise<CommandResult> {
       return explainCommand(operands[0] as string, operands.slice(1), options, style);
     case 'check':
       return checkCommand(operands, options, style);
+    case 'audit':
+      return auditCommand(operands[0] as string, options, style, io.stderr);
   }
 }
 

@@ -17,12 +17,14 @@ const OPTIONS: readonly OptionHelp[] = [
   {
     flags: '-A, --user-agent <ua>',
     text: "the crawler's user-agent (full header or product token, e.g. HeedBot/1.0;\nat most 512 bytes)",
+    commands: ['check', 'explain', 'lint'],
   },
   {
     flags: '    --product-token <t>',
     text:
       'the token groups are matched by, when the user-agent does not start with\nit (e.g. MyBot for "Mozilla/5.0 (compatible; MyBot/1.0)"); several\n' +
       '(repeatable or comma-separated, e.g. MyBot-News,MyBot): the groups of\nevery named token apply, the * group only when none is named',
+    commands: ['check', 'explain', 'lint'],
   },
   { flags: '    --json', text: 'machine-readable output on stdout (errors too)' },
   { flags: '    --ignore <codes>', text: 'lint: comma-separated diagnostic codes to leave out', commands: ['lint'] },
@@ -38,7 +40,16 @@ const OPTIONS: readonly OptionHelp[] = [
       'check reads robots.txt and, for train-ai and ai-input, tdmrep.json;\nexit code 1 when a purpose is disallowed',
     commands: ['check', 'explain'],
   },
-  { flags: '    --timeout <secs>', text: 'seconds for a whole robots.txt fetch, 0.001 to 2147483.647 (default 30)' },
+  {
+    flags: '    --snapshots <dir>',
+    text: 'audit: the robots.txt snapshot directory the crawl wrote (records.snapshots)',
+    commands: ['audit'],
+  },
+  {
+    flags: '    --timeout <secs>',
+    text: 'seconds for a whole robots.txt fetch, 0.001 to 2147483.647 (default 30)',
+    commands: ['check', 'explain', 'lint'],
+  },
   { flags: '    --color, --no-color', text: 'force colour on or off (default: on for a terminal unless NO_COLOR is set)' },
   { flags: '-h, --help', text: 'this help' },
 ];
@@ -59,9 +70,19 @@ const COMMANDS: Readonly<Record<CommandName, { readonly synopsis: string; readon
     synopsis: 'heed lint <robots.txt file|url>',
     text: 'Report what crawlers read differently from what the file says, line by line.',
   },
+  audit: {
+    synopsis: 'heed audit <crawl-records.jsonl> --snapshots <dir>',
+    text:
+      "Judge every record of a crawl again against the robots.txt snapshot it names (today's\n" +
+      "parser, the record's product token), check each snapshot's bytes against its id and the\n" +
+      "record's outcome against its sightings; list every request that left unallowed, every\n" +
+      'missing or altered snapshot and every malformed line, then a summary per origin.\n' +
+      'Exit code 1 on any violation, 0 when clean.',
+  },
 };
 
 const EXIT_CODES = 'Exit codes: 0 allowed / no errors, 1 disallowed / errors found, 2 bad usage or an unreadable input.';
+const AUDIT_EXIT_CODES = 'Exit codes: 0 clean, 1 a violation found, 2 bad usage or an unreadable input.';
 const INPUTS = 'Files are read up to 500 KiB (what crawlers read) and robots.txt URLs fetched as a crawler does.';
 const SITE_URLS = 'For explain and lint, any URL of a site stands for its /robots.txt, the one file crawlers read.';
 
@@ -85,6 +106,8 @@ export const USAGE = [
   `  ${SITE_URLS}`,
   '  heed lint --summary <directory>',
   '      Lint every file of a directory; print how many files have each diagnostic.',
+  `  ${COMMANDS.audit.synopsis}`,
+  ...indent(COMMANDS.audit.text, 6),
   '  Run heed <command> --help for one command (heed lint --help lists the diagnostic codes).',
   '',
   'Options:',
@@ -100,10 +123,10 @@ export const USAGE = [
 export function commandHelp(command: CommandName): string {
   const { synopsis, text } = COMMANDS[command];
   const lines = [`Usage: ${synopsis} [options]`, ...(command === 'lint' ? ['       heed lint --summary <directory>'] : []), '', text];
-  if (command !== 'check') lines.push(SITE_URLS);
+  if (command === 'explain' || command === 'lint') lines.push(SITE_URLS);
   lines.push('', 'Options:', ...optionLines(command));
   if (command === 'lint') lines.push('', 'Diagnostic codes (for --ignore):', ...diagnosticLines());
-  lines.push('', INPUTS, EXIT_CODES, '');
+  lines.push('', ...(command === 'audit' ? [AUDIT_EXIT_CODES] : [INPUTS, EXIT_CODES]), '');
   return lines.join('\n');
 }
 

@@ -11,7 +11,9 @@
  * pages' links out of the queue and tell the handler about `noindex`. With `purposes`
  * (`['train-ai']`, ...), AI-usage preferences (robots.txt `Content-Usage`/`Content-Signal`,
  * tdmrep.json, response headers, `noai` meta tags) keep disallowed URLs unfetched and disallowed
- * pages away from the handler, each skip explained.
+ * pages away from the handler, each skip explained. With `records`, every request that left and
+ * every skip is written to a JSON Lines file naming the robots.txt snapshot it was judged by, for
+ * `heed audit` to check afterwards.
  *
  * This file is the whole public API (the "Exports" section of docs/reference.md lists the same names).
  */
@@ -30,6 +32,9 @@ export {
 } from './errors.js';
 export type { SkipEvent, SkipReason, SkipStage, UsageSkip } from './report/skip-events.js';
 export { SKIP_REASONS, SKIP_STAGES } from './report/skip-events.js';
+export type { CrawlRecord, PassDoor, PassReason, RecordStage } from './records/crawl-record.js';
+export { PASS_DOORS } from './records/crawl-record.js';
+export type { RecordsOptions } from './records/records-options.js';
 export type { RobotsPluginStats } from './report/stats.js';
 export type { RobotsDirectives, MetaTag } from './page-signals/meta-robots.js';
 export type { UsageReport, UsageEvidence } from '@heed/manager';

@@ -11,7 +11,8 @@ import type { RobotsManager } from '@heed/manager';
  * (attach() says so when it is missing). `crawlClock` shares crawl-delay and `Retry-After` with
  * every process on the same store; without it each crawler keeps its own clock. `decideCached` is
  * optional: with it, links of origins already known are judged without a promise each; without it,
- * every URL goes through `decide()`.
+ * every URL goes through `decide()`. `keepSnapshotsIn` and `snapshotsWritten` are needed only with
+ * `records.snapshots` (attach() says so when they are missing).
  */
 export type RobotsManagerLike = Pick<RobotsManager, 'decide' | 'sitemaps' | 'crawlDelay' | 'prefetch' | 'close'> &
-  Partial<Pick<RobotsManager, 'usage' | 'crawlClock' | 'decideCached'>>;
+  Partial<Pick<RobotsManager, 'usage' | 'crawlClock' | 'decideCached' | 'keepSnapshotsIn' | 'snapshotsWritten'>>;

@@ -19,6 +19,7 @@ import {
 } from '@heed/parser';
 import type { RobotsManagerLike } from './manager-contract.js';
 import type { SkipEvent } from './report/skip-events.js';
+import { checkRecords, type RecordsOptions, type ResolvedRecordsOptions } from './records/records-options.js';
 import { LOG_SKIPS_MODES, type LogSkipsMode } from './report/skip-log.js';
 import { MAX_TIMER_MS } from './timers.js';
 
@@ -180,6 +181,13 @@ const SITEMAPS_FIELD: OptionField<SitemapOptions | boolean, ResolvedSitemapOptio
   { orFalse: true, expected: 'false (off) or an object of sitemap options' },
 );
 
+/** The `records` option: off when absent or `false`; an object of {@link RecordsOptions} resolved with its defaults. */
+const RECORDS_FIELD: OptionField<RecordsOptions | false, ResolvedRecordsOptions | undefined, undefined> = {
+  kind: 'custom',
+  default: undefined,
+  read: (value, at) => checkRecords(value, at.name, at.fail),
+};
+
 /** The options of `RobotsPlugin.attach()`. */
 const PLUGIN_OPTIONS = defineOptions(WHERE, {
   // Documented on RobotsPluginOptions, where it is required.
@@ -313,6 +321,17 @@ const PLUGIN_OPTIONS = defineOptions(WHERE, {
    * @default `'allow'`
    */
   unknownUsage: option.choice({ default: 'allow', values: ['allow', 'disallow'] }),
+  /**
+   * Keep a record of the crawl, to prove afterwards what was fetched under which rules: a JSON
+   * Lines `file` with one object per request that left (every door: before the fetch, rewrites,
+   * redirect hops, popups, sub-resources, `sendRequest()`, Heed's own sitemap fetches) and per
+   * skip, each naming the robots.txt snapshot its verdict was made with; and a `snapshots`
+   * directory holding every robots.txt body the manager accepted, once, with when and where it was
+   * seen. `heed audit <file> --snapshots <dir>` judges every record again. See
+   * {@link RecordsOptions} for the fields and when records are flushed.
+   * @default off
+   */
+  records: RECORDS_FIELD,
 });
 
 /** Options of `RobotsPlugin.attach()`: see {@link PLUGIN_OPTIONS} for each. `userAgent` is required. */
@@ -352,6 +371,17 @@ export function resolveOptions(input: unknown): ResolvedOptions {
     throw new InvalidOptionsError(
       'manager',
       'has no usage() method, which purposes needs; pass a RobotsManager from @heed/manager 0.2 or later.',
+      WHERE,
+    );
+  }
+  if (
+    resolved.records?.snapshots !== undefined &&
+    resolved.manager !== undefined &&
+    typeof resolved.manager.keepSnapshotsIn !== 'function'
+  ) {
+    throw new InvalidOptionsError(
+      'records',
+      'snapshots needs a manager with keepSnapshotsIn(); pass a RobotsManager from @heed/manager 0.2 or later, or leave records.snapshots out.',
       WHERE,
     );
   }

@@ -14,6 +14,7 @@ import { NO_DIRECTIVES, type RobotsDirectives } from './page-signals/meta-robots
 import { resolveOptions, type ResolvedOptions, type ResolvedSitemapOptions, type RobotsPluginOptions } from './options.js';
 import { SitemapFeeder, type SitemapFeederDeps } from './sitemaps/feeder.js';
 import type { SitemapUrl } from './sitemaps/index.js';
+import { CrawlRecorder } from './records/recorder.js';
 import { managerLogOf, printableLog } from './report/crawler-log.js';
 import { requestListWarning } from './sources/request-lists.js';
 import { SkipLog } from './report/skip-log.js';
@@ -56,6 +57,7 @@ export class RobotsPlugin {
     private readonly guard: RobotsGuard,
     private readonly feeder: SitemapFeeder | undefined,
     private readonly ownsManager: boolean,
+    private readonly recorder: CrawlRecorder | undefined,
   ) {}
 
   /**
@@ -153,8 +155,9 @@ export class RobotsPlugin {
     if (feeder) guard.verdicts.tellPageOrigins(feeder);
     if (feeder) queue.alsoWaitFor(feeder);
     await tap.attach({ crawler: target, guard, queue, feeder });
+    const recorder = resolved.records === undefined ? undefined : recordCrawl(resolved, manager, guard, skips, target, warn);
     attached.add(crawler);
-    return new RobotsPlugin(resolved, manager, guard, feeder, resolved.manager === undefined);
+    return new RobotsPlugin(resolved, manager, guard, feeder, resolved.manager === undefined, recorder);
   }
 
   /** What the plugin has done so far: allowed, skipped by reason and stage, robots.txt statuses, sitemap URLs. */
@@ -190,9 +193,19 @@ export class RobotsPlugin {
     await this.feeder?.whenIdle();
   }
 
-  /** Stops sitemap reading and, when the plugin created the manager, closes it. */
+  /**
+   * Writes the crawl records buffered so far (option `records`) and waits for the robots.txt
+   * snapshots written in the background. The plugin flushes by itself at the end of every
+   * `crawler.run()`, on `SIGINT`/`SIGTERM` and at exit: call it to read the file mid-run.
+   */
+  async flushRecords(): Promise<void> {
+    await this.recorder?.flush();
+  }
+
+  /** Stops sitemap reading, closes the records file and, when the plugin created the manager, closes it. */
   async close(): Promise<void> {
     this.feeder?.close();
+    await this.recorder?.close();
     if (this.ownsManager) await this.manager.close();
   }
 }
@@ -238,6 +251,45 @@ async function enqueueSitemapUrls(
   // limits (maxRequestsPerCrawl).
   if (accepted.length > 0) await queue.addChecked(accepted, () => crawler.addRequests(accepted, { waitForAllRequestsToBeAdded: true }));
   return accepted.length;
+}
+
+/**
+ * The recorder of option `records`, told of every request a checkpoint lets go and of every skip,
+ * and flushed at the end of each `crawler.run()`: wrapped after the tap's own wrapper, so the
+ * records of the run's last requests (and of the sitemaps it stopped) are written before `run()`
+ * returns or throws.
+ */
+function recordCrawl(
+  options: ResolvedOptions,
+  manager: RobotsManagerLike,
+  guard: RobotsGuard,
+  skips: Skips,
+  crawler: PublicCrawler,
+  warn: (message: string) => void,
+): CrawlRecorder {
+  const recorder = new CrawlRecorder(
+    options.records!,
+    {
+      productToken: options.productToken,
+      purposes: options.purposes,
+      pageUserAgent: options.identifyPages ? options.userAgent : undefined,
+      userAgent: options.userAgent,
+    },
+    manager,
+    warn,
+    guard.usage,
+  );
+  guard.checkpoints.observer = recorder;
+  skips.recorder = recorder;
+  const run = crawler.run.bind(crawler);
+  crawler.run = async (...args: Parameters<PublicCrawler['run']>) => {
+    try {
+      return await run(...args);
+    } finally {
+      await recorder.flush();
+    }
+  };
+  return recorder;
 }
 
 async function createManager(userAgent: string, productToken: ProductTokens, log: Log): Promise<RobotsManagerLike> {

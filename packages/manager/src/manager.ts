@@ -11,6 +11,7 @@ import type { ProductTokens, RobotsTxt } from '@heed/parser';
 import { consoleLog } from './cache/console-log.js';
 import { MemoryStore } from './cache/memory.js';
 import type { RobotsStore, SharedCrawlClock } from './cache/store.js';
+import type { SnapshotStore } from './snapshots/snapshot.js';
 import { InvalidOptionsError, InvalidUrlError, ManagerClosedError } from './errors.js';
 import type { FetchContext } from './fetch/fetch-context.js';
 import type { FetchCounts } from './loader/fetch-log.js';
@@ -22,6 +23,7 @@ import type { RobotsRecord, RobotsRecordStatus } from './record.js';
 import { allowedBy, robotsKind, verdictOf, type RobotsRules } from './loader/robots-file.js';
 import { madeBy, RecentVerdicts } from './recent-verdicts.js';
 import { invalidUrlVerdict, type Verdict } from './verdict.js';
+import { SnapshotKeeper } from './snapshots/keeper.js';
 import { TDMREP_CACHE, tdmrepKind, usageReport, type TdmRepReading, type UsageQuery, type UsageReport } from './usage/index.js';
 
 export type { Verdict, VerdictRecord } from './verdict.js';
@@ -96,6 +98,8 @@ export class RobotsManager {
   private closed = false;
   /** What `decideCached()` answered last, per URL (see `recent-verdicts.ts`). */
   private readonly recentVerdicts = new RecentVerdicts();
+  /** Where the snapshot of each accepted record goes (see `snapshots/keeper.ts`). */
+  private readonly snapshots: SnapshotKeeper;
 
   constructor(options: RobotsManagerOptions) {
     this.options = resolveOptions(options);
@@ -113,7 +117,8 @@ export class RobotsManager {
       signal: this.abort.signal,
       isClosed: () => this.closed,
     };
-    this.robots = new OriginFileLoader(robotsKind(this.options), context, {
+    this.snapshots = new SnapshotKeeper(this.store, context.log);
+    this.robots = new OriginFileLoader(robotsKind(this.options, this.snapshots), context, {
       maxEntries: this.options.cacheSize,
       maxBytes: this.options.maxCacheBytes,
     });
@@ -314,6 +319,24 @@ export class RobotsManager {
     };
   }
 
+  /**
+   * Keeps the robots.txt snapshot of every record this manager accepts from now on in `sink` (a
+   * `SnapshotDirectory`, or any {@link SnapshotStore}), starting with the records it holds now:
+   * every verdict's {@link Verdict.snapshot} can then be read back from `sink`. A sink that writes
+   * synchronously (`SnapshotDirectory`) has the snapshot before the first verdict made with it is
+   * given. Returns a function that stops keeping them there. A store with the optional snapshot
+   * methods (`MemoryStore`, `KeyValueStoreStore`, `RedisStore`) keeps them without this call.
+   */
+  keepSnapshotsIn(sink: SnapshotStore): () => void {
+    const held = this.robots.held().map(({ key, record, policy, value }) => ({ origin: key, record, policy, snapshot: value.snapshot }));
+    return this.snapshots.add(sink, held);
+  }
+
+  /** Resolves once every snapshot written in the background (to the store, to async sinks) is written. */
+  async snapshotsWritten(): Promise<void> {
+    await this.snapshots.settled();
+  }
+
   /** Fetch, cache and per-origin counters. */
   stats(): ManagerStats {
     const origins: OriginSummary[] = this.robots.held().map(({ key, record, policy }) => ({
@@ -357,6 +380,7 @@ export class RobotsManager {
     this.abort.abort();
     this.queue.clear();
     await Promise.all([this.robots.close(), this.tdmrep.close()]);
+    await this.snapshots.settled();
     if (this.ownsStore) await this.store.close?.();
   }
 

@@ -34,6 +34,14 @@ export interface Verdict extends RuleVerdict<VerdictReason> {
    */
   readonly record: VerdictRecord;
   /**
+   * The id of the robots.txt snapshot the verdict was made with: `sha256:<hex>` of the body whose
+   * rules decided (of the last good copy for `stale-copy`), or of the empty body when the status
+   * policy decided. With snapshots kept (`keepSnapshotsIn()`, or a store that keeps them), the
+   * bytes can be read back and the verdict made again. `undefined` for `invalid-url` (and from a
+   * manager of your own that keeps no snapshots).
+   */
+  readonly snapshot?: string | undefined;
+  /**
    * The deciding rule, the groups that applied, how they were chosen and the path compared, when
    * rules (current or a stale copy) decided; `undefined` when the status policy decided (no rules
    * were read). Worked out on the first call from the parsed file the verdict was made with, then
@@ -58,6 +66,7 @@ export class ManagerVerdict implements Verdict {
     readonly origin: string,
     readonly productToken: ProductTokens,
     readonly record: VerdictRecord,
+    readonly snapshot: string | undefined,
     robots: RobotsTxt | undefined,
   ) {
     this.#robots = robots;
@@ -78,5 +87,5 @@ const INVALID_URL_RECORD: VerdictRecord = Object.freeze({ status: 'unavailable',
 
 /** The verdict for a URL that is not an absolute http(s) URL: not allowed, nothing to fetch rules from. */
 export function invalidUrlVerdict(url: string, productToken: ProductTokens): Verdict {
-  return new ManagerVerdict(false, 'invalid-url', 0, String(url), '', productToken, INVALID_URL_RECORD, undefined);
+  return new ManagerVerdict(false, 'invalid-url', 0, String(url), '', productToken, INVALID_URL_RECORD, undefined, undefined);
 }

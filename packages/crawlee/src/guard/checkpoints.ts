@@ -27,15 +27,24 @@
  * by the queue tap; 429/503 pauses are read from the answer by `politeness/answer.ts`.)
  *
  * URLs are compared one way everywhere ({@link sameUrl}): two spellings of one URL are one URL.
+ *
+ * Each request a door lets go is told to the {@link Checkpoints.observer} (crawl records), with the
+ * verdict it went on.
  */
-import type { UsageReport } from '@heed/manager';
+import type { UsageReport, Verdict } from '@heed/manager';
 import type { ResolvedOptions } from '../options.js';
 import { abortable } from '../politeness/abort.js';
 import type { CrawlClock } from '../politeness/crawl-clock.js';
+import type { PassDoor } from '../records/crawl-record.js';
 import { nofollowSkip, skipFromVerdict, type SkipEvent, type SkipStage } from '../report/skip-events.js';
 import type { PageInfo } from './request-notes.js';
 import type { UsageVerdicts } from './usage-verdicts.js';
 import { safeOrigin, type UrlUse, type Verdicts } from './verdicts.js';
+
+/** Told of every request a door lets go, with the verdict it went on (`undefined`: no check was asked for). */
+export interface PassObserver {
+  passed(door: PassDoor, url: string, verdict: Verdict | undefined, from?: string): void;
+}
 
 /** A checkpoint's answer: `undefined` to let the request go, else why not. */
 export type Checked = SkipEvent | undefined;
@@ -49,6 +58,9 @@ export interface EnqueueSource {
 }
 
 export class Checkpoints {
+  /** Told of every request let go (option `records`); none without it. */
+  observer: PassObserver | undefined;
+
   constructor(
     readonly options: ResolvedOptions,
     private readonly verdicts: Verdicts,
@@ -97,7 +109,7 @@ export class Checkpoints {
    * have rewritten it since. Allowed at once (no promise) when it is the same URL.
    */
   rewrite(checked: string, url: string): Promise<Checked> | undefined {
-    return sameUrl(checked, url) ? undefined : this.robotsThenUsage(url, 'before-fetch', checked, 'page');
+    return sameUrl(checked, url) ? undefined : this.robotsThenUsage(url, 'before-fetch', checked, 'page', 'rewrite');
   }
 
   /**
@@ -105,12 +117,15 @@ export class Checkpoints {
    * meta-refresh navigation): checked with `checkRedirects`; an allowed one (or any, without the
    * check) resolves once its origin's crawl-delay slot is due, as it cannot go back to the queue.
    */
-  async redirectHop(to: string, from: string): Promise<Checked> {
+  async redirectHop(to: string, from: string, door: PassDoor = 'redirect'): Promise<Checked> {
+    let verdict: Verdict | undefined;
     if (this.options.checkRedirects) {
-      const verdict = await this.verdicts.verdict(to, 'redirect');
-      if (!verdict.allowed) return skipFromVerdict(verdict, 'redirect', from);
+      const checked = await this.verdicts.verdict(to, 'redirect');
+      if (!checked.allowed) return skipFromVerdict(checked, 'redirect', from);
+      verdict = checked;
     }
     await this.clock?.awaitHop(to);
+    this.observer?.passed(door, to, verdict, from);
     return undefined;
   }
 
@@ -120,7 +135,7 @@ export class Checkpoints {
    */
   async otherPage(url: string, referrer: string | undefined): Promise<Checked> {
     if (!isHttp(url)) return undefined;
-    return this.redirectHop(url, referrer as string);
+    return this.redirectHop(url, referrer as string, 'popup');
   }
 
   /**
@@ -131,7 +146,9 @@ export class Checkpoints {
   async subresource(url: string, referrer: string | undefined): Promise<Checked> {
     if (!this.options.blockSubresources || !isHttp(url)) return undefined;
     const verdict = await this.verdicts.verdict(url, 'subresource');
-    return verdict.allowed ? undefined : skipFromVerdict(verdict, 'subresource', referrer);
+    if (!verdict.allowed) return skipFromVerdict(verdict, 'subresource', referrer);
+    this.observer?.passed('subresource', url, verdict, referrer);
+    return undefined;
   }
 
   /**
@@ -150,7 +167,7 @@ export class Checkpoints {
   /** A URL `context.sendRequest()` is about to request (asked for, rewritten by a hook, or a hop), from the page `from`. */
   async sendRequest(url: string, from: string): Promise<Checked> {
     // Learnt about as a redirect target is: an API's sitemaps are not the crawl's business.
-    return this.robotsThenUsage(url, 'send-request', from, 'redirect');
+    return this.robotsThenUsage(url, 'send-request', from, 'redirect', 'send-request');
   }
 
   /**
@@ -163,6 +180,7 @@ export class Checkpoints {
     const verdict = await abortable(this.verdicts.verdict(url, 'sitemap'), signal);
     if (!verdict.allowed) return skipFromVerdict(verdict, 'sitemap').message;
     await this.clock?.awaitSlot(url, signal);
+    this.observer?.passed('sitemap-file', url, verdict);
     return undefined;
   }
 
@@ -173,15 +191,22 @@ export class Checkpoints {
 
   /** robots.txt, then with `purposes` the usage preferences; on the spot when neither has to wait. */
   private page(url: string, stage: SkipStage, from?: string): Checked | Promise<Checked> {
+    // Only the check before the fetch lets a request go; the enqueue doors let it into the queue.
+    const door = stage === 'before-fetch' ? 'before-fetch' : undefined;
     const verdict = this.usage.active ? undefined : this.verdicts.atHand(url);
-    if (verdict === undefined) return this.robotsThenUsage(url, stage, from, 'page');
-    return verdict.allowed ? undefined : skipFromVerdict(verdict, stage, from);
+    if (verdict === undefined) return this.robotsThenUsage(url, stage, from, 'page', door);
+    if (!verdict.allowed) return skipFromVerdict(verdict, stage, from);
+    if (door !== undefined) this.observer?.passed(door, url, verdict, from);
+    return undefined;
   }
 
-  private async robotsThenUsage(url: string, stage: SkipStage, from: string | undefined, use: UrlUse): Promise<Checked> {
+  /** `door`: the door the request leaves by when allowed, told to the observer; none for the enqueue doors. */
+  private async robotsThenUsage(url: string, stage: SkipStage, from: string | undefined, use: UrlUse, door?: PassDoor): Promise<Checked> {
     const verdict = await this.verdicts.verdict(url, use);
     if (!verdict.allowed) return skipFromVerdict(verdict, stage, from);
-    return this.usage.skipFor(url, stage, verdict.origin, from);
+    const skip = await this.usage.skipFor(url, stage, verdict.origin, from);
+    if (skip === undefined && door !== undefined) this.observer?.passed(door, url, verdict, from);
+    return skip;
   }
 }
 

@@ -48,6 +48,11 @@ export class UsageVerdicts {
     return lookup;
   }
 
+  /** The usage verdict of `url` already worked out (for its checks), if it is still held; nothing is asked. */
+  known(url: string): UsageReport | undefined {
+    return this.reports.get(url)?.report;
+  }
+
   private async ask(url: string): Promise<UsageReport | undefined> {
     try {
       const report = await this.manager.usage?.(url, { productToken: this.options.productToken, purposes: this.options.purposes });

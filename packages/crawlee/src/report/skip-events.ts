@@ -70,6 +70,10 @@ export interface SkipEvent {
   readonly rule?: Rule;
   /** HTTP status of the robots.txt response the verdict rests on, when there was one. */
   readonly httpStatus?: number;
+  /** The robots.txt snapshot the verdict was made with (`sha256:<hex>`, see `Verdict.snapshot`), when a verdict decided. */
+  readonly snapshot?: string;
+  /** When the robots.txt the verdict rests on was fetched (ms since the epoch), when a verdict decided. */
+  readonly robotsFetchedAt?: number;
   /** The page that linked or redirected to the URL, or opened it (a popup), when there was one. */
   readonly referrer?: string;
   /** For `usage` skips: the purpose and the evidence that decided. */
@@ -122,6 +126,7 @@ export function skipFromVerdict(verdict: Verdict | CheckFailure, stage: SkipStag
     line: verdict.line,
     ...(rule ? { rule } : {}),
     ...(httpStatus !== undefined ? { httpStatus } : {}),
+    ...(verdict.snapshot !== undefined ? { snapshot: verdict.snapshot, robotsFetchedAt: verdict.record.fetchedAt } : {}),
     message: explain(verdict, reason, httpStatus, rule),
   };
 }

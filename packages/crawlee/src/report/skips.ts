@@ -8,6 +8,9 @@ import type { PluginStats } from './stats.js';
 
 /** Everything needed to report skips, shared by the hooks of one attached crawler. */
 export class Skips {
+  /** Told of every skip first (option `records`). */
+  recorder: { skipped(event: SkipEvent): void } | undefined;
+
   constructor(
     private readonly stats: PluginStats,
     private readonly onSkip: ((event: SkipEvent) => void | Promise<void>) | undefined,
@@ -20,6 +23,7 @@ export class Skips {
 
   /** Counts the skip and tells the user: the plugin's `onSkip`, and Crawlee's `onSkippedRequest` for Crawlee requests. */
   async report(event: SkipEvent): Promise<void> {
+    this.recorder?.skipped(event);
     const first = this.stats.countSkip(event);
     this.skipLog?.write(event, first);
     if (this.onSkip) {

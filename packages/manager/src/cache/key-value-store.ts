@@ -23,6 +23,14 @@ import { defineOptions, InvalidOptionsError, option, type Fail, type OptionsInpu
 import { POLICY_DEFAULTS } from '../policy.js';
 import { decodeRecord, type RobotsRecord } from '../record.js';
 import type { RobotsStore } from './store.js';
+import {
+  addSighting,
+  decodeSightings,
+  EMPTY_SIGHTINGS,
+  SNAPSHOT_ID,
+  type SnapshotSighting,
+  type StoredSnapshot,
+} from '../snapshots/snapshot.js';
 
 /** The part of Crawlee's `KeyValueStore` this store uses; a `KeyValueStore` instance fits. */
 export interface KeyValueStoreLike {
@@ -104,6 +112,15 @@ function unwrap(value: unknown): { record: unknown; retainUntil: number } {
   return { record: value, retainUntil: typeof expiresAt === 'number' ? expiresAt + LEGACY_RETAIN_MS : Infinity };
 }
 
+/** A snapshot as stored, or `undefined` for anything else under its key (checked: a store may hold anything). */
+function readSnapshot(value: unknown, id: string): StoredSnapshot | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const v = value as Record<string, unknown>;
+  const sightings = decodeSightings(v.sightings);
+  if (v.id !== id || typeof v.body !== 'string' || sightings === undefined) return undefined;
+  return { id, body: Buffer.from(v.body, 'base64'), sightings };
+}
+
 /** Records in a named Crawlee `KeyValueStore`: they survive runs and are shared in the process; expired ones are dropped. */
 export class KeyValueStoreStore implements RobotsStore {
   private readonly name: string;
@@ -147,6 +164,31 @@ export class KeyValueStoreStore implements RobotsStore {
   async delete(origin: string): Promise<void> {
     const store = await this.store();
     await store.setValue(KeyValueStoreStore.keyOf(origin), null);
+  }
+
+  /**
+   * Keeps a robots.txt snapshot under `snapshot-<hex>` (`{ id, body: base64, sightings }`), without
+   * end: snapshots are the evidence of past crawls, and the sweep leaves them alone.
+   */
+  async keepSnapshot(id: string, body: Uint8Array, sighting: SnapshotSighting): Promise<void> {
+    const store = await this.store();
+    const key = KeyValueStoreStore.snapshotKeyOf(id);
+    const held = readSnapshot(await store.getValue(key), id);
+    const sightings = addSighting(held?.sightings ?? EMPTY_SIGHTINGS, sighting);
+    if (held !== undefined && sightings === held.sightings) return;
+    const stored = { id, body: Buffer.from(held?.body ?? body).toString('base64'), sightings };
+    await store.setValue(key, stored);
+  }
+
+  async getSnapshot(id: string): Promise<StoredSnapshot | undefined> {
+    const store = await this.store();
+    return readSnapshot(await store.getValue(KeyValueStoreStore.snapshotKeyOf(id)), id);
+  }
+
+  /** The key the snapshot `id` is stored under: `snapshot-` and its 64 hex digits. */
+  static snapshotKeyOf(id: string): string {
+    if (!SNAPSHOT_ID.test(id)) throw new TypeError(`not a snapshot id: ${JSON.stringify(id.slice(0, 80))}`);
+    return `snapshot-${id.slice('sha256:'.length)}`;
   }
 
   /** Stops a sweep in progress (after the record it is reading) and waits for it. */

@@ -12,6 +12,10 @@ import { defineOptions, option, type OptionsInput } from '@heed/parser';
 import type { RobotsRecord } from '../record.js';
 import { memoryBound, recordBytes } from './sizes.js';
 import type { RobotsStore, StoreLock } from './store.js';
+import { addSighting, EMPTY_SIGHTINGS, type SightingLog, type SnapshotSighting, type StoredSnapshot } from '../snapshots/snapshot.js';
+
+/** What a snapshot is counted for beside its body: the object, its slot, its 16 sightings at most. */
+const SNAPSHOT_OVERHEAD = 4_096;
 
 /** Default of `MemoryStore`'s `maxBytes`. */
 export const DEFAULT_STORE_MAX_BYTES = 128 * 1024 * 1024;
@@ -48,6 +52,8 @@ export class MemoryStore implements RobotsStore {
   private readonly records: LRUCache<string, Slot>;
   /** Fetch locks held: one per fetch in progress (released in a `finally`); expired ones are swept past {@link LOCK_SWEEP_AT}. */
   private readonly locks = new Map<string, { token: symbol; expiresAt: number }>();
+  /** robots.txt snapshots by id, bounded by `maxBytes` on their own (least recently kept go first). */
+  private readonly snapshots: LRUCache<string, { body: Uint8Array; sightings: SightingLog }>;
 
   constructor(options: MemoryStoreOptions = {}) {
     // No maxEntries default: left out, the store is bounded by maxBytes only.
@@ -58,6 +64,7 @@ export class MemoryStore implements RobotsStore {
       maxSize: this.maxBytes,
       sizeCalculation: (slot) => recordBytes(slot.record),
     });
+    this.snapshots = new LRUCache({ maxSize: this.maxBytes, sizeCalculation: (s) => s.body.byteLength + SNAPSHOT_OVERHEAD });
   }
 
   /** Origins currently held. */
@@ -106,7 +113,22 @@ export class MemoryStore implements RobotsStore {
     };
   }
 
+  async keepSnapshot(id: string, body: Uint8Array, sighting: SnapshotSighting): Promise<void> {
+    const held = this.snapshots.get(id);
+    // A copy of the bytes: the caller's buffer may be reused.
+    this.snapshots.set(id, {
+      body: held?.body ?? Uint8Array.from(body),
+      sightings: addSighting(held?.sightings ?? EMPTY_SIGHTINGS, sighting),
+    });
+  }
+
+  async getSnapshot(id: string): Promise<StoredSnapshot | undefined> {
+    const held = this.snapshots.get(id);
+    return held === undefined ? undefined : { id, body: held.body, sightings: held.sightings };
+  }
+
   async close(): Promise<void> {
+    this.snapshots.clear();
     this.records.clear();
     this.locks.clear();
   }

@@ -40,6 +40,7 @@ import { consoleLog } from './console-log.js';
 import { assertInstalled } from './optional-dependency.js';
 import { CLAIM_SEND_SCRIPT, CONFIRM_SEND_SCRIPT, PAUSE_SCRIPT, RESERVE_SLOT_SCRIPT, slotReply } from './redis-crawl-clock.js';
 import type { CrawlSlot, Log, RobotsStore, StoreLock } from './store.js';
+import { isSighting, MAX_SIGHTINGS, type SightingLog, type SnapshotSighting, type StoredSnapshot } from '../snapshots/snapshot.js';
 
 /** The part of an ioredis `Redis` client this store uses. */
 export interface RedisClientLike {
@@ -142,6 +143,26 @@ const BOUNDED_GET_SCRIPT =
   "local size = redis.call('strlen', KEYS[1]) if size > tonumber(ARGV[1]) then return size end return redis.call('get', KEYS[1])";
 
 const RELEASE_SCRIPT = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
+
+/**
+ * Adds a sighting (ARGV[1], its JSON) to a snapshot's log: KEYS[1] the first sightings, KEYS[2] the
+ * latest, KEYS[3] how many were dropped; ARGV[2] the bound of each list. A sighting already kept is
+ * not added again. Atomic, so every process of a fleet adds to one log.
+ */
+const ADD_SIGHTING_SCRIPT = `
+local s = ARGV[1]
+local max = tonumber(ARGV[2])
+for _, key in ipairs({KEYS[1], KEYS[2]}) do
+  for _, v in ipairs(redis.call('LRANGE', key, 0, -1)) do if v == s then return 0 end end
+end
+if redis.call('LLEN', KEYS[1]) < max then redis.call('RPUSH', KEYS[1], s) return 1 end
+redis.call('RPUSH', KEYS[2], s)
+local over = redis.call('LLEN', KEYS[2]) - max
+if over > 0 then
+  redis.call('LTRIM', KEYS[2], over, -1)
+  redis.call('INCRBY', KEYS[3], over)
+end
+return 1`;
 
 /** Records in Redis with a cross-process fetch lock; process memory while Redis is down. */
 export class RedisStore implements RobotsStore {
@@ -266,6 +287,56 @@ export class RedisStore implements RobotsStore {
   }
 
   /**
+   * Keeps a robots.txt snapshot for the fleet: the body (base64, `SET NX`: written once) under
+   * `<prefix>snapshot:<id>`, the sightings in two lists and a counter beside it, without expiry.
+   * A body above `maxRecordBytes`, or Redis down: kept in the fallback.
+   */
+  async keepSnapshot(id: string, body: Uint8Array, sighting: SnapshotSighting): Promise<void> {
+    const encoded = Buffer.from(body).toString('base64');
+    if (encoded.length > this.maxRecordBytes) return this.fallback.keepSnapshot?.(id, body, sighting);
+    const keys = this.snapshotKeys(id);
+    const done = await this.run(
+      async (client) => {
+        await client.call('SET', [keys.body, encoded, 'NX']);
+        return client.call('EVAL', [
+          ADD_SIGHTING_SCRIPT,
+          3,
+          keys.first,
+          keys.latest,
+          keys.dropped,
+          encodeSighting(sighting),
+          MAX_SIGHTINGS,
+        ]);
+      },
+      async () => undefined,
+    );
+    if (done === undefined) await this.fallback.keepSnapshot?.(id, body, sighting);
+  }
+
+  async getSnapshot(id: string): Promise<StoredSnapshot | undefined> {
+    const keys = this.snapshotKeys(id);
+    const fromRedis = await this.run(
+      async (client) => {
+        const body = await client.call('EVAL', [BOUNDED_GET_SCRIPT, 1, keys.body, this.maxRecordBytes]);
+        if (typeof body !== 'string') return { value: undefined };
+        const [first, latest, dropped] = await Promise.all([
+          client.call('LRANGE', [keys.first, 0, MAX_SIGHTINGS * 4]),
+          client.call('LRANGE', [keys.latest, 0, MAX_SIGHTINGS * 4]),
+          client.call('GET', [keys.dropped]),
+        ]);
+        const sightings: SightingLog = {
+          first: decodeSightingList(first),
+          latest: decodeSightingList(latest),
+          dropped: Math.max(0, Number(dropped) || 0),
+        };
+        return { value: { id, body: Buffer.from(body, 'base64'), sightings } };
+      },
+      async () => undefined,
+    );
+    return fromRedis?.value ?? this.fallback.getSnapshot?.(id);
+  }
+
+  /**
    * The origin's next crawl slot for the whole fleet (see `redis-crawl-clock.ts`); `undefined` while
    * Redis is down, and the caller's per-process clock decides.
    */
@@ -336,6 +407,11 @@ export class RedisStore implements RobotsStore {
 
   private recordKey(origin: string): string {
     return `${this.keyPrefix}record:${origin}`;
+  }
+
+  private snapshotKeys(id: string): { body: string; first: string; latest: string; dropped: string } {
+    const base = `${this.keyPrefix}snapshot:${id}`;
+    return { body: base, first: `${base}:first`, latest: `${base}:latest`, dropped: `${base}:dropped` };
   }
 
   private paceKey(origin: string): string {
@@ -511,6 +587,32 @@ export class RedisStore implements RobotsStore {
 
 /** A command Redis did not answer in time (the connection open: frozen, swapping, a slow script). */
 class CommandTimeout extends Error {}
+
+/** A sighting as the lists hold it: its JSON, fields in one order, so one sighting is one string. */
+function encodeSighting(s: SnapshotSighting): string {
+  return JSON.stringify({
+    origin: s.origin,
+    fetchedAt: s.fetchedAt,
+    ...(s.httpStatus === undefined ? {} : { httpStatus: s.httpStatus }),
+    outcome: s.outcome,
+  });
+}
+
+/** The sightings of an `LRANGE` reply; entries that are not sightings are left out. */
+function decodeSightingList(reply: unknown): SnapshotSighting[] {
+  if (!Array.isArray(reply)) return [];
+  const out: SnapshotSighting[] = [];
+  for (const item of reply) {
+    if (typeof item !== 'string' || item.length > 1024) continue;
+    try {
+      const value: unknown = JSON.parse(item);
+      if (isSighting(value)) out.push(value);
+    } catch {
+      // Not JSON: not written by Heed.
+    }
+  }
+  return out;
+}
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;

@@ -8,6 +8,7 @@
  * these methods works.
  */
 import type { RobotsRecord } from '../record.js';
+import type { SnapshotSighting, StoredSnapshot } from '../snapshots/snapshot.js';
 
 /** A held cross-process fetch lock. */
 export interface StoreLock {
@@ -74,6 +75,14 @@ export interface RobotsStore {
    * Resolves to whether the store recorded it.
    */
   pauseOrigin?(origin: string, pauseMs: number): Promise<boolean>;
+  /**
+   * Keeps the robots.txt snapshot `id` (`sha256:<hex>` of `body`) once, and adds `sighting` to its
+   * bounded log (see `snapshots/snapshot.ts`). Optional: a store with it keeps the snapshot of
+   * every record the manager accepts, for an audit; the three stores of Heed have it.
+   */
+  keepSnapshot?(id: string, body: Uint8Array, sighting: SnapshotSighting): Promise<void>;
+  /** The snapshot `id` with its sightings, or `undefined`. Optional, with {@link keepSnapshot}. */
+  getSnapshot?(id: string): Promise<StoredSnapshot | undefined>;
   /** Releases what the store opened itself (connections, timers). */
   close?(): Promise<void>;
 }

@@ -8,6 +8,7 @@ import type { FileKind, LoadedFile } from './origin-file-loader.js';
 import type { ResolvedOptions } from '../options.js';
 import { robotsTxtUrl } from '../origin.js';
 import type { RobotsRecord } from '../record.js';
+import type { SnapshotKeeper } from '../snapshots/keeper.js';
 import { ManagerVerdict, type Verdict, type VerdictRecord } from '../verdict.js';
 
 /** An origin's robots.txt as the cache holds it. */
@@ -16,26 +17,42 @@ export interface RobotsRules {
   readonly robots: RobotsTxt | undefined;
   /** The record as verdicts show it, one per entry: shared by every verdict of the origin. */
   readonly record: VerdictRecord;
+  /** The id of the snapshot the verdicts are made with (`sha256:<hex>` of the body in force). */
+  readonly snapshot: string;
 }
 
 export type LoadedRobots = LoadedFile<RobotsRules>;
 
-export function robotsKind(options: ResolvedOptions): FileKind<RobotsRules> {
+/**
+ * robots.txt for the loader. `snapshots` learns of every record taken into the cache, with its
+ * snapshot id: worked out here, once per accepted record (a record read again with the same body
+ * keeps its id), never per check.
+ */
+export function robotsKind(options: ResolvedOptions, snapshots: SnapshotKeeper): FileKind<RobotsRules> {
   return {
     name: 'robots.txt',
     keyOf: (origin) => origin,
     urlOf: robotsTxtUrl,
     maxBytes: () => options.maxBytes,
-    parse(_key, record, policy, previous) {
+    parse(key, record, policy, previous) {
       const view = recordView(record, options.now);
-      if (policy.kind !== 'rules') return { value: { robots: undefined, record: view }, bytes: 0 };
+      const sameBody =
+        previous !== undefined &&
+        previous.policy.kind === policy.kind &&
+        (policy.kind !== 'rules' || (previous.policy.kind === 'rules' && previous.policy.body === policy.body));
+      const snapshot = sameBody ? previous.value.snapshot : snapshots.idOf(policy);
+      // The same record taken in again (another flight, a re-read) is the same sighting.
+      if (!sameBody || previous.record.fetchedAt !== record.fetchedAt || previous.policy.reason !== policy.reason) {
+        snapshots.accepted({ origin: key, record, policy, snapshot });
+      }
+      if (policy.kind !== 'rules') return { value: { robots: undefined, record: view, snapshot }, bytes: 0 };
       // A record read back again (another flight, a re-read) need not be parsed twice.
-      if (previous !== undefined && previous.policy.kind === 'rules' && previous.policy.body === policy.body) {
-        return { value: { robots: previous.value.robots, record: view }, bytes: previous.valueBytes };
+      if (sameBody && previous.value.robots !== undefined) {
+        return { value: { robots: previous.value.robots, record: view, snapshot }, bytes: previous.valueBytes };
       }
       const body = Buffer.from(policy.body, 'base64');
       const robots = parseRobotsTxt(body, options.parseOptions);
-      return { value: { robots, record: view }, bytes: parsedBytes(body, robots.directiveCount) };
+      return { value: { robots, record: view, snapshot }, bytes: parsedBytes(body, robots.directiveCount) };
     },
     unreachableWarning: (origin, record) =>
       `robots.txt of ${origin} is unreachable (${record.problem.code}); ${
@@ -51,10 +68,20 @@ export function robotsKind(options: ResolvedOptions): FileKind<RobotsRules> {
 export function verdictOf(entry: LoadedRobots, url: string, token: ProductTokens): Verdict {
   const { policy, value } = entry;
   if (policy.kind !== 'rules' || value.robots === undefined) {
-    return new ManagerVerdict(policy.kind === 'allow-all', policy.reason, 0, url, entry.key, token, value.record, undefined);
+    return new ManagerVerdict(
+      policy.kind === 'allow-all',
+      policy.reason,
+      0,
+      url,
+      entry.key,
+      token,
+      value.record,
+      value.snapshot,
+      undefined,
+    );
   }
   const { allowed, line } = value.robots.decide(url, token);
-  return new ManagerVerdict(allowed, policy.reason, line, url, entry.key, token, value.record, value.robots);
+  return new ManagerVerdict(allowed, policy.reason, line, url, entry.key, token, value.record, value.snapshot, value.robots);
 }
 
 /** Whether a loaded origin allows `url`: `verdictOf(...).allowed`, with no verdict built. */

@@ -1,0 +1,75 @@
+/**
+ * The crawl recorder of one attached crawler (option `records`): told of every request a
+ * checkpoint lets go and of every skip, it makes the record (`crawl-record.ts`) and hands it to the
+ * sinks: the records file (`records-file.ts`) and the `onRecord` callback. With `snapshots`, it also
+ * has the manager keep the robots.txt snapshot of every record it accepts in that directory, so
+ * every snapshot a record names is on disk before the record is.
+ */
+import { SnapshotDirectory, type Verdict } from '@heed/manager';
+import type { UsageVerdicts } from '../guard/usage-verdicts.js';
+import type { RobotsManagerLike } from '../manager-contract.js';
+import type { SkipEvent } from '../report/skip-events.js';
+import { passRecord, skipRecord, type CrawlRecord, type PassDoor, type RecordContext } from './crawl-record.js';
+import { RecordsFile } from './records-file.js';
+import type { ResolvedRecordsOptions } from './records-options.js';
+
+export class CrawlRecorder {
+  private readonly file: RecordsFile | undefined;
+  private onRecord: ((record: CrawlRecord) => void) | undefined;
+  private readonly stopSnapshots: (() => void) | undefined;
+
+  constructor(
+    options: ResolvedRecordsOptions,
+    private readonly context: RecordContext,
+    private readonly manager: RobotsManagerLike,
+    private readonly warn: (message: string) => void,
+    /** The usage verdicts the checks worked out (with `purposes`): read, never asked for. */
+    private readonly usage?: UsageVerdicts,
+  ) {
+    this.onRecord = options.onRecord;
+    if (options.snapshots !== undefined) {
+      // Checked by attach(): a manager without it was refused with `records.snapshots`.
+      this.stopSnapshots = manager.keepSnapshotsIn?.(new SnapshotDirectory(options.snapshots));
+    }
+    if (options.file !== undefined) {
+      this.file = new RecordsFile(options.file, { maxBufferBytes: options.maxBufferBytes, flushMs: options.flushSecs * 1000 });
+      this.file.open();
+    }
+  }
+
+  /** A checkpoint let a request go by `door`, on `verdict` (`undefined`: no check was asked for). */
+  passed(door: PassDoor, url: string, verdict: Verdict | undefined, from?: string): void {
+    const usage = this.context.purposes.length === 0 ? undefined : this.usage?.known(url);
+    this.emit(passRecord(door, url, verdict, from, this.context, usage));
+  }
+
+  /** A URL was kept out of the crawl. */
+  skipped(event: SkipEvent): void {
+    this.emit(skipRecord(event, this.context));
+  }
+
+  /** Writes what the records file buffers, and waits for snapshots written in the background. */
+  async flush(): Promise<void> {
+    this.file?.flush();
+    await this.manager.snapshotsWritten?.();
+  }
+
+  /** Flushes and closes the records file and stops keeping snapshots. */
+  async close(): Promise<void> {
+    this.stopSnapshots?.();
+    await this.flush();
+    this.file?.close();
+  }
+
+  private emit(record: CrawlRecord): void {
+    this.file?.write(JSON.stringify(record));
+    if (this.onRecord === undefined) return;
+    try {
+      this.onRecord(record);
+    } catch (error) {
+      // A sink that throws must not stop the crawl, nor fill the log with a line per request.
+      this.onRecord = undefined;
+      this.warn(`RobotsPlugin: records.onRecord threw (${error instanceof Error ? error.message : String(error)}); it is not called again`);
+    }
+  }
+}
