@@ -82,8 +82,9 @@ describe('decide(), the check a crawler makes', () => {
       expect(b).toMatchObject({ allowed: false, line: 2 });
       expect(a.explain()?.rule).toMatchObject({ directive: 'disallow', line: 2 });
       expect(await m.decide(urls[2]!)).toMatchObject({ allowed: true });
-      // explain() is not data: a verdict's keys and JSON are its fields.
-      expect(Object.keys(a)).toEqual(['allowed', 'reason', 'line', 'url', 'origin', 'productToken', 'record']);
+      // explain() is not data: a verdict's keys and JSON are its fields (the snapshot id of the robots.txt it was made with among them).
+      expect(Object.keys(a)).toEqual(['allowed', 'reason', 'line', 'url', 'origin', 'productToken', 'record', 'snapshot']);
+      expect(a.snapshot).toMatch(/^sha256:[0-9a-f]{64}$/);
       expect(JSON.parse(JSON.stringify(a))).toMatchObject({ allowed: false, line: 2, record: { status: 'ok' } });
       expect(server.robotsRequests() - before).toBe(1);
     } finally {

@@ -161,7 +161,9 @@ export class Checkpoints {
     if (!this.options.blockSubresources || !isHttp(url)) return undefined;
     const verdict = this.verdicts.atHand(url, 'subresource');
     if (verdict === undefined) return 'not at hand';
-    return verdict.allowed ? undefined : skipFromVerdict(verdict, 'subresource', referrer);
+    if (!verdict.allowed) return skipFromVerdict(verdict, 'subresource', referrer);
+    this.observer?.passed('subresource', url, verdict, referrer);
+    return undefined;
   }
 
   /** A URL `context.sendRequest()` is about to request (asked for, rewritten by a hook, or a hop), from the page `from`. */
