@@ -22,7 +22,7 @@ import { run as heed } from '../cli/run-heed.js';
 import { startSite, type Site } from '../crawlee/site.js';
 import { writeSection } from '../faults/fault-table.js';
 import { has } from '../support/requirements.js';
-import { DOORS, ORIGINS, serveDoors, type CrawlRecord, type Door, type DoorSite, type SiteUrl } from './doors.js';
+import { DOORS, ORIGINS, serveDoors, type CrawlRecord, type Door, type DoorSite, type Expectation, type SiteUrl } from './doors.js';
 import { DOCS_END, DOCS_START, EVERY_DOOR, GAPS, gapOf, gapsOf, renderGaps } from './gaps.js';
 import { CRAWLEE_3_18, crawleeIn, KINDS, MAJORS, type CrawleeModules, type Kind, type Major } from './kinds.js';
 
@@ -66,9 +66,11 @@ const urlOf = (site: DoorSite, url: SiteUrl) => site[url.origin].url(url.path);
 const hitsOf = (site: DoorSite, url: SiteUrl) => site[url.origin].count(url.path);
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function settle(site: DoorSite, urls: readonly SiteUrl[]): Promise<void> {
+async function settle(site: DoorSite, expected: Expectation, skips: readonly SkipEvent[]): Promise<void> {
   const deadline = Date.now() + OPEN_WAIT_MS;
-  while (Date.now() < deadline && !urls.every((url) => hitsOf(site, url) > 0)) await pause(50);
+  const reached = () => (expected.whileOpen ?? []).every((url) => hitsOf(site, url) > 0);
+  const skipped = () => (expected.skippedWhileOpen ?? []).every((url) => skips.some((skip) => skip.url === urlOf(site, url)));
+  while (Date.now() < deadline && !(reached() && skipped())) await pause(50);
   await pause(LEAK_WAIT_MS);
 }
 
@@ -96,7 +98,7 @@ async function crawl(kind: Kind, modules: CrawleeModules): Promise<Crawl> {
           const door = doorOfPage.get(url);
           if (door === undefined) return;
           await door.onPage?.[new URL(url).pathname]?.(actions, { site, note: (key, value) => void notes.set(key, value) });
-          await settle(site, door.expect(kind.traits).whileOpen ?? []);
+          await settle(site, door.expect(kind.traits), skips);
         },
       },
       modules,

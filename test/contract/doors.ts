@@ -44,6 +44,11 @@ export interface Expectation {
   readonly reached: readonly SiteUrl[];
   /** Of `reached`, those the page requests while it is open (resources, popups): its handler waits for them. */
   readonly whileOpen?: readonly SiteUrl[];
+  /**
+   * Of `blocked`, those refused while the page is open after one of `whileOpen` reached the server
+   * (the hop of a redirect answered then): its handler waits for their skip events too.
+   */
+  readonly skippedWhileOpen?: readonly SiteUrl[];
 }
 
 /** What the request handler of a door's page can do, whichever crawler kind handles it. */
@@ -445,6 +450,8 @@ ask('/private/popup-xhr', () => ask('/ok/popup-xhr', () => {}));`),
       ],
       reached: [pages('/ok/nav-early'), pages('/late-hop')],
       whileOpen: [pages('/late-hop')],
+      // Its redirect is decided once the site has answered: the page stays open for that too.
+      skippedWhileOpen: [pages('/private/late-hop')],
     }),
   },
   {
