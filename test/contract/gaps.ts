@@ -86,7 +86,14 @@ export const GAPS: readonly Gap[] = [
     reaches: [],
     stalls: true,
   })),
-  { door: 'script-navigation', kind: 'playwright', releases: CRAWLEE_4, reason: LATE_NAVIGATION_SKIP_ON_4, reaches: [], stalls: true },
+  ...(['playwright', 'puppeteer'] as const).map((kind): Gap => ({
+    door: 'script-navigation',
+    kind,
+    releases: CRAWLEE_4,
+    reason: LATE_NAVIGATION_SKIP_ON_4,
+    reaches: [],
+    stalls: true,
+  })),
   {
     door: 'nofollow',
     kind: 'adaptive-browser',
