@@ -90,9 +90,17 @@ async function expectKept(snapshots: SnapshotStore, verdicts: Awaited<ReturnType
 }
 
 describe('snapshots in the stores', () => {
-  it('MemoryStore', async () => {
+  it('MemoryStore, with its option snapshots', async () => {
+    const store = new MemoryStore({ snapshots: true });
+    await expectKept(store as MemoryStore & SnapshotStore, await judgeThree(store), 'both');
+  });
+
+  it('MemoryStore keeps none by default: a process that keeps no records spends no memory on them', async () => {
     const store = new MemoryStore();
-    await expectKept(store, await judgeThree(store), 'both');
+    const verdicts = await judgeThree(store);
+    expect(verdicts.a.snapshot).toMatch(/^sha256:/);
+    expect(store.getSnapshot).toBeUndefined();
+    expect(store.keepSnapshot).toBeUndefined();
   });
 
   it('KeyValueStoreStore', async () => {

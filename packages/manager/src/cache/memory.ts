@@ -32,6 +32,14 @@ const memoryStoreOptions = defineOptions('new MemoryStore()', {
    * @default no bound but `maxBytes`
    */
   maxEntries: option.number({ default: undefined, min: 1, integer: true }),
+  /**
+   * Whether the store keeps the robots.txt snapshot of every record (`getSnapshot(id)`), in a second
+   * budget of `maxBytes`. Off by default: a process's memory does not outlive the crawl, so evidence
+   * meant to last belongs in a `SnapshotDirectory` (`RobotsManager.keepSnapshotsIn()`, the Crawlee
+   * plugin's `records` option) or Redis, and kept here it would double what the store may hold.
+   * @default false
+   */
+  snapshots: option.boolean({ default: false }),
 });
 
 /** Options of {@link MemoryStore}. */
@@ -52,19 +60,40 @@ export class MemoryStore implements RobotsStore {
   private readonly records: LRUCache<string, Slot>;
   /** Fetch locks held: one per fetch in progress (released in a `finally`); expired ones are swept past {@link LOCK_SWEEP_AT}. */
   private readonly locks = new Map<string, { token: symbol; expiresAt: number }>();
-  /** robots.txt snapshots by id, bounded by `maxBytes` on their own (least recently kept go first). */
-  private readonly snapshots: LRUCache<string, { body: Uint8Array; sightings: SightingLog }>;
+  /** robots.txt snapshots by id, bounded by `maxBytes` on their own (least recently kept go first); only with option `snapshots`. */
+  private readonly snapshots: LRUCache<string, { body: Uint8Array; sightings: SightingLog }> | undefined;
+  /**
+   * Present only with option `snapshots`: the manager hands a store snapshots (and decodes their
+   * bytes) only when the store has these methods.
+   */
+  readonly keepSnapshot?: (id: string, body: Uint8Array, sighting: SnapshotSighting) => Promise<void>;
+  readonly getSnapshot?: (id: string) => Promise<StoredSnapshot | undefined>;
 
   constructor(options: MemoryStoreOptions = {}) {
     // No maxEntries default: left out, the store is bounded by maxBytes only.
-    const { maxBytes, maxEntries } = memoryStoreOptions.resolve(options);
+    const { maxBytes, maxEntries, snapshots } = memoryStoreOptions.resolve(options);
     this.maxBytes = maxBytes;
     this.records = new LRUCache<string, Slot>({
       ...(maxEntries === undefined ? {} : { max: maxEntries }),
       maxSize: this.maxBytes,
       sizeCalculation: (slot) => recordBytes(slot.record),
     });
-    this.snapshots = new LRUCache({ maxSize: this.maxBytes, sizeCalculation: (s) => s.body.byteLength + SNAPSHOT_OVERHEAD });
+    if (snapshots) {
+      const held = new LRUCache<string, { body: Uint8Array; sightings: SightingLog }>({
+        maxSize: this.maxBytes,
+        sizeCalculation: (s) => s.body.byteLength + SNAPSHOT_OVERHEAD,
+      });
+      this.snapshots = held;
+      this.keepSnapshot = async (id, body, sighting) => {
+        const kept = held.get(id);
+        // A copy of the bytes: the caller's buffer may be reused.
+        held.set(id, { body: kept?.body ?? Uint8Array.from(body), sightings: addSighting(kept?.sightings ?? EMPTY_SIGHTINGS, sighting) });
+      };
+      this.getSnapshot = async (id) => {
+        const kept = held.get(id);
+        return kept === undefined ? undefined : { id, body: kept.body, sightings: kept.sightings };
+      };
+    }
   }
 
   /** Origins currently held. */
@@ -113,22 +142,8 @@ export class MemoryStore implements RobotsStore {
     };
   }
 
-  async keepSnapshot(id: string, body: Uint8Array, sighting: SnapshotSighting): Promise<void> {
-    const held = this.snapshots.get(id);
-    // A copy of the bytes: the caller's buffer may be reused.
-    this.snapshots.set(id, {
-      body: held?.body ?? Uint8Array.from(body),
-      sightings: addSighting(held?.sightings ?? EMPTY_SIGHTINGS, sighting),
-    });
-  }
-
-  async getSnapshot(id: string): Promise<StoredSnapshot | undefined> {
-    const held = this.snapshots.get(id);
-    return held === undefined ? undefined : { id, body: held.body, sightings: held.sightings };
-  }
-
   async close(): Promise<void> {
-    this.snapshots.clear();
+    this.snapshots?.clear();
     this.records.clear();
     this.locks.clear();
   }
