@@ -228,14 +228,19 @@ export async function sh(
  * setup step is packed as is, because a clean rebuild would pull `dist` from under the tests that
  * run the built CLI and examples in parallel. Returns the tarball paths by package.
  */
-export async function packAll(home = WORK): Promise<Record<(typeof PACKAGES)[number], string>> {
-  const out = join(home, 'packs');
+export async function packAll(): Promise<Record<(typeof PACKAGES)[number], string>> {
+  const out = join(WORK, 'packs');
   // (pnpm pack has no --ignore-scripts flag; the config variable does it.)
   const env: Record<string, string> = process.env['HEED_COMPAT_RELEASES'] ? {} : { npm_config_ignore_scripts: 'true' };
+  // Packed once per vitest run (its test files are forks of one process): a second pack would
+  // rebuild `dist` from clean while the first file's tests load the CLI from it.
+  const run = join(out, '.vitest-run');
   const files = await exclusively('pack', async () => {
+    if (existsSync(run) && readFileSync(run, 'utf8') === String(process.ppid)) return readdirSync(out);
     rmSync(out, { recursive: true, force: true });
     mkdirSync(out, { recursive: true });
     for (const name of PACKAGES) await sh('pnpm', ['pack', '--pack-destination', out], join(ROOT, 'packages', name), env);
+    writeFileSync(run, String(process.ppid));
     return readdirSync(out);
   });
   // pnpm names a tarball after the package: `@heed/parser` → heed-parser-0.1.0.tgz, `heed` → heed-0.1.0.tgz.
