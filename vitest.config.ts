@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import HeaviestFirst from './test/support/heaviest-first.js';
 
 const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/index.ts`, import.meta.url));
 
@@ -25,6 +26,8 @@ export default defineConfig({
     globalSetup: ['test/support/global-setup.ts', 'test/support/skip-list.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // The longest files first (test/support/heaviest-first.ts): a fresh clone has no durations of its own.
+    sequence: { sequencer: HeaviestFirst },
     pool: 'forks',
     // Three forks on CI's two cores: most of the suite waits on loopback servers, browsers, npm and
     // timers, and a third fork fills the time the other two wait (a quarter off the wall time of
