@@ -18,10 +18,13 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
-export type CommandName = 'check' | 'explain' | 'lint' | 'audit';
+export type CommandName = 'check' | 'explain' | 'lint' | 'audit' | 'disclose';
 
 /** The user-agent header when the command line names none (lint fetches). */
 export const DEFAULT_USER_AGENT = 'heed-cli';
+
+/** Where `disclose` writes when no `--out` is given. */
+export const DEFAULT_DISCLOSURE_DIR = './bot-disclosure/';
 
 /** Seconds the fetch of a robots.txt waits at most for a connection, within the whole `--timeout`. */
 const CONNECT_TIMEOUT_SECS = 10;
@@ -49,10 +52,18 @@ export interface CliOptions {
   readonly summary: boolean;
   /** `lint --ignore code,code`. */
   readonly ignore: readonly string[];
-  /** `--purpose train-ai` (repeatable, or comma-separated): usage categories to report on (check, explain). */
+  /** `--purpose train-ai` (repeatable, or comma-separated): usage categories to report on (check, explain), or the crawl is for (disclose). */
   readonly purposes: readonly string[];
   /** `audit --snapshots <dir>`: the snapshot directory the records name snapshots in. */
   readonly snapshots?: string;
+  /** `disclose --contact <url>`: where site owners reach the crawler's operator. */
+  readonly contact?: string;
+  /** `disclose --records`: the crawl keeps records (the plugin's `records` option). */
+  readonly records: boolean;
+  /** `disclose --out <dir>`: where the page, its JSON and its feed are written. */
+  readonly out?: string;
+  /** `disclose --config <file>`: the disclosure's options as a JSON file, instead of their flags. */
+  readonly config?: string;
 }
 
 export type Invocation =
@@ -60,7 +71,7 @@ export type Invocation =
   | { readonly kind: 'version' }
   | { readonly kind: 'run'; readonly command: CommandName; readonly operands: readonly string[]; readonly options: CliOptions };
 
-const COMMANDS = new Set<string>(['check', 'explain', 'lint', 'audit']);
+const COMMANDS = new Set<string>(['check', 'explain', 'lint', 'audit', 'disclose']);
 
 /** The command `argv` names (its first operand, when that is a command), for the help a usage error points at. */
 export function commandOf(argv: readonly string[]): CommandName | undefined {
@@ -99,6 +110,12 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
         summary: { type: 'boolean', default: false },
         timeout: { type: 'string' },
         purpose: { type: 'string', multiple: true },
+        // The plugin's option is `purposes`: its name works as a flag too.
+        purposes: { type: 'string', multiple: true },
+        contact: { type: 'string' },
+        records: { type: 'boolean', default: false },
+        out: { type: 'string' },
+        config: { type: 'string' },
         snapshots: { type: 'string' },
         color: { type: 'boolean' },
         'no-color': { type: 'boolean' },
@@ -116,8 +133,8 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
     const topic = command === 'help' ? operands[0] : command;
     return topic !== undefined && COMMANDS.has(topic) ? { kind: 'help', command: topic as CommandName } : { kind: 'help' };
   }
-  if (command === undefined) throw new UsageError('no command given; use check, explain, lint or audit.');
-  if (!COMMANDS.has(command)) throw new UsageError(`unknown command "${command}"; use check, explain, lint or audit.`);
+  if (command === undefined) throw new UsageError('no command given; use check, explain, lint, audit or disclose.');
+  if (!COMMANDS.has(command)) throw new UsageError(`unknown command "${command}"; use check, explain, lint, audit or disclose.`);
 
   const userAgent = values['user-agent'];
   const color = values['no-color'] === true ? false : values.color;
@@ -130,8 +147,12 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
       .flatMap((list) => list.split(','))
       .map((code) => code.trim())
       .filter((code) => code.length > 0),
-    purposes: readPurposes(values.purpose ?? []),
+    purposes: readPurposes([...(values.purpose ?? []), ...(values.purposes ?? [])]),
     ...(values.snapshots === undefined ? {} : { snapshots: values.snapshots }),
+    ...(values.contact === undefined ? {} : { contact: values.contact }),
+    records: values.records === true,
+    ...(values.out === undefined ? {} : { out: values.out }),
+    ...(values.config === undefined ? {} : { config: values.config }),
   };
 
   switch (command) {
@@ -167,12 +188,45 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
       if (options.snapshots === undefined)
         throw new UsageError('audit needs --snapshots <dir>: the snapshot directory the crawl wrote (option records.snapshots).');
       break;
+    case 'disclose': {
+      if (operands.length > 0)
+        throw new UsageError(
+          `disclose takes no operands ("${operands[0]}"); it writes into --out <dir> (default ${DEFAULT_DISCLOSURE_DIR}).`,
+        );
+      // One source for the facts: a flag beside --config would silently lose to the file, or win over it.
+      const facts = [
+        ['--user-agent', userAgent],
+        ['--product-token', values['product-token']],
+        ['--purpose', options.purposes.length > 0 ? options.purposes : undefined],
+        ['--contact', options.contact],
+        ['--records', options.records ? true : undefined],
+      ].filter(([, value]) => value !== undefined);
+      if (options.config !== undefined && facts.length > 0)
+        throw new UsageError(
+          `${String(facts[0]?.[0])} and --config: give the disclosure either as flags or in the file (userAgent, productToken, purposes, contact, records), not both.`,
+        );
+      if (options.config === undefined && userAgent === undefined)
+        throw new UsageError(
+          'disclose needs --user-agent (the User-Agent your crawler sends, e.g. "MyBot/1.0 (+https://example.com/bot)") or --config <file>.',
+        );
+      break;
+    }
   }
   if (options.snapshots !== undefined && command !== 'audit') throw new UsageError('--snapshots only applies to audit.');
   if (options.summary && command !== 'lint') throw new UsageError('--summary only applies to lint.');
   if (options.ignore.length > 0 && command !== 'lint') throw new UsageError('--ignore only applies to lint.');
   if (options.purposes.length > 0 && (command === 'lint' || command === 'audit'))
-    throw new UsageError('--purpose only applies to check and explain.');
+    throw new UsageError('--purpose only applies to check, explain and disclose.');
+  if (command !== 'disclose') {
+    const given = {
+      '--contact': options.contact,
+      '--records': options.records || undefined,
+      '--out': options.out,
+      '--config': options.config,
+    };
+    const flag = Object.entries(given).find(([, value]) => value !== undefined)?.[0];
+    if (flag !== undefined) throw new UsageError(`${flag} only applies to disclose.`);
+  }
   return { kind: 'run', command: command as CommandName, operands, options };
 }
 

@@ -11,7 +11,7 @@ import { stat } from 'node:fs/promises';
 import { UsageError, type CliOptions } from './args.js';
 import { audit, MAX_FINDINGS, VIOLATIONS, type AuditReport, type Finding } from './audit/audit.js';
 import type { CommandResult } from './lint-command.js';
-import { plural, type Style } from './output.js';
+import { escapeJson, plural, type Style } from './output.js';
 import { InputError } from './source.js';
 
 /** Bytes between two progress lines. */
@@ -110,14 +110,6 @@ function isViolation(finding: Finding): boolean {
 export function escapeText(text: string): string {
   return text.replace(/[\\\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) =>
     c === '\\' ? '\\\\' : `\\u{${(c.codePointAt(0) as number).toString(16)}}`,
-  );
-}
-
-/** JSON text with the characters JSON.stringify leaves raw but a terminal acts on (C1, separators, bidi) escaped as `\uXXXX`. */
-function escapeJson(json: string): string {
-  return json.replace(
-    /[\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
-    (c) => `\\u${(c.codePointAt(0) as number).toString(16).padStart(4, '0')}`,
   );
 }
 

@@ -11,6 +11,7 @@ import { commandOf, parseCommandLine, UsageError, type Invocation } from './args
 import { commandHelp, USAGE } from './help.js';
 import { auditCommand } from './audit-command.js';
 import { checkCommand } from './check-command.js';
+import { discloseCommand } from './disclose-command.js';
 import { explainCommand } from './explain-command.js';
 import { lintCommand, type CommandResult } from './lint-command.js';
 import { makeStyle, useColor } from './output.js';
@@ -57,6 +58,8 @@ async function run(invocation: Invocation, io: HeedIo): Promise<CommandResult> {
       return checkCommand(operands, options, style);
     case 'audit':
       return auditCommand(operands[0] as string, options, style, io.stderr);
+    case 'disclose':
+      return discloseCommand(options, style);
   }
 }
 

@@ -4,7 +4,7 @@
  * code with its summary (the codes `--ignore` takes), from the parser's catalogue.
  */
 import { DIAGNOSTIC_CODES, type DiagnosticCode } from '@heed/parser';
-import type { CommandName } from './args.js';
+import { DEFAULT_DISCLOSURE_DIR, type CommandName } from './args.js';
 
 interface OptionHelp {
   readonly flags: string;
@@ -17,14 +17,14 @@ const OPTIONS: readonly OptionHelp[] = [
   {
     flags: '-A, --user-agent <ua>',
     text: "the crawler's user-agent (full header or product token, e.g. HeedBot/1.0;\nat most 512 bytes)",
-    commands: ['check', 'explain', 'lint'],
+    commands: ['check', 'explain', 'lint', 'disclose'],
   },
   {
     flags: '    --product-token <t>',
     text:
       'the token groups are matched by, when the user-agent does not start with\nit (e.g. MyBot for "Mozilla/5.0 (compatible; MyBot/1.0)"); several\n' +
       '(repeatable or comma-separated, e.g. MyBot-News,MyBot): the groups of\nevery named token apply, the * group only when none is named',
-    commands: ['check', 'explain', 'lint'],
+    commands: ['check', 'explain', 'lint', 'disclose'],
   },
   { flags: '    --json', text: 'machine-readable output on stdout (errors too)' },
   { flags: '    --ignore <codes>', text: 'lint: comma-separated diagnostic codes to leave out', commands: ['lint'] },
@@ -37,9 +37,23 @@ const OPTIONS: readonly OptionHelp[] = [
     flags: '    --purpose <p>',
     text:
       'check, explain: also report the AI-usage preference for what the crawl\nis for: train-ai, search, ai-input or ai-use (repeatable or comma-separated);\n' +
-      'check reads robots.txt and, for train-ai and ai-input, tdmrep.json;\nexit code 1 when a purpose is disallowed',
-    commands: ['check', 'explain'],
+      "check reads robots.txt and, for train-ai and ai-input, tdmrep.json;\nexit code 1 when a purpose is disallowed; disclose: what the crawl is for\n(also --purposes, the plugin's name)",
+    commands: ['check', 'explain', 'disclose'],
   },
+  {
+    flags: '    --contact <url>',
+    text: 'disclose: where site owners reach you, an https:// page or mailto: address\n(default: the +https://… URL of the user-agent)',
+    commands: ['disclose'],
+  },
+  { flags: '    --records', text: "disclose: the crawl keeps records (the plugin's records option)", commands: ['disclose'] },
+  {
+    flags: '    --config <file>',
+    text:
+      "disclose: the plugin's options as a JSON object instead of the flags:\nuserAgent, productToken, contact, purposes, unknownUsage, crawlDelay,\n" +
+      'maxCrawlDelaySecs, checkRedirects, checkSendRequest, blockSubresources,\nidentifyPages, metaRobots, honorRelNofollow, sitemaps, records (true/false)',
+    commands: ['disclose'],
+  },
+  { flags: '    --out <dir>', text: `disclose: the directory written (default ${DEFAULT_DISCLOSURE_DIR})`, commands: ['disclose'] },
   {
     flags: '    --snapshots <dir>',
     text: 'audit: the robots.txt snapshot directory the crawl wrote (records.snapshots)',
@@ -70,6 +84,15 @@ const COMMANDS: Readonly<Record<CommandName, { readonly synopsis: string; readon
     synopsis: 'heed lint <robots.txt file|url>',
     text: 'Report what crawlers read differently from what the file says, line by line.',
   },
+  disclose: {
+    synopsis: 'heed disclose --user-agent <ua> [--purpose <p>] [--contact <url>] [--records]',
+    text:
+      "Write the page you publish about your crawler, from the Crawlee plugin's options: which\n" +
+      'robots.txt groups it obeys, how it reads robots.txt and what a 4xx, a 5xx or no answer\n' +
+      'means to it, its crawl-delay, the AI-usage signals it honours, its records, your contact.\n' +
+      'Into --out: index.html, disclosure.json (the same facts) and feed.atom, which gains an\n' +
+      'entry whenever the facts change (20 kept). Or: heed disclose --config bot.json.',
+  },
   audit: {
     synopsis: 'heed audit <crawl-records.jsonl> --snapshots <dir>',
     text:
@@ -83,6 +106,7 @@ const COMMANDS: Readonly<Record<CommandName, { readonly synopsis: string; readon
 
 const EXIT_CODES = 'Exit codes: 0 allowed / no errors, 1 disallowed / errors found, 2 bad usage or an unreadable input.';
 const AUDIT_EXIT_CODES = 'Exit codes: 0 clean, 1 a violation found, 2 bad usage or an unreadable input.';
+const DISCLOSE_EXIT_CODES = 'Exit codes: 0 written, 2 bad usage, an unreadable --config or an --out that cannot be written.';
 const INPUTS = 'Files are read up to 500 KiB (what crawlers read) and robots.txt URLs fetched as a crawler does.';
 const SITE_URLS = 'For explain and lint, any URL of a site stands for its /robots.txt, the one file crawlers read.';
 
@@ -108,6 +132,8 @@ export const USAGE = [
   '      Lint every file of a directory; print how many files have each diagnostic.',
   `  ${COMMANDS.audit.synopsis}`,
   ...indent(COMMANDS.audit.text, 6),
+  `  ${COMMANDS.disclose.synopsis}`,
+  ...indent(COMMANDS.disclose.text, 6),
   '  Run heed <command> --help for one command (heed lint --help lists the diagnostic codes).',
   '',
   'Options:',
@@ -126,7 +152,8 @@ export function commandHelp(command: CommandName): string {
   if (command === 'explain' || command === 'lint') lines.push(SITE_URLS);
   lines.push('', 'Options:', ...optionLines(command));
   if (command === 'lint') lines.push('', 'Diagnostic codes (for --ignore):', ...diagnosticLines());
-  lines.push('', ...(command === 'audit' ? [AUDIT_EXIT_CODES] : [INPUTS, EXIT_CODES]), '');
+  const exitCodes = { audit: [AUDIT_EXIT_CODES], disclose: [DISCLOSE_EXIT_CODES] } as const;
+  lines.push('', ...(command === 'audit' || command === 'disclose' ? exitCodes[command] : [INPUTS, EXIT_CODES]), '');
   return lines.join('\n');
 }
 

@@ -65,3 +65,11 @@ export function quoteLine(texts: ReadonlyMap<number, string>, line: number, colu
 }
 
 export const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`;
+
+/** JSON text with the characters JSON.stringify leaves raw but a terminal acts on (C1, separators, bidi) escaped as `\uXXXX`. */
+export function escapeJson(json: string): string {
+  return json.replace(
+    /[\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `\\u${(c.codePointAt(0) as number).toString(16).padStart(4, '0')}`,
+  );
+}

@@ -61,9 +61,10 @@ export interface BoundedRead {
 /**
  * Reads at most `limit` bytes of `path` (and one more, to know whether it goes on), in a loop of
  * bounded reads on one descriptor: never the whole file, so a huge file or an endless device ends
- * at once with a buffer of `limit` + 1 bytes. Throws {@link InputError} for what cannot be read.
+ * at once with a buffer of `limit` + 1 bytes. Throws {@link InputError} for what cannot be read,
+ * naming the file as `what`.
  */
-export async function readBounded(path: string, limit: number = READ_LIMIT): Promise<BoundedRead> {
+export async function readBounded(path: string, limit: number = READ_LIMIT, what = 'robots.txt file'): Promise<BoundedRead> {
   let handle: FileHandle | undefined;
   try {
     handle = await open(path, 'r');
@@ -85,7 +86,7 @@ export async function readBounded(path: string, limit: number = READ_LIMIT): Pro
     return { bytes, truncated: filled > limit || (size ?? 0) > limit, ...(size === undefined ? {} : { size }) };
   } catch (error) {
     if (error instanceof InputError) throw error;
-    throw new InputError(`cannot read the robots.txt file "${path}": ${readProblem(error)}.`);
+    throw new InputError(`cannot read the ${what} "${path}": ${readProblem(error)}.`);
   } finally {
     await handle?.close();
   }
