@@ -54,25 +54,6 @@ const RELEASES = [
   }),
 ];
 
-/**
- * Two releases' suites run at once: a suite keeps about one core busy (most of a crawl waits on a
- * page's timers, a browser, a delay), and one release after another would make the run as long
- * as the three together.
- */
-const RELEASES_AT_ONCE = 2;
-let running = 0;
-const waiting: (() => void)[] = [];
-async function inTurn<T>(task: () => Promise<T>): Promise<T> {
-  while (running >= RELEASES_AT_ONCE) await new Promise<void>((resolve) => waiting.push(resolve));
-  running++;
-  try {
-    return await task();
-  } finally {
-    running--;
-    waiting.shift()?.();
-  }
-}
-
 /** What vitest's JSON reporter says of each test. */
 interface Report {
   testResults: { assertionResults: { fullName: string; status: string; failureMessages?: string[] }[] }[];
@@ -96,32 +77,30 @@ describe.skipIf(!asked)('the contract suite on other Crawlee releases', () => {
     const { release, name, major } = entry;
     const install = entry.plan();
 
-    it.concurrent(
+    it(
       `Crawlee ${name}: every cell holds or is its release's gap (vitest run test/contract in a project with the packed packages)`,
       async () => {
         const project: Project = await install();
         const report = join(project.dir, 'contract-report.json');
         rmSync(report, { force: true });
         const started = Date.now();
-        const run = await inTurn(() =>
-          sh(
-            process.execPath,
-            [
-              join(ROOT, 'node_modules/vitest/vitest.mjs'),
-              'run',
-              '--config',
-              'test/compat/contract.config.ts',
-              '--reporter=default',
-              '--reporter=json',
-              `--outputFile.json=${report}`,
-            ],
-            ROOT,
-            {
-              HEED_CONTRACT_CRAWLEE: JSON.stringify({ dir: project.dir, release, major }),
-              CRAWLEE_STORAGE_DIR: join(project.dir, 'storage'),
-            },
-            SLOW,
-          ),
+        const run = await sh(
+          process.execPath,
+          [
+            join(ROOT, 'node_modules/vitest/vitest.mjs'),
+            'run',
+            '--config',
+            'test/compat/contract.config.ts',
+            '--reporter=default',
+            '--reporter=json',
+            `--outputFile.json=${report}`,
+          ],
+          ROOT,
+          {
+            HEED_CONTRACT_CRAWLEE: JSON.stringify({ dir: project.dir, release, major }),
+            CRAWLEE_STORAGE_DIR: join(project.dir, 'storage'),
+          },
+          SLOW,
         ).catch((error: Error) => error);
         // No report: the run ended before its tests (a project that does not load); its output says why.
         if (!existsSync(report)) throw run instanceof Error ? run : new Error(`vitest wrote no ${report}`);
