@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const main = (example: string): string => new URL(`../../examples/${example}/dist/main.js`, import.meta.url).pathname;
+const exampleDir = (example: string): string => new URL(`../../examples/${example}/`, import.meta.url).pathname;
+const ROOT = new URL('../../', import.meta.url).pathname;
 
 interface Exit {
   readonly code: number;
@@ -17,9 +19,10 @@ interface Exit {
   readonly stderr: string;
 }
 
-function run(example: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<Exit> {
+/** Runs `example` from its own folder (`node dist/main.js`), as its README says, or from `cwd`. */
+function run(example: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env, cwd = exampleDir(example)): Promise<Exit> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [main(example), ...args], { encoding: 'utf8', timeout: 60_000, env }, (error, stdout, stderr) =>
+    execFile(process.execPath, [main(example), ...args], { encoding: 'utf8', timeout: 60_000, env, cwd }, (error, stdout, stderr) =>
       resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr }),
     );
   });
@@ -40,6 +43,15 @@ describe.concurrent("the examples' arguments", () => {
     const exit = await run('cheerio-basic', ['--max-pages', '3']);
     expect(exit.code).toBe(2);
     expect(exit.stderr.trim().split('\n')).toEqual(['node dist/main.js: unknown option --max-pages', 'see node dist/main.js --help']);
+  });
+
+  it('names the path it was run by: from the repository root, the way to type it again there', async () => {
+    const exit = await run('fleet-redis', ['--workers', '0'], process.env, ROOT);
+    expect(exit.code).toBe(2);
+    expect(exit.stderr.trim().split('\n')).toEqual([
+      'node examples/fleet-redis/dist/main.js: --workers needs a whole number, at least 1, got "0"',
+      'see node examples/fleet-redis/dist/main.js --help',
+    ]);
   });
 
   it('--user-agent without its value is a usage error, not a start URL', async () => {

@@ -6,6 +6,7 @@
  *
  * It lives in the demo site because every example already depends on it.
  */
+import { isAbsolute, relative } from 'node:path';
 import { DEMO_USER_AGENT } from './robots-files.js';
 
 /** A program or library the example needs is missing; the message says what to install. */
@@ -15,7 +16,7 @@ export class MissingPrerequisiteError extends Error {
 
 /** An example's command line. */
 export interface ExampleCommand {
-  /** How it is run, e.g. `node dist/main.js`. */
+  /** How it is run from its own folder, e.g. `node dist/main.js`; messages name the path it was run by. */
   readonly name: string;
   /** One line: what it does. */
   readonly summary: string;
@@ -34,11 +35,23 @@ export interface ExampleArgs {
   readonly flags: Readonly<Record<string, string>>;
 }
 
+/**
+ * How the example was run, as the user can type it again from where they are: `node
+ * examples/cheerio-basic/dist/main.js` from the repository's root, `node dist/main.js` from the
+ * example's folder; `command.name` when the script's path is not known.
+ */
+function invokedAs(command: ExampleCommand): string {
+  const script = process.argv[1];
+  if (script === undefined || !command.name.startsWith('node ')) return command.name;
+  const path = relative(process.cwd(), script);
+  return `node ${path === '' || isAbsolute(path) || path.startsWith('..') ? script : path}`;
+}
+
 /** The `--help` text of `command`. */
 export function exampleUsage(command: ExampleCommand): string {
   const flags = Object.entries(command.flags ?? {});
   const lines = [
-    `usage: ${command.name} [--user-agent <header>]${flags.map(([flag, { value }]) => ` [--${flag} <${value}>]`).join('')}${command.urls ? ' [--] [<URL>...]' : ''}`,
+    `usage: ${invokedAs(command)} [--user-agent <header>]${flags.map(([flag, { value }]) => ` [--${flag} <${value}>]`).join('')}${command.urls ? ' [--] [<URL>...]' : ''}`,
     '',
     command.summary,
     '',
@@ -103,8 +116,10 @@ export async function runExample(main: () => Promise<void>): Promise<void> {
   }
 }
 
-function usageError(command: ExampleCommand, message: string): never {
-  console.error(`${command.name}: ${message}\nsee ${command.name} --help`);
+/** Ends the example with a usage error: one line naming what was wrong, one saying where the help is (exit 2). */
+export function usageError(command: ExampleCommand, message: string): never {
+  const name = invokedAs(command);
+  console.error(`${name}: ${message}\nsee ${name} --help`);
   process.exit(2);
 }
 

@@ -25,6 +25,14 @@ export {
   type ExpectedVerdict,
 } from './expected.js';
 export { DEMO_BOT, DEMO_USER_AGENT, OTHER_BOT, OTHER_USER_AGENT, BLOG_CRAWL_DELAY_SECONDS } from './robots-files.js';
-export { exampleUsage, MissingPrerequisiteError, parseExampleArgs, runExample, type ExampleArgs, type ExampleCommand } from './cli.js';
+export {
+  exampleUsage,
+  MissingPrerequisiteError,
+  parseExampleArgs,
+  runExample,
+  usageError,
+  type ExampleArgs,
+  type ExampleCommand,
+} from './cli.js';
 export { distinctSkips, formatSkips, skippedHeading, type DistinctSkip, type FormatSkipsOptions, type SkipLike } from './skips.js';
 export { DEMO_ORIGIN_NAMES, type DemoOriginName, type DemoOrigins, type DemoRequest, type DemoSiteOptions } from './types.js';

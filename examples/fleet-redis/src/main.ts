@@ -4,23 +4,20 @@
  * robots.txt records through Redis (REDIS_URL, or a redis-server started for the run), and prints
  * how many robots.txt fetches the whole fleet made: one per origin.
  */
-import { parseExampleArgs, runExample, skippedHeading, startDemoSite } from '@heed/demo-site';
+import { parseExampleArgs, runExample, skippedHeading, startDemoSite, usageError, type ExampleCommand } from '@heed/demo-site';
 import { runFleet } from './fleet.js';
 
-const args = parseExampleArgs(process.argv.slice(2), {
+const command: ExampleCommand = {
   name: 'node dist/main.js',
   summary:
     'Crawls the demo site with a fleet of processes sharing robots.txt records through Redis (REDIS_URL, or a redis-server started for the run).',
   urls: false,
   flags: { workers: { value: 'count', help: 'how many crawler processes (default: 3)' } },
-});
+};
+const args = parseExampleArgs(process.argv.slice(2), command);
 const workers = args.flags['workers'] === undefined ? 3 : Number(args.flags['workers']);
-if (!Number.isInteger(workers) || workers < 1) {
-  console.error(
-    `node dist/main.js: --workers needs a whole number, at least 1, got "${args.flags['workers']}"\nsee node dist/main.js --help`,
-  );
-  process.exit(2);
-}
+if (!Number.isInteger(workers) || workers < 1)
+  usageError(command, `--workers needs a whole number, at least 1, got "${args.flags['workers']}"`);
 
 await runExample(async () => {
   const site = await startDemoSite();
