@@ -59,7 +59,7 @@ const skip = {
   snapshot: verdict.snapshot,
   robotsFetchedAt: Date.now(),
   referrer: urls[1],
-  message: 'disallowed for HeedBot by "disallow: /private/" at https://www.example.com/robots.txt line 3',
+  message: 'disallowed for HeedBot by "Disallow: /private/" at https://www.example.com/robots.txt line 3',
 };
 const skipStart = process.cpuUsage();
 for (let i = 0; i < count; i++) recorder.skipped(skip);

@@ -91,7 +91,7 @@ describe('CheerioCrawler with RobotsPlugin', () => {
       `not enqueued from ${s.a.url('/xrt-page')}: its X-Robots-Tag header says nofollow`,
     );
     expect(heedSkips.find((e) => e.url === s.a.url('/rel-target'))?.message).toMatch(/the link is rel="nofollow"/);
-    expect(linked?.message).toBe(`disallowed for HeedBot by "disallow: /private" at ${s.a.origin}/robots.txt line 5`);
+    expect(linked?.message).toBe(`disallowed for HeedBot by "Disallow: /private" at ${s.a.origin}/robots.txt line 5`);
   });
 
   it("reports skips to Crawlee's onSkippedRequest as robotsTxt and never as failed requests", () => {

@@ -108,7 +108,7 @@ describe('JSDOMCrawler sub-resources, blockSubresources: true', () => {
     expect(new Set(skips.map((e) => `${e.stage} ${e.url} ${e.referrer}`))).toEqual(
       new Set(blocked.map((p) => `subresource ${a.url(p)} ${a.url('/jsdom')}`)),
     );
-    expect(skips[0]?.message).toMatch(/disallow: \/private/);
+    expect(skips[0]?.message).toMatch(/Disallow: \/private/);
     expect(crawler.stats.state.requestsFailed).toBe(0);
   });
 });
@@ -212,7 +212,7 @@ describe('context.sendRequest()', () => {
       expect(a.count('/to-private')).toBe(before + 1);
       expect(outcomes['/ok/api']).toMatch(/^<!doctype html>/);
       expect(outcomes['/private/api']).toBe(
-        `RobotsDisallowedError: sendRequest() did not request ${a.url('/private/api')}: disallowed for HeedBot by "disallow: /private" at ${a.origin}/robots.txt line 2. ` +
+        `RobotsDisallowedError: sendRequest() did not request ${a.url('/private/api')}: disallowed for HeedBot by "Disallow: /private" at ${a.origin}/robots.txt line 2. ` +
           'To send requests robots.txt does not govern (an API you call on purpose), attach with checkSendRequest: false.',
       );
       expect(outcomes['/to-private']).toContain(`RobotsDisallowedError: sendRequest() did not request ${a.url('/private/via-redirect')}`);

@@ -135,7 +135,7 @@ describe("CheerioCrawler with productToken ['mybot-news', 'mybot']", () => {
     expect(skipOf(a.url('/news-private/x'))).toMatchObject({ reason: 'rules', line: 2, productToken: TOKENS });
     expect(skipOf(a.url('/bot-private/x'))).toMatchObject({ reason: 'rules', line: 6 });
     expect(skipOf(a.url('/bot-private/x'))?.message).toBe(
-      `disallowed for mybot-news, mybot by "disallow: /bot-private/" at ${a.origin}/robots.txt line 6`,
+      `disallowed for mybot-news, mybot by "Disallow: /bot-private/" at ${a.origin}/robots.txt line 6`,
     );
   });
 

@@ -59,7 +59,7 @@ describe("sitemap fetches obey the target origin's robots.txt", () => {
     expect(a.count('/')).toBe(1);
     expect(stats.sitemapsSkipped).toBe(1);
     expect(warnings).toMatch(
-      /sitemap http:\/\/127\.0\.0\.3:\d+\/private\/x\?delete=1: not fetched: disallowed for HeedBot by "disallow: \/private"/,
+      /sitemap http:\/\/127\.0\.0\.3:\d+\/private\/x\?delete=1: not fetched: disallowed for HeedBot by "Disallow: \/private"/,
     );
   });
 

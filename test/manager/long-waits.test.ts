@@ -34,7 +34,7 @@ it('a robots.txt that keeps checks waiting over 5 s gets one line saying which, 
     // 5 s, or a little more on a busy machine.
     expect(waits[0]?.level).toBe('info');
     expect(waits[0]?.message.replace(/^waiting \d s /, 'waiting N s ')).toBe(
-      `waiting N s for ${slow.origin}/robots.txt: 3 calls of ${slow.origin} wait on it (fetch timeout 30 s; 1 fetch running)`,
+      `waiting N s for ${slow.origin}/robots.txt: 3 calls for ${slow.origin} wait on it (fetch timeout 30 s; 1 fetch running)`,
     );
     expect(slow.robotsRequests()).toBe(1);
   } finally {

@@ -179,7 +179,8 @@ function explain(verdict: Verdict, reason: SkipReason, httpStatus: number | unde
   switch (reason) {
     case 'rules':
     case 'stale-copy': {
-      const by = rule ? `"${rule.directive}: ${rule.pattern}"` : 'a rule';
+      // As robots.txt files and the skip log write it: `Disallow: /private/`.
+      const by = rule ? `"${rule.directive === 'allow' ? 'Allow' : 'Disallow'}: ${rule.pattern}"` : 'a rule';
       const copy = reason === 'stale-copy' ? ' (last good copy; robots.txt is unreachable now)' : '';
       return `disallowed for ${tokenLabel(verdict.productToken)} by ${by} at ${robots} line ${verdict.line}${copy}`;
     }

@@ -63,11 +63,12 @@ export class LongWaits {
     const wait = this.waits.get(key);
     if (wait === undefined) return;
     const secs = Math.round((Date.now() - wait.since) / 1000);
-    const calls = `${wait.waiters} call${wait.waiters === 1 ? '' : 's'}`;
+    const calls = wait.waiters === 1 ? '1 call' : `${wait.waiters} calls`;
+    const verb = wait.waiters === 1 ? 'waits' : 'wait';
     const running = `${this.slots.pending} fetch${this.slots.pending === 1 ? '' : 'es'} running`;
     const queued = this.slots.size > 0 ? `, ${this.slots.size} queued for a fetch slot` : '';
     this.log.info(
-      `waiting ${secs} s for ${this.urlOf(origin)}: ${calls} of ${origin} wait on it (fetch timeout ${this.timeoutMs / 1000} s; ${running}${queued})`,
+      `waiting ${secs} s for ${this.urlOf(origin)}: ${calls} for ${origin} ${verb} on it (fetch timeout ${this.timeoutMs / 1000} s; ${running}${queued})`,
     );
     wait.timer = setTimeout(() => this.report(key, origin), REPORT_EVERY_MS);
     wait.timer.unref();
