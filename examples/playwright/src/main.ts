@@ -16,7 +16,11 @@ await runExample(async () => {
       userAgent: args.userAgent,
     });
     console.log(`\n${summary.pages.length} pages opened in Chromium.`);
-    for (const line of formatSkips(summary.skipped)) console.log(line);
+    // A link a nofollow page did not follow may be crawled from another page: it is listed apart.
+    const neverFetched = summary.skipped.filter((skip) => skip.reason !== 'nofollow');
+    const notFollowed = summary.skipped.filter((skip) => skip.reason === 'nofollow');
+    for (const line of formatSkips(neverFetched, { verb: 'never fetched' })) console.log(line);
+    if (notFollowed.length > 0) for (const line of formatSkips(notFollowed, { verb: 'not followed (nofollow)' })) console.log(line);
   } finally {
     await site?.close();
   }
