@@ -175,12 +175,14 @@ describe.skipIf(!has('redis-server', FILE))('a Redis frozen and thawed under a f
     const workers = await running;
 
     expect(met).toBe(true);
+    // The store's lines only: on a busy machine a worker may also say it waits on a slow robots.txt.
+    const redisLines = (worker: (typeof workers)[number]) => worker.infos.filter((line) => /Redis/.test(line.message));
     for (const worker of workers) {
       expect(worker.failed).toBe(0);
       expect(worker.warnings).toEqual([expect.stringMatching(/Redis is unreachable/)]);
-      expect(worker.infos.map((line) => line.message)).toEqual([expect.stringMatching(/reachable again/)]);
+      expect(redisLines(worker).map((line) => line.message)).toEqual([expect.stringMatching(/reachable again/)]);
     }
-    const backAt = Math.max(...workers.map((worker) => worker.infos[0]!.at));
+    const backAt = Math.max(...workers.map((worker) => redisLines(worker)[0]!.at));
     console.log(`Redis frozen ${thawedAt - frozeAt} ms: both workers back on its clock ${backAt - thawedAt} ms after the thaw`);
     // A PING a second: ten times that allows for a busy machine, and is a third of the break.
     expect(backAt - thawedAt).toBeLessThan(10_000);

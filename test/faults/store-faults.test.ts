@@ -98,7 +98,10 @@ describe.skipIf(!redisAvailable)('Redis stopped mid-crawl', () => {
       expect(origins.map(robotsHits)).toEqual([1, 1, 1, 1, 1, 1]);
       // The outage was reported once (not once per command or origin), and so was the recovery.
       expect(lines.filter((l) => l.level === 'warning').map((l) => l.message)).toEqual([expect.stringMatching(/Redis is unreachable/)]);
-      expect(lines.filter((l) => l.level === 'info').map((l) => l.message)).toEqual([expect.stringMatching(/reachable again/)]);
+      // The store's lines: on a busy machine the manager may also say it waits on a slow robots.txt.
+      expect(lines.filter((l) => l.level === 'info' && /Redis/.test(l.message)).map((l) => l.message)).toEqual([
+        expect.stringMatching(/reachable again/),
+      ]);
 
       // Sharing resumed: origins fetched after the recovery are in Redis, and another manager (another
       // crawler, another process) reads them from there instead of fetching.

@@ -107,7 +107,10 @@ describe.skipIf(!redisAvailable)('a frozen Redis (SIGSTOP)', () => {
       expect(thawed.allowed).toBe(false);
       expect(thawed.waitedOut).toBe(0);
       expect(store.usingFallback).toBe(false);
-      expect(lines.filter((l) => l.level === 'info').map((l) => l.message)).toEqual([expect.stringMatching(/reachable again/)]);
+      // The store's lines: on a busy machine the manager may also say it waits on a slow robots.txt.
+      expect(lines.filter((l) => l.level === 'info' && /Redis/.test(l.message)).map((l) => l.message)).toEqual([
+        expect.stringMatching(/reachable again/),
+      ]);
       expect(await redisCommand(redis.port, 'GET', `test-frozen:record:${f.origin}`)).toContain('"status":"ok"');
       // One fetch per origin throughout: the outage's records were kept in memory.
       expect(sites.map((site) => site.robotsRequests())).toEqual([1, 1, 1, 1, 1, 1]);
@@ -149,7 +152,10 @@ describe.skipIf(!redisAvailable)('a frozen Redis (SIGSTOP)', () => {
       // A PING a second: ten times that allows for a busy machine, and is a third of the break.
       expect(backMs).toBeLessThan(10_000);
       expect(store.usingFallback).toBe(false);
-      expect(lines.filter((l) => l.level === 'info').map((l) => l.message)).toEqual([expect.stringMatching(/reachable again/)]);
+      // The store's lines: on a busy machine the manager may also say it waits on a slow robots.txt.
+      expect(lines.filter((l) => l.level === 'info' && /Redis/.test(l.message)).map((l) => l.message)).toEqual([
+        expect.stringMatching(/reachable again/),
+      ]);
       // Commands go to Redis again: the slot comes from Redis's clock, and the PINGs have stopped.
       expect((await store.reserveCrawlSlot(origin, 1_000))?.waitMs).toBeGreaterThanOrEqual(0);
       expect(commands.length).toBe(sent + 1);
