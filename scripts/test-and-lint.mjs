@@ -27,9 +27,9 @@ function held(command, args) {
 }
 
 /** Runs `command` with the terminal as its output; resolves with its exit code. */
-function shown(command, args) {
+function shown(command, args, env = process.env) {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: root, stdio: 'inherit' });
+    const child = spawn(command, args, { cwd: root, stdio: 'inherit', env });
     child.on('error', () => resolve(127));
     child.on('close', (code) => resolve(code ?? 1));
   });
@@ -40,7 +40,8 @@ const lint = (async () => {
   const prettier = await held(bin('prettier'), ['--check', '.', '--log-level', 'warn']);
   return { code: eslint.code || prettier.code, output: `${eslint.output}${prettier.output}` };
 })();
-const tests = await shown(bin('vitest'), ['run', ...process.argv.slice(2)]);
+// HEED_WHOLE_SUITE: the packages are packed as built, not rebuilt under the running tests (test/compat/consumer.ts).
+const tests = await shown(bin('vitest'), ['run', ...process.argv.slice(2)], { ...process.env, HEED_WHOLE_SUITE: '1' });
 const linted = await lint;
 
 process.stdout.write(`\nlint (eslint ., prettier --check .): ${linted.code === 0 ? 'clean' : 'FAILED'}\n${linted.output}`);

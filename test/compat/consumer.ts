@@ -84,13 +84,13 @@ export const ALL_RELEASES = ['3.13.0', '3.15.3', '3.16.0', '3.17.0', NEWEST_RELE
 
 /**
  * The Crawlee 3 releases to test (the Crawlee 4 builds are tested apart, see {@link crawleeV4}):
- * the newest in `npm test`; the others in `pnpm test:compat` (HEED_COMPAT_RELEASES=all), which
- * runs after `npm test` and would only repeat it on the newest; or those a list names.
+ * the newest in `npm test`; all of them with HEED_COMPAT_RELEASES=all (CI's
+ * `HEED_COMPAT_RELEASES=all npm test`, or `pnpm test:compat` alone); or those a list names.
  */
 export function releasesToTest(): string[] {
   const chosen = process.env['HEED_COMPAT_RELEASES'];
   if (!chosen) return [NEWEST_RELEASE];
-  if (chosen === 'all') return ALL_RELEASES.filter((release) => release !== NEWEST_RELEASE);
+  if (chosen === 'all') return [...ALL_RELEASES];
   return chosenReleases(chosen).filter((release) => !(V4_RELEASES as readonly string[]).includes(release));
 }
 
@@ -229,15 +229,17 @@ export async function sh(
 }
 
 /**
- * Packs the four packages. `pnpm test:compat` runs each package's `prepack` (a build from a clean
- * `dist`, as `pnpm publish` does); within the whole suite (`npm test`) the `dist` built by the
- * setup step is packed as is, because a clean rebuild would pull `dist` from under the tests that
- * run the built CLI and examples in parallel. Returns the tarball paths by package.
+ * Packs the four packages. `pnpm test:compat` run alone runs each package's `prepack` (a build
+ * from a clean `dist`, as `pnpm publish` does); within the whole suite (`npm test`, which sets
+ * HEED_WHOLE_SUITE) the `dist` built by the setup step is packed as is, because a clean rebuild
+ * would pull `dist` from under the tests that run the built CLI and examples in parallel. Returns
+ * the tarball paths by package.
  */
 export async function packAll(): Promise<Record<(typeof PACKAGES)[number], string>> {
   const out = join(WORK, 'packs');
+  const prepack = process.env['HEED_COMPAT_RELEASES'] !== undefined && process.env['HEED_WHOLE_SUITE'] !== '1';
   // (pnpm pack has no --ignore-scripts flag; the config variable does it.)
-  const env: Record<string, string> = process.env['HEED_COMPAT_RELEASES'] ? {} : { npm_config_ignore_scripts: 'true' };
+  const env: Record<string, string> = prepack ? {} : { npm_config_ignore_scripts: 'true' };
   // Packed once per vitest run (its test files are forks of one process): a second pack would
   // rebuild `dist` from clean while the first file's tests load the CLI from it.
   const run = join(out, '.vitest-run');

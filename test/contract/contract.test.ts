@@ -166,7 +166,7 @@ function checkCell(door: Door, kind: Kind, run: Crawl): void {
     }
   }
   // A gap of the door's own promise (timing) is what the gap says cannot be kept.
-  if (gap === undefined) door.check?.(run);
+  if (gap === undefined) door.check?.(run, kind.traits);
 }
 
 /** Why `kind` does not apply on the release the suite runs on, if it does not. */

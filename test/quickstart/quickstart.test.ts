@@ -2,9 +2,13 @@
  * The README's quick start, as a new user runs it: a fresh clone of this repository's committed
  * HEAD (nothing built, no node_modules), then `npm start`, then `npx heed --help`, then the first
  * step of `npm test` (its install). Run against HEAD, so it checks what a clone gets: commit first.
+ *
+ * CI runs on a fresh clone and runs `npm start` there itself, first (.ci/run): it hands the output
+ * and exit status over in HEED_QUICKSTART_LOG and HEED_QUICKSTART_STATUS, and the test reads them
+ * instead of cloning and building a second time.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +35,12 @@ describe('the quick start on a fresh clone', () => {
   let start: Run;
 
   beforeAll(() => {
+    const ranBefore = process.env['HEED_QUICKSTART_LOG'];
+    if (ranBefore !== undefined) {
+      clone = root;
+      start = { status: Number(process.env['HEED_QUICKSTART_STATUS']), output: readFileSync(ranBefore, 'utf8') };
+      return;
+    }
     work = mkdtempSync(join(tmpdir(), 'heed-quickstart-'));
     clone = join(work, 'heed');
     const cloned = run('git', ['clone', '--quiet', '--no-hardlinks', root, clone], work);
@@ -55,8 +65,13 @@ describe('the quick start on a fresh clone', () => {
     expect(help.output).toMatch(/heed lint/);
   });
 
-  it("npm test's first step (the install) succeeds with the committed lockfile", () => {
-    const install = run('npm', ['run', 'install-deps'], clone, 5 * MINUTE);
-    expect(install.status, install.output.slice(-4_000)).toBe(0);
-  });
+  // Under CI the clone is the checkout whose `npm test` began with this very install: run again
+  // beside the tests, it would relink the node_modules they are loading.
+  it.runIf(process.env['HEED_QUICKSTART_LOG'] === undefined)(
+    "npm test's first step (the install) succeeds with the committed lockfile",
+    () => {
+      const install = run('npm', ['run', 'install-deps'], clone, 5 * MINUTE);
+      expect(install.status, install.output.slice(-4_000)).toBe(0);
+    },
+  );
 });
