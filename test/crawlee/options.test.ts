@@ -51,6 +51,16 @@ const cases: [string, Record<string, unknown>, string, RegExp][] = [
 ];
 
 describe('RobotsPlugin.attach() options', () => {
+  it.each([
+    ['an option error', { sitemap: false, userAgent: 'Bot' }, crawler()],
+    ['an unsupported crawler', { userAgent: 'Bot' }, { run: 1 }],
+  ])("%s's stack starts at the caller's line, not in Heed's own checks", async (_name, options, target) => {
+    const error = await RobotsPlugin.attach(target as never, options as never).catch((e: unknown) => e as Error);
+    expect(error).toBeInstanceOf(Error);
+    const frames = error.stack!.split('\n').filter((line) => line.trimStart().startsWith('at '));
+    expect(frames[0]).toContain('options.test.ts');
+  });
+
   it.each(cases)('rejects %s', async (_name, options, option, message) => {
     const attempt = RobotsPlugin.attach(crawler(), { manager: idleManager, ...options } as never);
     await expect(attempt).rejects.toBeInstanceOf(InvalidOptionsError);

@@ -73,24 +73,17 @@ export class RobotsPlugin {
    * @throws SharedRequestQueueError when another crawler with a plugin reads the same request queue (give each its own).
    */
   static async attach(crawler: AnyCrawler, options: RobotsPluginOptions): Promise<RobotsPlugin> {
-    const resolved = resolveOptions(options);
-    if (typeof crawler !== 'object' || crawler === null) throw new UnsupportedCrawlerError(String(crawler));
-    // The crawler's own release decides; the @crawlee/core this package resolves is the fallback.
-    const resolvedRelease = crawleeRelease();
-    const release = crawlerRelease(crawler) ?? resolvedRelease;
-    if (release !== undefined && !isSupportedRelease(release)) throw new UnsupportedCrawleeVersionError(release, SUPPORTED_CRAWLEE_RANGE);
-    const tap = pickTap(crawler, release);
-    const missing = tap.missingMember(crawler);
-    if (missing) {
-      if (release !== undefined && 'run' in crawler)
-        throw new UnsupportedCrawleeVersionError(release, SUPPORTED_CRAWLEE_RANGE, `its crawler has no ${missing}`);
-      throw new UnsupportedCrawlerError(`an object without ${missing}`);
+    let checked: ReturnType<typeof checkAttach>;
+    try {
+      checked = checkAttach(crawler, options);
+    } catch (error) {
+      // A mistake in the call is the caller's line to fix: the stack starts there, not in Heed's checks.
+      // (A reference to the function only, never called through it.)
+      // eslint-disable-next-line @typescript-eslint/unbound-method
+      if (error instanceof Error) Error.captureStackTrace(error, RobotsPlugin.attach);
+      throw error;
     }
-    const refused = tap.refuses(crawler);
-    if (refused !== undefined) throw new UnsupportedCrawlerError('', refused);
-    if (attached.has(crawler)) throw new AlreadyAttachedError();
-    const proxyScheme = unusableProxyScheme(crawler);
-    if (proxyScheme !== undefined) throw new UnsupportedProxyError(proxyScheme);
+    const { resolved, release, resolvedRelease, tap } = checked;
     const target = crawler as unknown as PublicCrawler;
     // Every line Heed writes to the crawler's log, escaped: many quote what a site sent.
     const log = printableLog(target.log);
@@ -296,4 +289,27 @@ async function createManager(userAgent: string, productToken: ProductTokens, log
   // Loaded on demand: a plugin handed a manager never needs the module.
   const { RobotsManager } = await import('@heed/manager');
   return new RobotsManager({ userAgent, productToken, log });
+}
+
+/** What `attach()` checks of its arguments before it hooks anything; throws the error that names what is wrong. */
+function checkAttach(crawler: AnyCrawler, options: RobotsPluginOptions) {
+  const resolved = resolveOptions(options);
+  if (typeof crawler !== 'object' || crawler === null) throw new UnsupportedCrawlerError(String(crawler));
+  // The crawler's own release decides; the @crawlee/core this package resolves is the fallback.
+  const resolvedRelease = crawleeRelease();
+  const release = crawlerRelease(crawler) ?? resolvedRelease;
+  if (release !== undefined && !isSupportedRelease(release)) throw new UnsupportedCrawleeVersionError(release, SUPPORTED_CRAWLEE_RANGE);
+  const tap = pickTap(crawler, release);
+  const missing = tap.missingMember(crawler);
+  if (missing) {
+    if (release !== undefined && 'run' in crawler)
+      throw new UnsupportedCrawleeVersionError(release, SUPPORTED_CRAWLEE_RANGE, `its crawler has no ${missing}`);
+    throw new UnsupportedCrawlerError(`an object without ${missing}`);
+  }
+  const refused = tap.refuses(crawler);
+  if (refused !== undefined) throw new UnsupportedCrawlerError('', refused);
+  if (attached.has(crawler)) throw new AlreadyAttachedError();
+  const proxyScheme = unusableProxyScheme(crawler);
+  if (proxyScheme !== undefined) throw new UnsupportedProxyError(proxyScheme);
+  return { resolved, release, resolvedRelease, tap };
 }
