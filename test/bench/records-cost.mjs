@@ -36,6 +36,10 @@ const recorder = new CrawlRecorder(
   },
   manager,
   () => {},
+  undefined,
+  async () => {
+    throw new Error('no dataset in this measure');
+  },
 );
 const urls = Array.from({ length: 1000 }, (_, i) => `https://www.example.com/p/${i}?ref=link-dense&page=${i}`);
 for (let i = 0; i < 20_000; i++) recorder.passed('before-fetch', urls[i % 1000], verdict);

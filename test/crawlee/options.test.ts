@@ -55,9 +55,9 @@ describe('RobotsPlugin.attach() options', () => {
     ['an option error', { sitemap: false, userAgent: 'Bot' }, crawler()],
     ['an unsupported crawler', { userAgent: 'Bot' }, { run: 1 }],
   ])("%s's stack starts at the caller's line, not in Heed's own checks", async (_name, options, target) => {
-    const error = await RobotsPlugin.attach(target as never, options as never).catch((e: unknown) => e as Error);
+    const error: unknown = await RobotsPlugin.attach(target as never, options as never).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Error);
-    const frames = error.stack!.split('\n').filter((line) => line.trimStart().startsWith('at '));
+    const frames = (error as Error).stack!.split('\n').filter((line) => line.trimStart().startsWith('at '));
     expect(frames[0]).toContain('options.test.ts');
   });
 

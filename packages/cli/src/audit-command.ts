@@ -7,7 +7,8 @@
  * ({@link escapeText}) before it is written, so no byte of them reaches the terminal raw (no
  * control sequence, no bidirectional override).
  */
-import { stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { UsageError, type CliOptions } from './args.js';
 import { audit, MAX_FINDINGS, VIOLATIONS, type AuditReport, type Finding } from './audit/audit.js';
 import type { CommandResult } from './lint-command.js';
@@ -27,7 +28,7 @@ export async function auditCommand(file: string, options: CliOptions, style: Sty
   const snapshots = options.snapshots;
   if (snapshots === undefined)
     throw new UsageError('audit needs --snapshots <dir>: the snapshot directory the crawl wrote (records.snapshots).');
-  const size = await sizeOf(file, 'records file', 'file');
+  const size = await sizeOf(file, 'records file', 'file or dataset');
   await sizeOf(snapshots, 'snapshot directory', 'directory');
   const every = progress?.everyBytes ?? PROGRESS_EVERY_BYTES;
   let next = every;
@@ -113,7 +114,8 @@ export function escapeText(text: string): string {
   );
 }
 
-async function sizeOf(path: string, what: string, kind: 'file' | 'directory'): Promise<number> {
+/** The bytes of `path`: a file's, or with `file or dataset` a folder's files' together (a local dataset of records). */
+async function sizeOf(path: string, what: string, kind: 'file' | 'directory' | 'file or dataset'): Promise<number> {
   let info;
   try {
     info = await stat(path);
@@ -123,7 +125,12 @@ async function sizeOf(path: string, what: string, kind: 'file' | 'directory'): P
       `cannot read the ${what} ${escapeText(path)}: ${code === 'ENOENT' ? 'it does not exist' : (code ?? String(error))}.`,
     );
   }
-  if (kind === 'file' && !info.isFile()) throw new InputError(`the ${what} ${escapeText(path)} is not a file.`);
+  if (kind === 'file or dataset' && info.isDirectory()) {
+    const names = await readdir(path);
+    const sizes = await Promise.all(names.map(async (name) => (await stat(join(path, name)).catch(() => undefined))?.size ?? 0));
+    return sizes.reduce((sum, bytes) => sum + bytes, 0);
+  }
+  if (kind !== 'directory' && !info.isFile()) throw new InputError(`the ${what} ${escapeText(path)} is not a file.`);
   if (kind === 'directory' && !info.isDirectory()) throw new InputError(`the ${what} ${escapeText(path)} is not a directory.`);
   return info.size;
 }

@@ -100,6 +100,7 @@ const COMMANDS: Readonly<Record<CommandName, { readonly synopsis: string; readon
       "parser, the record's product token), check each snapshot's bytes against its id and the\n" +
       "record's outcome against its sightings; list every request that left unallowed, every\n" +
       'missing or altered snapshot and every malformed line, then a summary per origin.\n' +
+      'A folder is read as a local Crawlee dataset of records (records.dataset), a file per record.\n' +
       'Exit code 1 on any violation, 0 when clean.',
   },
 };

@@ -271,6 +271,10 @@ function recordCrawl(
     manager,
     warn,
     guard.usage,
+    async (name) => {
+      if (crawler.getDataset === undefined) throw new Error('the crawler has no getDataset()');
+      return crawler.getDataset(name);
+    },
   );
   guard.checkpoints.observer = recorder;
   skips.recorder = recorder;

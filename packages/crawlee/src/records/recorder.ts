@@ -1,7 +1,8 @@
 /**
  * The crawl recorder of one attached crawler (option `records`): told of every request a
  * checkpoint lets go and of every skip, it makes the record (`crawl-record.ts`) and hands it to the
- * sinks: the records file (`records-file.ts`) and the `onRecord` callback. With `snapshots`, it also
+ * sinks: the records file (`records-file.ts`), the crawler's dataset (`records-dataset.ts`) and the
+ * `onRecord` callback. With `snapshots`, it also
  * has the manager keep the robots.txt snapshot of every record it accepts in that directory, so
  * every snapshot a record names is on disk before the record is.
  */
@@ -10,11 +11,13 @@ import type { UsageVerdicts } from '../guard/usage-verdicts.js';
 import type { RobotsManagerLike } from '../manager-contract.js';
 import type { SkipEvent } from '../report/skip-events.js';
 import { passRecord, skipRecord, type CrawlRecord, type PassDoor, type RecordContext } from './crawl-record.js';
+import { RecordsDataset, type RecordsDatasetTarget } from './records-dataset.js';
 import { RecordsFile } from './records-file.js';
 import type { ResolvedRecordsOptions } from './records-options.js';
 
 export class CrawlRecorder {
   private readonly file: RecordsFile | undefined;
+  private readonly dataset: RecordsDataset | undefined;
   private onRecord: ((record: CrawlRecord) => void) | undefined;
   private readonly stopSnapshots: (() => void) | undefined;
 
@@ -24,7 +27,9 @@ export class CrawlRecorder {
     private readonly manager: RobotsManagerLike,
     private readonly warn: (message: string) => void,
     /** The usage verdicts the checks worked out (with `purposes`): read, never asked for. */
-    private readonly usage?: UsageVerdicts,
+    private readonly usage: UsageVerdicts | undefined,
+    /** Opens the crawler's dataset of that name (option `dataset`). */
+    openDataset: (name: string) => Promise<RecordsDatasetTarget>,
   ) {
     this.onRecord = options.onRecord;
     if (options.snapshots !== undefined) {
@@ -34,6 +39,11 @@ export class CrawlRecorder {
     if (options.file !== undefined) {
       this.file = new RecordsFile(options.file, { maxBufferBytes: options.maxBufferBytes, flushMs: options.flushSecs * 1000 });
       this.file.open();
+    }
+    const { dataset } = options;
+    if (dataset !== undefined) {
+      const limits = { maxBufferBytes: options.maxBufferBytes, flushMs: options.flushSecs * 1000 };
+      this.dataset = new RecordsDataset(() => openDataset(dataset), limits, warn);
     }
   }
 
@@ -48,10 +58,10 @@ export class CrawlRecorder {
     this.emit(skipRecord(event, this.context));
   }
 
-  /** Writes what the records file buffers, and waits for snapshots written in the background. */
+  /** Writes what the records file buffers, pushes what the dataset sink holds, and waits for snapshots written in the background. */
   async flush(): Promise<void> {
     this.file?.flush();
-    await this.manager.snapshotsWritten?.();
+    await Promise.all([this.dataset?.flush(), this.manager.snapshotsWritten?.()]);
   }
 
   /** Flushes and closes the records file and stops keeping snapshots. */
@@ -59,10 +69,15 @@ export class CrawlRecorder {
     this.stopSnapshots?.();
     await this.flush();
     this.file?.close();
+    await this.dataset?.close();
   }
 
   private emit(record: CrawlRecord): void {
-    this.file?.write(JSON.stringify(record));
+    if (this.file !== undefined || this.dataset !== undefined) {
+      const line = JSON.stringify(record);
+      this.file?.write(line);
+      this.dataset?.write(record, line.length);
+    }
     if (this.onRecord === undefined) return;
     try {
       this.onRecord(record);

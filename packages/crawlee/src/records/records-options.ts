@@ -27,13 +27,20 @@ const RECORDS_OPTIONS = defineOptions('RobotsPlugin.attach() option records', {
    */
   snapshots: option.custom<string | undefined>({ default: undefined, check: checkPath }),
   /**
+   * The name of a Crawlee Dataset of the crawler's own storage that records are pushed to, in
+   * batches (the crawler's `getDataset(name)`: locally `storage/datasets/<name>/`, on the platform
+   * a named dataset). `heed audit` reads the local folder.
+   * @default none
+   */
+  dataset: option.custom<string | undefined>({ default: undefined, check: checkDatasetName }),
+  /**
    * Called with every record, as it is made (synchronously, on the crawl's path: keep it quick).
    * A callback that throws is logged once and not called again.
    * @default none
    */
   onRecord: option.function<(record: CrawlRecord) => void>({ signature: '(record) => void' }),
   /**
-   * Bytes of records held before they are written to `file` (1,024 to 67,108,864).
+   * Bytes of records held before they are written to `file` or pushed to `dataset` (1,024 to 67,108,864).
    * @default `65_536` (64 KiB)
    */
   maxBufferBytes: option.number({ default: 65_536, min: 1_024, max: 67_108_864, integer: true, unit: 'bytes' }),
@@ -64,8 +71,8 @@ export function checkRecords(value: unknown, _name: string, fail: Fail): Resolve
       throw new InvalidOptionsError(`records.${error.option}`, error.problem, 'RobotsPlugin.attach()');
     throw error;
   }
-  if (resolved.file === undefined && resolved.onRecord === undefined) {
-    return fail("needs somewhere to write: file (e.g. 'crawl-records.jsonl') or onRecord.");
+  if (resolved.file === undefined && resolved.dataset === undefined && resolved.onRecord === undefined) {
+    return fail("needs somewhere to write: file (e.g. 'crawl-records.jsonl'), dataset (e.g. 'crawl-records') or onRecord.");
   }
   return resolved;
 }
@@ -73,4 +80,9 @@ export function checkRecords(value: unknown, _name: string, fail: Fail): Resolve
 function checkPath(value: unknown, _name: string, fail: Fail): string | undefined {
   if (value === undefined || (typeof value === 'string' && value !== '' && !value.includes('\0'))) return value;
   return fail(`expected a file or directory path, got ${describeValue(value)}.`);
+}
+
+function checkDatasetName(value: unknown, _name: string, fail: Fail): string | undefined {
+  if (value === undefined || (typeof value === 'string' && /^[a-zA-Z0-9-]{1,63}$/.test(value))) return value;
+  return fail(`expected a dataset name of letters, digits and "-" (at most 63), like 'crawl-records', got ${describeValue(value)}.`);
 }

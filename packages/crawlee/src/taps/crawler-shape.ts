@@ -143,6 +143,8 @@ export interface PublicCrawler {
   getRequestQueue(): Promise<RequestQueueLike>;
   addRequests(requests: unknown, options?: unknown): Promise<unknown>;
   run(requests?: unknown, options?: unknown): Promise<unknown>;
+  /** A dataset of the crawler's storage, by name (option `records.dataset`). */
+  getDataset?(name?: string): Promise<{ pushData(items: object[]): Promise<unknown> }>;
 }
 
 /**
