@@ -33,10 +33,7 @@ export default defineConfig({
     // timers, and a third fork fills the time the other two wait (a quarter off the wall time of
     // two). No test here bounds a time that load can stretch: costs are counted (calls, turns,
     // bytes, requests), deadlines are 10× the idle time, and timing ratios live in test:stress.
-    // With HEED_COMPAT_RELEASES (CI's whole run), two more: the user projects of every release and
-    // the contract suite on the other releases are a file each, and each spends its minutes waiting
-    // on the processes it starts (npm, tsc, a vitest per release), which do the work.
     // `--expose-gc`: memory tests read the heap after a collection.
-    poolOptions: { forks: { maxForks: process.env['HEED_COMPAT_RELEASES'] ? 5 : 3, minForks: 1, execArgv: ['--expose-gc'] } },
+    poolOptions: { forks: { maxForks: 3, minForks: 1, execArgv: ['--expose-gc'] } },
   },
 });

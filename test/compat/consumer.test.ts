@@ -7,9 +7,9 @@
  * disallowed request. The other crawler kinds (browsers, JSDOM) on other releases are the contract
  * suite's (contract.test.ts: every door on 3.13.0 and the Crawlee 4 builds).
  *
- * What runs where: `npm test` runs it on the newest release; with HEED_COMPAT_RELEASES=all (CI's
- * `HEED_COMPAT_RELEASES=all npm test`, or `pnpm test:compat` alone) on every release of
- * `ALL_RELEASES`; HEED_COMPAT_RELEASES=3.13.0,3.18.1 on the releases listed. Crawlee 4 (`V4_RELEASES`: 4.0.0-rc.0
+ * What runs where: `npm test` runs it on the newest release. `pnpm test:compat`
+ * (HEED_COMPAT_RELEASES=all) runs it on the other releases of `ALL_RELEASES`;
+ * HEED_COMPAT_RELEASES=3.13.0,3.18.1 on the releases listed. Crawlee 4 (`V4_RELEASES`: 4.0.0-rc.0
  * and `4-next`, Crawlee's master after it, each from tarballs kept beside the checkout) runs with
  * HEED_COMPAT_RELEASES=all or a list naming the build; a build whose tarballs are absent is
  * skipped, saying so.

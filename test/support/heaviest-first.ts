@@ -13,10 +13,7 @@
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 const SECONDS: Readonly<Record<string, number>> = {
-  // With HEED_COMPAT_RELEASES=all: the contract suite on three more releases, one after the other,
-  // and the user projects of seven (without it, both are over in a second or two).
-  'test/compat/contract.test.ts': 400,
-  'test/compat/consumer.test.ts': 300,
+  'test/compat/consumer.test.ts': 150,
   'test/contract/contract.test.ts': 150,
   'test/crawlee/browser-doors.test.ts': 58,
   'test/crawlee/fleet-pauses.test.ts': 43,
