@@ -2,9 +2,9 @@
  * The crawl recorder of one attached crawler (option `records`): told of every request a
  * checkpoint lets go and of every skip, it makes the record (`crawl-record.ts`) and hands it to the
  * sinks: the records file (`records-file.ts`), the crawler's dataset (`records-dataset.ts`) and the
- * `onRecord` callback. With `snapshots`, it also
- * has the manager keep the robots.txt snapshot of every record it accepts in that directory, so
- * every snapshot a record names is on disk before the record is.
+ * `onRecord` callback. With `snapshots`, it also has the manager keep the robots.txt snapshot of
+ * every record it accepts in that directory, so every snapshot a record names is on disk before
+ * the record is.
  */
 import { SnapshotDirectory, type Verdict } from '@heed/manager';
 import type { UsageVerdicts } from '../guard/usage-verdicts.js';
@@ -36,15 +36,13 @@ export class CrawlRecorder {
       // Checked by attach(): a manager without it was refused with `records.snapshots`.
       this.stopSnapshots = manager.keepSnapshotsIn?.(new SnapshotDirectory(options.snapshots));
     }
+    const limits = { maxBufferBytes: options.maxBufferBytes, flushMs: options.flushSecs * 1000 };
     if (options.file !== undefined) {
-      this.file = new RecordsFile(options.file, { maxBufferBytes: options.maxBufferBytes, flushMs: options.flushSecs * 1000 });
+      this.file = new RecordsFile(options.file, limits);
       this.file.open();
     }
     const { dataset } = options;
-    if (dataset !== undefined) {
-      const limits = { maxBufferBytes: options.maxBufferBytes, flushMs: options.flushSecs * 1000 };
-      this.dataset = new RecordsDataset(() => openDataset(dataset), limits, warn);
-    }
+    if (dataset !== undefined) this.dataset = new RecordsDataset(() => openDataset(dataset), limits, warn);
   }
 
   /** A checkpoint let a request go by `door`, on `verdict` (`undefined`: no check was asked for). */

@@ -13,14 +13,11 @@
  * `records.file` beside it where those must survive.
  */
 
+import type { RecordsFileLimits } from './records-file.js';
+
 /** What the sink needs of a Crawlee Dataset. */
 export interface RecordsDatasetTarget {
   pushData(items: object[]): Promise<unknown>;
-}
-
-export interface RecordsDatasetLimits {
-  readonly maxBufferBytes: number;
-  readonly flushMs: number;
 }
 
 export class RecordsDataset {
@@ -28,8 +25,8 @@ export class RecordsDataset {
   private bytes = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private dataset: Promise<RecordsDatasetTarget> | undefined;
-  /** Pushes started and not yet settled, so that a flush waits for every record before it. */
-  private readonly pushing = new Set<Promise<void>>();
+  /** The last push: each waits for the one before, so batches land in the order they were made. */
+  private pushes: Promise<void> = Promise.resolve();
   private closed = false;
   /** Records pushed to the dataset so far. */
   pushed = 0;
@@ -37,7 +34,8 @@ export class RecordsDataset {
   constructor(
     /** Opens the dataset (the crawler's `getDataset(name)`), once, at the first push. */
     private readonly open: () => Promise<RecordsDatasetTarget>,
-    private readonly limits: RecordsDatasetLimits,
+    /** The same bounds as the records file's. */
+    private readonly limits: RecordsFileLimits,
     private readonly warn: (message: string) => void,
   ) {}
 
@@ -54,7 +52,7 @@ export class RecordsDataset {
     }
   }
 
-  /** Pushes what the buffer holds and waits until every push so far has settled. */
+  /** Pushes what the buffer holds and waits until every push so far has settled (in order). */
   async flush(): Promise<void> {
     if (this.timer !== undefined) {
       clearTimeout(this.timer);
@@ -64,11 +62,10 @@ export class RecordsDataset {
       const items = this.batch;
       this.batch = [];
       this.bytes = 0;
-      const push = this.push(items);
-      this.pushing.add(push);
-      void push.finally(() => this.pushing.delete(push));
+      // push() never rejects: it says what it lost instead.
+      this.pushes = this.pushes.then(() => this.push(items));
     }
-    await Promise.all(this.pushing);
+    await this.pushes;
   }
 
   /** Flushes; later records are dropped. */
