@@ -245,8 +245,8 @@ const used = () => {
 };
 
 /**
- * `checks` per origin: 1 measures a parsed file as most are kept; 100 one a crawler keeps checking,
- * whose rules have switched to their hot form (HOT_AFTER in packages/parser/src/match.ts).
+ * `checks` per origin: 1 measures a parsed file as most are kept; 100 one a crawler keeps checking
+ * (its compiled agent and the manager's per-origin state made).
  */
 async function memoryPerOrigin(count, checks) {
   const samples = [];
@@ -343,7 +343,7 @@ const table = [
   `| Peer: Crawlee 3's own warm check, \`await crawler.isAllowedBasedOnRobotsTxtFile(url)\`, same files in its robots cache | ${fmt(warm.crawlee)}: Heed is **${warm.overCrawlee.toFixed(1)}×** as fast (median of per-round ratios) |`,
   `| Cold start: ${fmt(cold.origins)} origins on distinct loopback addresses, concurrency ${CONCURRENCY} | ${(cold.ms / 1000).toFixed(2)} s (${fmt(cold.perSecond)} origins/s; ${fmt(cold.requests)} requests, ${fmt(cold.failed)} failed) |`,
   `| Memory per cached origin (record + parsed rules + compiled agent) | ${fmt(memory.bytes)} B (parsed file alone: ${fmt(memory.parserBytes)} B; the manager's own share ${fmt(memory.bytes - memory.parserBytes)} B, mostly the raw body kept as base64 for the store and the stale-copy fallback) |`,
-  `| Memory per cached origin checked 100 times (rules in their hot form) | ${fmt(memoryHot.bytes)} B (parsed file alone: ${fmt(memoryHot.parserBytes)} B) |`,
+  `| Memory per cached origin checked 100 times | ${fmt(memoryHot.bytes)} B (parsed file alone: ${fmt(memoryHot.parserBytes)} B) |`,
 ].join('\n');
 console.log(`\n${table}\n`);
 
@@ -360,24 +360,15 @@ if (WRITE) {
     'every 250 ms, not `Date.now()`, which costs ~60 ns on this VM) and the parser; a warm `isAllowed` is `decide()`,',
     'the plugin\'s check (see "What users run" for its own ratios), as one of two settled promises. The peer row is what a',
     "crawler without Heed runs before each request (Crawlee's `new URL(url).origin`, its LRU, robots-parser),",
-    'timed in the same rounds on the same (file, URL) pairs. The rules of an origin',
-    'checked 64 times switch to their hot form (see the parser section), which is why memory is shown for both.',
+    'timed in the same rounds on the same (file, URL) pairs. Memory is shown for an origin checked once and one',
+    'checked 100 times: a crawler keeps checking the origins it crawls.',
     'Cold start counts every fetch (got-scraping, one TCP connection per origin, parse, store) from `prefetch()`',
     'to the last record; the servers are node `http` servers in the same process, so the figure is the',
     "manager's own cost, not a network's. Memory counts `heapUsed + arrayBuffers` (typed arrays keep their",
     'bytes outside the JS heap). The machine (2 vCPU) is shared with other jobs: absolute figures move by up',
     'to 2× between runs, so read the ratio; run it when `uptime` shows a load below 1. Every timed run starts',
     "on a collected heap, so one contender's garbage is not swept on another's time (Crawlee's check allocates",
-    'a `URL` per call; without the collection, two runs minutes apart at the same machine speed gave the',
-    'manager 591k checks/s, with it 919k).',
-    '',
-    'Tried for the warm path and measured without gain (A/B of two builds in one process, so nobody tries them',
-    'again): a direct-mapped table of recent origins in front of the LRU, hashed in JavaScript over all of the',
-    "origin's characters (10% slower: V8 hashes the key in C++ faster than a JS loop runs here) or over a",
-    'sample of them (16% slower: hosts like `site-12` and `site-13` collide); a parser entry point that skips',
-    're-reading the origin the manager has just matched (`isAllowedAt(url, pathStart)`: 2–4%, not worth a public',
-    'method); generating a JavaScript function per rule set (`new Function`, rules unrolled into a switch on',
-    "the byte after `/`): 1.7× slower than the hot form's loop.",
+    'a `URL` per call).',
     '',
   ].join('\n');
   const current = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';

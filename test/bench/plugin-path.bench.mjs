@@ -493,8 +493,8 @@ if (WRITE) {
     "plugin's guard calls for every URL (what decided in detail, `verdict.explain()`, only for a URL it skips). The cold rows run",
     'each library in a fresh process (a pair per round, order alternating) that parses the 100 files and the 500 KiB',
     'file and checks it, then times one pass over URLs it has not seen. The crawl row is the `warm` crawl of',
-    '`crawl.bench.mjs` scaled down (the full one: `npm run bench -- crawl`); the machine is shared (load average 5–10',
-    'while these ran), so the spread is wide: read the median and the spread together.',
+    '`crawl.bench.mjs` scaled down (the full one: `npm run bench -- crawl`); the machine is shared (its load average',
+    'is in the command line above), so the spread can be wide: read the median and the spread together.',
     '',
   ].join('\n');
   const current = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
