@@ -188,8 +188,8 @@ const RECORDS_FIELD: OptionField<RecordsOptions | false, ResolvedRecordsOptions 
   read: (value, at) => checkRecords(value, at.name, at.fail),
 };
 
-/** The options of `RobotsPlugin.attach()`. */
-const PLUGIN_OPTIONS = defineOptions(WHERE, {
+/** The options of `RobotsPlugin.attach()` (exported for the test that keeps the docs' tables equal to it). */
+export const PLUGIN_OPTIONS = defineOptions(WHERE, {
   // Documented on RobotsPluginOptions, where it is required.
   userAgent: option.custom({ check: checkUserAgentText }),
   /**

@@ -13,7 +13,7 @@ import {
 } from '@heed/parser';
 import type { CrawlRecord } from './crawl-record.js';
 
-const RECORDS_OPTIONS = defineOptions('RobotsPlugin.attach() option records', {
+export const RECORDS_OPTIONS = defineOptions('RobotsPlugin.attach() option records', {
   /**
    * The JSON Lines file records are appended to, one object per request that left and per skip
    * (created with its directory; an existing file is appended to).
