@@ -1,7 +1,8 @@
 /**
  * The option tables of the docs say what the code does: each option a table names exists, each
  * option of the plugin, of `sitemaps` and of `records` is in the reference's tables, and a default
- * a table gives as a literal (`true`, `60`, `'summary'`, `65_536`) is the code's default. The
+ * a table gives as a literal (`true`, `60`, `'summary'`, `65_536`) is the code's default; so is the
+ * `@default` of each option's TSDoc, which editors show. The
  * options are declared once, in `defineOptions` tables; the docs are prose around them, and this
  * keeps the two from drifting apart.
  */
@@ -83,5 +84,22 @@ describe("the docs' option tables", () => {
 
   it("the package README's table names options that exist, with their defaults", () => {
     expectAgrees(tableAfter(read('packages/crawlee/README.md'), '| option | default | what |'), PLUGIN_OPTIONS, 'crawlee README', false);
+  });
+
+  it("each option's TSDoc @default is its default", () => {
+    const definitions: Definition[] = [PLUGIN_OPTIONS, SITEMAP_OPTIONS, RECORDS_OPTIONS];
+    const checked: string[] = [];
+    for (const path of ['packages/crawlee/src/options.ts', 'packages/crawlee/src/records/records-options.ts']) {
+      for (const [, said, name] of read(path).matchAll(/@default ([^\n]*)\n(?:\s*\*[^\n]*\n)*?\s*\*\/\n\s*(\w+):/g)) {
+        const literal = literalOf(/^`[^`]+`/.exec(said!)?.[0] ?? '');
+        if (literal === undefined) continue;
+        const owners = definitions.filter((definition) => definition.knownKeys.includes(name!));
+        expect(owners.length, `${path}: ${name} is declared once`).toBe(1);
+        expect(owners[0]!.defaults[name!], `${path}: the @default of ${name}`).toStrictEqual(literal.value);
+        checked.push(name!);
+      }
+    }
+    // The literals of both files: enough that a broken pattern cannot pass by reading none.
+    expect(checked.length).toBeGreaterThanOrEqual(20);
   });
 });
