@@ -25,6 +25,7 @@ import { madeBy, RecentVerdicts } from './recent-verdicts.js';
 import { invalidUrlVerdict, type Verdict } from './verdict.js';
 import { SnapshotKeeper } from './snapshots/keeper.js';
 import { TDMREP_CACHE, tdmrepKind, usageReport, type TdmRepReading, type UsageQuery, type UsageReport } from './usage/index.js';
+import { checkedAtCall } from './call-errors.js';
 
 export type { Verdict, VerdictRecord } from './verdict.js';
 export type { FetchContext } from './fetch/fetch-context.js';
@@ -102,7 +103,7 @@ export class RobotsManager {
   private readonly snapshots: SnapshotKeeper;
 
   constructor(options: RobotsManagerOptions) {
-    this.options = resolveOptions(options);
+    this.options = checkedAtCall(new.target, () => resolveOptions(options));
     this.ownsStore = this.options.store === undefined;
     this.store = this.options.store ?? new MemoryStore();
     this.queue = new PQueue({ concurrency: this.options.maxConcurrency });

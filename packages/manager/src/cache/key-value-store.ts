@@ -31,6 +31,7 @@ import {
   type SnapshotSighting,
   type StoredSnapshot,
 } from '../snapshots/snapshot.js';
+import { checkedAtCall } from '../call-errors.js';
 
 /** The part of Crawlee's `KeyValueStore` this store uses; a `KeyValueStore` instance fits. */
 export interface KeyValueStoreLike {
@@ -130,7 +131,7 @@ export class KeyValueStoreStore implements RobotsStore {
   private closed = false;
 
   constructor(options: KeyValueStoreStoreOptions = {}) {
-    const { store, name, openOptions } = keyValueStoreStoreOptions.resolve(options);
+    const { store, name, openOptions } = checkedAtCall(new.target, () => keyValueStoreStoreOptions.resolve(options));
     this.name = name;
     this.openOptions = openOptions;
     if (store !== undefined) this.opened = Promise.resolve(store);

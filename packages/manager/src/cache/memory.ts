@@ -13,6 +13,7 @@ import type { RobotsRecord } from '../record.js';
 import { memoryBound, recordBytes } from './sizes.js';
 import type { RobotsStore, StoreLock } from './store.js';
 import { addSighting, EMPTY_SIGHTINGS, type SightingLog, type SnapshotSighting, type StoredSnapshot } from '../snapshots/snapshot.js';
+import { checkedAtCall } from '../call-errors.js';
 
 /** What a snapshot is counted for beside its body: the object, its slot, its 16 sightings at most. */
 const SNAPSHOT_OVERHEAD = 4_096;
@@ -71,7 +72,7 @@ export class MemoryStore implements RobotsStore {
 
   constructor(options: MemoryStoreOptions = {}) {
     // No maxEntries default: left out, the store is bounded by maxBytes only.
-    const { maxBytes, maxEntries, snapshots } = memoryStoreOptions.resolve(options);
+    const { maxBytes, maxEntries, snapshots } = checkedAtCall(new.target, () => memoryStoreOptions.resolve(options));
     this.maxBytes = maxBytes;
     this.records = new LRUCache<string, Slot>({
       ...(maxEntries === undefined ? {} : { max: maxEntries }),

@@ -41,6 +41,7 @@ import { assertInstalled } from './optional-dependency.js';
 import { CLAIM_SEND_SCRIPT, CONFIRM_SEND_SCRIPT, PAUSE_SCRIPT, RESERVE_SLOT_SCRIPT, slotReply } from './redis-crawl-clock.js';
 import type { CrawlSlot, Log, RobotsStore, StoreLock } from './store.js';
 import { isSighting, MAX_SIGHTINGS, type SightingLog, type SnapshotSighting, type StoredSnapshot } from '../snapshots/snapshot.js';
+import { checkedAtCall } from '../call-errors.js';
 
 /** The part of an ioredis `Redis` client this store uses. */
 export interface RedisClientLike {
@@ -193,7 +194,7 @@ export class RedisStore implements RobotsStore {
   private pingTimer: NodeJS.Timeout | undefined;
 
   constructor(options: RedisStoreOptions = {}) {
-    const resolved = redisStoreOptions.resolve(options);
+    const resolved = checkedAtCall(new.target, () => redisStoreOptions.resolve(options));
     this.ownsClient = resolved.client === undefined;
     this.url = resolved.url;
     this.keyPrefix = resolved.keyPrefix;
