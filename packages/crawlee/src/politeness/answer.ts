@@ -1,6 +1,6 @@
 /**
  * What a page's answer tells the crawl clock, on every crawler kind: the request's real send time
- * (got's timings) moves the origin's clock when it is later than the claim before the send (a busy
+ * (got's timings, a Playwright request's timing) moves the origin's clock when it is later than the claim before the send (a busy
  * process may write a request a while after letting it go), for every process sharing the store;
  * a `429` or `503` pauses the origin for its `Retry-After` (see `retry-after.ts`). The taps call
  * {@link noteAnswer} before Crawlee handles those statuses (an HTTP crawler throws on them after the
@@ -47,7 +47,7 @@ interface Answer {
   readonly status: number;
   readonly retryAfter: string | undefined;
   readonly url: string | undefined;
-  /** When the request was written to the wire (got's timings), when known. */
+  /** When the request was written to the wire (got's timings, Playwright's request timing), when known. */
   readonly sentAt?: number | undefined;
 }
 
@@ -81,9 +81,35 @@ function readResponse(response: unknown): Answer | undefined {
     if (typeof status !== 'number') return undefined;
     const headers = r.headers.call(response) as Record<string, string | undefined>;
     const url: unknown = typeof r.url === 'function' ? r.url.call(response) : undefined;
-    return { status, retryAfter: headers['retry-after'], url: typeof url === 'string' ? url : undefined };
+    return { status, retryAfter: headers['retry-after'], url: typeof url === 'string' ? url : undefined, sentAt: browserSentAt(response) };
   }
   return undefined;
+}
+
+/** How far from now a browser's own send time is believed: it is another process's clock reading. */
+const BROWSER_SENT_AT_WINDOW_MS = 10 * 60_000;
+
+/**
+ * When a Playwright page's request went on the wire: its `request().timing()`, the browser's own
+ * account (`startTime` is when the network request started, after Heed's interception let it go,
+ * and `requestStart` when it was written, relative to it). A browser short of CPU writes a request
+ * well after Heed lets it go; the next request of the origin then counts its delay from here.
+ * Puppeteer's responses give monotonic times only: `undefined` there, as for anything unreadable.
+ */
+function browserSentAt(response: object): number | undefined {
+  try {
+    const request = (response as { request?: unknown }).request;
+    if (typeof request !== 'function') return undefined;
+    const timing = (request.call(response) as { timing?: () => { startTime?: unknown; requestStart?: unknown } } | null)?.timing?.();
+    const start = timing?.startTime;
+    const written = timing?.requestStart;
+    if (typeof start !== 'number' || typeof written !== 'number' || !(start > 0) || !(written >= 0)) return undefined;
+    const at = start + written;
+    const now = Date.now();
+    return at <= now && at > now - BROWSER_SENT_AT_WINDOW_MS ? at : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function firstValue(value: string | string[] | undefined): string | undefined {
