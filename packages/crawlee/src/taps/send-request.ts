@@ -72,6 +72,10 @@ export function guardSendRequest(context: ContextInternals, guard: RobotsGuard, 
       judged.add(url);
       await judge(url);
     };
+    // The request leaves now: its origin's crawl-delay counts from here, not from when the handler
+    // started (a BasicCrawler's page slot), which a busy process can be far from. An HTTP client's
+    // own send time, where it gives one, moves the clock again with the answer.
+    void guard.clock?.confirmSent(asked, Date.now());
     try {
       const response = await hops(send, options, rest, checkOnce);
       // Its answer counts for the crawl clock as a page's does: a `429` or `503` pauses its origin
