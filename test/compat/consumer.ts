@@ -81,6 +81,12 @@ function alive(pid: number): boolean {
 export const NEWEST_RELEASE = '3.18.1';
 /** The supported Crawlee 3 releases the user projects are tried on. */
 export const ALL_RELEASES = ['3.13.0', '3.15.3', '3.16.0', '3.17.0', NEWEST_RELEASE] as const;
+/**
+ * The Crawlee 3 releases a TypeScript project is typechecked against: the ends of the range. Each
+ * typecheck is a `tsc` over Crawlee's declarations (20–40 s of CPU); the releases between them run
+ * the ESM and CommonJS crawls.
+ */
+export const TYPECHECKED_RELEASES: readonly string[] = [ALL_RELEASES[0], NEWEST_RELEASE];
 
 /**
  * The Crawlee 3 releases to test (the Crawlee 4 builds are tested apart, see {@link crawleeV4}):
@@ -232,12 +238,17 @@ export async function sh(
  * Packs the four packages. `pnpm test:compat` run alone runs each package's `prepack` (a build
  * from a clean `dist`, as `pnpm publish` does); within the whole suite (`npm test`, which sets
  * HEED_WHOLE_SUITE) the `dist` built by the setup step is packed as is, because a clean rebuild
- * would pull `dist` from under the tests that run the built CLI and examples in parallel. Returns
- * the tarball paths by package.
+ * would pull `dist` from under the tests that run the built CLI and examples in parallel; and with
+ * HEED_PACK_AS_BUILT=1 (`.ci/run`, whose fresh clone has just been built from scratch, so its `dist`
+ * holds nothing stale), where the clean rebuild would cost half a minute for the same files.
+ * Returns the tarball paths by package.
  */
 export async function packAll(): Promise<Record<(typeof PACKAGES)[number], string>> {
   const out = join(WORK, 'packs');
-  const prepack = process.env['HEED_COMPAT_RELEASES'] !== undefined && process.env['HEED_WHOLE_SUITE'] !== '1';
+  const prepack =
+    process.env['HEED_COMPAT_RELEASES'] !== undefined &&
+    process.env['HEED_WHOLE_SUITE'] !== '1' &&
+    process.env['HEED_PACK_AS_BUILT'] !== '1';
   // (pnpm pack has no --ignore-scripts flag; the config variable does it.)
   const env: Record<string, string> = prepack ? {} : { npm_config_ignore_scripts: 'true' };
   // Packed once per vitest run (its test files are forks of one process): a second pack would

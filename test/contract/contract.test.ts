@@ -128,6 +128,8 @@ async function crawl(kind: Kind, modules: CrawleeModules): Promise<Crawl> {
       skips,
       notes,
       stampSlackMs,
+      // got's timings say when a page left (Crawlee 3's HTTP clients); a browser's and Impit's do not.
+      sendTimeKnown: MODULES.major === 3 && !kind.traits.browser,
       failed: MAJOR.state(crawler).requestsFailed,
       controlHeld: kind.control?.holds(crawler, modules),
       evidence,
