@@ -1,44 +1,43 @@
 /**
- * The option tables of the docs say what the code does: each option a table names exists, each
- * option of the plugin, of `sitemaps` and of `records` is in the reference's tables, and a default
- * a table gives as a literal (`true`, `60`, `'summary'`, `65_536`) is the code's default; so is the
- * `@default` of each option's TSDoc, which editors show. The
- * options are declared once, in `defineOptions` tables; the docs are prose around them, and this
- * keeps the two from drifting apart.
+ * The option tables of the docs are written from code (test/crawlee/option-tables.ts): the rows of
+ * `packages/crawlee/src/options-docs.ts` say what each option does, the option tables of code
+ * (`defineOptions`) give the defaults. Here, each table in the docs is what the code writes
+ * (`npm run docs` rewrites them), every option of the plugin, of `sitemaps` and of `records` has
+ * its row, and the `@default` of each option's TSDoc, which editors show, is its default.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { PLUGIN_OPTIONS, SITEMAP_OPTIONS } from '../../packages/crawlee/src/options.js';
+import {
+  PLUGIN_OPTION_ROWS,
+  README_OPTION_ROWS,
+  RECORDS_OPTION_ROWS,
+  SITEMAP_OPTION_ROWS,
+} from '../../packages/crawlee/src/options-docs.js';
 import { RECORDS_OPTIONS } from '../../packages/crawlee/src/records/records-options.js';
+import { writeSection } from '../faults/fault-table.js';
+import { literalDefault, markersOf, renderOptionTable, sectionOf, type OptionsDefinition, type OptionTable } from './option-tables.js';
 
-interface Definition {
-  readonly knownKeys: readonly string[];
-  readonly defaults: Readonly<Record<string, unknown>>;
-}
-interface Row {
-  readonly names: string[];
-  readonly defaultCell: string;
-}
+const path = (file: string) => fileURLToPath(new URL(`../../${file}`, import.meta.url));
+const read = (file: string) => readFileSync(path(file), 'utf8');
+const REFERENCE = 'packages/crawlee/docs/reference.md';
 
-const read = (path: string) => readFileSync(fileURLToPath(new URL(`../../${path}`, import.meta.url)), 'utf8');
+const TABLES: readonly OptionTable[] = [
+  { file: REFERENCE, name: 'plugin', header: 'option', rows: PLUGIN_OPTION_ROWS, definition: PLUGIN_OPTIONS, complete: true },
+  { file: REFERENCE, name: 'sitemaps', header: 'option', rows: SITEMAP_OPTION_ROWS, definition: SITEMAP_OPTIONS, complete: true },
+  { file: REFERENCE, name: 'records', header: '`records` field', rows: RECORDS_OPTION_ROWS, definition: RECORDS_OPTIONS, complete: true },
+  {
+    file: 'packages/crawlee/README.md',
+    name: 'readme',
+    header: 'option',
+    rows: README_OPTION_ROWS,
+    definition: PLUGIN_OPTIONS,
+    complete: false,
+  },
+];
 
-/** The rows of the first table after `heading` (a line of the file that starts with it). */
-function tableAfter(text: string, heading: string): Row[] {
-  const lines = text.split('\n');
-  const start = lines.findIndex((line) => line.startsWith(heading));
-  expect(start, `"${heading}" in the docs`).toBeGreaterThanOrEqual(0);
-  // The heading may be the table's own header row.
-  const first = heading.startsWith('|') ? start : lines.findIndex((line, i) => i > start && line.startsWith('|'));
-  const rows: Row[] = [];
-  for (let i = first + 2; i < lines.length && lines[i]!.startsWith('|'); i++) {
-    const cells = lines[i]!.split(/(?<!\\)\|/).map((cell) => cell.trim());
-    rows.push({ names: [...cells[1]!.matchAll(/`([a-zA-Z]+)`/g)].map((m) => m[1]!), defaultCell: cells[2]! });
-  }
-  return rows;
-}
-
-/** A default cell's literal value (`true`, `60`, `65_536`, `'summary'`), or `undefined` when it is prose. */
+/** A default a table gives as a literal (`true`, `60`, `65_536`, `'summary'`), read back; `undefined` when it is prose. */
 function literalOf(cell: string): { value: unknown } | undefined {
   const match = /^`([^`]+)`$/.exec(cell);
   if (match === null) return undefined;
@@ -49,45 +48,53 @@ function literalOf(cell: string): { value: unknown } | undefined {
   return undefined;
 }
 
-function expectAgrees(rows: Row[], definition: Definition, where: string, complete: boolean): void {
-  const documented = rows.flatMap((row) => row.names);
-  expect(
-    documented.filter((name) => !definition.knownKeys.includes(name)),
-    `${where}: options no code declares`,
-  ).toEqual([]);
-  if (complete)
-    expect(
-      definition.knownKeys.filter((name) => !documented.includes(name)),
-      `${where}: options left out`,
-    ).toEqual([]);
-  for (const row of rows) {
-    const literal = literalOf(row.defaultCell);
-    if (literal === undefined) continue;
-    for (const name of row.names) expect(definition.defaults[name], `${where}: the default of ${name}`).toStrictEqual(literal.value);
-  }
-}
-
 describe("the docs' option tables", () => {
-  const reference = read('packages/crawlee/docs/reference.md');
+  it.each(TABLES.map((table) => [`${table.file}, ${table.name}`, table] as const))(
+    '%s: written from the code (npm run docs rewrites it)',
+    (_where, table) => {
+      const generated = renderOptionTable(table);
+      if (process.env.HEED_WRITE_DOCS === '1') {
+        writeSection(path(table.file), generated, markersOf(table.name));
+        return;
+      }
+      expect(sectionOf(read(table.file), table.name), `${table.file} is stale: run \`npm run docs\``).toBe(generated);
+    },
+  );
 
-  it("the reference's table of attach() options is the plugin's options, with their defaults", () => {
-    expectAgrees(tableAfter(reference, '## Options'), PLUGIN_OPTIONS, 'reference, Options', true);
-  });
+  it.each(TABLES.map((table) => [`${table.file}, ${table.name}`, table] as const))(
+    "%s: a row for every option (the README's a few), each once, of options the code declares",
+    (_where, table) => {
+      const named = table.rows.flatMap((row) => row.options);
+      expect(
+        named.filter((name) => !table.definition.knownKeys.includes(name)),
+        'options no code declares',
+      ).toEqual([]);
+      expect(
+        named.filter((name, i) => named.indexOf(name) !== i),
+        'options with two rows',
+      ).toEqual([]);
+      if (table.complete)
+        expect(
+          table.definition.knownKeys.filter((name) => !named.includes(name)),
+          'options left out',
+        ).toEqual([]);
+    },
+  );
 
-  it("the reference's table of sitemaps options is the sitemaps options, with their defaults", () => {
-    expectAgrees(tableAfter(reference, '`sitemaps` options:'), SITEMAP_OPTIONS, 'reference, sitemaps options', true);
-  });
-
-  it("the reference's table of records fields is the records options, with their defaults", () => {
-    expectAgrees(tableAfter(reference, '| `records` field'), RECORDS_OPTIONS, 'reference, records fields', true);
-  });
-
-  it("the package README's table names options that exist, with their defaults", () => {
-    expectAgrees(tableAfter(read('packages/crawlee/README.md'), '| option | default | what |'), PLUGIN_OPTIONS, 'crawlee README', false);
-  });
+  it.each(TABLES.map((table) => [`${table.file}, ${table.name}`, table] as const))(
+    "%s: a row words its default only where the code's is no literal",
+    (_where, table) => {
+      const definition: OptionsDefinition = table.definition;
+      for (const row of table.rows.filter((r) => r.default !== undefined)) {
+        const [name] = row.options;
+        expect(literalDefault(definition.defaults[name!]), `${name}: the code's default is written from the code`).toBeUndefined();
+        expect(literalOf(row.default!), `${name}: a literal default in words`).toBeUndefined();
+      }
+    },
+  );
 
   it("each option's TSDoc @default is its default", () => {
-    const definitions: Definition[] = [PLUGIN_OPTIONS, SITEMAP_OPTIONS, RECORDS_OPTIONS];
+    const definitions: OptionsDefinition[] = [PLUGIN_OPTIONS, SITEMAP_OPTIONS, RECORDS_OPTIONS];
     const checked: string[] = [];
     for (const path of ['packages/crawlee/src/options.ts', 'packages/crawlee/src/records/records-options.ts']) {
       for (const [, said, name] of read(path).matchAll(/@default ([^\n]*)\n(?:\s*\*[^\n]*\n)*?\s*\*\/\n\s*(\w+):/g)) {
