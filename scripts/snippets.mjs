@@ -6,7 +6,7 @@
  * each as written: its imports, the options it passes, the types it relies on. Blocks without an
  * `import` are fragments (an interface listed, an option shown in place) and are left out.
  */
-import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -18,9 +18,10 @@ const docs = [
   ...readdirSync(join(root, 'examples')).map((example) => `examples/${example}/README.md`),
 ];
 
-rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
-let written = 0;
+// A file is rewritten only when its block changed, and a block gone takes its file with it: tsc -b
+// decides from the files' times whether the test project needs checking again.
+const kept = new Set();
 for (const doc of docs) {
   let text;
   try {
@@ -33,8 +34,11 @@ for (const doc of docs) {
     if (!/^import /m.test(body)) continue;
     const line = text.slice(0, match.index).split('\n').length;
     const name = `${doc.replaceAll('/', '_').replace(/\.md$/, '')}_${line}.ts`;
-    writeFileSync(join(out, name), `// ${doc}, line ${line}: as written there (scripts/snippets.mjs).\n${body}\nexport {};\n`);
-    written++;
+    const file = join(out, name);
+    const content = `// ${doc}, line ${line}: as written there (scripts/snippets.mjs).\n${body}\nexport {};\n`;
+    if (!existsSync(file) || readFileSync(file, 'utf8') !== content) writeFileSync(file, content);
+    kept.add(name);
   }
 }
-console.log(`snippets: ${written} blocks of the docs in ${relative(root, out)}`);
+for (const name of readdirSync(out)) if (!kept.has(name)) rmSync(join(out, name));
+console.log(`snippets: ${kept.size} blocks of the docs in ${relative(root, out)}`);
