@@ -25,6 +25,8 @@ export interface OptionTable {
   readonly definition: OptionsDefinition;
   /** Whether every option of the definition must have a row (the README's table names a few). */
   readonly complete: boolean;
+  /** The rows whose worded defaults a row of this table takes when it words none (the README's: the reference's). */
+  readonly defaultsFrom?: readonly OptionRow[];
 }
 
 export const markersOf = (name: string) => ({ start: `<!-- options:${name}:start -->`, end: `<!-- options:${name}:end -->` });
@@ -41,10 +43,11 @@ export function literalDefault(value: unknown): string | undefined {
 }
 
 /** The default cell of `row`: the code's literal, or the row's words when the code's default is none (`undefined`, a list, an object). */
-export function defaultCell(row: OptionRow, definition: OptionsDefinition): string {
+export function defaultCell(row: OptionRow, definition: OptionsDefinition, defaultsFrom: readonly OptionRow[] = []): string {
   const literal = literalDefault(definition.defaults[row.options[0]!]);
-  if (literal !== undefined && row.default === undefined) return literal;
-  if (row.default !== undefined) return row.default;
+  const worded = row.default ?? defaultsFrom.find((other) => other.options[0] === row.options[0])?.default;
+  if (literal !== undefined && worded === undefined) return literal;
+  if (worded !== undefined) return worded;
   throw new Error(`options-docs.ts: ${row.options.join(', ')} needs a \`default\` (the code's default is not a literal)`);
 }
 
@@ -56,7 +59,7 @@ export function renderOptionTable(table: OptionTable): string {
     '| --- | --- | --- |',
     ...table.rows.map(
       (row) =>
-        `| ${row.options.map((name) => `\`${name}\``).join(' / ')} | ${cell(defaultCell(row, table.definition))} | ${cell(row.what)} |`,
+        `| ${row.options.map((name) => `\`${name}\``).join(' / ')} | ${cell(defaultCell(row, table.definition, table.defaultsFrom))} | ${cell(row.what)} |`,
     ),
   ].join('\n');
 }

@@ -32,6 +32,7 @@ const TABLES: readonly OptionTable[] = [
     name: 'readme',
     header: 'option',
     rows: README_OPTION_ROWS,
+    defaultsFrom: PLUGIN_OPTION_ROWS,
     definition: PLUGIN_OPTIONS,
     complete: false,
   },

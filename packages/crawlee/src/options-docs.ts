@@ -157,16 +157,17 @@ export const RECORDS_OPTION_ROWS: readonly OptionRow[] = [
   { options: ['flushSecs'], what: 'seconds a record waits in the buffer at most (0.001 – 60)' },
 ];
 
-/** The package README's table: the options most crawls set, said briefly. */
+/**
+ * The package README's table: the options most crawls set, said briefly. A row without a `default`
+ * words it as the reference's row of the same option does, when that one words it.
+ */
 export const README_OPTION_ROWS: readonly OptionRow[] = [
   {
     options: ['userAgent'],
-    default: '— (required)',
     what: "your crawler's user-agent; its product token (`MyBot`) selects the robots.txt group, sent with robots.txt and sitemap requests, and with pages (`identifyPages`, default `true`)",
   },
   {
     options: ['productToken'],
-    default: 'the product token of `userAgent`',
     what: 'the token (or a list of 1 to 16) that selects the robots.txt group, when `userAgent` does not start with it',
   },
   {
@@ -177,18 +178,16 @@ export const README_OPTION_ROWS: readonly OptionRow[] = [
   { options: ['logSkips'], what: "a line per skipped URL: `'each'` at info level, `'summary'` at debug level, `false` none" },
   { options: ['crawlDelay'], what: 'honour `Crawl-delay` per origin, and pause an origin after a `429`/`503` for its `Retry-After`' },
   { options: ['maxCrawlDelaySecs'], what: 'larger crawl-delays are cut to this' },
-  { options: ['sitemaps'], default: '`{}` (on)', what: 'sitemap options (bounds, filters, label), or `false` to turn sitemaps off' },
+  { options: ['sitemaps'], what: 'sitemap options (bounds, filters, label), or `false` to turn sitemaps off' },
   { options: ['blockSubresources'], what: 'browsers and JSDOMCrawler: do not request sub-resources robots.txt disallows' },
   { options: ['checkSendRequest'], what: 'check `context.sendRequest()` URLs; `false` for crawlers that call APIs on purpose' },
-  { options: ['onSkip'], default: 'none', what: '`(event: SkipEvent) => void | Promise<void>` for every skip' },
+  { options: ['onSkip'], what: '`(event: SkipEvent) => void | Promise<void>` for every skip' },
   {
     options: ['purposes'],
-    default: 'none',
     what: "what the crawl is for (`'train-ai'`, `'search'`, `'ai-input'`, `'ai-use'`): reads AI-usage preferences",
   },
   {
     options: ['records'],
-    default: 'off',
     what: "`{ file: 'crawl-records.jsonl', snapshots: 'robots-snapshots/' }`: a record of every request and skip, and the robots.txt each was judged by",
   },
 ];
