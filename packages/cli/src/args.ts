@@ -18,7 +18,7 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
-export type CommandName = 'check' | 'explain' | 'lint' | 'audit' | 'disclose';
+export type CommandName = 'check' | 'explain' | 'lint' | 'audit' | 'disclose' | 'keys';
 
 /** The user-agent header when the command line names none (lint fetches). */
 export const DEFAULT_USER_AGENT = 'heed-cli';
@@ -71,7 +71,7 @@ export type Invocation =
   | { readonly kind: 'version' }
   | { readonly kind: 'run'; readonly command: CommandName; readonly operands: readonly string[]; readonly options: CliOptions };
 
-const COMMANDS = new Set<string>(['check', 'explain', 'lint', 'audit', 'disclose']);
+const COMMANDS = new Set<string>(['check', 'explain', 'lint', 'audit', 'disclose', 'keys']);
 
 /** The command `argv` names (its first operand, when that is a command), for the help a usage error points at. */
 export function commandOf(argv: readonly string[]): CommandName | undefined {
@@ -133,8 +133,8 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
     const topic = command === 'help' ? operands[0] : command;
     return topic !== undefined && COMMANDS.has(topic) ? { kind: 'help', command: topic as CommandName } : { kind: 'help' };
   }
-  if (command === undefined) throw new UsageError('no command given; use check, explain, lint, audit or disclose.');
-  if (!COMMANDS.has(command)) throw new UsageError(`unknown command "${command}"; use check, explain, lint, audit or disclose.`);
+  if (command === undefined) throw new UsageError('no command given; use check, explain, lint, audit, disclose or keys.');
+  if (!COMMANDS.has(command)) throw new UsageError(`unknown command "${command}"; use check, explain, lint, audit, disclose or keys.`);
 
   const userAgent = values['user-agent'];
   const color = values['no-color'] === true ? false : values.color;
@@ -188,6 +188,11 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
       if (options.snapshots === undefined)
         throw new UsageError('audit needs --snapshots <dir>: the snapshot directory the crawl wrote (option records.snapshots).');
       break;
+    case 'keys':
+      // The subcommand and --out are checked by the command, which names what it writes.
+      if (userAgent !== undefined)
+        throw new UsageError('--user-agent does not apply to keys: a key signs for whatever user-agent sends it.');
+      break;
     case 'disclose': {
       if (operands.length > 0)
         throw new UsageError(
@@ -221,11 +226,11 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
     const given = {
       '--contact': options.contact,
       '--records': options.records || undefined,
-      '--out': options.out,
       '--config': options.config,
     };
     const flag = Object.entries(given).find(([, value]) => value !== undefined)?.[0];
     if (flag !== undefined) throw new UsageError(`${flag} only applies to disclose.`);
+    if (options.out !== undefined && command !== 'keys') throw new UsageError('--out only applies to disclose and keys generate.');
   }
   return { kind: 'run', command: command as CommandName, operands, options };
 }

@@ -13,6 +13,7 @@ import { auditCommand } from './audit-command.js';
 import { checkCommand } from './check-command.js';
 import { discloseCommand } from './disclose-command.js';
 import { explainCommand } from './explain-command.js';
+import { keysCommand } from './keys-command.js';
 import { lintCommand, type CommandResult } from './lint-command.js';
 import { makeStyle, useColor } from './output.js';
 import { InputError } from './source.js';
@@ -60,6 +61,8 @@ async function run(invocation: Invocation, io: HeedIo): Promise<CommandResult> {
       return auditCommand(operands[0] as string, options, style, io.stderr);
     case 'disclose':
       return discloseCommand(options, style);
+    case 'keys':
+      return keysCommand(operands, options, style);
   }
 }
 

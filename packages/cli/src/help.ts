@@ -53,7 +53,11 @@ const OPTIONS: readonly OptionHelp[] = [
       'maxCrawlDelaySecs, checkRedirects, checkSendRequest, blockSubresources,\nidentifyPages, metaRobots, honorRelNofollow, sitemaps, records (true/false)',
     commands: ['disclose'],
   },
-  { flags: '    --out <dir>', text: `disclose: the directory written (default ${DEFAULT_DISCLOSURE_DIR})`, commands: ['disclose'] },
+  {
+    flags: '    --out <dir>',
+    text: `disclose: the directory written (default ${DEFAULT_DISCLOSURE_DIR});\nkeys generate: where the key and its directory are written`,
+    commands: ['disclose', 'keys'],
+  },
   {
     flags: '    --snapshots <dir>',
     text: 'audit: the robots.txt snapshot directory the crawl wrote (records.snapshots)',
@@ -93,6 +97,14 @@ const COMMANDS: Readonly<Record<CommandName, { readonly synopsis: string; readon
       'Into --out: index.html, disclosure.json (the same facts) and feed.atom, which gains an\n' +
       'entry whenever the facts change (20 kept). Or: heed disclose --config bot.json.',
   },
+  keys: {
+    synopsis: 'heed keys generate --out <dir>',
+    text:
+      'Make an Ed25519 key pair for Web Bot Auth (signed requests sites can verify): into --out,\n' +
+      'private-key.jwk (mode 0600) for the signature option, and http-message-signatures-directory,\n' +
+      "the key directory to publish at /.well-known/http-message-signatures-directory of the bot's\n" +
+      'host. An existing key is never overwritten.',
+  },
   audit: {
     synopsis: 'heed audit <crawl-records.jsonl> --snapshots <dir>',
     text:
@@ -108,6 +120,7 @@ const COMMANDS: Readonly<Record<CommandName, { readonly synopsis: string; readon
 const EXIT_CODES = 'Exit codes: 0 allowed / no errors, 1 disallowed / errors found, 2 bad usage or an unreadable input.';
 const AUDIT_EXIT_CODES = 'Exit codes: 0 clean, 1 a violation found, 2 bad usage or an unreadable input.';
 const DISCLOSE_EXIT_CODES = 'Exit codes: 0 written, 2 bad usage, an unreadable --config or an --out that cannot be written.';
+const KEYS_EXIT_CODES = 'Exit codes: 0 written, 2 bad usage, a key already in --out or an --out that cannot be written.';
 const INPUTS = 'Files are read up to 500 KiB (what crawlers read) and robots.txt URLs fetched as a crawler does.';
 const SITE_URLS = 'For explain and lint, any URL of a site stands for its /robots.txt, the one file crawlers read.';
 
@@ -135,6 +148,8 @@ export const USAGE = [
   ...indent(COMMANDS.audit.text, 6),
   `  ${COMMANDS.disclose.synopsis}`,
   ...indent(COMMANDS.disclose.text, 6),
+  `  ${COMMANDS.keys.synopsis}`,
+  ...indent(COMMANDS.keys.text, 6),
   '  Run heed <command> --help for one command (heed lint --help lists the diagnostic codes).',
   '',
   'Options:',
@@ -153,8 +168,8 @@ export function commandHelp(command: CommandName): string {
   if (command === 'explain' || command === 'lint') lines.push(SITE_URLS);
   lines.push('', 'Options:', ...optionLines(command));
   if (command === 'lint') lines.push('', 'Diagnostic codes (for --ignore):', ...diagnosticLines());
-  const exitCodes = { audit: [AUDIT_EXIT_CODES], disclose: [DISCLOSE_EXIT_CODES] } as const;
-  lines.push('', ...(command === 'audit' || command === 'disclose' ? exitCodes[command] : [INPUTS, EXIT_CODES]), '');
+  const exitCodes = { audit: [AUDIT_EXIT_CODES], disclose: [DISCLOSE_EXIT_CODES], keys: [KEYS_EXIT_CODES] } as const;
+  lines.push('', ...(command === 'audit' || command === 'disclose' || command === 'keys' ? exitCodes[command] : [INPUTS, EXIT_CODES]), '');
   return lines.join('\n');
 }
 

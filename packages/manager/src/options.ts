@@ -23,6 +23,7 @@ import type { Log, RobotsStore } from './cache/store.js';
 import { withoutPasswords } from './fetch/credentials.js';
 import { FETCH_DEFAULTS } from './fetch/fetch-file.js';
 import { POLICY_DEFAULTS, type StatusPolicyOptions } from './policy.js';
+import { signatureField } from './signature/signature-option.js';
 import { MAX_TIMER_MS } from './timers.js';
 
 const YEAR_SECS = 365 * 24 * 60 * 60;
@@ -172,6 +173,13 @@ const managerFields = {
    * @default Google's reading
    */
   parseOptions: option.custom<ParseOptions | undefined>({ default: undefined, check: parseOptionsCheck }),
+  /**
+   * Web Bot Auth: sign every robots.txt and tdmrep.json request with the bot's Ed25519 key, so
+   * sites can verify who fetches (`Signature-Agent`, `Signature-Input`, `Signature`; each redirect
+   * hop signed for its own host). `{ key, signatureAgent, validitySecs }` (`SignatureOptions`).
+   * @default off (unsigned)
+   */
+  signature: signatureField(),
   /**
    * Where the manager reports fetches (debug) and trouble (warning); Crawlee's `log` fits.
    * @default warnings and errors to the console

@@ -47,6 +47,11 @@ export interface BoundedGetOptions {
   readonly timeoutSecs?: number;
   /** Ends the GET: headers not yet in reject, a body being read stops (see the module header). */
   readonly signal?: AbortSignal;
+  /**
+   * Headers of each request's own (the first and every redirect hop), made as it is built: Web Bot
+   * Auth's signature covers the host a request goes to, so each hop is signed for its own. Default: none.
+   */
+  readonly signatureHeaders?: (url: string) => Readonly<Record<string, string>>;
   /** Called for each redirect target followed, so a GET that fails later still tells its hops. */
   readonly onRedirect?: (target: string) => void;
   /**
@@ -239,7 +244,12 @@ async function openOnce(url: string, options: BoundedGetOptions, deadline: Deadl
   const request = gotScraping(url, {
     isStream: true,
     method: 'GET',
-    headers: { 'user-agent': options.userAgent, accept: options.accept, 'accept-encoding': 'gzip, deflate, br' },
+    headers: {
+      'user-agent': options.userAgent,
+      accept: options.accept,
+      'accept-encoding': 'gzip, deflate, br',
+      ...options.signatureHeaders?.(url),
+    },
     // Never a generated browser header set: Heed asks under the crawler's own name.
     useHeaderGenerator: false,
     headerGeneratorOptions: {},

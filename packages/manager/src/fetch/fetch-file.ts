@@ -15,6 +15,7 @@ import { boundedGet, CONNECT_TIMEOUT_MS } from './bounded-get.js';
 import { utf8FromUtf16 } from './charset.js';
 import { proxyFor, type ProxySource } from './fetch-context.js';
 import { RobotsFetchError } from '../errors.js';
+import { signatureHeadersOf, type RequestSigner } from '../signature/request-signer.js';
 
 /** How a robots.txt is fetched. The manager fills these from its options. */
 export interface FetchOptions {
@@ -35,6 +36,8 @@ export interface FetchOptions {
   readonly maxRedirects?: number;
   /** Aborts the fetch (it then ends as a `network` outcome). */
   readonly signal?: AbortSignal;
+  /** Signs each request (Web Bot Auth), each redirect hop for its own host. Default: unsigned. */
+  readonly signer?: RequestSigner;
 }
 
 /** Response headers the policy reads. */
@@ -114,6 +117,7 @@ export async function fetchRobotsTxt(url: string, options: FetchOptions): Promis
       maxRedirects: options.maxRedirects ?? FETCH_DEFAULTS.maxRedirects,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       onRedirect: (target) => redirects.push(target),
+      ...(options.signer === undefined ? {} : { signatureHeaders: signatureHeadersOf(options.signer) }),
     });
     if (answer.kind === 'redirect-failure') {
       return { kind: 'redirect-failure', reason: answer.reason, status: answer.status, finalUrl: answer.finalUrl, ...base() };

@@ -317,6 +317,7 @@ export class OriginFileLoader<P> {
       maxBytes: this.kind.maxBytes(options),
       maxRedirects: options.maxRedirects,
       signal,
+      ...(options.signature === undefined ? {} : { signer: options.signature }),
     });
     if (this.ctx.isClosed()) throw new Closed();
     const record = decideRecord(key, outcome, previous, clock(), options);
