@@ -55,4 +55,10 @@ export type { RequestSignerOptions, SignatureHeaderSet } from './signature/reque
 export { loadSigningKey, jwkThumbprint, SigningKeyError } from './signature/signing-key.js';
 export type { SigningKey, Ed25519Jwk } from './signature/signing-key.js';
 export { signatureField, type SignatureOptions } from './signature/signature-option.js';
-export { generateKeyPair, keyDirectory, keyDirectoryHeaders, KEY_DIRECTORY_PATH, KEY_DIRECTORY_MEDIA_TYPE } from './signature/key-directory.js';
+export {
+  generateKeyPair,
+  keyDirectory,
+  keyDirectoryHeaders,
+  KEY_DIRECTORY_PATH,
+  KEY_DIRECTORY_MEDIA_TYPE,
+} from './signature/key-directory.js';
