@@ -3,7 +3,7 @@
  * 127.0.0.1 (each a distinct origin), each logging every request it receives (path and
  * user-agent), with routes the test programs after the ports are known (pages link across origins).
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 
@@ -48,6 +48,8 @@ export function freshConfig(): import('@crawlee/core').Configuration {
 export interface Hit {
   readonly path: string;
   readonly userAgent: string;
+  /** Every header of the request, as Node.js read it (names in lower case). */
+  readonly headers: IncomingHttpHeaders;
   /** When the request arrived (ms since the epoch). */
   readonly at: number;
 }
@@ -94,7 +96,7 @@ export async function startSiteOn(addresses: readonly string[]): Promise<Site> {
     const hits: Hit[] = [];
     const server = createServer((req: IncomingMessage, res: ServerResponse) => {
       const path = req.url ?? '/';
-      hits.push({ path, userAgent: String(req.headers['user-agent'] ?? ''), at: Date.now() });
+      hits.push({ path, userAgent: String(req.headers['user-agent'] ?? ''), headers: req.headers, at: Date.now() });
       const route = routes.get(path);
       void Promise.resolve(
         route === undefined ? { status: 404, body: 'not found' } : typeof route === 'function' ? route(req) : route,

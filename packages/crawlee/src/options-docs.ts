@@ -64,6 +64,11 @@ export const PLUGIN_OPTION_ROWS: readonly OptionRow[] = [
     options: ['identifyPages'],
     what: "send page requests under `userAgent`, so the site sees the name whose robots.txt group Heed obeys (RFC 9309 §2.2.1); `false` leaves pages to Crawlee (its generated browser header). See [Pages go out under your bot's name](#pages-go-out-under-your-bots-name-identifypages)",
   },
+  {
+    options: ['signature'],
+    default: 'off',
+    what: "Web Bot Auth: `{ key, signatureAgent, validitySecs? }` signs every request the crawl sends (pages, each redirect hop for its own host, `sendRequest()`, Heed's robots.txt, tdmrep.json, sitemap and URL-list fetches) with your bot's Ed25519 key (`heed keys generate`); Crawlee 3's HTTP crawlers and BasicCrawler, refused on browsers and Crawlee 4 for now. See [Signed requests](#signed-requests-web-bot-auth)",
+  },
   { options: ['logSummary'], what: 'one summary line at the end of each `crawler.run()`' },
   {
     options: ['logSkips'],

@@ -4,7 +4,7 @@
  * tables. Validation happens at attach time so that a typo fails before the first request, with the
  * option's name and what to do.
  */
-import { checkUserAgent, proxyUrlCheck } from '@heed/manager';
+import { checkUserAgent, proxyUrlCheck, signatureField } from '@heed/manager';
 import {
   defineOptions,
   describeValue,
@@ -244,6 +244,19 @@ export const PLUGIN_OPTIONS = defineOptions(WHERE, {
    * @default `true`
    */
   identifyPages: option.boolean({ default: true }),
+  /**
+   * Web Bot Auth: sign every request the crawl sends with your bot's Ed25519 key, so sites can
+   * verify who crawls (`Signature-Agent`, `Signature-Input`, `Signature`, each redirect hop signed
+   * for its own host): pages and their redirect hops, `context.sendRequest()`, and Heed's own
+   * robots.txt, tdmrep.json, sitemap and `requestsFromUrl` fetches. `{ key, signatureAgent,
+   * validitySecs }`: `key` the path of the private JWK `heed keys generate` writes (or the JWK),
+   * `signatureAgent` the URL of your key directory. Crawlee 3's BasicCrawler, HttpCrawler,
+   * CheerioCrawler, FileDownload and JSDOMCrawler (without `runScripts`); `attach()` refuses it on
+   * crawlers whose requests it cannot all sign yet (browsers, Crawlee 4). A manager of your own
+   * (`manager`) signs its fetches with its own `signature` option.
+   * @default off (unsigned)
+   */
+  signature: signatureField(),
   /**
    * Read `Sitemap:` lines of each new origin's robots.txt into the queue; `false` turns it off.
    * @default `{}` (on)

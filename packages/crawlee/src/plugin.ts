@@ -6,7 +6,7 @@
  * tap, which installs the hooks for the crawler's kind through that major's extension points.
  */
 import type { Log, UsageReport } from '@heed/manager';
-import type { ProductTokens } from '@heed/parser';
+import { InvalidOptionsError } from '@heed/parser';
 import { AlreadyAttachedError, UnsupportedCrawleeVersionError, UnsupportedCrawlerError, UnsupportedProxyError } from './errors.js';
 import { createGuard, type RobotsGuard } from './guard/guard.js';
 import type { RobotsManagerLike } from './manager-contract.js';
@@ -20,7 +20,14 @@ import { requestListWarning } from './sources/request-lists.js';
 import { SkipLog } from './report/skip-log.js';
 import { Skips } from './report/skips.js';
 import { PluginStats, type RobotsPluginStats } from './report/stats.js';
-import { crawleeRelease, crawlerRelease, isSupportedRelease, SUPPORTED_CRAWLEE_RANGE, type PublicCrawler } from './taps/crawler-shape.js';
+import {
+  crawleeRelease,
+  crawlerRelease,
+  isSupportedRelease,
+  kindOf,
+  SUPPORTED_CRAWLEE_RANGE,
+  type PublicCrawler,
+} from './taps/crawler-shape.js';
 import { pickTap } from './taps/pick.js';
 import { crawlerFetchContext, unusableProxyScheme, withFetchContext } from './taps/proxy.js';
 import { assertQueueFree, PendingRequests, QueueHooks } from './taps/request-queue.js';
@@ -97,7 +104,7 @@ export class RobotsPlugin {
     }
 
     // The parts, each made from the ones before it.
-    const manager = resolved.manager ?? (await createManager(resolved.userAgent, resolved.productToken, managerLogOf(log)));
+    const manager = resolved.manager ?? (await createManager(resolved, managerLogOf(log)));
     // Heed's own fetches for this crawler (robots.txt, tdmrep.json, sitemaps) go through its proxies.
     const fetchContext = crawlerFetchContext(target, tap.major);
     const asked = fetchContext === undefined ? manager : withFetchContext(manager, fetchContext);
@@ -121,6 +128,7 @@ export class RobotsPlugin {
           {
             manager: asked,
             userAgent: resolved.userAgent,
+            ...(resolved.signature === undefined ? {} : { signer: resolved.signature }),
             stats,
             warn,
             info: (m) => log.info(m),
@@ -140,6 +148,7 @@ export class RobotsPlugin {
       checkpoints: guard.checkpoints,
       skips,
       userAgent: resolved.userAgent,
+      ...(resolved.signature === undefined ? {} : { signer: resolved.signature }),
       ...(fetchContext?.proxyUrl ? { proxyUrl: fetchContext.proxyUrl } : {}),
       ...(guard.clock === undefined ? {} : { sendClock: guard.clock }),
       maxBytes: URL_LIST_MAX_BYTES,
@@ -289,10 +298,12 @@ function recordCrawl(
   return recorder;
 }
 
-async function createManager(userAgent: string, productToken: ProductTokens, log: Log): Promise<RobotsManagerLike> {
+async function createManager(options: ResolvedOptions, log: Log): Promise<RobotsManagerLike> {
   // Loaded on demand: a plugin handed a manager never needs the module.
   const { RobotsManager } = await import('@heed/manager');
-  return new RobotsManager({ userAgent, productToken, log });
+  const { userAgent, productToken, signature } = options;
+  // The plugin's signer, key loaded once: its robots.txt and tdmrep.json fetches are signed as its pages are.
+  return new RobotsManager({ userAgent, productToken, log, ...(signature === undefined ? {} : { signature }) });
 }
 
 /** What `attach()` checks of its arguments before it hooks anything; throws the error that names what is wrong. */
@@ -315,5 +326,23 @@ function checkAttach(crawler: AnyCrawler, options: RobotsPluginOptions) {
   if (attached.has(crawler)) throw new AlreadyAttachedError();
   const proxyScheme = unusableProxyScheme(crawler);
   if (proxyScheme !== undefined) throw new UnsupportedProxyError(proxyScheme);
+  const unsigned = resolved.signature === undefined ? undefined : unsignedBy(crawler, tap.major);
+  if (unsigned !== undefined) throw new InvalidOptionsError('signature', unsigned, 'RobotsPlugin.attach()');
   return { resolved, release, resolvedRelease, tap };
+}
+
+/**
+ * Why `crawler` would send requests `signature` cannot sign, if it would. Refused rather than half
+ * signed: a site that verifies bots would see the same bot signed on some requests and not others.
+ */
+function unsignedBy(crawler: object, major: number): string | undefined {
+  const kind = kindOf(crawler);
+  const supported =
+    "signs the requests of Crawlee 3's BasicCrawler (sendRequest), HttpCrawler, CheerioCrawler, FileDownload and JSDOMCrawler without runScripts";
+  if (major === 4) return `${supported}; Crawlee 4's crawlers are not signed yet. Leave signature out on Crawlee 4.`;
+  if (kind === 'browser' || kind === 'adaptive')
+    return `${supported}; a browser's own requests (pages, sub-resources, popups) are not signed yet. Leave signature out on browser crawlers.`;
+  if (kind === 'jsdom' && (crawler as { runScripts?: unknown }).runScripts === true)
+    return `${supported}; with runScripts, jsdom fetches scripts and stylesheets through its own client, which is not signed yet. Leave signature out, or runScripts off.`;
+  return undefined;
 }

@@ -176,7 +176,8 @@ const managerFields = {
   /**
    * Web Bot Auth: sign every robots.txt and tdmrep.json request with the bot's Ed25519 key, so
    * sites can verify who fetches (`Signature-Agent`, `Signature-Input`, `Signature`; each redirect
-   * hop signed for its own host). `{ key, signatureAgent, validitySecs }` (`SignatureOptions`).
+   * hop signed for its own host). `{ key, signatureAgent, validitySecs }` (`SignatureOptions`), or a
+   * `RequestSigner` made already.
    * @default off (unsigned)
    */
   signature: signatureField(),

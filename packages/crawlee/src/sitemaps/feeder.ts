@@ -30,7 +30,7 @@ import { Clock, HeldBytes, SitemapBudget } from './budget.js';
 import { readSitemaps } from './read.js';
 import { RecentOrigins } from './recent-origins.js';
 import { inScope, sitemapUrlFilter } from './scope.js';
-import type { SitemapRequest, SitemapSendClock } from './fetch.js';
+import type { SitemapFetchOptions, SitemapRequest, SitemapSendClock } from './fetch.js';
 import type { SitemapUrl } from './types.js';
 import type { PluginStats } from '../report/stats.js';
 import { MAX_TIMER_MS } from '../timers.js';
@@ -41,6 +41,8 @@ export interface SitemapFeederDeps {
   readonly manager: RobotsManagerLike;
   /** Full user-agent header for sitemap fetches. */
   readonly userAgent: string;
+  /** Signs sitemap fetches (option `signature`). Default: unsigned. */
+  readonly signer?: SitemapFetchOptions['signer'];
   /** The proxy of the crawler's pages, used when the `proxyUrl` sitemap option is not set. Default: direct. */
   readonly proxyUrl?: FetchContext['proxyUrl'];
   readonly stats: PluginStats;
@@ -198,6 +200,7 @@ export class SitemapFeeder {
       sitemapUrls,
       {
         userAgent: this.deps.userAgent,
+        ...(this.deps.signer === undefined ? {} : { signer: this.deps.signer }),
         maxBytes,
         maxDepth,
         maxFiles: maxFilesPerOrigin,

@@ -12,11 +12,13 @@
  * after the gate, and the site's crawl-delay counts from when a request arrives.
  * Never throws: a broken sitemap must not stop the crawl.
  */
-import { DecodeError, boundedGet, decoded, type FetchContext } from '@heed/manager';
+import { DecodeError, boundedGet, decoded, signatureHeadersOf, type FetchContext, type RequestSigner } from '@heed/manager';
 
 /** How a sitemap file is fetched. */
 export interface SitemapFetchOptions {
   readonly userAgent: string;
+  /** Signs each request, each redirect hop for its own host (option `signature`). Default: unsigned. */
+  readonly signer?: RequestSigner;
   /**
    * Proxy to fetch through, `http://user:pass@host:port`, or a function of the file's URL naming
    * one (the crawler's proxy for the site; one that throws fails the file as a network error would).
@@ -109,6 +111,7 @@ export async function* sitemapBytes(
       maxBytes,
       maxRedirects: MAX_REDIRECTS,
       ...(signal === undefined ? {} : { signal }),
+      ...(options.signer === undefined ? {} : { signatureHeaders: signatureHeadersOf(options.signer) }),
       ...(sendClock === undefined
         ? {}
         : {

@@ -112,6 +112,7 @@ export async function* readSitemaps(
         url,
         {
           userAgent: options.userAgent,
+          ...(options.signer === undefined ? {} : { signer: options.signer }),
           maxBytes: options.maxBytes,
           ...(options.proxyUrl ? { proxyUrl: options.proxyUrl } : {}),
           signal: signal ? AbortSignal.any([signal, timeout.signal]) : timeout.signal,

@@ -27,6 +27,7 @@ export interface UrlListDeps {
   readonly checkpoints: Checkpoints;
   readonly skips: Skips;
   readonly userAgent: string;
+  readonly signer?: SitemapFetchOptions['signer'];
   readonly proxyUrl?: SitemapFetchOptions['proxyUrl'];
   readonly sendClock?: SitemapSendClock;
   /** Most bytes read of one file. */
@@ -54,6 +55,7 @@ export async function requestsOfList(source: UrlListSource, deps: UrlListDeps): 
     url,
     {
       userAgent: deps.userAgent,
+      ...(deps.signer === undefined ? {} : { signer: deps.signer }),
       maxBytes: deps.maxBytes,
       ...(deps.proxyUrl === undefined ? {} : { proxyUrl: deps.proxyUrl }),
       ...(deps.sendClock === undefined ? {} : { sendClock: deps.sendClock }),

@@ -1,8 +1,15 @@
 /**
  * got's hooks, as Heed's navigation hooks of HTTP crawlers add to them for each request.
  */
+import type { RequestSigner } from '@heed/manager';
 
-type BeforeRequestHook = (options: { url?: URL | string }) => unknown;
+/** The part of got's options for one request that Heed's hooks read and write. */
+export interface GotRequestOptions {
+  url?: URL | string;
+  headers?: Record<string, unknown>;
+}
+
+type BeforeRequestHook = (options: GotRequestOptions) => unknown;
 type BeforeRedirectHook = (options: { url?: URL | string }, response: { url?: string }) => unknown;
 
 /** The hooks of a got request, as far as Heed adds to them. */
@@ -34,4 +41,15 @@ export function addGotHooks(gotOptions: Record<string, unknown>, added: AddedGot
 
 function appended<T>(list: readonly T[] | undefined, added: readonly T[]): T[] {
   return list === undefined ? [...added] : [...list, ...added];
+}
+
+/**
+ * Signs the request got is about to send (option `signature`): got runs its `beforeRequest` hooks
+ * for the first request and again for every redirect hop, each with its own URL, so each is signed
+ * for its own host. Written into got's headers object, which the request is then built from.
+ */
+export function signGotRequest(options: GotRequestOptions, signer: RequestSigner): void {
+  const signed = signer.headersFor(String(options.url ?? ''));
+  if (options.headers === undefined) options.headers = { ...signed };
+  else Object.assign(options.headers, signed);
 }

@@ -10,11 +10,13 @@
  * the call is passed on as given (Crawlee 4 takes its options, `timeoutMillis`, `signal`, as a
  * second one).
  */
+import type { RequestSigner } from '@heed/manager';
 import { RobotsDisallowedError } from '../errors.js';
 import type { RobotsGuard } from '../guard/guard.js';
 import { noteAnswer } from '../politeness/answer.js';
 import type { SkipEvent } from '../report/skip-events.js';
 import type { ContextInternals } from './crawler-shape.js';
+import { signGotRequest, type GotRequestOptions } from './got-hooks.js';
 
 type GotHook = (options: { url?: URL | string }, ...rest: unknown[]) => unknown;
 type SendRequest = (options?: Record<string, unknown>, ...rest: unknown[]) => Promise<unknown>;
@@ -29,18 +31,28 @@ export type SendHops = (
   options: Record<string, unknown>,
   rest: readonly unknown[],
   check: (url: string) => Promise<void>,
+  /** Signs each request that leaves (option `signature`), when given. */
+  signer?: RequestSigner,
 ) => Promise<unknown>;
 
 /** Crawlee 3: got's `beforeRequest` (last, so the URL checked is the one a user's hook left) and `beforeRedirect` hooks. */
-export const gotHops: SendHops = (send, options, rest, check) => {
+export const gotHops: SendHops = (send, options, rest, check, signer) => {
   const hooks = (options['hooks'] ?? {}) as Record<string, GotHook[] | undefined>;
   const checkTarget = (target: { url?: URL | string }) => check(String(target.url ?? ''));
+  // Each request got sends (the one asked for and every hop) passes here once checked: signed for its own host.
+  const checkAndSign =
+    signer === undefined
+      ? checkTarget
+      : async (target: GotRequestOptions) => {
+          await checkTarget(target);
+          signGotRequest(target, signer);
+        };
   return send(
     {
       ...options,
       hooks: {
         ...hooks,
-        beforeRequest: [...(hooks['beforeRequest'] ?? []), checkTarget],
+        beforeRequest: [...(hooks['beforeRequest'] ?? []), checkAndSign],
         beforeRedirect: [...(hooks['beforeRedirect'] ?? []), checkTarget],
       },
     },
@@ -77,7 +89,7 @@ export function guardSendRequest(context: ContextInternals, guard: RobotsGuard, 
     // own send time, where it gives one, moves the clock again with the answer.
     void guard.clock?.confirmSent(asked, Date.now());
     try {
-      const response = await hops(send, options, rest, checkOnce);
+      const response = await hops(send, options, rest, checkOnce, guard.options.signature);
       // Its answer counts for the crawl clock as a page's does: a `429` or `503` pauses its origin
       // (a BasicCrawler fetches its pages this way).
       await noteAnswer(guard.clock, guard.options.maxCrawlDelaySecs * 1000, response, { url: asked });

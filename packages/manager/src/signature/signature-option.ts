@@ -29,11 +29,14 @@ const KNOWN = new Set(['key', 'signatureAgent', 'validitySecs']);
 const EXAMPLE = '{ key: "keys/private-key.jwk", signatureAgent: "https://bot.example/.well-known/http-message-signatures-directory" }';
 
 /** The `signature` option field: absent is off; given, it resolves to the signer. */
-export function signatureField(now?: () => number): OptionField<SignatureOptions | undefined, RequestSigner | undefined, undefined> {
+export function signatureField(
+  now?: () => number,
+): OptionField<SignatureOptions | RequestSigner | undefined, RequestSigner | undefined, undefined> {
   return {
     kind: 'custom',
     default: undefined,
-    read: (value: unknown, at: FieldContext) => (value === undefined ? undefined : signerOf(value, at, now)),
+    // A signer made already (the plugin hands its own to the manager it creates): its key is loaded.
+    read: (value: unknown, at: FieldContext) => (value === undefined || value instanceof RequestSigner ? value : signerOf(value, at, now)),
   };
 }
 

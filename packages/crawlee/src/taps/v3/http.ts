@@ -13,7 +13,7 @@
  */
 import type { RobotsGuard } from '../../guard/guard.js';
 import type { ContextInternals, PublicCrawler } from '../crawler-shape.js';
-import { addGotHooks } from '../got-hooks.js';
+import { addGotHooks, signGotRequest, type GotRequestOptions } from '../got-hooks.js';
 import { stopNavigation } from '../stop-navigation.js';
 import { navigationHooks } from './internals.js';
 
@@ -28,20 +28,23 @@ export function attachHttpHooks(crawler: PublicCrawler, guard: RobotsGuard): voi
  */
 export function gotHooksOf(guard: RobotsGuard) {
   const { checkpoints, clock, notes } = guard;
+  const signer = guard.options.signature;
   // Without a check and without a clock a hop has nothing to wait for: no hook, no await per hop.
   const watchesHops = guard.options.checkRedirects || clock !== undefined;
   return (context: ContextInternals, gotOptions: Record<string, unknown>) => {
     // Made on the first redirect: most requests have none.
     let hops: Set<string> | undefined;
     let sent = false;
-    const beforeRequest = (options: { url?: URL | string }): Promise<void> | undefined => {
+    const beforeRequest = (options: GotRequestOptions): Promise<void> | undefined => {
       const url = String(options.url ?? '');
       const first = !sent;
       sent = true;
       const { request } = context;
       const checking = hops?.has(url) ? undefined : checkpoints.rewrite(request.url, url);
-      const pacing = () =>
+      const paced = () =>
         clock === undefined || clock.idle ? undefined : first ? clock.beforeSend(url) : clock.confirmSent(url, Date.now());
+      // Signed last, once the crawl-delay wait is over: a signature's life starts when the request leaves.
+      const pacing = signer === undefined ? paced : () => signAfter(paced(), () => signGotRequest(options, signer));
       if (checking === undefined) return pacing();
       return checking.then((skip) => {
         if (skip !== undefined) stopNavigation(notes, request, skip);
@@ -57,4 +60,13 @@ export function gotHooksOf(guard: RobotsGuard) {
     };
     addGotHooks(gotOptions, { beforeRequest: [beforeRequest], beforeRedirect: [beforeRedirect] });
   };
+}
+
+/** Runs `sign` once `waiting` (a crawl-delay wait, or none) is over. */
+function signAfter(waiting: Promise<void> | undefined, sign: () => void): Promise<void> | undefined {
+  if (waiting === undefined) {
+    sign();
+    return undefined;
+  }
+  return waiting.then(sign);
 }

@@ -1,0 +1,160 @@
+/**
+ * Web Bot Auth through the plugin: real Crawlee 3 crawlers with `signature` against two recording
+ * origins, each request verified afterwards as a site would (Cloudflare's verifier, the public key
+ * of the key directory, the Host header as the authority): robots.txt, the sitemap, a
+ * `requestsFromUrl` list, pages and their redirect hop to another host, `sendRequest()` and its hop.
+ * A request without a valid signature fails the test. Crawlers whose requests Heed cannot all
+ * sign yet are refused at `attach()`.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { verify } from 'web-bot-auth';
+import { verifierFromJWK } from 'web-bot-auth/crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateKeyPair, InvalidOptionsError, type Ed25519Jwk } from '@heed/manager';
+import { RobotsPlugin } from '@heed/crawlee';
+import { cheerioCrawler, playwrightCrawler } from './crawlers.js';
+import { crawleeBasic, crawleeJsdom, freshConfig, page, redirect, startSite, text, type Hit, type Site, type SiteOrigin } from './site.js';
+
+const UA = 'HeedBot/1.0 (+https://heed.example/bot)';
+const AGENT = 'https://heed.example/.well-known/http-message-signatures-directory';
+
+/** Every request `origin` received, as a verifier reads it: its own Host header is the authority. */
+function received(hit: Hit) {
+  return {
+    method: 'GET',
+    url: `http://${String(hit.headers.host)}${hit.path}`,
+    headers: Object.fromEntries(Object.entries(hit.headers).map(([name, value]) => [name, String(value)])),
+  };
+}
+
+/** The paths of `origins` whose requests do not verify under `publicJwk`, with why. */
+async function unverified(origins: readonly SiteOrigin[], publicJwk: Ed25519Jwk): Promise<string[]> {
+  const verifier = await verifierFromJWK(publicJwk);
+  const failed: string[] = [];
+  for (const origin of origins)
+    for (const hit of origin.hits) {
+      if (hit.headers['signature-agent'] !== `"${AGENT}"`) failed.push(`${hit.path}: no Signature-Agent`);
+      else await verify(received(hit), verifier).catch((error: Error) => failed.push(`${hit.path}: ${error.message}`));
+    }
+  return failed;
+}
+
+describe('signature: every request of a Crawlee 3 crawl is signed for the host it goes to', () => {
+  let site: Site;
+  let a: SiteOrigin;
+  let b: SiteOrigin;
+  let dir: string;
+  let key: string;
+  let publicJwk: Ed25519Jwk;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'heed-signature-crawl-'));
+    const pair = generateKeyPair();
+    publicJwk = pair.publicJwk;
+    key = join(dir, 'private-key.jwk');
+    writeFileSync(key, JSON.stringify(pair.privateJwk), { mode: 0o600 });
+    site = await startSite(2);
+    [a, b] = site.origins as [SiteOrigin, SiteOrigin];
+    a.routes.set('/robots.txt', text(`User-agent: *\nDisallow: /private\nSitemap: ${a.url('/sitemap.xml')}\n`));
+    a.routes.set('/sitemap.xml', {
+      headers: { 'content-type': 'application/xml' },
+      body: `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${a.url('/from-sitemap')}</loc></url></urlset>`,
+    });
+    a.routes.set('/list.txt', text(`${a.url('/listed')}\n`));
+    a.routes.set('/', page('home', ['/a', '/hop', '/private/x']));
+    for (const path of ['/a', '/from-sitemap', '/listed']) a.routes.set(path, page(path, []));
+    a.routes.set('/hop', redirect(b.url('/landing')));
+    b.routes.set('/robots.txt', text('User-agent: *\nAllow: /\n'));
+    b.routes.set('/landing', page('landing', []));
+    b.routes.set('/api', redirect('/api2'));
+    b.routes.set('/api2', text('{}'));
+  });
+
+  afterAll(async () => {
+    await site?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const reset = () => {
+    for (const origin of [a, b]) origin.hits.length = 0;
+  };
+
+  it('CheerioCrawler: robots.txt, sitemap, URL list, pages, a redirect to another host, sendRequest and its hop', async () => {
+    reset();
+    const handled: string[] = [];
+    const crawler = cheerioCrawler({
+      maxRequestRetries: 0,
+      requestHandler: async (ctx) => {
+        handled.push(new URL(ctx.request.loadedUrl ?? ctx.request.url).pathname);
+        if (ctx.request.url === a.url('/')) {
+          await ctx.enqueueLinks({ strategy: 'all' });
+          await ctx.sendRequest({ url: b.url('/api') });
+        }
+      },
+    });
+    const plugin = await RobotsPlugin.attach(crawler, { userAgent: UA, logSummary: false, signature: { key, signatureAgent: AGENT } });
+    await crawler.run([a.url('/'), { requestsFromUrl: a.url('/list.txt') }]);
+    await plugin.close();
+    expect(handled.sort()).toEqual(['/', '/a', '/from-sitemap', '/landing', '/listed']);
+    const paths = [...a.hits, ...b.hits].map((hit) => hit.path);
+    expect(paths).toEqual(expect.arrayContaining(['/robots.txt', '/sitemap.xml', '/list.txt', '/hop', '/landing', '/api', '/api2']));
+    expect(paths).not.toContain('/private/x');
+    expect(await unverified([a, b], publicJwk)).toEqual([]);
+  });
+
+  it("JSDOMCrawler (without runScripts): its pages and a page's redirect hop", async () => {
+    reset();
+    const crawler = new crawleeJsdom.JSDOMCrawler({ maxRequestRetries: 0, requestHandler: async () => {} }, freshConfig());
+    await RobotsPlugin.attach(crawler, { userAgent: UA, logSummary: false, sitemaps: false, signature: { key, signatureAgent: AGENT } });
+    await crawler.run([a.url('/a'), a.url('/hop')]);
+    expect([...a.hits, ...b.hits].map((hit) => hit.path).sort()).toEqual(['/a', '/hop', '/landing', '/robots.txt', '/robots.txt']);
+    expect(await unverified([a, b], publicJwk)).toEqual([]);
+  });
+
+  it('BasicCrawler: what its handler sends with sendRequest, and each hop', async () => {
+    reset();
+    const crawler = new crawleeBasic.BasicCrawler(
+      {
+        maxRequestRetries: 0,
+        requestHandler: async (ctx) => {
+          await ctx.sendRequest();
+        },
+      },
+      freshConfig(),
+    );
+    await RobotsPlugin.attach(crawler, { userAgent: UA, logSummary: false, sitemaps: false, signature: { key, signatureAgent: AGENT } });
+    await crawler.run([a.url('/hop'), b.url('/api')]);
+    expect([...a.hits, ...b.hits].map((hit) => hit.path).sort()).toEqual([
+      '/api',
+      '/api2',
+      '/hop',
+      '/landing',
+      '/robots.txt',
+      '/robots.txt',
+    ]);
+    expect(await unverified([a, b], publicJwk)).toEqual([]);
+  });
+
+  it('without signature, no request carries one (what the checks above would catch)', async () => {
+    reset();
+    const crawler = cheerioCrawler({ maxRequestRetries: 0, requestHandler: async () => {} });
+    await RobotsPlugin.attach(crawler, { userAgent: UA, logSummary: false, sitemaps: false });
+    await crawler.run([a.url('/a')]);
+    expect(await unverified([a], publicJwk)).toEqual(['/robots.txt: no Signature-Agent', '/a: no Signature-Agent']);
+  });
+
+  it.each([
+    ['PlaywrightCrawler', () => playwrightCrawler({ requestHandler: async () => {} }), /a browser's own requests .* are not signed yet/],
+    [
+      'JSDOMCrawler with runScripts',
+      () => new crawleeJsdom.JSDOMCrawler({ runScripts: true, requestHandler: async () => {} }, freshConfig()),
+      /with runScripts, jsdom fetches scripts and stylesheets through its own client/,
+    ],
+  ] as const)('%s: attach() refuses signature rather than sign some requests and not others', async (_name, make, message) => {
+    const attempt = RobotsPlugin.attach(make(), { userAgent: UA, signature: { key, signatureAgent: AGENT } });
+    await expect(attempt).rejects.toBeInstanceOf(InvalidOptionsError);
+    await expect(RobotsPlugin.attach(make(), { userAgent: UA, signature: { key, signatureAgent: AGENT } })).rejects.toThrow(message);
+  });
+});
