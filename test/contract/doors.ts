@@ -28,6 +28,8 @@ export interface SiteUrl {
   readonly path: string;
 }
 
+/** What the `402` door's page asks, in its `crawler-price` header. */
+const PRICE = 'USD 0.01';
 const on = (origin: OriginName, path: string): SiteUrl => ({ origin, path });
 const pages = (path: string) => on('pages', path);
 
@@ -653,6 +655,28 @@ ask('/private/late-xhr', () => ask('/ok/late-xhr', () => show('/private/late.png
       expect(after.length, 'a request of the origin after the 429').toBeGreaterThan(0);
       for (const hit of after)
         expect(hit.at - hits[refused]!.at, hit.path).toBeGreaterThanOrEqual(atLeast(RETRY_AFTER_SECS * 1000, record));
+    },
+  },
+  {
+    id: 'payment',
+    title: 'a page that answers `402 Payment Required` (pay-per-crawl)',
+    // BasicCrawler's pages are its handler's own sendRequest(): what it does with a 402 is the user's.
+    appliesTo: (kind) => kind.fetchesPages,
+    routes: () => [
+      [
+        pages('/pay'),
+        { status: 402, headers: { 'content-type': 'application/json', 'crawler-price': PRICE }, body: '{"error":"payment required"}' },
+      ],
+    ],
+    start: [pages('/pay')],
+    onPage: { '/pay': async (_page, { note }) => note('/pay handled', 'yes') },
+    expect: () => ({ blocked: [], reached: [pages('/pay')] }),
+    check: (record) => {
+      // Asked once, never retried as a failure, never handed to the handler: a skip with its price.
+      expect(record.site.pages.count('/pay'), 'requests of /pay').toBe(1);
+      expect(record.notes.get('/pay handled'), 'the handler saw the 402 page').toBeUndefined();
+      const skip = record.skips.find((event) => event.url === record.site.pages.url('/pay'));
+      expect(skip).toMatchObject({ reason: 'payment-required', stage: 'response', price: PRICE });
     },
   },
   {

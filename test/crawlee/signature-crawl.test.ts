@@ -137,6 +137,49 @@ describe('signature: every request of a Crawlee 3 crawl is signed for the host i
     expect(await unverified([a, b], publicJwk)).toEqual([]);
   });
 
+  it('maxCrawlPrice: offered with each signed page; a charge is counted, a higher price is a payment-required skip', async () => {
+    reset();
+    const charging = (price: string) => (req: { headers: Record<string, string | string[] | undefined> }) =>
+      req.headers['crawler-max-price'] === 'USD 0.02'
+        ? { headers: { 'crawler-charged': price }, body: '<p>paid</p>' }
+        : { status: 402, headers: { 'crawler-price': price }, body: '' };
+    a.routes.set('/charged', charging('USD 0.01'));
+    a.routes.set('/too-dear', { status: 402, headers: { 'crawler-price': 'USD 0.05' }, body: '' });
+    const handled: string[] = [];
+    const crawler = cheerioCrawler({
+      maxRequestRetries: 1,
+      requestHandler: async (ctx) => void handled.push(new URL(ctx.request.url).pathname),
+    });
+    const plugin = await RobotsPlugin.attach(crawler, {
+      userAgent: UA,
+      logSummary: false,
+      sitemaps: false,
+      signature: { key, signatureAgent: AGENT },
+      maxCrawlPrice: 'USD 0.02',
+    });
+    await crawler.run([a.url('/charged'), a.url('/too-dear')]);
+    await plugin.close();
+    expect(handled).toEqual(['/charged']);
+    expect(a.hits.filter((hit) => hit.path !== '/robots.txt').map((hit) => hit.headers['crawler-max-price'])).toEqual([
+      'USD 0.02',
+      'USD 0.02',
+    ]);
+    expect(a.hits.find((hit) => hit.path === '/robots.txt')?.headers['crawler-max-price']).toBeUndefined();
+    expect(plugin.stats).toMatchObject({ pagesCharged: 1, skippedByReason: { 'payment-required': 1 } });
+    expect(plugin.summary()).toContain('1 page not paid for (402 Payment Required; crawler-price USD 0.05)');
+    expect(plugin.summary()).toContain('1 page charged (crawler-charged USD 0.01)');
+    expect(crawler.stats.state.requestsFailed).toBe(0);
+  });
+
+  it.each([
+    [{ maxCrawlPrice: 'USD 0.02' }, /maxCrawlPrice.*needs signature/],
+    [{ maxCrawlPrice: '0.02', signature: 'sign' }, /maxCrawlPrice.*expected a currency code and an amount, e.g. "USD 0.01"/],
+  ] as const)('%j: attach() refuses, saying what to do', async (options, message) => {
+    const given = 'signature' in options ? { ...options, signature: { key, signatureAgent: AGENT } } : options;
+    const crawler = cheerioCrawler({ requestHandler: async () => {} });
+    await expect(RobotsPlugin.attach(crawler, { userAgent: UA, ...given })).rejects.toThrow(message);
+  });
+
   it('without signature, no request carries one (what the checks above would catch)', async () => {
     reset();
     const crawler = cheerioCrawler({ maxRequestRetries: 0, requestHandler: async () => {} });

@@ -148,3 +148,49 @@ describe('what a site sent reaches the crawl log escaped', () => {
     expect(lines.filter((line) => OBEYED.test(line))).toEqual([]);
   });
 });
+
+describe('a page that answers 402 Payment Required', () => {
+  let site: Site;
+  let a: SiteOrigin;
+
+  beforeAll(async () => {
+    site = await startSite(1);
+    [a] = site.origins as [SiteOrigin];
+    a.routes.set('/robots.txt', text('User-agent: *\nAllow: /\n'));
+    a.routes.set('/', page('home', ['/pay', '/also-pay', '/free']));
+    a.routes.set('/free', page('free', []));
+    for (const path of ['/pay', '/also-pay'])
+      a.routes.set(path, { status: 402, headers: { 'content-type': 'text/html', 'crawler-price': 'USD 0.05' }, body: '<p>pay</p>' });
+  });
+
+  afterAll(async () => {
+    await site?.close();
+  });
+
+  it('is a skip with its price, in the log and the summary; never handled, retried or failed', async () => {
+    const crawled: string[] = [];
+    const crawler = new crawleeCheerio.CheerioCrawler(
+      {
+        maxRequestRetries: 2,
+        requestHandler: async ({ request, enqueueLinks }) => {
+          crawled.push(new URL(request.url).pathname);
+          await enqueueLinks();
+        },
+      },
+      freshConfig(),
+    );
+    const plugin = await RobotsPlugin.attach(crawler, { userAgent: UA, sitemaps: false, logSkips: 'each' });
+    const info = vi.spyOn(crawler.log, 'info');
+    await crawler.run([a.url('/')]);
+    await plugin.close();
+    expect(crawled.sort()).toEqual(['/', '/free']);
+    expect(a.count('/pay')).toBe(1);
+    expect(crawler.stats.state.requestsFailed).toBe(0);
+    expect(plugin.stats.skippedByReason['payment-required']).toBe(2);
+    expect(plugin.summary()).toContain('2 pages not paid for (402 Payment Required; crawler-price USD 0.05)');
+    const lines = info.mock.calls.map(([message]) => message).filter((m) => m.startsWith('RobotsPlugin: skipped'));
+    const line =
+      /^RobotsPlugin: skipped http:\S+\/(also-)?pay \(answered 402 Payment Required \(crawler-price: USD 0\.05\).*, stage response\)$/;
+    expect(lines).toEqual([expect.stringMatching(line), expect.stringMatching(line)]);
+  });
+});

@@ -2,7 +2,7 @@
  * Web Bot Auth in the manager: the signing primitive against RFC 9421's Ed25519 test vector and RFC
  * 8037's thumbprint, every robots.txt and tdmrep.json request (each redirect hop for its own host)
  * verified by a loopback site with Cloudflare's verifier, the key directory and its own signature,
- * and the key errors a user meets.
+ * the key errors a user meets, and a robots.txt answered 402 Payment Required (pay-per-crawl).
  */
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -256,5 +256,27 @@ describe('signature options a user gets wrong', () => {
   it.each(cases)('%s: fails at construction, saying what to do', (_name, make, message) => {
     expect(attempt(make())).toThrow(InvalidOptionsError);
     expect(attempt(make())).toThrow(message);
+  });
+});
+
+describe('robots.txt that answers 402 Payment Required', () => {
+  it('is a 4xx: everything allowed (RFC 9309), and the price asked is logged once, escaped', async () => {
+    const site = await startServer((_req, res) => res.writeHead(402, { 'crawler-price': 'USD 0.01\x9b2J' }).end('pay'));
+    const { lines, log } = recordingLog();
+    const manager = new RobotsManager({ userAgent: UA, log });
+    try {
+      const verdict = await manager.decide(`${site.origin}/page`);
+      expect(verdict).toMatchObject({ allowed: true, reason: 'unavailable' });
+      expect(verdict.record.httpStatus).toBe(402);
+      await manager.decide(`${site.origin}/other`);
+      const asked = lines.filter((line) => line.message.includes('402 Payment Required'));
+      expect(asked).toHaveLength(1);
+      expect(asked[0]).toMatchObject({ level: 'info' });
+      // A C1 control (CSI: a terminal reads it as ESC [) is shown, not sent.
+      expect(asked[0]!.message).toContain('(crawler-price: USD 0.01\\x9b2J): a 4xx, so everything is allowed');
+    } finally {
+      await manager.close();
+      await site.close();
+    }
   });
 });

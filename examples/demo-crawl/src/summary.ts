@@ -229,6 +229,7 @@ export function skipWhy(skip: SkippedUrl, label: UrlLabeler = (url) => url): str
       return `not an http(s) URL${where}`;
     case 'check-failed':
     case 'usage':
+    case 'payment-required':
       return `${skip.message}${where}`;
   }
 }

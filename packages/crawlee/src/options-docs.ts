@@ -69,6 +69,11 @@ export const PLUGIN_OPTION_ROWS: readonly OptionRow[] = [
     default: 'off',
     what: "Web Bot Auth: `{ key, signatureAgent, validitySecs? }` signs every request the crawl sends (pages, each redirect hop for its own host, `sendRequest()`, Heed's robots.txt, tdmrep.json, sitemap and URL-list fetches) with your bot's Ed25519 key (`heed keys generate`); Crawlee 3's HTTP crawlers and BasicCrawler, refused on browsers and Crawlee 4 for now. See [Signed requests](#signed-requests-web-bot-auth)",
   },
+  {
+    options: ['maxCrawlPrice'],
+    default: 'none',
+    what: "pay-per-crawl: the most you pay per page, `'USD 0.01'`, offered as `crawler-max-price` with each signed page request (needs `signature`); a charge (`crawler-charged`) is counted in `stats.pagesCharged`, a `402` is a `payment-required` skip with its `crawler-price`",
+  },
   { options: ['logSummary'], what: 'one summary line at the end of each `crawler.run()`' },
   {
     options: ['logSkips'],

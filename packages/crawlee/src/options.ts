@@ -258,6 +258,15 @@ export const PLUGIN_OPTIONS = defineOptions(WHERE, {
    */
   signature: signatureField(),
   /**
+   * Pay-per-crawl: the most you agree to pay per page, e.g. `'USD 0.01'` (a currency code and an
+   * amount), sent as `crawler-max-price` with every signed page request (sites charge only crawlers
+   * they can verify: it needs `signature`). A page the site charged for answers `crawler-charged`,
+   * counted in `stats.pagesCharged` and named in the summary; a page that asks more answers `402`, a
+   * `payment-required` skip with its `crawler-price`.
+   * @default none (no price offered)
+   */
+  maxCrawlPrice: option.custom<string | undefined>({ default: undefined, check: crawlPriceCheck }),
+  /**
    * Read `Sitemap:` lines of each new origin's robots.txt into the queue; `false` turns it off.
    * @default `{}` (on)
    */
@@ -443,4 +452,11 @@ function checkRegExps(value: unknown, _name: string, fail: Fail): readonly RegEx
 function checkLabel(value: unknown, _name: string, fail: Fail): string | undefined {
   if (value === undefined || (typeof value === 'string' && value !== '')) return value;
   return fail(`expected a non-empty string your router handles, got ${describeValue(value)}.`);
+}
+
+/** A price as pay-per-crawl headers write it: a three-letter currency code and an amount, `USD 0.01`. */
+function crawlPriceCheck(value: unknown, _name: string, fail: Fail): string {
+  if (typeof value !== 'string' || !/^[A-Z]{3} \d{1,9}(\.\d{1,6})?$/.test(value))
+    fail(`expected a currency code and an amount, e.g. "USD 0.01"; got ${describeValue(value)}.`);
+  return value;
 }

@@ -326,6 +326,12 @@ function checkAttach(crawler: AnyCrawler, options: RobotsPluginOptions) {
   if (attached.has(crawler)) throw new AlreadyAttachedError();
   const proxyScheme = unusableProxyScheme(crawler);
   if (proxyScheme !== undefined) throw new UnsupportedProxyError(proxyScheme);
+  if (resolved.maxCrawlPrice !== undefined && resolved.signature === undefined)
+    throw new InvalidOptionsError(
+      'maxCrawlPrice',
+      'needs signature: sites charge only crawlers they can verify, so the price is offered with signed requests only. Add signature: { key, signatureAgent }.',
+      'RobotsPlugin.attach()',
+    );
   const unsigned = resolved.signature === undefined ? undefined : unsignedBy(crawler, tap.major);
   if (unsigned !== undefined) throw new InvalidOptionsError('signature', unsigned, 'RobotsPlugin.attach()');
   return { resolved, release, resolvedRelease, tap };

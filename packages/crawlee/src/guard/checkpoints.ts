@@ -20,6 +20,7 @@
  * | `context.sendRequest()`, its rewrites and hops | {@link Checkpoints.sendRequest} | `send-request` |
  * | Heed's own fetch of a sitemap file, each hop | {@link Checkpoints.ownFetch} | (logged, counted) |
  * | the answer: usage preferences of the response | {@link Checkpoints.response} | `response` |
+ * | the answer: `402 Payment Required` | {@link Checkpoints.paymentRequired} | `response` |
  *
  * Every door that sends a request to a site also waits for that site's crawl clock: a hop or a popup
  * is a request to its origin like a page, so an allowed one resolves only once its crawl-delay slot
@@ -36,7 +37,7 @@ import type { ResolvedOptions } from '../options.js';
 import { abortable } from '../politeness/abort.js';
 import type { CrawlClock } from '../politeness/crawl-clock.js';
 import type { PassDoor } from '../records/crawl-record.js';
-import { nofollowSkip, skipFromVerdict, type SkipEvent, type SkipStage } from '../report/skip-events.js';
+import { nofollowSkip, paymentSkip, skipFromVerdict, type SkipEvent, type SkipStage } from '../report/skip-events.js';
 import type { PageInfo } from './request-notes.js';
 import type { UsageVerdicts } from './usage-verdicts.js';
 import { safeOrigin, type UrlUse, type Verdicts } from './verdicts.js';
@@ -189,6 +190,15 @@ export class Checkpoints {
   /** The answer of a page, with `purposes`: the skip its usage verdict (URL, headers, meta tags) calls for. */
   response(report: UsageReport | undefined, pageUrl: string): Checked {
     return this.usage.skipOf(report, pageUrl, 'response', safeOrigin(pageUrl));
+  }
+
+  /**
+   * A page answered `402 Payment Required` (pay-per-crawl: the site wants paying, or a signature it
+   * accepts): a skip with the price asked, so the crawler neither hands the page to the handler nor
+   * retries it as a failure. Always a skip: there is nothing to allow.
+   */
+  paymentRequired(url: string, price: string): SkipEvent {
+    return paymentSkip(url, safeOrigin(url), this.options.productToken, price);
   }
 
   /** robots.txt, then with `purposes` the usage preferences; on the spot when neither has to wait. */

@@ -4,7 +4,8 @@
  * process may write a request a while after letting it go), for every process sharing the store;
  * a `429` or `503` pauses the origin for its `Retry-After` (see `retry-after.ts`). The taps call
  * {@link noteAnswer} before Crawlee handles those statuses (an HTTP crawler throws on them after the
- * post-navigation hooks), so the pause is set whatever Crawlee does with the request.
+ * post-navigation hooks), so the pause is set whatever Crawlee does with the request. A `402`'s
+ * `crawler-price` is read here too ({@link paymentAsked}), for the skip the taps end such a page as.
  */
 import type { CrawlClock } from './crawl-clock.js';
 import { isPausingStatus, retryAfterMs } from './retry-after.js';
@@ -46,6 +47,10 @@ function isQuietGotResponse(response: unknown): boolean {
 interface Answer {
   readonly status: number;
   readonly retryAfter: string | undefined;
+  /** Its `crawler-price` header (pay-per-crawl), when it has one. */
+  readonly crawlerPrice?: string | undefined;
+  /** Its `crawler-charged` header: what the site charged for the page. */
+  readonly crawlerCharged?: string | undefined;
   readonly url: string | undefined;
   /** When the request was written to the wire (got's timings, Playwright's request timing), when known. */
   readonly sentAt?: number | undefined;
@@ -67,23 +72,63 @@ function readResponse(response: unknown): Answer | undefined {
     return {
       status: r.statusCode,
       retryAfter: firstValue(headers['retry-after']),
+      crawlerPrice: firstValue(headers['crawler-price']),
+      crawlerCharged: firstValue(headers['crawler-charged']),
       url: typeof r.url === 'string' ? r.url : undefined,
       sentAt: typeof upload === 'number' ? upload : undefined,
     };
   }
   // A fetch `Response` (Crawlee 4's HTTP clients).
   if (typeof r.status === 'number' && typeof (r.headers as { get?: unknown } | undefined)?.get === 'function') {
-    const retryAfter = (r.headers as { get(name: string): string | null }).get('retry-after');
-    return { status: r.status, retryAfter: retryAfter ?? undefined, url: typeof r.url === 'string' && r.url !== '' ? r.url : undefined };
+    const get = (name: string) => (r.headers as { get(name: string): string | null }).get(name) ?? undefined;
+    return {
+      status: r.status,
+      retryAfter: get('retry-after'),
+      crawlerPrice: get('crawler-price'),
+      crawlerCharged: get('crawler-charged'),
+      url: typeof r.url === 'string' && r.url !== '' ? r.url : undefined,
+    };
   }
   if (typeof r.status === 'function' && typeof r.headers === 'function') {
     const status: unknown = r.status.call(response);
     if (typeof status !== 'number') return undefined;
     const headers = r.headers.call(response) as Record<string, string | undefined>;
     const url: unknown = typeof r.url === 'function' ? r.url.call(response) : undefined;
-    return { status, retryAfter: headers['retry-after'], url: typeof url === 'string' ? url : undefined, sentAt: browserSentAt(response) };
+    return {
+      status,
+      retryAfter: headers['retry-after'],
+      crawlerPrice: headers['crawler-price'],
+      crawlerCharged: headers['crawler-charged'],
+      url: typeof url === 'string' ? url : undefined,
+      sentAt: browserSentAt(response),
+    };
   }
   return undefined;
+}
+
+/**
+ * The `crawler-price` of a page answered `402 Payment Required` (`''` when it names none), or
+ * `undefined` for any other answer: the status is read first, so other pages cost one read.
+ */
+export function paymentAsked(response: unknown): string | undefined {
+  if (statusOf(response) !== 402) return undefined;
+  return readResponse(response)?.crawlerPrice ?? '';
+}
+
+/** What the site charged for a page (its `crawler-charged` header), if it charged. */
+export function chargedPrice(response: unknown): string | undefined {
+  return readResponse(response)?.crawlerCharged;
+}
+
+/** The status of a got response, a fetch `Response` or a Playwright or Puppeteer `Response`. */
+function statusOf(response: unknown): number | undefined {
+  if (typeof response !== 'object' || response === null) return undefined;
+  const r = response as { statusCode?: unknown; status?: unknown };
+  if (typeof r.statusCode === 'number') return r.statusCode;
+  if (typeof r.status === 'number') return r.status;
+  if (typeof r.status !== 'function') return undefined;
+  const status: unknown = r.status.call(response);
+  return typeof status === 'number' ? status : undefined;
 }
 
 /** How far from now a browser's own send time is believed: it is another process's clock reading. */

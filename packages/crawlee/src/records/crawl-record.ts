@@ -70,6 +70,8 @@ export interface CrawlRecord {
   readonly usage?: { readonly purpose: string; readonly evidence?: string };
   /** For a `check-failed` skip: what failed. */
   readonly error?: string;
+  /** For a `payment-required` skip: the `crawler-price` the answer asked. */
+  readonly price?: string;
 }
 
 /** What every record of one crawler shares. */
@@ -140,6 +142,7 @@ export function skipRecord(event: SkipEvent, context: RecordContext): CrawlRecor
       ? {}
       : { usage: { purpose: event.usage.purpose, ...(event.usage.evidence ? { evidence: event.usage.evidence.description } : {}) } }),
     ...(event.error === undefined ? {} : { error: event.error }),
+    ...(event.price === undefined ? {} : { price: event.price }),
   };
 }
 

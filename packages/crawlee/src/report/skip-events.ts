@@ -20,9 +20,20 @@ import type { UsageEvidence, Verdict } from '@heed/manager';
  *   or, with `honorRelNofollow`, the link itself is `rel="nofollow"`;
  * - `usage`: with `purposes`, a declared purpose is disallowed for the URL (robots.txt
  *   `Content-Usage`/`Content-Signal`, tdmrep.json; at stage `response` also the page's headers or
- *   meta tags): see `usage` for the purpose and the deciding signal and line.
+ *   meta tags): see `usage` for the purpose and the deciding signal and line;
+ * - `payment-required`: the page answered `402 Payment Required` (pay-per-crawl): not handed to the
+ *   request handler, never retried nor counted as failed; `price` is its `crawler-price` header.
  */
-export const SKIP_REASONS = ['rules', 'unreachable', 'stale-copy', 'invalid-url', 'check-failed', 'nofollow', 'usage'] as const;
+export const SKIP_REASONS = [
+  'rules',
+  'unreachable',
+  'stale-copy',
+  'invalid-url',
+  'check-failed',
+  'nofollow',
+  'usage',
+  'payment-required',
+] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
 /**
@@ -80,6 +91,8 @@ export interface SkipEvent {
   readonly usage?: UsageSkip;
   /** For `check-failed` skips: the message of the error the manager threw. */
   readonly error?: string;
+  /** For `payment-required` skips: the answer's `crawler-price` header (`''` when it named none), at most 200 characters. */
+  readonly price?: string;
   /** A one-line explanation fit for a log. */
   readonly message: string;
 }
@@ -166,6 +179,24 @@ export function usageSkipEvent(
     ...(referrer !== undefined ? { referrer } : {}),
     usage,
     message: `${what}: ${usage.purpose} is disallowed for ${tokenLabel(productToken)} by ${because}`,
+  };
+}
+
+/** The most of a `crawler-price` header kept: a price is a few words; the rest is not one. */
+const MAX_PRICE_CHARS = 200;
+
+/** The skip event for a page that answered `402 Payment Required`, with the `crawler-price` it asked. */
+export function paymentSkip(url: string, origin: string, productToken: ProductTokens, price: string): SkipEvent {
+  const kept = price.slice(0, MAX_PRICE_CHARS);
+  return {
+    url,
+    origin,
+    productToken,
+    reason: 'payment-required',
+    stage: 'response',
+    line: 0,
+    price: kept,
+    message: `answered 402 Payment Required${kept === '' ? '' : ` (crawler-price: ${kept})`}: not paid for, not handed to the request handler, not retried`,
   };
 }
 

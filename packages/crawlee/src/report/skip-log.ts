@@ -32,10 +32,15 @@ export interface SkipLogSink {
   debug(message: string): void;
 }
 
+/** Distinct prices a summary names at most. */
+const MAX_SUMMARY_PRICES = 3;
+
 /** Skips seen, by URL and reason, bounded; and how many distinct ones there were per reason. */
 export class SeenSkips {
   private readonly keys = new Map<string, true>();
   private readonly distinct = Object.fromEntries(SKIP_REASONS.map((r) => [r, 0])) as Record<SkipReason, number>;
+  /** The first few distinct `crawler-price`s of `payment-required` skips, for the summary. */
+  readonly prices: string[] = [];
 
   constructor(private readonly max = MAX_REMEMBERED_SKIPS) {}
 
@@ -50,6 +55,7 @@ export class SeenSkips {
     if (this.keys.size >= this.max) this.keys.delete(this.keys.keys().next().value as string);
     this.keys.set(key, true);
     this.distinct[event.reason]++;
+    if (event.price && this.prices.length < MAX_SUMMARY_PRICES && !this.prices.includes(event.price)) this.prices.push(event.price);
     return true;
   }
 
@@ -99,13 +105,18 @@ function why(event: SkipEvent): string {
  * The skip part of the summary line: `3 URLs never fetched (rules 2, unreachable 1), 4 links not
  * followed (nofollow)`, distinct URLs counted.
  */
-export function skipSummary(distinct: Readonly<Record<SkipReason, number>>): string {
-  const never = SKIP_REASONS.filter((r) => r !== 'nofollow' && distinct[r] > 0);
+export function skipSummary(distinct: Readonly<Record<SkipReason, number>>, prices: readonly string[] = []): string {
+  const never = SKIP_REASONS.filter((r) => r !== 'nofollow' && r !== 'payment-required' && distinct[r] > 0);
   const neverCount = never.reduce((sum, r) => sum + distinct[r], 0);
   const notFollowed = distinct.nofollow;
   const parts = [
     `${neverCount} URL${neverCount === 1 ? '' : 's'} never fetched${never.length ? ` (${never.map((r) => `${r} ${distinct[r]}`).join(', ')})` : ''}`,
   ];
   if (notFollowed > 0) parts.push(`${notFollowed} link${notFollowed === 1 ? '' : 's'} not followed (nofollow)`);
+  const unpaid = distinct['payment-required'];
+  if (unpaid > 0) {
+    const asked = prices.length === 0 ? '' : `; crawler-price ${prices.join(', ')}`;
+    parts.push(`${unpaid} page${unpaid === 1 ? '' : 's'} not paid for (402 Payment Required${asked})`);
+  }
   return parts.join(', ');
 }

@@ -40,6 +40,8 @@ export interface RobotsPluginStats {
    * without `purposes`.
    */
   readonly usageSkipsBySignal: Readonly<Record<string, number>>;
+  /** Pages whose answer said `crawler-charged` (pay-per-crawl, with `maxCrawlPrice`). */
+  readonly pagesCharged: number;
 }
 
 /**
@@ -59,6 +61,9 @@ export class PluginStats {
   sitemapsSkipped = 0;
   sitemapUrlsEnqueued = 0;
   crawlDelayDeferrals = 0;
+  pagesCharged = 0;
+  /** The first few distinct `crawler-charged` prices, for the summary. */
+  private readonly chargedPrices: string[] = [];
   private readonly byReason = Object.fromEntries(REASONS.map((r) => [r, 0])) as Record<SkipReason, number>;
   private readonly byStage = Object.fromEntries(STAGES.map((s) => [s, 0])) as Record<SkipStage, number>;
   private readonly bySignal: Record<string, number> = {};
@@ -103,6 +108,12 @@ export class PluginStats {
     this.originStatus.set(verdict.origin, label);
   }
 
+  /** Notes a page the site charged for, at `price` (its `crawler-charged` header). */
+  noteCharged(price: string): void {
+    this.pagesCharged++;
+    if (this.chargedPrices.length < 3 && !this.chargedPrices.includes(price)) this.chargedPrices.push(price.slice(0, 200));
+  }
+
   snapshot(): RobotsPluginStats {
     const robotsByStatus: Record<string, number> = {};
     for (const [label, count] of Object.entries(this.byStatus)) if (count > 0) robotsByStatus[label] = count;
@@ -118,6 +129,7 @@ export class PluginStats {
       sitemapUrlsEnqueued: this.sitemapUrlsEnqueued,
       crawlDelayDeferrals: this.crawlDelayDeferrals,
       usageSkipsBySignal: { ...this.bySignal },
+      pagesCharged: this.pagesCharged,
     };
   }
 
@@ -133,11 +145,14 @@ export class PluginStats {
       .map(([k, v]) => `${k}×${v}`);
     const origins = Object.values(s.robotsByStatus).reduce((a, b) => a + b, 0);
     return (
-      `robots.txt: ${s.allowed} allowed; ${skipSummary(this.seen.byReason)}; ` +
+      `robots.txt: ${s.allowed} allowed; ${skipSummary(this.seen.byReason, this.seen.prices)}; ` +
       `robots.txt of ${origins} origin${origins === 1 ? '' : 's'}${statuses.length ? `: ${statuses.join(', ')}` : ''}; ` +
       `${s.sitemapUrlsEnqueued} sitemap URL${s.sitemapUrlsEnqueued === 1 ? '' : 's'} enqueued from ${s.sitemapsRead} sitemap${s.sitemapsRead === 1 ? '' : 's'}` +
       (s.sitemapsSkipped ? ` (${s.sitemapsSkipped} not fetched: robots.txt or the cross-host rule)` : '') +
-      (s.crawlDelayDeferrals ? `; ${s.crawlDelayDeferrals} requests deferred by crawl-delay` : '')
+      (s.crawlDelayDeferrals ? `; ${s.crawlDelayDeferrals} requests deferred by crawl-delay` : '') +
+      (s.pagesCharged
+        ? `; ${s.pagesCharged} page${s.pagesCharged === 1 ? '' : 's'} charged (crawler-charged ${this.chargedPrices.join(', ')})`
+        : '')
     );
   }
 }

@@ -48,8 +48,10 @@ function appended<T>(list: readonly T[] | undefined, added: readonly T[]): T[] {
  * for the first request and again for every redirect hop, each with its own URL, so each is signed
  * for its own host. Written into got's headers object, which the request is then built from.
  */
-export function signGotRequest(options: GotRequestOptions, signer: RequestSigner): void {
-  const signed = signer.headersFor(String(options.url ?? ''));
-  if (options.headers === undefined) options.headers = { ...signed };
+export function signGotRequest(options: GotRequestOptions, signer: RequestSigner, maxCrawlPrice?: string): void {
+  const signed: Record<string, string> = { ...signer.headersFor(String(options.url ?? '')) };
+  // Pay-per-crawl's offer goes with the signature: sites charge only crawlers they can verify.
+  if (maxCrawlPrice !== undefined) signed['crawler-max-price'] = maxCrawlPrice;
+  if (options.headers === undefined) options.headers = signed;
   else Object.assign(options.headers, signed);
 }

@@ -33,10 +33,12 @@ export type SendHops = (
   check: (url: string) => Promise<void>,
   /** Signs each request that leaves (option `signature`), when given. */
   signer?: RequestSigner,
+  /** Offered with each signed request (option `maxCrawlPrice`). */
+  maxCrawlPrice?: string,
 ) => Promise<unknown>;
 
 /** Crawlee 3: got's `beforeRequest` (last, so the URL checked is the one a user's hook left) and `beforeRedirect` hooks. */
-export const gotHops: SendHops = (send, options, rest, check, signer) => {
+export const gotHops: SendHops = (send, options, rest, check, signer, maxCrawlPrice) => {
   const hooks = (options['hooks'] ?? {}) as Record<string, GotHook[] | undefined>;
   const checkTarget = (target: { url?: URL | string }) => check(String(target.url ?? ''));
   // Each request got sends (the one asked for and every hop) passes here once checked: signed for its own host.
@@ -45,7 +47,7 @@ export const gotHops: SendHops = (send, options, rest, check, signer) => {
       ? checkTarget
       : async (target: GotRequestOptions) => {
           await checkTarget(target);
-          signGotRequest(target, signer);
+          signGotRequest(target, signer, maxCrawlPrice);
         };
   return send(
     {
@@ -89,7 +91,7 @@ export function guardSendRequest(context: ContextInternals, guard: RobotsGuard, 
     // own send time, where it gives one, moves the clock again with the answer.
     void guard.clock?.confirmSent(asked, Date.now());
     try {
-      const response = await hops(send, options, rest, checkOnce, guard.options.signature);
+      const response = await hops(send, options, rest, checkOnce, guard.options.signature, guard.options.maxCrawlPrice);
       // Its answer counts for the crawl clock as a page's does: a `429` or `503` pauses its origin
       // (a BasicCrawler fetches its pages this way).
       await noteAnswer(guard.clock, guard.options.maxCrawlDelaySecs * 1000, response, { url: asked });

@@ -12,6 +12,7 @@ import type { PageInfo } from '../guard/request-notes.js';
 import type { SitemapFeeder } from '../sitemaps/feeder.js';
 import type { ContextInternals, Handler, LogInternals, PublicCrawler } from './crawler-shape.js';
 import { readPageInfo } from './page-info.js';
+import { payPerCrawl } from './pay-per-crawl.js';
 import type { EnqueueScope, QueueHooks } from './request-queue.js';
 import { stopNavigation } from './stop-navigation.js';
 
@@ -80,6 +81,20 @@ export function hookUserHandler(
   // A page read without waiting (a Cheerio page) and no usage check: handed on without an async
   // function around the user's handler, which a crawl would pay for on every page.
   wrapUserHandler((handler) => (context: ContextInternals) => {
+    // AdaptivePlaywrightCrawler's HTTP-only rendering hands its answer straight to the handler, past
+    // the navigation hooks that stop a 402 elsewhere: stopped here, the stop is passed on
+    // (`propagateStops`) rather than the page fetched again in the browser.
+    if (collects) {
+      const skip = payPerCrawl(context.response, context.request, guard);
+      if (skip !== undefined) {
+        try {
+          stopNavigation(guard.notes, context.request, skip);
+        } catch (stop) {
+          // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
+          return Promise.reject(stop);
+        }
+      }
+    }
     const reading = readsPages ? readPage(context) : undefined;
     if (reading === undefined && !readsUsage) return handOver(handler, context);
     return (async () => {

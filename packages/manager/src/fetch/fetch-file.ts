@@ -46,6 +46,8 @@ export interface FetchHeaders {
   readonly retryAfter?: string;
   readonly contentType?: string;
   readonly contentEncoding?: string;
+  /** `crawler-price` (pay-per-crawl), which a `402` names. */
+  readonly crawlerPrice?: string;
 }
 
 interface OutcomeBase {
@@ -152,6 +154,8 @@ function pickHeaders(headers: IncomingHttpHeaders): FetchHeaders {
   const retryAfter = header('retry-after');
   const contentType = header('content-type');
   const contentEncoding = header('content-encoding');
+  const crawlerPrice = header('crawler-price');
+  if (crawlerPrice !== undefined) picked.crawlerPrice = crawlerPrice.slice(0, 200);
   if (cacheControl !== undefined) picked.cacheControl = cacheControl;
   if (retryAfter !== undefined) picked.retryAfter = retryAfter;
   if (contentType !== undefined) picked.contentType = contentType;

@@ -2,6 +2,7 @@
  * What a loader's fetches are counted and logged as: the counters `stats()` reports and the one
  * debug line per fetch, kept apart from the loading so that neither hides the other.
  */
+import { printable } from '@heed/parser';
 import type { Log } from '../cache/store.js';
 import type { FetchOutcome } from '../fetch/fetch-file.js';
 import { problemOf, type RobotsRecord } from '../record.js';
@@ -41,6 +42,13 @@ export class FetchLog {
       problem: problemOf(record)?.code,
       durationMs: outcome.durationMs,
     });
+    // Pay-per-crawl on the rules themselves: a 4xx, so everything is allowed (RFC 9309), but an
+    // operator wants to know the site asked for payment, and how much.
+    if (outcome.kind === 'response' && outcome.status === 402)
+      this.log.info(
+        `${this.fileName} of ${url} answered 402 Payment Required${outcome.headers.crawlerPrice ? ` (crawler-price: ${printable(outcome.headers.crawlerPrice)})` : ''}: a 4xx, so everything is allowed (RFC 9309)`,
+        { url, crawlerPrice: outcome.headers.crawlerPrice },
+      );
   }
 
   counts(): FetchCounts {

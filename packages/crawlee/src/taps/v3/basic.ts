@@ -22,6 +22,7 @@ import { handleChecked } from '../handle-checked.js';
 import { gotHops } from '../send-request.js';
 import type { QueueHooks } from '../request-queue.js';
 import { skipRequest } from '../skip-request.js';
+import { payPerCrawl } from '../pay-per-crawl.js';
 import { NavigationStopped, stopNavigation } from '../stop-navigation.js';
 import { hookUserHandler, wrapRun } from '../user-handler.js';
 import { navigationHooks, propagateStops, wrapRequestHandling } from './internals.js';
@@ -48,6 +49,13 @@ function hookNavigation(crawler: PublicCrawler, guard: RobotsGuard, queue: Queue
   const hooks = navigationHooks(crawler);
   if (hooks === undefined) return;
   const { checkpoints, notes, clock } = guard;
+  // A page answered 402 Payment Required: a skip with its price, before Crawlee reads the status (an
+  // HTTP crawler fails a page whose body it cannot parse, and retries it). Unshifted before the hook
+  // below, which then runs first: a navigation already stopped ends as that stop.
+  hooks.post.unshift((context: ContextInternals) => {
+    const skip = payPerCrawl(context.response, context.request, guard);
+    if (skip !== undefined) stopNavigation(notes, context.request, skip);
+  });
   // A navigation stopped by a hook that could not throw (a browser request handler aborting a
   // script navigation during page.goto()) ends here, before any user hook sees the page.
   hooks.post.unshift((context: ContextInternals) => {

@@ -28,7 +28,7 @@ export function attachHttpHooks(crawler: PublicCrawler, guard: RobotsGuard): voi
  */
 export function gotHooksOf(guard: RobotsGuard) {
   const { checkpoints, clock, notes } = guard;
-  const signer = guard.options.signature;
+  const { signature: signer, maxCrawlPrice } = guard.options;
   // Without a check and without a clock a hop has nothing to wait for: no hook, no await per hop.
   const watchesHops = guard.options.checkRedirects || clock !== undefined;
   return (context: ContextInternals, gotOptions: Record<string, unknown>) => {
@@ -44,7 +44,7 @@ export function gotHooksOf(guard: RobotsGuard) {
       const paced = () =>
         clock === undefined || clock.idle ? undefined : first ? clock.beforeSend(url) : clock.confirmSent(url, Date.now());
       // Signed last, once the crawl-delay wait is over: a signature's life starts when the request leaves.
-      const pacing = signer === undefined ? paced : () => signAfter(paced(), () => signGotRequest(options, signer));
+      const pacing = signer === undefined ? paced : () => signAfter(paced(), () => signGotRequest(options, signer, maxCrawlPrice));
       if (checking === undefined) return pacing();
       return checking.then((skip) => {
         if (skip !== undefined) stopNavigation(notes, request, skip);

@@ -15,6 +15,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { RobotsGuard } from '../../guard/guard.js';
 import { noteAnswer } from '../../politeness/answer.js';
+import { payPerCrawl } from '../pay-per-crawl.js';
+import { stopNavigation } from '../stop-navigation.js';
 import type { ContextInternals, PublicCrawler } from '../crawler-shape.js';
 import { gotHooksOf } from './http.js';
 import { wrapRequestHandling } from './internals.js';
@@ -60,6 +62,8 @@ function wrapStream(client: { stream: Stream }): void {
     addHooks(context, options);
     const response = await stream(options, ...rest);
     await noteAnswer(guard.clock, guard.options.maxCrawlDelaySecs * 1000, response, context.request);
+    const skip = payPerCrawl(response, context.request, guard);
+    if (skip !== undefined) stopNavigation(guard.notes, context.request, skip);
     return response;
   };
 }

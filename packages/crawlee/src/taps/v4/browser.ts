@@ -19,7 +19,7 @@ import { noteAnswer } from '../../politeness/answer.js';
 import { browserPageGuards } from '../browser/page-guards.js';
 import { kindOf, type ContextInternals, type PublicCrawler } from '../crawler-shape.js';
 import { identifyBrowserPages, launchUserAgent } from '../identify.js';
-import { interruptAsSkip } from './navigation.js';
+import { interruptAsSkip, skipIfPaymentAsked } from './navigation.js';
 
 type NavigationHandler = (context: ContextInternals, gotoOptions: unknown) => Promise<unknown>;
 
@@ -65,6 +65,7 @@ export function attachBrowserNavigationV4(
     await stopIfBlocked(context, guard);
     guards?.afterGoto(context);
     await noteAnswer(clock, options.maxCrawlDelaySecs * 1000, response, context.request, crawleePaces429);
+    await skipIfPaymentAsked(response, context.request, guard);
     return response;
   };
   return true;

@@ -29,6 +29,7 @@ import * as crawleeCore from '@crawlee/core';
 import type { RobotsGuard } from '../../guard/guard.js';
 import type { CheckedUrls } from '../../guard/request-notes.js';
 import { noteAnswer } from '../../politeness/answer.js';
+import { payPerCrawl } from '../pay-per-crawl.js';
 import type { SkipEvent } from '../../report/skip-events.js';
 import type { Skips } from '../../report/skips.js';
 import type { ContextInternals, RequestInternals } from '../crawler-shape.js';
@@ -91,6 +92,7 @@ export async function attachNavigationChecks(
     return navigation.run(scope, async () => {
       const result = await withinClientScope(hops, () => navigate(context));
       await noteAnswer(guard.clock, guard.options.maxCrawlDelaySecs * 1000, result?.response, request, sending.crawleePaces429);
+      await skipIfPaymentAsked(result?.response, request, guard);
       return result;
     });
   };
@@ -140,6 +142,12 @@ async function interrupt(scope: NavigationScope, skip: SkipEvent, why: string): 
  * Ends a request being navigated as a skip, as Crawlee ends its own robots.txt skips: SKIPPED, not
  * retried, reported, and `ContextPipelineInterruptedError` thrown so it is not counted as failed.
  */
+/** Ends the request as a `payment-required` skip when its answer was `402 Payment Required` (see `pay-per-crawl.ts`). */
+export async function skipIfPaymentAsked(response: unknown, request: RequestInternals, guard: RobotsGuard): Promise<void> {
+  const skip = payPerCrawl(response, request, guard);
+  if (skip !== undefined) await interruptAsSkip(request, skip, guard.skips, `${skip.url} ${skip.message}`);
+}
+
 export async function interruptAsSkip(request: RequestInternals, skip: SkipEvent, skips: Skips, why: string): Promise<never> {
   await skipRequest(request, skip, skips);
   const Interrupted = (crawleeCore as unknown as Record<string, unknown>)['ContextPipelineInterruptedError'] as
