@@ -13,7 +13,7 @@
  *
  *   node test/bench/run.mjs link-dense [--rounds=8] [--pages=3000] [--links=40] [--max-pages=1000]
  *     [--concurrency=50] [--min-concurrency=10] [--variants=none,heed] [--ab=/other/checkout --ab-label=text]
- *     [--profiled=2 | --no-profile] [--no-control] [--no-write] [--heed-options='{"identifyPages":false}']
+ *     [--profiled=2 | --no-profile] [--no-control] [--no-write] [--heed-options='{"identifyPages":false}'] [--signed]
  *
  * The control: each round also crawls without robots handling a second time. Its ratios to the first
  * are what this measure reads for identical code: their spread gives how closely a median of this
@@ -26,6 +26,9 @@
  *
  * `--heed-options`: `RobotsPlugin.attach()` options (JSON) for the Heed crawls, to read what a feature
  * costs; such a run is not written to BENCHMARKS.md.
+ *
+ * `--signed`: one more variant in the same rounds, Heed with `signature` (every page request and
+ * robots.txt signed, Web Bot Auth, with a key made for the run): what signing costs a crawl.
  *
  * `--ab`: another checkout whose packages are built; its Heed runs as a fourth variant in the same
  * rounds, so a change is measured against the build before it under the same load.
@@ -88,7 +91,15 @@ const DENSE = {
   ...(heedOptions ? { heedOptions } : {}),
   // Another checkout whose packages are built: its Heed runs as a fourth variant (an A/B of a change).
   ...(abRoot ? { abRoot, abLabel: argValue('ab-label') } : {}),
+  ...(process.argv.includes('--signed') ? { signedOptions: await signedOptions() } : {}),
 };
+/** `signature` options with a key made for this run. */
+async function signedOptions() {
+  const { generateKeyPair } = await import('../../packages/manager/dist/bundle.js');
+  return {
+    signature: { key: generateKeyPair().privateJwk, signatureAgent: 'https://heed.example/.well-known/http-message-signatures-directory' },
+  };
+}
 const TARGET = 1.02;
 // The table is the defaults' crawl: a run of chosen variants or of other plugin options is not written.
 const WRITE = !variants && !heedOptions && !process.argv.includes('--no-write');

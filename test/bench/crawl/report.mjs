@@ -258,6 +258,7 @@ export function denseTable(dense, target, abLabel = 'the build of `--ab`') {
       'none-again': 'no robots handling, again (the control)',
       ...NAMES,
       'heed-base': `Heed, ${abLabel} (A/B)`,
+      'heed-signed': 'Heed with `signature` (Web Bot Auth)',
     }).filter(([variant]) => dense.runs[variant]),
   );
   const ratios = Object.fromEntries(Object.keys(names).map((variant) => [variant, ratiosOf(variant)]));

@@ -201,6 +201,7 @@ export async function dense(options) {
     ...(options.variants ?? VARIANTS),
     ...(options.control ? ['none-again'] : []),
     ...(options.abRoot ? ['heed-base'] : []),
+    ...(options.signedOptions ? ['heed-signed'] : []),
   ];
   const config = {
     origins: 1,
@@ -222,7 +223,13 @@ export async function dense(options) {
         const job =
           variant === 'heed-base'
             ? crawlJob('heed', urls, { ...options, job: { maxRequestsPerCrawl: options.maxPages, heedRoot: options.abRoot } })
-            : crawlJob(variant === 'none-again' ? 'none' : variant, urls, { ...options, job: { maxRequestsPerCrawl: options.maxPages } });
+            : variant === 'heed-signed'
+              ? crawlJob('heed', urls, {
+                  ...options,
+                  heedOptions: { ...options.heedOptions, ...options.signedOptions },
+                  job: { maxRequestsPerCrawl: options.maxPages },
+                })
+              : crawlJob(variant === 'none-again' ? 'none' : variant, urls, { ...options, job: { maxRequestsPerCrawl: options.maxPages } });
         const run = orThrow(await runCrawl(job, options.timeoutMs), `link-dense crawl (${variant})`);
         const log = await site.log();
         runs[variant].push({ ...run, log });
@@ -236,7 +243,7 @@ export async function dense(options) {
     // Profiled crawls, apart from the timed ones (the profiler costs the crawl a few percent): what
     // the robots handling itself spent, which the noise of whole crawls cannot rank.
     const attribution = {};
-    const profiled = variants.filter((variant) => variant !== 'none' && variant !== 'none-again');
+    const profiled = variants.filter((variant) => variant !== 'none' && variant !== 'none-again' && variant !== 'heed-signed');
     for (let crawl = 0; crawl < (options.attributionCrawls ?? 0); crawl++) {
       for (const variant of orderOf(crawl, profiled)) {
         await site.reset();
