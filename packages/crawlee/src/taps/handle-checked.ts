@@ -12,13 +12,15 @@ import { skipRequest } from './skip-request.js';
 
 /**
  * Runs `next` (the navigation and the user's handler, or the handler alone) for a checked request;
- * `sendHops`: how the release shows the URLs a `sendRequest()` call requests.
+ * `sendHops`: how the release shows the URLs a `sendRequest()` call requests; `ended`: what the
+ * release does for a request that ends as a skip here (Crawlee 3 would count it as succeeded).
  */
 export async function handleChecked(
   context: ContextInternals,
   guard: RobotsGuard,
   next: (context: ContextInternals) => unknown,
   sendHops: SendHops,
+  ended?: (context: ContextInternals) => void,
 ): Promise<void> {
   const { request } = context;
   // Looked up once: what the navigation and the handler note about the request lands here.
@@ -39,6 +41,7 @@ export async function handleChecked(
     if (!blocked) throw error;
     // Stopped on purpose: a skip, not a failure.
     guard.stats.allowed--;
+    ended?.(context);
     await skipRequest(request, blocked, guard.skips);
   } finally {
     // Its handling has ended: what was read of the page is let go.

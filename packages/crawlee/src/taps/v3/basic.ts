@@ -101,12 +101,14 @@ function hookRequestHandling(crawler: PublicCrawler, guard: RobotsGuard, queue: 
     }
     // BasicCrawler fetches in the handler: its crawl-delay counts from here.
     if (basic) await clock?.beforeSend(request.url);
-    await handleChecked(context, guard, next, gotHops);
+    await handleChecked(context, guard, next, gotHops, forgetStatisticsJob);
   };
   // A request the queue checked, of a crawler that fetches before the handler (nearly every page):
   // handed on with `handleChecked`'s own promise, without another async function around it.
   wrapRequestHandling(crawler, (context, next) =>
-    !basic && queue.checkedBeforeFetch.has(context.request) ? handleChecked(context, guard, next, gotHops) : checkThenHandle(context, next),
+    !basic && queue.checkedBeforeFetch.has(context.request)
+      ? handleChecked(context, guard, next, gotHops, forgetStatisticsJob)
+      : checkThenHandle(context, next),
   );
 }
 
@@ -118,4 +120,19 @@ function hookAddRequests(crawler: PublicCrawler, queue: QueueHooks): void {
     queue.wrap(await crawler.getRequestQueue());
     return original(requests, options);
   };
+}
+
+/**
+ * Takes a request Heed ended as a skip mid-handling (a refused redirect, a `402`) out of Crawlee 3's
+ * statistics: its job started before the fetch, and ending without an error would count it as
+ * succeeded ("8 succeeded" beside Heed's 7 allowed). Crawlee's own robots.txt skips happen before the
+ * job starts and are counted nowhere; so are these now. (Crawlee 4 ends such a request as skipped.)
+ */
+function forgetStatisticsJob(context: ContextInternals): void {
+  const { request } = context;
+  const stats = (context['crawler'] as { stats?: { requestsInProgress?: unknown } } | undefined)?.stats;
+  const jobs = stats?.requestsInProgress;
+  const { id, uniqueKey } = request as { id?: string; uniqueKey?: string };
+  // Crawlee's own key for the job: `request.id || request.uniqueKey`.
+  if (jobs instanceof Map) jobs.delete(id || uniqueKey);
 }
