@@ -47,8 +47,8 @@ const ALL_KINDS: readonly Kind[] = KINDS;
 /** Crawls of the kinds Heed signs (option `signature`) are signed with this key; the site verifies every request. */
 const KEY = generateKeyPair();
 const SIGNATURE_AGENT = 'https://heed.example/.well-known/http-message-signatures-directory';
-/** The kinds whose every request Heed signs: Crawlee 3's HTTP clients (attach() refuses the others). */
-const signs = (kind: Kind) => MODULES.major === 3 && ['basic', 'http', 'cheerio', 'file-download'].includes(kind.id);
+/** The kinds whose every request Heed signs: the HTTP clients' (attach() refuses the others: browsers, jsdom's scripts). */
+const signs = (kind: Kind) => ['basic', 'http', 'cheerio', 'file-download'].includes(kind.id);
 
 /** How long a page's handler waits for what the page requests while open (a popup, a worker's socket). */
 // Ten times the longest a page's chain takes on an idle machine (the late requests' four in a row after

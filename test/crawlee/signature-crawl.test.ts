@@ -2,7 +2,8 @@
  * Web Bot Auth through the plugin: real Crawlee 3 crawlers with `signature` against two recording
  * origins, each request verified afterwards as a site would (Cloudflare's verifier, the public key
  * of the key directory, the Host header as the authority): robots.txt, the sitemap, a
- * `requestsFromUrl` list, pages and their redirect hop to another host, `sendRequest()` and its hop.
+ * `requestsFromUrl` list, pages and their redirect hop to another host, `sendRequest()` and its hop
+ * (Crawlee 4's clients are signed too: the contract suite verifies them on its releases).
  * A request without a valid signature fails the test. Crawlers whose requests Heed cannot all
  * sign yet are refused at `attach()`.
  */

@@ -250,9 +250,9 @@ export const PLUGIN_OPTIONS = defineOptions(WHERE, {
    * for its own host): pages and their redirect hops, `context.sendRequest()`, and Heed's own
    * robots.txt, tdmrep.json, sitemap and `requestsFromUrl` fetches. `{ key, signatureAgent,
    * validitySecs }`: `key` the path of the private JWK `heed keys generate` writes (or the JWK),
-   * `signatureAgent` the URL of your key directory. Crawlee 3's BasicCrawler, HttpCrawler,
+   * `signatureAgent` the URL of your key directory. BasicCrawler, HttpCrawler,
    * CheerioCrawler, FileDownload and JSDOMCrawler (without `runScripts`); `attach()` refuses it on
-   * crawlers whose requests it cannot all sign yet (browsers, Crawlee 4). A manager of your own
+   * crawlers whose requests it cannot all sign yet (browsers), on Crawlee 3 and 4. A manager of your own
    * (`manager`) signs its fetches with its own `signature` option.
    * @default off (unsigned)
    */

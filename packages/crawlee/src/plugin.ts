@@ -332,7 +332,7 @@ function checkAttach(crawler: AnyCrawler, options: RobotsPluginOptions) {
       'needs signature: sites charge only crawlers they can verify, so the price is offered with signed requests only. Add signature: { key, signatureAgent }.',
       'RobotsPlugin.attach()',
     );
-  const unsigned = resolved.signature === undefined ? undefined : unsignedBy(crawler, tap.major);
+  const unsigned = resolved.signature === undefined ? undefined : unsignedBy(crawler);
   if (unsigned !== undefined) throw new InvalidOptionsError('signature', unsigned, 'RobotsPlugin.attach()');
   return { resolved, release, resolvedRelease, tap };
 }
@@ -341,11 +341,10 @@ function checkAttach(crawler: AnyCrawler, options: RobotsPluginOptions) {
  * Why `crawler` would send requests `signature` cannot sign, if it would. Refused rather than half
  * signed: a site that verifies bots would see the same bot signed on some requests and not others.
  */
-function unsignedBy(crawler: object, major: number): string | undefined {
+function unsignedBy(crawler: object): string | undefined {
   const kind = kindOf(crawler);
   const supported =
-    "signs the requests of Crawlee 3's BasicCrawler (sendRequest), HttpCrawler, CheerioCrawler, FileDownload and JSDOMCrawler without runScripts";
-  if (major === 4) return `${supported}; Crawlee 4's crawlers are not signed yet. Leave signature out on Crawlee 4.`;
+    'signs the requests of BasicCrawler (sendRequest), HttpCrawler, CheerioCrawler, FileDownload and JSDOMCrawler without runScripts';
   if (kind === 'browser' || kind === 'adaptive')
     return `${supported}; a browser's own requests (pages, sub-resources, popups) are not signed yet. Leave signature out on browser crawlers.`;
   if (kind === 'jsdom' && (crawler as { runScripts?: unknown }).runScripts === true)

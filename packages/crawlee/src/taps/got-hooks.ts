@@ -1,7 +1,6 @@
 /**
  * got's hooks, as Heed's navigation hooks of HTTP crawlers add to them for each request.
  */
-import type { RequestSigner } from '@heed/manager';
 
 /** The part of got's options for one request that Heed's hooks read and write. */
 export interface GotRequestOptions {
@@ -41,17 +40,4 @@ export function addGotHooks(gotOptions: Record<string, unknown>, added: AddedGot
 
 function appended<T>(list: readonly T[] | undefined, added: readonly T[]): T[] {
   return list === undefined ? [...added] : [...list, ...added];
-}
-
-/**
- * Signs the request got is about to send (option `signature`): got runs its `beforeRequest` hooks
- * for the first request and again for every redirect hop, each with its own URL, so each is signed
- * for its own host. Written into got's headers object, which the request is then built from.
- */
-export function signGotRequest(options: GotRequestOptions, signer: RequestSigner, maxCrawlPrice?: string): void {
-  const signed: Record<string, string> = { ...signer.headersFor(String(options.url ?? '')) };
-  // Pay-per-crawl's offer goes with the signature: sites charge only crawlers they can verify.
-  if (maxCrawlPrice !== undefined) signed['crawler-max-price'] = maxCrawlPrice;
-  if (options.headers === undefined) options.headers = signed;
-  else Object.assign(options.headers, signed);
 }

@@ -16,7 +16,8 @@ import type { RobotsGuard } from '../guard/guard.js';
 import { noteAnswer } from '../politeness/answer.js';
 import type { SkipEvent } from '../report/skip-events.js';
 import type { ContextInternals } from './crawler-shape.js';
-import { signGotRequest, type GotRequestOptions } from './got-hooks.js';
+import type { GotRequestOptions } from './got-hooks.js';
+import { signGotRequest } from './sign-requests.js';
 
 type GotHook = (options: { url?: URL | string }, ...rest: unknown[]) => unknown;
 type SendRequest = (options?: Record<string, unknown>, ...rest: unknown[]) => Promise<unknown>;

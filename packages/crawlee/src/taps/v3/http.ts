@@ -13,7 +13,8 @@
  */
 import type { RobotsGuard } from '../../guard/guard.js';
 import type { ContextInternals, PublicCrawler } from '../crawler-shape.js';
-import { addGotHooks, signGotRequest, type GotRequestOptions } from '../got-hooks.js';
+import { addGotHooks, type GotRequestOptions } from '../got-hooks.js';
+import { signGotRequest } from '../sign-requests.js';
 import { stopNavigation } from '../stop-navigation.js';
 import { navigationHooks } from './internals.js';
 

@@ -17,6 +17,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { SendHops } from '../send-request.js';
+import { signFetchRequest } from '../sign-requests.js';
 
 /** One call of a client in progress: what it asks of each request before it leaves. */
 export interface ClientScope {
@@ -25,6 +26,8 @@ export interface ClientScope {
    * leave: the call's first, then each hop.
    */
   check(url: string): Promise<void>;
+  /** Signs each request once it passed `check` (option `signature`), when given. */
+  sign?(request: { url: string; headers?: unknown }): void;
 }
 
 interface ScopeState {
@@ -85,10 +88,14 @@ function patchFetchOf(target: object): void {
     if (state !== undefined && typeof input === 'object' && input !== null && !state.sent.has(input)) {
       state.sent.add(input);
       await state.scope.check(input.url);
+      state.scope.sign?.(input);
     }
     return fetch.call(this, input, init);
   };
 }
 
 /** `context.sendRequest()` on Crawlee 4: the call runs in a scope that checks each request its client sends. */
-export const clientFetchHops: SendHops = (send, options, rest, check) => withinClientScope({ check }, () => send(options, ...rest));
+export const clientFetchHops: SendHops = (send, options, rest, check, signer, maxCrawlPrice) =>
+  withinClientScope(signer === undefined ? { check } : { check, sign: (request) => signFetchRequest(request, signer, maxCrawlPrice) }, () =>
+    send(options, ...rest),
+  );

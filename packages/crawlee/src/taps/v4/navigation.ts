@@ -30,6 +30,7 @@ import type { RobotsGuard } from '../../guard/guard.js';
 import type { CheckedUrls } from '../../guard/request-notes.js';
 import { noteAnswer } from '../../politeness/answer.js';
 import { payPerCrawl } from '../pay-per-crawl.js';
+import { signFetchRequest } from '../sign-requests.js';
 import type { SkipEvent } from '../../report/skip-events.js';
 import type { Skips } from '../../report/skips.js';
 import type { ContextInternals, RequestInternals } from '../crawler-shape.js';
@@ -88,7 +89,12 @@ export async function attachNavigationChecks(
     const { request } = context;
     const checked = checkedBeforeFetch.get(request) ?? request.url;
     const scope: NavigationScope = { request, checked, guard, userAgent: sending.userAgent, last: undefined };
-    const hops = { check: (url: string) => checkHop(scope, url) };
+    const { signature: signer, maxCrawlPrice } = guard.options;
+    const check = (url: string) => checkHop(scope, url);
+    const hops =
+      signer === undefined
+        ? { check }
+        : { check, sign: (sent: { url: string; headers?: unknown }) => signFetchRequest(sent, signer, maxCrawlPrice) };
     return navigation.run(scope, async () => {
       const result = await withinClientScope(hops, () => navigate(context));
       await noteAnswer(guard.clock, guard.options.maxCrawlDelaySecs * 1000, result?.response, request, sending.crawleePaces429);
