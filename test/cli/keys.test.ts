@@ -5,12 +5,13 @@
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { verify } from 'web-bot-auth';
-import { verifierFromJWK } from 'web-bot-auth/crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RobotsManager } from '@heed/manager';
+import { RobotsManager, type Ed25519Jwk } from '@heed/manager';
+import { unverified } from '../support/verify-signatures.js';
 import { recordingLog, startServer, UA, type TestServer } from '../manager/helpers.js';
 import { run } from './run-heed.js';
+
+const AGENT = 'https://bot.example/.well-known/http-message-signatures-directory';
 
 describe('heed keys generate', () => {
   let dir: string;
@@ -31,7 +32,7 @@ describe('heed keys generate', () => {
     const written = JSON.parse(result.stdout) as { privateKey: string; directory: string; keyid: string };
     expect(written.privateKey).toBe(join(out, 'private-key.jwk'));
     expect(statSync(written.privateKey).mode & 0o777).toBe(0o600);
-    const directory = JSON.parse(readFileSync(written.directory, 'utf8')) as { keys: Record<string, string>[] };
+    const directory = JSON.parse(readFileSync(written.directory, 'utf8')) as { keys: Ed25519Jwk[] };
     expect(directory.keys).toHaveLength(1);
     expect(directory.keys[0]).toMatchObject({ kty: 'OKP', crv: 'Ed25519', kid: written.keyid });
     expect(directory.keys[0]).not.toHaveProperty('d');
@@ -39,17 +40,13 @@ describe('heed keys generate', () => {
     const manager = new RobotsManager({
       userAgent: UA,
       log: recordingLog().log,
-      signature: { key: written.privateKey, signatureAgent: 'https://bot.example/.well-known/http-message-signatures-directory' },
+      signature: { key: written.privateKey, signatureAgent: AGENT },
     });
     await manager.decide(`${site.origin}/page`);
     await manager.close();
     const [request] = site.seen;
-    const received = {
-      method: 'GET',
-      url: `http://${String(request!.headers.host)}${request!.url}`,
-      headers: Object.fromEntries(Object.entries(request!.headers).map(([name, value]) => [name, String(value)])),
-    };
-    await expect(verify(received, await verifierFromJWK(directory.keys[0]!))).resolves.toBeUndefined();
+    const received = { path: request!.url, headers: request!.headers };
+    expect(await unverified([received], directory.keys[0]!, AGENT)).toEqual([]);
     expect(String(request!.headers['signature-input'])).toContain(`keyid="${written.keyid}"`);
   });
 

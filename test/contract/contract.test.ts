@@ -18,13 +18,12 @@ import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { RobotsPlugin, UnsupportedCrawlerError, type SkipEvent } from '@heed/crawlee';
 import { generateKeyPair } from '@heed/manager';
-import { verify as verifySignature } from 'web-bot-auth';
-import { verifierFromJWK } from 'web-bot-auth/crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run as heed } from '../cli/run-heed.js';
 import { startSite, type Site } from '../crawlee/site.js';
 import { writeSection } from '../faults/fault-table.js';
 import { has } from '../support/requirements.js';
+import { unverified } from '../support/verify-signatures.js';
 import { DOORS, ORIGINS, serveDoors, type CrawlRecord, type Door, type DoorSite, type Expectation, type SiteUrl } from './doors.js';
 import { DOCS_END, DOCS_START, EVERY_DOOR, GAPS, gapOf, gapsOf, renderGaps } from './gaps.js';
 import { CRAWLEE_3_18, crawleeIn, KINDS, MAJORS, type CrawleeModules, type Kind, type Major } from './kinds.js';
@@ -290,16 +289,8 @@ for (const kind of ALL_KINDS) {
     // Where the kind is not signed (attach() refuses signature there), there is no cell to skip.
     if (signs(kind))
       it("signed: every request the site saw verifies (Web Bot Auth), Heed's own fetches included", async () => {
-        const verifier = await verifierFromJWK(KEY.publicJwk);
-        const unverified: string[] = [];
-        for (const name of ORIGINS)
-          for (const hit of run.site[name].hits) {
-            const headers = Object.fromEntries(Object.entries(hit.headers).map(([header, value]) => [header, String(value)]));
-            const received = { method: 'GET', url: `http://${headers['host']}${hit.path}`, headers };
-            if (headers['signature-agent'] !== `"${SIGNATURE_AGENT}"`) unverified.push(`${hit.path}: unsigned`);
-            else await verifySignature(received, verifier).catch((error: Error) => unverified.push(`${hit.path}: ${error.message}`));
-          }
-        expect(unverified).toEqual([]);
+        const hits = ORIGINS.flatMap((name) => run.site[name].hits);
+        expect(await unverified(hits, KEY.publicJwk, SIGNATURE_AGENT)).toEqual([]);
       });
 
     it('no disallowed URL reaches any origin but those of its gaps, and no request fails', () => {

@@ -10,37 +10,23 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { verify } from 'web-bot-auth';
-import { verifierFromJWK } from 'web-bot-auth/crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateKeyPair, InvalidOptionsError, type Ed25519Jwk } from '@heed/manager';
 import { RobotsPlugin } from '@heed/crawlee';
+import { unverified as unverifiedRequests } from '../support/verify-signatures.js';
 import { cheerioCrawler, playwrightCrawler } from './crawlers.js';
-import { crawleeBasic, crawleeJsdom, freshConfig, page, redirect, startSite, text, type Hit, type Site, type SiteOrigin } from './site.js';
+import { crawleeBasic, crawleeJsdom, freshConfig, page, redirect, startSite, text, type Site, type SiteOrigin } from './site.js';
 
 const UA = 'HeedBot/1.0 (+https://heed.example/bot)';
 const AGENT = 'https://heed.example/.well-known/http-message-signatures-directory';
 
-/** Every request `origin` received, as a verifier reads it: its own Host header is the authority. */
-function received(hit: Hit) {
-  return {
-    method: 'GET',
-    url: `http://${String(hit.headers.host)}${hit.path}`,
-    headers: Object.fromEntries(Object.entries(hit.headers).map(([name, value]) => [name, String(value)])),
-  };
-}
-
-/** The paths of `origins` whose requests do not verify under `publicJwk`, with why. */
-async function unverified(origins: readonly SiteOrigin[], publicJwk: Ed25519Jwk): Promise<string[]> {
-  const verifier = await verifierFromJWK(publicJwk);
-  const failed: string[] = [];
-  for (const origin of origins)
-    for (const hit of origin.hits) {
-      if (hit.headers['signature-agent'] !== `"${AGENT}"`) failed.push(`${hit.path}: no Signature-Agent`);
-      else await verify(received(hit), verifier).catch((error: Error) => failed.push(`${hit.path}: ${error.message}`));
-    }
-  return failed;
-}
+/** The requests of `origins` whose signature does not verify under `publicJwk`, with why. */
+const unverified = (origins: readonly SiteOrigin[], publicJwk: Ed25519Jwk) =>
+  unverifiedRequests(
+    origins.flatMap((origin) => origin.hits),
+    publicJwk,
+    AGENT,
+  );
 
 describe('signature: every request of a Crawlee 3 crawl is signed for the host it goes to', () => {
   let site: Site;

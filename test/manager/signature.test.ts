@@ -25,6 +25,7 @@ import {
   RobotsManager,
   type Ed25519Jwk,
 } from '@heed/manager';
+import { asVerified } from '../support/verify-signatures.js';
 import { recordingLog, startServer, UA, type SeenRequest, type TestServer } from './helpers.js';
 
 /** RFC 9421 Appendix B.1.4, the test key every implementation checks against. */
@@ -36,12 +37,8 @@ const RFC_KEY: Ed25519Jwk = {
 };
 const AGENT = 'https://bot.example/.well-known/http-message-signatures-directory';
 
-/** A request the site received, as a verifier reads it: its own Host header is the authority. */
-const asReceived = (seen: SeenRequest) => ({
-  method: seen.method,
-  url: `http://${seen.headers.host ?? ''}${seen.url}`,
-  headers: Object.fromEntries(Object.entries(seen.headers).map(([name, value]) => [name, String(value)])),
-});
+/** A request the site received, as a verifier reads it. */
+const asReceived = (seen: SeenRequest) => asVerified({ path: seen.url, headers: seen.headers });
 
 describe('the signing primitive', () => {
   it("reproduces RFC 9421's B.2.6 signature (Ed25519) byte for byte, over the signature base the library builds", async () => {
