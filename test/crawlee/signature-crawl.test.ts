@@ -7,13 +7,13 @@
  * A request without a valid signature fails the test. Crawlers whose requests Heed cannot all
  * sign yet are refused at `attach()`.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateKeyPair, InvalidOptionsError, type Ed25519Jwk } from '@heed/manager';
+import { InvalidOptionsError, type Ed25519Jwk } from '@heed/manager';
 import { RobotsPlugin } from '@heed/crawlee';
-import { unverified as unverifiedRequests } from '../support/verify-signatures.js';
+import { unverified as unverifiedRequests, writeKeyFile } from '../support/verify-signatures.js';
 import { cheerioCrawler, playwrightCrawler } from './crawlers.js';
 import { crawleeBasic, crawleeJsdom, freshConfig, page, redirect, startSite, text, type Site, type SiteOrigin } from './site.js';
 
@@ -38,10 +38,7 @@ describe('signature: every request of a Crawlee 3 crawl is signed for the host i
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'heed-signature-crawl-'));
-    const pair = generateKeyPair();
-    publicJwk = pair.publicJwk;
-    key = join(dir, 'private-key.jwk');
-    writeFileSync(key, JSON.stringify(pair.privateJwk), { mode: 0o600 });
+    ({ file: key, publicJwk } = writeKeyFile(dir));
     site = await startSite(2);
     [a, b] = site.origins as [SiteOrigin, SiteOrigin];
     a.routes.set('/robots.txt', text(`User-agent: *\nDisallow: /private\nSitemap: ${a.url('/sitemap.xml')}\n`));

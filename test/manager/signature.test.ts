@@ -25,7 +25,7 @@ import {
   RobotsManager,
   type Ed25519Jwk,
 } from '@heed/manager';
-import { asVerified } from '../support/verify-signatures.js';
+import { asVerified, writeKeyFile } from '../support/verify-signatures.js';
 import { recordingLog, startServer, UA, type SeenRequest, type TestServer } from './helpers.js';
 
 /** RFC 9421 Appendix B.1.4, the test key every implementation checks against. */
@@ -106,10 +106,7 @@ describe('a manager with signature: every request it sends is signed for the hos
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'heed-signature-'));
-    const pair = generateKeyPair();
-    publicJwk = pair.publicJwk;
-    keyFile = join(dir, 'private-key.jwk');
-    writeFileSync(keyFile, JSON.stringify(pair.privateJwk), { mode: 0o600 });
+    ({ file: keyFile, publicJwk } = writeKeyFile(dir));
     b = await startServer((req, res) => {
       if (req.url === '/robots.txt') return void res.end('User-agent: *\nDisallow: /private\n');
       res.writeHead(404).end();

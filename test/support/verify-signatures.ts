@@ -3,10 +3,20 @@
  * public key of the bot's key directory, and the request as it arrived (its own Host header is the
  * `@authority` the signature must cover).
  */
+import { writeFileSync } from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
+import { join } from 'node:path';
 import { verify } from 'web-bot-auth';
 import { verifierFromJWK } from 'web-bot-auth/crypto';
-import type { Ed25519Jwk } from '@heed/manager';
+import { generateKeyPair, type Ed25519Jwk } from '@heed/manager';
+
+/** A new key pair, its private half written to `dir/private-key.jwk` (mode 0600) as `heed keys generate` writes it. */
+export function writeKeyFile(dir: string): { readonly file: string; readonly publicJwk: Ed25519Jwk } {
+  const pair = generateKeyPair();
+  const file = join(dir, 'private-key.jwk');
+  writeFileSync(file, JSON.stringify(pair.privateJwk), { mode: 0o600 });
+  return { file, publicJwk: pair.publicJwk };
+}
 
 /** A request a test server received: its path (`req.url`) and headers. */
 export interface ReceivedRequest {
