@@ -26,7 +26,7 @@ import { has } from '../support/requirements.js';
 import { unverified } from '../support/verify-signatures.js';
 import { DOORS, ORIGINS, serveDoors, type CrawlRecord, type Door, type DoorSite, type Expectation, type SiteUrl } from './doors.js';
 import { DOCS_END, DOCS_START, EVERY_DOOR, GAPS, gapOf, gapsOf, renderGaps } from './gaps.js';
-import { CRAWLEE_3_18, crawleeIn, KINDS, MAJORS, type CrawleeModules, type Kind, type Major } from './kinds.js';
+import { CRAWLEE_3_18, crawleeIn, KINDS, MAJORS, NEWEST_RELEASES, type CrawleeModules, type Kind, type Major } from './kinds.js';
 
 /** Another release to run on: the project it is installed in, as test/compat/contract.test.ts sets it. */
 const OTHER = process.env['HEED_CONTRACT_CRAWLEE'];
@@ -180,7 +180,8 @@ function checkCell(door: Door, kind: Kind, run: Crawl): void {
 }
 
 /** Why `kind` does not apply on the release the suite runs on, if it does not. */
-const absent = (kind: Kind) => kind.absentOn?.[MODULES.release];
+const absent = (kind: Kind) =>
+  kind.absentOn?.[MODULES.release] ?? (NEWEST_RELEASES.includes(MODULES.release) ? undefined : kind.newestOnly);
 for (const kind of ALL_KINDS.filter(absent)) console.log(`SKIPPING ${kind.name} on Crawlee ${MODULES.release}: ${absent(kind)}`);
 const refused = ALL_KINDS.filter((kind) => kind.refusedOn?.includes(MODULES.release));
 describe.skipIf(refused.length === 0)(`crawlers attach() refuses on Crawlee ${MODULES.release}`, () => {

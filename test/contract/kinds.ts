@@ -55,6 +55,14 @@ export const CRAWLEE_3_18: CrawleeModules = {
 
 export type Major = 3 | 4;
 
+/**
+ * The newest release of each major the suite runs on (`npm test`'s 3.18, and Crawlee's master
+ * after 4.0.0-rc.0): the kinds marked `newestOnly` crawl there only. Between them they drive both
+ * browser-library majors the releases are tested with (Puppeteer 25 on 3.18, 24 on the Crawlee 4
+ * builds; Playwright 1.65 on all).
+ */
+export const NEWEST_RELEASES: readonly string[] = ['3.18', '4-next'];
+
 /** What Crawlee 4 adds to `@crawlee/core` that a crawler of the suite needs: its own in-memory storage and log. */
 interface CoreV4 {
   readonly MemoryStorageBackend: new () => unknown;
@@ -252,6 +260,12 @@ export interface Kind {
    * describe, and why: its cells do not apply there.
    */
   readonly absentOn?: Readonly<Record<string, string>>;
+  /**
+   * Why the kind crawls only on the newest release of each major ({@link NEWEST_RELEASES}), if it
+   * does: what it adds to its base kind is the user's own code against the browser library, which
+   * the base kind's crawl on every release does not change.
+   */
+  readonly newestOnly?: string;
   /** The releases of {@link absentOn} where `attach()` refuses the kind (`UnsupportedCrawlerError`): checked, not merely skipped. */
   readonly refusedOn?: readonly string[];
   /**
@@ -515,6 +529,14 @@ function puppeteerCrawler(
   );
 }
 
+/**
+ * The user's own routes and cooperative interception are the user's code and the browser library's:
+ * Crawlee's release changes neither, nor how Heed takes them back. (Crawlee's own
+ * `addInterceptRequestHandler()` is Crawlee's code: that variant crawls on every release.)
+ */
+const USER_ROUTING_ON_NEWEST =
+  "the user's own routing is the browser library's and the user's code, not the Crawlee release's: it crawls on the newest release of each major";
+
 export const KINDS = [
   {
     id: 'basic',
@@ -577,6 +599,7 @@ export const KINDS = [
     id: 'playwright-user-routes',
     name: "PlaywrightCrawler with the user's own routes",
     variantOf: 'playwright',
+    newestOnly: USER_ROUTING_ON_NEWEST,
     traits: BROWSER_TRAITS,
     needsChromium: true,
     build: (spec, modules = CRAWLEE_3_18) => playwrightCrawler(spec, modules, USER_ROUTES),
@@ -592,6 +615,7 @@ export const KINDS = [
     id: 'puppeteer-user-interception',
     name: "PuppeteerCrawler with the user's cooperative request interception",
     variantOf: 'puppeteer',
+    newestOnly: USER_ROUTING_ON_NEWEST,
     traits: BROWSER_TRAITS,
     needsChromium: true,
     build: (spec, modules = CRAWLEE_3_18) => puppeteerCrawler(spec, modules, () => COOPERATIVE_INTERCEPTION),
