@@ -124,6 +124,7 @@ async function crawl(kind: Kind, modules: CrawleeModules): Promise<Crawl> {
       records: { file: evidence.file, snapshots: evidence.snapshots },
       ...(signs(kind) ? { signature: { key: KEY.privateJwk, signatureAgent: SIGNATURE_AGENT } } : {}),
     });
+    plugin.addSitemaps(doors.flatMap((door) => door.namedSitemaps ?? []).map((url) => urlOf(site, url)));
     // The origins that wait (Retry-After, crawl-delay) first, so their waits overlap the rest.
     const starts = doors.flatMap((door) => door.start ?? []).sort((x, y) => Number(x.origin === 'pages') - Number(y.origin === 'pages'));
     const urlLists = doors.flatMap((door) => door.urlLists ?? []).map((url) => ({ requestsFromUrl: urlOf(site, url) }));

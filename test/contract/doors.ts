@@ -97,6 +97,8 @@ export interface Door {
   readonly start?: readonly SiteUrl[];
   /** Files of URLs given to `crawler.run()` as Crawlee's `{ requestsFromUrl }` sources, which Crawlee downloads itself. */
   readonly urlLists?: readonly SiteUrl[];
+  /** Sitemaps the user names to the plugin (`plugin.addSitemaps()`), where a `SitemapRequestList` would read them unchecked. */
+  readonly namedSitemaps?: readonly SiteUrl[];
   /** Put straight into the crawler's request queue before the plugin is attached. */
   readonly queued?: readonly SiteUrl[];
   /** What a `preNavigationHook` sets `request.url` to, by the request's path. */
@@ -634,6 +636,51 @@ ask('/private/late-xhr', () => ask('/ok/late-xhr', () => show('/private/late.png
     ],
     // A sitemap file Heed does not fetch is logged and counted (`sitemapsSkipped`), not a skip event.
     expect: () => ({ blocked: [pages('/private/sitemap.xml')], reached: [pages('/ok/sitemap.xml')] }),
+  },
+  {
+    id: 'named-sitemap',
+    title: 'a sitemap index the user names (`plugin.addSitemaps()`), its nested sitemaps and their URLs',
+    appliesTo: () => true,
+    routes: (site) => {
+      const urlset = (paths: readonly string[]) =>
+        asset(
+          'application/xml',
+          '<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">' +
+            paths.map((path) => `<url><loc>${site.pages.url(path)}</loc></url>`).join('') +
+            '</urlset>',
+        );
+      return [
+        [
+          pages('/named-index.xml'),
+          asset(
+            'application/xml',
+            '<?xml version="1.0" encoding="UTF-8"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">' +
+              ['/private/nested-sitemap.xml', '/ok/nested-sitemap.xml']
+                .map((path) => `<sitemap><loc>${site.pages.url(path)}</loc></sitemap>`)
+                .join('') +
+              '</sitemapindex>',
+          ),
+        ],
+        [pages('/private/nested-sitemap.xml'), urlset(['/from-private-nested'])],
+        [pages('/ok/nested-sitemap.xml'), urlset(['/private/from-named', '/ok/from-named'])],
+        [pages('/private/named-sitemap.xml'), urlset(['/from-private-named'])],
+        ...pagesAt(pages('/from-private-nested'), pages('/from-private-named'), pages('/private/from-named'), pages('/ok/from-named')),
+      ];
+    },
+    namedSitemaps: [pages('/named-index.xml'), pages('/private/named-sitemap.xml')],
+    // A sitemap file Heed does not fetch is logged and counted (`sitemapsSkipped`), not a skip event.
+    expect: () => ({
+      blocked: [
+        pages('/private/named-sitemap.xml'),
+        pages('/private/nested-sitemap.xml'),
+        { ...pages('/private/from-named'), stage: 'sitemap' },
+      ],
+      reached: [pages('/named-index.xml'), pages('/ok/nested-sitemap.xml'), pages('/ok/from-named')],
+    }),
+    check: ({ site }) => {
+      // The disallowed files were never read, so nothing they list was crawled.
+      expect(site.pages.count('/from-private-nested') + site.pages.count('/from-private-named')).toBe(0);
+    },
   },
   {
     id: 'answer',

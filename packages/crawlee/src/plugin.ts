@@ -6,7 +6,7 @@
  * tap, which installs the hooks for the crawler's kind through that major's extension points.
  */
 import type { Log, UsageReport } from '@heed/manager';
-import { InvalidOptionsError } from '@heed/parser';
+import { describeValue, InvalidOptionsError } from '@heed/parser';
 import { AlreadyAttachedError, UnsupportedCrawleeVersionError, UnsupportedCrawlerError, UnsupportedProxyError } from './errors.js';
 import { createGuard, type RobotsGuard } from './guard/guard.js';
 import type { RobotsManagerLike } from './manager-contract.js';
@@ -190,6 +190,35 @@ export class RobotsPlugin {
     return this.guard.notes.usageOf(context.request);
   }
 
+  /**
+   * Reads the sitemaps at `urls` in the background and enqueues the URLs they list, as Crawlee's
+   * `SitemapRequestList` would, but checked: each sitemap file, and each nested sitemap an index
+   * names, is fetched only when its own origin's robots.txt allows it (after its crawl-delay, under
+   * the bot's `userAgent`, through the crawler's proxy), and each URL it lists is checked before it
+   * is enqueued (stage `sitemap`). A sitemap's URLs are kept within the site of the sitemap's own URL
+   * (`sitemaps.enqueueStrategy`), under the bounds of one origin (`sitemaps.maxUrlsPerOrigin`, ...).
+   * Call it before or during `crawler.run()`: the crawl does not end while they are read.
+   *
+   * @throws TypeError when the plugin reads no sitemaps (`sitemaps: false`) or a URL is not an
+   *   absolute http(s) URL; nothing is read then.
+   */
+  addSitemaps(urls: readonly string[]): void {
+    if (this.feeder === undefined) {
+      throw new TypeError(
+        'RobotsPlugin.addSitemaps(): this plugin reads no sitemaps (sitemaps: false); attach it with sitemaps: true or { … }',
+      );
+    }
+    if (!Array.isArray(urls))
+      throw new TypeError(`RobotsPlugin.addSitemaps(): expected an array of sitemap URLs, got ${describeValue(urls)}`);
+    const checked = urls.map((url: unknown, i) => {
+      if (typeof url !== 'string' || !isHttpUrl(url)) {
+        throw new TypeError(`RobotsPlugin.addSitemaps(): urls[${i}] is ${describeValue(url)}, not an absolute http(s) URL of a sitemap`);
+      }
+      return new URL(url).href;
+    });
+    for (const url of checked) this.feeder.sitemapNamed(url);
+  }
+
   /** Resolves once every sitemap read in the background has been enqueued (or given up). */
   async sitemapsDone(): Promise<void> {
     await this.feeder?.whenIdle();
@@ -209,6 +238,15 @@ export class RobotsPlugin {
     this.feeder?.close();
     await this.recorder?.close();
     if (this.ownsManager) await this.manager.close();
+  }
+}
+
+/** Whether `value` parses as an absolute http(s) URL. */
+function isHttpUrl(value: string): boolean {
+  try {
+    return /^https?:$/.test(new URL(value).protocol);
+  } catch {
+    return false;
   }
 }
 

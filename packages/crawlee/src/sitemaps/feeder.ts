@@ -116,6 +116,22 @@ export class SitemapFeeder {
     void task.finally(() => this.running.delete(origin));
   }
 
+  /**
+   * Starts reading a sitemap the user names (`RobotsPlugin.addSitemaps()`), once while it is read:
+   * a sitemap file or an index, read as the sitemaps robots.txt names are, within the site of its
+   * own URL and within the bounds of one origin.
+   */
+  sitemapNamed(sitemapUrl: string): void {
+    if (this.closed || this.running.has(sitemapUrl)) return;
+    const origin = originOf(sitemapUrl) ?? sitemapUrl;
+    const task = this.detached(() => this.feed(origin, sitemapUrl, [sitemapUrl])).catch((error: unknown) => {
+      this.deps.warn(`RobotsPlugin: reading the sitemap ${sitemapUrl} failed: ${error instanceof Error ? error.message : String(error)}`);
+    });
+    // Named by its URL, which is also what a line about the crawl's end waiting on it names.
+    this.running.set(sitemapUrl, task);
+    void task.finally(() => this.running.delete(sitemapUrl));
+  }
+
   /** No sitemap is being read or enqueued. Asked when the crawl's queue is empty: a long wait gets a line. */
   idle(): boolean {
     this.endWait.note([...this.running.keys()]);
@@ -142,7 +158,8 @@ export class SitemapFeeder {
     this.abort.abort();
   }
 
-  private async feed(origin: string, url: string): Promise<void> {
+  /** Reads and enqueues the sitemaps of the site of `url`: those robots.txt names, or `named`. */
+  private async feed(origin: string, url: string, named?: readonly string[]): Promise<void> {
     const run = this.abort.signal;
     const outOfTime = new AbortController();
     const signal = AbortSignal.any([run, outOfTime.signal]);
@@ -152,7 +169,7 @@ export class SitemapFeeder {
     const handing = this.handOver(backlog, run, Math.min(BATCH_SIZE, this.options.maxPendingRequests));
     const held = new HeldBytes(this.options.maxHeldBytesPerOrigin, this.budget);
     try {
-      await this.read(origin, url, signal, clock, backlog, held);
+      await this.read(origin, url, named, signal, clock, backlog, held);
     } finally {
       budget.stop();
       backlog.close();
@@ -166,10 +183,18 @@ export class SitemapFeeder {
     await handing;
   }
 
-  /** Reads the origin's sitemaps into `backlog`, scoped, filtered and bounded. */
-  private async read(origin: string, url: string, signal: AbortSignal, clock: Clock, backlog: Backlog, held: HeldBytes): Promise<void> {
+  /** Reads the sitemaps of the site of `url` (robots.txt's, or `named`) into `backlog`, scoped, filtered and bounded. */
+  private async read(
+    origin: string,
+    url: string,
+    named: readonly string[] | undefined,
+    signal: AbortSignal,
+    clock: Clock,
+    backlog: Backlog,
+    held: HeldBytes,
+  ): Promise<void> {
     const { manager } = this.deps;
-    const sitemapUrls = await untilAborted(manager.sitemaps(url), signal);
+    const sitemapUrls = named ?? (await untilAborted(manager.sitemaps(url), signal));
     if (!sitemapUrls || sitemapUrls.length === 0) return;
     const { maxUrlsPerOrigin, maxBytes, maxDepth, maxFilesPerOrigin, timeoutSecs, stallSecs, proxyUrl, enqueueStrategy } = this.options;
     const warn = (message: string) => this.deps.warn(`RobotsPlugin: ${origin}: ${message}`);

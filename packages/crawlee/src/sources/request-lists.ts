@@ -4,7 +4,8 @@
  * `SitemapRequestList` fetches its sitemaps, and every nested sitemap an index names, in the
  * background from `SitemapRequestList.open()` on, with Crawlee's own client under a browser
  * user-agent. Heed checks every URL such a list hands the crawler, but not these files: a crawler
- * given a `SitemapRequestList` is told so at `attach()`, with the Heed way to read them.
+ * given a `SitemapRequestList` is told so at `attach()`, with the Heed way to read them
+ * (`RobotsPlugin.addSitemaps()`).
  * (A `RequestList` keeps nothing that says its sources came from a URL, so it cannot be told.)
  */
 
@@ -16,7 +17,7 @@ export function requestListWarning(crawler: object): string | undefined {
   return (
     "RobotsPlugin: this crawler's SitemapRequestList fetches its sitemap files, and the nested sitemaps an index names, " +
     'itself, under a browser user-agent and without asking robots.txt; the URLs they list are checked, the files are not. ' +
-    'For the files to be checked too, let Heed read the sitemaps robots.txt names (the sitemaps option), and give lists of ' +
-    'URLs to crawler.run([{ requestsFromUrl }]), which Heed reads itself.'
+    'For the files to be checked too, name the sitemaps to robots.addSitemaps([...]) in place of a SitemapRequestList, and give ' +
+    'lists of URLs to crawler.run([{ requestsFromUrl }]): Heed reads both itself.'
   );
 }
