@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { RobotsPlugin, UnsupportedProxyError, type SkipEvent } from '@heed/crawlee';
+import { RobotsPlugin, UnsupportedProxyError, type CrawlRecord, type SkipEvent } from '@heed/crawlee';
 import { startForwardProxy, VIA, type ForwardProxy } from '../support/forward-proxy.js';
 import { CHROMIUM_ARGS, PLAYWRIGHT_LAUNCH_OPTIONS } from '../support/chromium.js';
 import { has } from '../support/requirements.js';
@@ -92,7 +92,7 @@ const kinds = {
     ),
 };
 
-async function crawl(kind: keyof typeof kinds, proxyUrl: string, configuration?: object) {
+async function crawl(kind: keyof typeof kinds, proxyUrl: string, configuration?: object, records: CrawlRecord[] = []) {
   const handled: string[] = [];
   const skips: SkipEvent[] = [];
   const crawler = kinds[kind]({
@@ -107,6 +107,7 @@ async function crawl(kind: keyof typeof kinds, proxyUrl: string, configuration?:
     userAgent: UA,
     logSummary: false,
     onSkip: (event) => void skips.push(event),
+    records: { onRecord: (record) => void records.push(record) },
   });
   try {
     // HttpCrawler has no HTML to follow links in: /a is given.
@@ -139,6 +140,25 @@ describe.each(Object.keys(kinds) as (keyof typeof kinds)[])('%s with proxyConfig
         .filter((path) => path !== '/favicon.ico')
         .sort();
       expect(proxied).toEqual(['/', '/a', '/from-sitemap', '/robots.txt', '/sitemap.xml']);
+    },
+    60_000,
+  );
+
+  it.skipIf(kind === 'PlaywrightCrawler' && !has('chromium', 'test/crawlee/proxy-crawl.test.ts, PlaywrightCrawler'))(
+    "records name the proxy each page left through and Crawlee's session, never the proxy's password",
+    async () => {
+      const secret = 'pr0xy-Pa55';
+      const { host } = new URL(proxy.url);
+      const records: CrawlRecord[] = [];
+      const { handled } = await crawl(kind, `http://crawler:${secret}@${host}`, undefined, records);
+      expect(handled).toEqual(['/', '/a', '/from-sitemap']);
+      const pages = records.filter((record) => record.stage === 'before-fetch');
+      expect(pages.map((record) => new URL(record.url).pathname).sort()).toEqual(['/', '/a', '/from-sitemap']);
+      for (const record of pages) {
+        expect(record.proxy?.url).toBe(`http://${host}/`);
+        expect(record.proxy?.session).toMatch(/^session_/);
+      }
+      expect(JSON.stringify(records)).not.toContain(secret);
     },
     60_000,
   );

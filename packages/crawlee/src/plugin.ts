@@ -330,7 +330,7 @@ function recordCrawl(
     try {
       return await run(...args);
     } finally {
-      await recorder.flush();
+      await recorder.endOfRun();
     }
   };
   return recorder;

@@ -44,7 +44,10 @@ import { safeOrigin, type UrlUse, type Verdicts } from './verdicts.js';
 
 /** Told of every request a door lets go, with the verdict it went on (`undefined`: no check was asked for). */
 export interface PassObserver {
-  passed(door: PassDoor, url: string, verdict: Verdict | undefined, from?: string): void;
+  /** `page`: for `before-fetch`, the request taken from the queue, whose page leaves later ({@link pageLeaves}). */
+  passed(door: PassDoor, url: string, verdict: Verdict | undefined, from?: string, page?: object): void;
+  /** The page of `page` (a request the queue let go) leaves now, through the crawler's proxy `proxyInfo` (Crawlee's `ProxyInfo`), if any. */
+  pageLeaves?(page: object, proxyInfo: unknown): void;
 }
 
 /** A checkpoint's answer: `undefined` to let the request go, else why not. */
@@ -92,8 +95,17 @@ export class Checkpoints {
    * A request leaving the queue for its fetch. On the spot when the record is at hand, as
    * {@link enqueue}: every page of a crawl passes here.
    */
-  beforeFetch(url: string): Checked | Promise<Checked> {
-    return this.page(url, 'before-fetch');
+  beforeFetch(url: string, page?: object): Checked | Promise<Checked> {
+    return this.page(url, 'before-fetch', undefined, page);
+  }
+
+  /**
+   * The page of `request`, which {@link beforeFetch} let go, leaves now (its navigation starts, or
+   * BasicCrawler's handler that fetches it), through the crawler's proxy `proxyInfo`: known only
+   * now, as Crawlee picks a request's session and proxy after the queue hands it over.
+   */
+  pageLeaves(request: object, proxyInfo: unknown): void {
+    this.observer?.pageLeaves?.(request, proxyInfo);
   }
 
   /**
@@ -101,8 +113,8 @@ export class Checkpoints {
    * read it from a queue Heed did not wrap). The same decision as before the fetch; {@link uncheckedMessage}
    * is what the tap logs, once.
    */
-  async unchecked(url: string): Promise<Checked> {
-    return this.page(url, 'before-fetch');
+  async unchecked(url: string, page?: object): Promise<Checked> {
+    return this.page(url, 'before-fetch', undefined, page);
   }
 
   /**
@@ -202,22 +214,32 @@ export class Checkpoints {
   }
 
   /** robots.txt, then with `purposes` the usage preferences; on the spot when neither has to wait. */
-  private page(url: string, stage: SkipStage, from?: string): Checked | Promise<Checked> {
+  private page(url: string, stage: SkipStage, from?: string, request?: object): Checked | Promise<Checked> {
     // Only the check before the fetch lets a request go; the enqueue doors let it into the queue.
     const door = stage === 'before-fetch' ? 'before-fetch' : undefined;
     const verdict = this.usage.active ? undefined : this.verdicts.atHand(url);
-    if (verdict === undefined) return this.robotsThenUsage(url, stage, from, 'page', door);
+    if (verdict === undefined) return this.robotsThenUsage(url, stage, from, 'page', door, request);
     if (!verdict.allowed) return skipFromVerdict(verdict, stage, from);
-    if (door !== undefined) this.observer?.passed(door, url, verdict, from);
+    if (door !== undefined) this.observer?.passed(door, url, verdict, from, request);
     return undefined;
   }
 
-  /** `door`: the door the request leaves by when allowed, told to the observer; none for the enqueue doors. */
-  private async robotsThenUsage(url: string, stage: SkipStage, from: string | undefined, use: UrlUse, door?: PassDoor): Promise<Checked> {
+  /**
+   * `door`: the door the request leaves by when allowed, told to the observer; none for the enqueue
+   * doors. `request`: the queue's request, for the check before the fetch.
+   */
+  private async robotsThenUsage(
+    url: string,
+    stage: SkipStage,
+    from: string | undefined,
+    use: UrlUse,
+    door?: PassDoor,
+    request?: object,
+  ): Promise<Checked> {
     const verdict = await this.verdicts.verdict(url, use);
     if (!verdict.allowed) return skipFromVerdict(verdict, stage, from);
     const skip = await this.usage.skipFor(url, stage, verdict.origin, from);
-    if (skip === undefined && door !== undefined) this.observer?.passed(door, url, verdict, from);
+    if (skip === undefined && door !== undefined) this.observer?.passed(door, url, verdict, from, request);
     return skip;
   }
 }

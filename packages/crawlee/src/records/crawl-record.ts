@@ -56,6 +56,12 @@ export interface CrawlRecord {
   readonly productToken: ProductTokens;
   /** The `User-Agent` Heed sent or had the crawler send, where Heed sets it (`identifyPages`, its own sitemap fetches). */
   readonly userAgent?: string;
+  /**
+   * The proxy a page left through, from the crawler's `proxyConfiguration`: its URL without user
+   * name or password, and the session it was picked for. On `before-fetch` records of pages that
+   * went through one (a record of a page still waiting to leave when the run ends has none).
+   */
+  readonly proxy?: ProxyUsed;
   /** The page that linked, redirected or opened it, without user name or password. */
   readonly referrer?: string;
   /** The declared `purposes`, when there are any. */
@@ -72,6 +78,14 @@ export interface CrawlRecord {
   readonly error?: string;
   /** For a `payment-required` skip: the `crawler-price` the answer asked. */
   readonly price?: string;
+}
+
+/** A proxy as records name it: never its credentials. */
+export interface ProxyUsed {
+  /** The proxy's URL without user name or password: `http://proxy.example:8000/`. */
+  readonly url: string;
+  /** Crawlee's session the proxy was picked for (`ProxyInfo.sessionId`). */
+  readonly session?: string;
 }
 
 /** What every record of one crawler shares. */
@@ -144,6 +158,27 @@ export function skipRecord(event: SkipEvent, context: RecordContext): CrawlRecor
     ...(event.error === undefined ? {} : { error: event.error }),
     ...(event.price === undefined ? {} : { price: event.price }),
   };
+}
+
+/** The proxy of Crawlee's `ProxyInfo` (`{ url, sessionId, … }`), without its credentials; `undefined` for none or anything else. */
+export function proxyUsed(proxyInfo: unknown): ProxyUsed | undefined {
+  if (typeof proxyInfo !== 'object' || proxyInfo === null) return undefined;
+  const { url, sessionId } = proxyInfo as { url?: unknown; sessionId?: unknown };
+  if (typeof url !== 'string' || url === '') return undefined;
+  const session = typeof sessionId === 'string' || typeof sessionId === 'number' ? String(sessionId) : undefined;
+  return { url: proxyUrlWithoutUserinfo(url), ...(session === undefined ? {} : { session }) };
+}
+
+/** A proxy URL as the WHATWG parser writes it (`http://proxy.example:8000/`), without user name or password. */
+function proxyUrlWithoutUserinfo(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.username = '';
+    parsed.password = '';
+    return parsed.href;
+  } catch {
+    return withoutUserinfo(url);
+  }
 }
 
 /**

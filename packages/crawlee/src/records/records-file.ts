@@ -44,6 +44,8 @@ export class RecordsFile {
     /** The file, appended to (created with its directory when missing). */
     readonly path: string,
     private readonly limits: RecordsFileLimits = DEFAULT_LIMITS,
+    /** Called first on a signal and at exit: the writer's last chance to hand over what it still holds. */
+    readonly lastChance?: () => void,
   ) {}
 
   /** Opens the file now, so a path that cannot be written fails at `attach()`, not mid-crawl. */
@@ -103,6 +105,7 @@ export class RecordsFile {
 function flushAll(): void {
   for (const file of open) {
     try {
+      file.lastChance?.();
       file.flush();
     } catch {
       // A file that cannot be written (a full disk) must not keep the others from theirs.

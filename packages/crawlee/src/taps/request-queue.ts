@@ -373,7 +373,7 @@ export class QueueHooks {
   private releaseForFetch(queue: RequestQueueLike, request: RequestInternals): boolean | Promise<boolean> {
     // Past the bound a missing URL may have been forgotten: a bypass is then not known, only possible.
     if (!this.admitted.has(request.url) && !this.admittedForgotten) this.noteBypass(request.url);
-    const check = this.guard.checkpoints.beforeFetch(request.url);
+    const check = this.guard.checkpoints.beforeFetch(request.url, request);
     if (check instanceof Promise) return check.then((skip) => this.releaseChecked(queue, request, skip));
     return this.releaseChecked(queue, request, check);
   }

@@ -69,8 +69,11 @@ function hookNavigation(crawler: PublicCrawler, guard: RobotsGuard, queue: Queue
     const { request } = context;
     const checked = queue.checkedBeforeFetch.get(request);
     const checking = checked === undefined ? undefined : checkpoints.rewrite(checked, request.url);
-    return checking?.then((skip) => {
+    // The page leaves after the last pre-navigation hook, through the proxy Crawlee picked for it.
+    if (checking === undefined) return checkpoints.pageLeaves(request, context['proxyInfo']);
+    return checking.then((skip) => {
       if (skip !== undefined) stopNavigation(notes, request, skip);
+      else checkpoints.pageLeaves(request, context['proxyInfo']);
     });
   });
   // A browser's page leaves with page.goto(), right after the last pre-navigation hook: its send is
@@ -95,12 +98,15 @@ function hookRequestHandling(crawler: PublicCrawler, guard: RobotsGuard, queue: 
         (q) => queue.wrap(q),
         () => undefined,
       );
-      const skip = await checkpoints.unchecked(request.url);
+      const skip = await checkpoints.unchecked(request.url, request);
       if (skip !== undefined) return skipRequest(request, skip, guard.skips);
       queue.checkedBeforeFetch.set(request, request.url);
     }
-    // BasicCrawler fetches in the handler: its crawl-delay counts from here.
-    if (basic) await clock?.beforeSend(request.url);
+    // BasicCrawler fetches in the handler: its crawl-delay counts from here, and its page leaves.
+    if (basic) {
+      await clock?.beforeSend(request.url);
+      checkpoints.pageLeaves(request, context['proxyInfo']);
+    }
     await handleChecked(context, guard, next, gotHops, forgetStatisticsJob);
   };
   // A request the queue checked, of a crawler that fetches before the handler (nearly every page):

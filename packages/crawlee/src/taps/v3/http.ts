@@ -42,6 +42,8 @@ export function gotHooksOf(guard: RobotsGuard) {
       sent = true;
       const { request } = context;
       const checking = hops?.has(url) ? undefined : checkpoints.rewrite(request.url, url);
+      // A download without navigation hooks (FileDownload's stream) leaves here; for the others, done already.
+      if (first) checkpoints.pageLeaves(request, context['proxyInfo']);
       const paced = () =>
         clock === undefined || clock.idle ? undefined : first ? clock.beforeSend(url) : clock.confirmSent(url, Date.now());
       // Signed last, once the crawl-delay wait is over: a signature's life starts when the request leaves.

@@ -54,6 +54,7 @@ export function attachBrowserNavigationV4(
     if (skip !== undefined)
       await interruptAsSkip(request, skip, skips, `${checked} was rewritten to ${request.url}, which robots.txt disallows`);
     await clock?.beforeSend(request.url);
+    checkpoints.pageLeaves(request, context['proxyInfo']);
     await identify?.(context, {});
     let response: unknown;
     try {

@@ -89,10 +89,12 @@ function hookRequestHandling(crawler: PublicCrawler, guard: RobotsGuard, queue: 
         warnedBypass = true;
         guard.log.error(uncheckedMessage(request.url, 'after its fetch'));
       }
-      const skip = await guard.checkpoints.unchecked(request.url);
+      const skip = await guard.checkpoints.unchecked(request.url, request);
       if (skip !== undefined) return skipRequest(request, skip, guard.skips);
       queue.checkedBeforeFetch.set(request, request.url);
     }
+    // BasicCrawler's page leaves from its handler (the other kinds' left with their navigation).
+    guard.checkpoints.pageLeaves(request, context['proxyInfo']);
     await handleChecked(context, guard, handler, clientFetchHops);
   });
 }

@@ -44,6 +44,8 @@ interface NavigationScope {
   readonly request: RequestInternals;
   readonly checked: string;
   readonly guard: RobotsGuard;
+  /** The proxy Crawlee picked for the page (its `ProxyInfo`), if any. */
+  readonly proxyInfo: unknown;
   /** The user-agent the page goes out under, until it is set on the page's first request. */
   userAgent: string | undefined;
   last: string | undefined;
@@ -88,7 +90,14 @@ export async function attachNavigationChecks(
   c[step] = (context) => {
     const { request } = context;
     const checked = checkedBeforeFetch.get(request) ?? request.url;
-    const scope: NavigationScope = { request, checked, guard, userAgent: sending.userAgent, last: undefined };
+    const scope: NavigationScope = {
+      request,
+      checked,
+      guard,
+      proxyInfo: context['proxyInfo'],
+      userAgent: sending.userAgent,
+      last: undefined,
+    };
     const { signature: signer, maxCrawlPrice } = guard.options;
     const check = (url: string) => checkHop(scope, url);
     const hops =
@@ -134,6 +143,7 @@ async function checkHop(scope: NavigationScope, url: string): Promise<void> {
     if (skip !== undefined) await interrupt(scope, skip, `${scope.checked} was rewritten to ${url}, which robots.txt disallows`);
     // The last step before the page leaves: its crawl-delay counts from the last request really sent.
     await clock?.beforeSend(url);
+    checkpoints.pageLeaves(scope.request, scope.proxyInfo);
     return;
   }
   const skip = await checkpoints.redirectHop(url, from);
