@@ -4,8 +4,9 @@
  * of the key directory, the Host header as the authority): robots.txt, the sitemap, a
  * `requestsFromUrl` list, pages and their redirect hop to another host, `sendRequest()` and its hop
  * (Crawlee 4's clients are signed too: the contract suite verifies them on its releases).
- * A request without a valid signature fails the test. Crawlers whose requests Heed cannot all
- * sign yet are refused at `attach()`.
+ * PlaywrightCrawler and PuppeteerCrawler on Chromium: pages, hops, sub-resources, a popup. A
+ * request without a valid signature fails the test. Crawlers whose requests Heed cannot all sign
+ * (JSDOM running scripts) are refused at `attach()`.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,14 +15,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidOptionsError, type Ed25519Jwk } from '@heed/manager';
 import { RobotsPlugin } from '@heed/crawlee';
 import { unverified as unverifiedRequests, writeKeyFile } from '../support/verify-signatures.js';
-import { cheerioCrawler, playwrightCrawler } from './crawlers.js';
+import { has } from '../support/requirements.js';
+import { cheerioCrawler, playwrightCrawler, puppeteerCrawler } from './crawlers.js';
 import { crawleeBasic, crawleeJsdom, freshConfig, page, redirect, startSite, text, type Site, type SiteOrigin } from './site.js';
 
 const UA = 'HeedBot/1.0 (+https://heed.example/bot)';
 const AGENT = 'https://heed.example/.well-known/http-message-signatures-directory';
 
 /** The requests of `origins` whose signature does not verify under `publicJwk`, with why. */
-const unverified = (origins: readonly SiteOrigin[], publicJwk: Ed25519Jwk) =>
+const unverified = (origins: readonly Pick<SiteOrigin, 'hits'>[], publicJwk: Ed25519Jwk) =>
   unverifiedRequests(
     origins.flatMap((origin) => origin.hits),
     publicJwk,
@@ -172,8 +174,52 @@ describe('signature: every request of a Crawlee 3 crawl is signed for the host i
     expect(await unverified([a], publicJwk)).toEqual(['/robots.txt: no Signature-Agent', '/a: no Signature-Agent']);
   });
 
+  describe.each([
+    ['PlaywrightCrawler', playwrightCrawler],
+    ['PuppeteerCrawler', puppeteerCrawler],
+  ] as const)('%s on Chromium', (_name, make) => {
+    it.skipIf(!has('chromium', `test/crawlee/signature-crawl.test.ts, ${_name}`))(
+      'the browser signs its pages, a page redirected to another host, images and scripts, and a popup',
+      async () => {
+        reset();
+        a.routes.set(
+          '/browsing',
+          page(
+            'browsing',
+            ['/hop'],
+            '',
+            `<img src="/image.png"><script src="${b.url('/script.js')}"></script><script>window.open('/popup')</script>`,
+          ),
+        );
+        a.routes.set('/image.png', { headers: { 'content-type': 'image/png' }, body: '' });
+        a.routes.set('/popup', page('popup', []));
+        b.routes.set('/script.js', { headers: { 'content-type': 'text/javascript' }, body: 'void 0;' });
+        const crawler = make({
+          maxRequestRetries: 0,
+          requestHandler: async (ctx) => {
+            // The popup's own request comes while the page is open.
+            for (let i = 0; i < 100 && a.count('/popup') === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+            if (ctx.request.url === a.url('/browsing')) await ctx.enqueueLinks({ strategy: 'all' });
+          },
+        });
+        await RobotsPlugin.attach(crawler, {
+          userAgent: UA,
+          logSummary: false,
+          sitemaps: false,
+          signature: { key, signatureAgent: AGENT },
+        });
+        await crawler.run([a.url('/browsing')]);
+        const paths = [...a.hits, ...b.hits].map((hit) => hit.path);
+        expect(paths).toEqual(expect.arrayContaining(['/browsing', '/image.png', '/script.js', '/popup', '/hop', '/landing']));
+        // Chromium's own favicon request of a page closing as it loads can outlive the page's DevTools session (the reference says so).
+        const requests = [a, b].map((origin) => ({ hits: origin.hits.filter((hit) => hit.path !== '/favicon.ico') }));
+        expect(await unverified(requests, publicJwk)).toEqual([]);
+      },
+      60_000,
+    );
+  });
+
   it.each([
-    ['PlaywrightCrawler', () => playwrightCrawler({ requestHandler: async () => {} }), /a browser's own requests .* are not signed yet/],
     [
       'JSDOMCrawler with runScripts',
       () => new crawleeJsdom.JSDOMCrawler({ runScripts: true, requestHandler: async () => {} }, freshConfig()),

@@ -247,12 +247,13 @@ export const PLUGIN_OPTIONS = defineOptions(WHERE, {
   /**
    * Web Bot Auth: sign every request the crawl sends with your bot's Ed25519 key, so sites can
    * verify who crawls (`Signature-Agent`, `Signature-Input`, `Signature`, each redirect hop signed
-   * for its own host): pages and their redirect hops, `context.sendRequest()`, and Heed's own
-   * robots.txt, tdmrep.json, sitemap and `requestsFromUrl` fetches. `{ key, signatureAgent,
-   * validitySecs }`: `key` the path of the private JWK `heed keys generate` writes (or the JWK),
-   * `signatureAgent` the URL of your key directory. BasicCrawler, HttpCrawler,
-   * CheerioCrawler, FileDownload and JSDOMCrawler (without `runScripts`); `attach()` refuses it on
-   * crawlers whose requests it cannot all sign yet (browsers), on Crawlee 3 and 4. A manager of your own
+   * for its own host): pages and their redirect hops, a browser's sub-resources and popups,
+   * `context.sendRequest()`, and Heed's own robots.txt, tdmrep.json, sitemap and `requestsFromUrl`
+   * fetches. `{ key, signatureAgent, validitySecs }`: `key` the path of the private JWK
+   * `heed keys generate` writes (or the JWK), `signatureAgent` the URL of your key directory. Every
+   * crawler kind on Crawlee 3 and 4; browsers on Chromium, where a WebSocket handshake is the one
+   * request DevTools cannot sign; `attach()` refuses it on JSDOMCrawler with `runScripts`, whose
+   * scripts and stylesheets jsdom fetches through a client Heed does not sign. A manager of your own
    * (`manager`) signs its fetches with its own `signature` option.
    * @default off (unsigned)
    */

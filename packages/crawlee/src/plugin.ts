@@ -382,9 +382,8 @@ function checkAttach(crawler: AnyCrawler, options: RobotsPluginOptions) {
 function unsignedBy(crawler: object): string | undefined {
   const kind = kindOf(crawler);
   const supported =
-    'signs the requests of BasicCrawler (sendRequest), HttpCrawler, CheerioCrawler, FileDownload and JSDOMCrawler without runScripts';
-  if (kind === 'browser' || kind === 'adaptive')
-    return `${supported}; a browser's own requests (pages, sub-resources, popups) are not signed yet. Leave signature out on browser crawlers.`;
+    'signs the requests of BasicCrawler (sendRequest), HttpCrawler, CheerioCrawler, FileDownload, JSDOMCrawler without runScripts, ' +
+    'and the browser crawlers on Chromium';
   if (kind === 'jsdom' && (crawler as { runScripts?: unknown }).runScripts === true)
     return `${supported}; with runScripts, jsdom fetches scripts and stylesheets through its own client, which is not signed yet. Leave signature out, or runScripts off.`;
   return undefined;

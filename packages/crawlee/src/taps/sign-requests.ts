@@ -9,7 +9,7 @@ import type { RequestSigner } from '@heed/manager';
 import type { GotRequestOptions } from './got-hooks.js';
 
 /** The headers of a signed request to `url`: the signature's three, and the price offered. */
-function signedHeaders(url: string, signer: RequestSigner, maxCrawlPrice: string | undefined): Record<string, string> {
+export function signedHeaders(url: string, signer: RequestSigner, maxCrawlPrice: string | undefined): Record<string, string> {
   const headers: Record<string, string> = { ...signer.headersFor(url) };
   if (maxCrawlPrice !== undefined) headers['crawler-max-price'] = maxCrawlPrice;
   return headers;
@@ -35,4 +35,18 @@ export function signFetchRequest(request: { url: string; headers?: unknown }, si
   if (typeof headers?.set !== 'function') return;
   for (const [name, value] of Object.entries(signedHeaders(request.url, signer, maxCrawlPrice)))
     (headers as { set(name: string, value: string): void }).set(name, value);
+}
+
+/**
+ * The signature headers of a browser's request to a URL (option `signature`, with the price of
+ * `maxCrawlPrice`), or `undefined` without `signature`: set where Heed lets each request of the
+ * browser go (DevTools `Fetch.continueRequest`, a hop Heed fetches itself), so every request and
+ * each redirect hop is signed for its own host.
+ */
+export function requestSigning(options: {
+  readonly signature?: RequestSigner | undefined;
+  readonly maxCrawlPrice?: string | undefined;
+}): ((url: string) => Record<string, string>) | undefined {
+  const { signature: signer, maxCrawlPrice } = options;
+  return signer === undefined ? undefined : (url) => signedHeaders(url, signer, maxCrawlPrice);
 }

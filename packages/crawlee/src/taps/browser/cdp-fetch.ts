@@ -33,15 +33,16 @@ export type PausedRequestAction = 'continue' | 'block' | 'no-content';
  * `decide` that throws blocks: a request not known to be allowed never goes out. `continued` is
  * told of each request sent on once the browser has taken it (its `Fetch.continueRequest`
  * answered): the closest this process sees to the request leaving, later than `decide` by a round
- * trip to the browser. `userAgentOf` names the user-agent a request sent on goes out under, if not
- * its own: set in the same `Fetch.continueRequest`, so it costs no extra round trip.
+ * trip to the browser. `headersOf` names the headers a request sent on goes out with besides (or in
+ * place of) its own: the bot's user-agent, a Web Bot Auth signature for the request's own URL; set
+ * in the same `Fetch.continueRequest`, so they cost no extra round trip.
  */
 export async function pauseRequests(
   session: CdpSession,
   documentsOnly: boolean,
   decide: (paused: PausedRequest) => Promise<PausedRequestAction>,
   continued?: (paused: PausedRequest) => void,
-  userAgentOf?: (paused: PausedRequest) => string | undefined,
+  headersOf?: (paused: PausedRequest) => Readonly<Record<string, string>> | undefined,
 ): Promise<void> {
   session.on('Fetch.requestPaused', (paused) => {
     const { requestId } = paused;
@@ -49,10 +50,10 @@ export async function pauseRequests(
       .catch((): PausedRequestAction => 'block')
       .then(async (decision) => {
         if (decision === 'continue') {
-          const userAgent = userAgentOf?.(paused);
+          const headers = headersOf?.(paused);
           await session.send(
             'Fetch.continueRequest',
-            userAgent === undefined ? { requestId } : { requestId, headers: headersWithUserAgent(paused.request.headers, userAgent) },
+            headers === undefined ? { requestId } : { requestId, headers: withHeaders(paused.request.headers, headers) },
           );
           continued?.(paused);
           return;
@@ -66,10 +67,14 @@ export async function pauseRequests(
   await session.send('Fetch.enable', { patterns: [documentsOnly ? { urlPattern: '*', resourceType: 'Document' } : { urlPattern: '*' }] });
 }
 
-/** `headers` as DevTools takes them (they replace the request's own), under `userAgent`. */
-function headersWithUserAgent(headers: Readonly<Record<string, string>>, userAgent: string): { name: string; value: string }[] {
-  const entries = Object.entries(headers).filter(([name]) => name.toLowerCase() !== 'user-agent');
-  return [...entries.map(([name, value]) => ({ name, value })), { name: 'User-Agent', value: userAgent }];
+/** The request's `headers` with `added` in place of those of the same names, as DevTools takes them (they replace the request's own). */
+function withHeaders(
+  headers: Readonly<Record<string, string>>,
+  added: Readonly<Record<string, string>>,
+): { name: string; value: string }[] {
+  const replaced = new Set(Object.keys(added).map((name) => name.toLowerCase()));
+  const entries = Object.entries(headers).filter(([name]) => !replaced.has(name.toLowerCase()));
+  return [...entries, ...Object.entries(added)].map(([name, value]) => ({ name, value }));
 }
 
 /** The target id of the page a session is attached to: the id of its main frame in `Fetch` events. */

@@ -8,6 +8,7 @@ import type { RobotsGuard } from '../../guard/guard.js';
 import type { PausedRequestAction } from './cdp-fetch.js';
 import { MAX_HOPS, REDIRECT_STATUSES, noteRequestSent, resolve } from './checks.js';
 import type { FetchOptions, PlaywrightResponse, PlaywrightRoute } from './playwright-shapes.js';
+import { requestSigning } from '../sign-requests.js';
 
 /** Decides a hop to `target` from `from`, of the request a route is for, as the browser's own hop would be. */
 export type HopCheck = (target: string, from: string) => Promise<PausedRequestAction>;
@@ -20,7 +21,9 @@ type Refusal = Exclude<PausedRequestAction, 'continue'>;
 /**
  * `route.fetch(options)` from `url` one hop at a time, each hop asked of `hop`: the response it
  * ends at, the redirect that named a refused hop (the route then settled by `refuse`), or the last
- * redirect once `options.maxRedirects` hops were followed (Playwright's default: 20).
+ * redirect once `options.maxRedirects` hops were followed (Playwright's default: 20). With
+ * `signature`, each hop is signed for its own URL, on `options.headers` or else `requestHeaders`
+ * (the intercepted request's own).
  */
 export async function fetchChecked(
   own: Settling,
@@ -29,12 +32,15 @@ export async function fetchChecked(
   hop: HopCheck,
   guard: RobotsGuard,
   refuse: (action: Refusal) => Promise<void>,
+  requestHeaders?: Readonly<Record<string, string>>,
 ): Promise<PlaywrightResponse> {
   const maxRedirects = options.maxRedirects ?? MAX_HOPS;
+  const sign = requestSigning(guard.options);
   let current = url;
   let sent: FetchOptions = options;
   for (let hops = 0; ; hops++) {
-    const response = await own.fetch({ ...sent, url: current, maxRedirects: 0 });
+    const headers = sign && { ...withoutHost(sent.headers ?? requestHeaders ?? {}), ...sign(current) };
+    const response = await own.fetch({ ...sent, url: current, maxRedirects: 0, ...(headers && { headers }) });
     noteRequestSent(current, guard);
     const status = response.status();
     const target = redirectTarget(response, current);
@@ -57,7 +63,7 @@ export async function fetchChecked(
  * Fetches `url` for the browser one hop at a time, asks `hop` about each redirect target, and
  * fulfils the request with the final response; a target `hop` refuses is never requested (the
  * route is settled as `hop` says), and a chain longer than a browser follows fails.
- * `headers` replace the request's own on every hop.
+ * `headers` replace the request's own (`requestHeaders`, which signed hops go on from) on every hop.
  */
 export async function followChain(
   own: Settling,
@@ -65,15 +71,22 @@ export async function followChain(
   hop: HopCheck,
   guard: RobotsGuard,
   headers?: Record<string, string>,
+  requestHeaders?: Readonly<Record<string, string>>,
 ): Promise<void> {
   let refused = false;
-  const response = await fetchChecked(own, url, { ...(headers && { headers }) }, hop, guard, (action) => {
+  const refuse = (action: Refusal) => {
     refused = true;
     return settle(own, action);
-  });
+  };
+  const response = await fetchChecked(own, url, { ...(headers && { headers }) }, hop, guard, refuse, requestHeaders);
   if (refused) return;
   if (isRedirect(response)) return own.abort('failed');
   return own.fulfill({ response });
+}
+
+/** `headers` without those naming the request's own host and length: a hop to another host must not carry them. */
+function withoutHost(headers: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !/^(host|content-length|:.*)$/i.test(name)));
 }
 
 /** Ends a refused request: answered `204 No Content` (the page stays where it is) or failed as blocked by the client. */

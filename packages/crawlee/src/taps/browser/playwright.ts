@@ -29,6 +29,11 @@
  *   registered before Heed's gets the route once Heed has let it go. Either way its
  *   `route.fetch()`, which Playwright sends from Node where no DevTools session sees the hops,
  *   follows the chain hop by hop, each hop decided.
+ * - Signed requests (`signature`): a page's DevTools session then pauses every request of the page,
+ *   not only its documents, and lets each go with its Web Bot Auth signature for its own URL (in the
+ *   same `Fetch.continueRequest`); a chain Heed follows itself signs each hop it fetches, and a
+ *   request no session pauses (a popup's first navigation, a service worker's fetch, any request
+ *   without DevTools) is followed that way. A WebSocket handshake reaches no session: not signed.
  * - WebSockets (`blockSubresources`): `page.routeWebSocket()` of each crawled page and
  *   `context.routeWebSocket()` for the pages it opens (Playwright 1.48+), which replace the
  *   `WebSocket` of pages and frames; a disallowed one is closed before it connects.
@@ -50,6 +55,7 @@ import { followChain, settle, type HopCheck } from './follow-chain.js';
 import type { PlaywrightContext, PlaywrightPage, PlaywrightRequest, PlaywrightRoute, WebSocketRoute } from './playwright-shapes.js';
 import { takeBack, wrapRouting, type Allowed, type Decided } from './user-routes.js';
 import type { ContextInternals } from '../crawler-shape.js';
+import { requestSigning } from '../sign-requests.js';
 
 export type { PlaywrightPage } from './playwright-shapes.js';
 
@@ -115,7 +121,7 @@ export class PlaywrightGuards {
       const decided = await this.decide(request);
       if (decided.action !== 'continue') return await settle(route, decided.action);
       const { headers } = decided;
-      if (decided.follow) return await followChain(route, request.url(), decided.hop, this.guard, headers);
+      if (decided.follow) return await followChain(route, request.url(), decided.hop, this.guard, headers, request.headers());
       takeBack(route, request, decided, this.guard);
       return await route.fallback(headers && { headers });
     } catch {
@@ -147,6 +153,7 @@ export class PlaywrightGuards {
   private async decideCrawled(request: PlaywrightRequest, url: string, page: PlaywrightPage, context: ContextInternals): Promise<Decided> {
     // Not yet known (a request before `guardCrawledPage()` is done): Heed follows its chain itself.
     const hopsPaused = await (this.hopGuards.get(page) ?? false);
+    const signing = this.guard.options.signature !== undefined;
     if (isMainFrameNavigation(request, page)) {
       const navigate: HopCheck = (target, from) => decideNavigation(target, from, context, this.guard, this.navigated);
       const first = sameUrl(url, context.request.url);
@@ -160,39 +167,54 @@ export class PlaywrightGuards {
       }
       return { action: 'continue', hop: navigate, follow: !hopsPaused };
     }
-    if (!this.guard.options.blockSubresources) return { action: 'continue', hop: this.asSubresource, follow: false };
+    // Without a session, a request to be signed is fetched by Heed, signing each hop.
+    if (!this.guard.options.blockSubresources) return { action: 'continue', hop: this.asSubresource, follow: !hopsPaused && signing };
     if (!(await allowSubresource(url, this.guard, context.request.url))) return BLOCK;
     return { action: 'continue', hop: this.asSubresource, follow: !hopsPaused };
   }
 
   /** A request no crawled page made: a popup's, a `target=_blank` page's, a service worker's. */
   private async decideOther(request: PlaywrightRequest, url: string, page: PlaywrightPage | undefined): Promise<Decided> {
-    const { checkRedirects, blockSubresources } = this.guard.options;
+    const { checkRedirects, blockSubresources, signature } = this.guard.options;
+    // A chain no DevTools session pauses is followed by Heed where its hops must be checked, or signed.
+    const followNavigation = checkRedirects || signature !== undefined;
+    const followSubresource = blockSubresources || signature !== undefined;
     const headers = this.identified(request);
     const navigation = (follow: boolean): Allowed => ({ action: 'continue', hop: this.asOtherNavigation, follow, headers });
     if (!page && request.isNavigationRequest()) {
       // A new page's first navigation (a popup): Playwright has no frame for it yet, so no
       // DevTools session either; its chain is followed hop by hop.
       if (!(await allowOtherNavigation(url, this.guard, request.headers()['referer']))) return BLOCK;
-      return navigation(checkRedirects);
+      return navigation(followNavigation);
     }
     if (!page) {
       // A service worker: its fetch is followed hop by hop, each hop checked.
       if (!(await allowSubresource(url, this.guard, undefined))) return BLOCK;
-      return { action: 'continue', hop: this.asSubresource, follow: blockSubresources };
+      return { action: 'continue', hop: this.asSubresource, follow: followSubresource };
     }
     // A page the crawler did not open: a popup, a target=_blank link.
-    const hopsPaused = await this.guardHops(page, async (hop, from, mainFrame) => {
-      const allowed = mainFrame ? await allowOtherNavigation(hop, this.guard, from) : await allowSubresource(hop, this.guard, page.url());
-      return allowed ? 'continue' : 'block';
-    });
+    const hopsPaused = await this.guardOtherPage(page);
     if (isMainFrameNavigation(request, page)) {
       const opener = await page.opener().catch(() => null);
       if (!(await allowOtherNavigation(url, this.guard, opener?.url()))) return BLOCK;
-      return navigation(!hopsPaused && checkRedirects);
+      return navigation(!hopsPaused && followNavigation);
     }
     if (!(await allowSubresource(url, this.guard, page.url()))) return BLOCK;
-    return { action: 'continue', hop: this.asSubresource, follow: !hopsPaused && blockSubresources, headers };
+    return { action: 'continue', hop: this.asSubresource, follow: !hopsPaused && followSubresource, headers };
+  }
+
+  /** The DevTools session of a page the crawler did not open: its hops checked as a popup's. */
+  private guardOtherPage(page: PlaywrightPage): Promise<boolean> {
+    return this.guardHops(page, async (hop, from, mainFrame) => {
+      const allowed = mainFrame ? await allowOtherNavigation(hop, this.guard, from) : await allowSubresource(hop, this.guard, page.url());
+      return allowed ? 'continue' : 'block';
+    });
+  }
+
+  /** Guards `page` as a page the crawler did not open when another page opened it. */
+  private async guardIfOpened(page: PlaywrightPage): Promise<void> {
+    const opener = await page.opener().catch(() => null);
+    if (opener !== null && !this.crawled.has(page)) await this.guardOtherPage(page).catch(() => false);
   }
 
   /** A hop of a sub-resource's chain, checked as a sub-resource. */
@@ -226,7 +248,14 @@ export class PlaywrightGuards {
     const route = wrapRouting(browserContext, this.guard, (request) => this.decide(request));
     // And every page's from its start: a popup's own routes (`page.on('popup')`) would run before
     // the context's, which is all that decides a popup's requests.
-    browserContext.on?.('page', (page) => void wrapRouting(page, this.guard, (request) => this.decide(request)));
+    browserContext.on?.('page', (page) => {
+      void wrapRouting(page, this.guard, (request) => this.decide(request));
+      // Signing: a popup whose own requests all went by the context's route (its document followed
+      // by Heed) still sends the browser's own (its favicon): its session signs them, from its start.
+      // A page with an opener is such a page; the crawler's own pages have none (they get theirs in
+      // `guardCrawledPage`).
+      if (this.guard.options.signature !== undefined) void this.guardIfOpened(page);
+    });
     // A page route wins over it: a crawled page's requests reach it already decided.
     await route('**/*', (routed, request) => this.handle(routed, request));
     if (this.guard.options.blockSubresources && typeof browserContext.routeWebSocket === 'function') {
@@ -250,7 +279,7 @@ export class PlaywrightGuards {
   private guardHops(page: PlaywrightPage, decide: HopDecider, isFirstRequest: (url: string) => boolean = () => false): Promise<boolean> {
     let done = this.hopGuards.get(page);
     if (!done) {
-      done = pauseHops(page, this.guard.options.blockSubresources, decide, isFirstRequest, (url) => noteRequestSent(url, this.guard));
+      done = pauseHops(page, this.guard.options, decide, isFirstRequest, (url) => noteRequestSent(url, this.guard));
       this.hopGuards.set(page, done);
     }
     return done;
@@ -267,7 +296,7 @@ export function heldSessionOf(page: object): CdpSession | undefined {
 
 async function pauseHops(
   page: PlaywrightPage,
-  blockSubresources: boolean,
+  options: Pick<RobotsGuard['options'], 'blockSubresources' | 'signature' | 'maxCrawlPrice'>,
   decide: HopDecider,
   isFirstRequest: (url: string) => boolean,
   sent: (url: string) => void,
@@ -293,9 +322,11 @@ async function pauseHops(
    * second delay.
    */
   const paced = new WeakSet<PausedRequest>();
+  const sign = requestSigning(options);
   await pauseRequests(
     session,
-    !blockSubresources,
+    // Sub-resources are paused to be checked, or to be signed.
+    !options.blockSubresources && sign === undefined,
     async (paused) => {
       const { url } = paused.request;
       const mainFrame = paused.resourceType === 'Document' && paused.frameId === mainFrameId;
@@ -311,6 +342,7 @@ async function pauseHops(
     (paused) => {
       if (paced.has(paused)) sent(paused.request.url);
     },
+    sign && ((paused) => sign(paused.request.url)),
   );
   return true;
 }

@@ -20,7 +20,9 @@
  *   pages) are sent on from that browser session with the bot's `User-Agent` header, in the
  *   `Fetch.continueRequest` that lets them go. That session pauses their sub-resources only with
  *   `blockSubresources`: without it they keep the browser's user-agent.
- * - WebSockets are not checked: DevTools offers no point where a WebSocket handshake can be
+ * - Signed requests (`signature`): the session then pauses every request, sub-resources too, and
+ *   lets each go with its Web Bot Auth signature for its own URL, in the same `Fetch.continueRequest`.
+ * - WebSockets are not checked, nor signed: DevTools offers no point where a WebSocket handshake can be
  *   paused or refused (`Fetch` does not see it), and Puppeteer has no WebSocket routing.
  */
 import { sameUrl } from '../../guard/checkpoints.js';
@@ -35,6 +37,7 @@ import {
   type Navigated,
 } from './checks.js';
 import type { ContextInternals } from '../crawler-shape.js';
+import { requestSigning } from '../sign-requests.js';
 
 /** The parts of Puppeteer's `HTTPRequest`, `Page`, `Browser` and `Target` used here. */
 interface PuppeteerRequest {
@@ -43,7 +46,8 @@ interface PuppeteerRequest {
   frame(): unknown;
   redirectChain(): { url(): string }[];
   abort(errorCode?: string): Promise<void>;
-  continue(): Promise<void>;
+  continue(overrides?: { headers?: Record<string, string> }): Promise<void>;
+  headers(): Record<string, string>;
   respond(response: { status: number; body: string }): Promise<void>;
   isInterceptResolutionHandled?(): boolean;
 }
@@ -109,14 +113,22 @@ export class PuppeteerGuards {
             if (decision === 'block') return await request.abort('blockedbyclient');
             paced = true;
           }
-          await request.continue();
+          await request.continue(this.signed(request));
           // Once the browser has taken it: the request leaves a round trip after it was let go.
           if (paced) noteRequestSent(url, this.guard);
           return;
         }
-        await ((await allowSubresource(url, this.guard, context.request.url)) ? request.continue() : request.abort('blockedbyclient'));
+        await ((await allowSubresource(url, this.guard, context.request.url))
+          ? request.continue(this.signed(request))
+          : request.abort('blockedbyclient'));
       })().catch(() => {});
     });
+  }
+
+  /** The overrides a request of Puppeteer's interception goes on with: its headers and its signature, with `signature`; else none. */
+  private signed(request: PuppeteerRequest): { headers: Record<string, string> } | undefined {
+    const sign = requestSigning(this.guard.options);
+    return sign === undefined ? undefined : { headers: { ...request.headers(), ...sign(request.url()) } };
   }
 
   /** One DevTools session per browser, pausing every request of the browser; false when the browser target cannot be reached. */
@@ -157,9 +169,11 @@ export class PuppeteerGuards {
     const identified = new WeakSet<PausedRequest>();
     const otherPages = new OtherPages(session, (targetId) => this.crawled.has(targetId));
     const userAgent = this.userAgent;
+    const sign = requestSigning(this.guard.options);
     await pauseRequests(
       session,
-      !this.guard.options.blockSubresources,
+      // Sub-resources are paused to be checked, or to be signed.
+      !this.guard.options.blockSubresources && sign === undefined,
       async (paused) => {
         const { url } = paused.request;
         const owner = paused.frameId === undefined ? undefined : this.crawled.get(paused.frameId);
@@ -202,7 +216,11 @@ export class PuppeteerGuards {
         return 'continue';
       },
       continued,
-      (paused) => (identified.has(paused) ? userAgent : undefined),
+      (paused) => {
+        const identify = identified.has(paused) && userAgent !== undefined ? { 'User-Agent': userAgent } : undefined;
+        if (sign === undefined) return identify;
+        return { ...identify, ...sign(paused.request.url) };
+      },
     );
   }
 }

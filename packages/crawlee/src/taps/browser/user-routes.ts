@@ -115,12 +115,13 @@ export function takeBack(route: PlaywrightRoute, request: PlaywrightRequest, dec
   route.fetch = async (options = {}) => {
     if (!(await swapAllowed(options.url))) throw new Error(`${options.url} was not fetched: robots.txt disallows it`);
     const headers = headersOf(options.headers);
-    return fetchChecked(own, options.url ?? request.url(), { ...options, ...(headers && { headers }) }, decided.hop, guard, refuse);
+    const { url = request.url() } = options;
+    return fetchChecked(own, url, { ...options, ...(headers && { headers }) }, decided.hop, guard, refuse, request.headers());
   };
   route.continue = async (options = {}) => {
     if (refused || !(await swapAllowed(options.url))) return;
     const headers = headersOf(options.headers);
-    if (decided.follow) return followChain(own, options.url ?? request.url(), decided.hop, guard, headers);
+    if (decided.follow) return followChain(own, options.url ?? request.url(), decided.hop, guard, headers, request.headers());
     return own.continue({ ...options, ...(headers && { headers }) });
   };
   route.fallback = async (options = {}) => {
