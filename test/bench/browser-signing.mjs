@@ -13,8 +13,6 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
-import { PlaywrightCrawler } from '@crawlee/playwright';
-import { Configuration } from '@crawlee/core';
 import { generateKeyPair } from '../../packages/manager/dist/bundle.js';
 import { RobotsPlugin } from '../../packages/crawlee/dist/bundle.js';
 
@@ -22,7 +20,11 @@ const arg = (name, fallback) => Number(process.argv.find((a) => a.startsWith(`--
 const ROUNDS = arg('rounds', 5);
 const PAGES = arg('pages', 60);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const { chromium } = createRequire(new URL('../../packages/crawlee/package.json', import.meta.url))('playwright');
+// The crawler packages @heed/crawlee is developed against (the root has none of its own).
+const crawleeRequire = createRequire(new URL('../../packages/crawlee/package.json', import.meta.url));
+const { PlaywrightCrawler } = crawleeRequire('@crawlee/playwright');
+const { Configuration } = crawleeRequire('@crawlee/core');
+const { chromium } = crawleeRequire('playwright');
 const KEY = generateKeyPair().privateJwk;
 
 const server = createServer((req, res) => {
@@ -36,9 +38,18 @@ const server = createServer((req, res) => {
   const assets = ['a.svg', 'b.svg', 'c.svg', 'd.css', 'e.js', 'f.js'].map((name) => `/asset/${n}-${name}`);
   res.setHeader('content-type', 'text/html');
   res.end(
-    `<html><head><link rel="icon" href="data:,">${assets.filter((a) => a.endsWith('.css')).map((a) => `<link rel="stylesheet" href="${a}">`).join('')}` +
-      `${assets.filter((a) => a.endsWith('.js')).map((a) => `<script src="${a}"></script>`).join('')}</head><body>` +
-      `${assets.filter((a) => a.endsWith('.svg')).map((a) => `<img src="${a}">`).join('')}</body></html>`,
+    `<html><head><link rel="icon" href="data:,">${assets
+      .filter((a) => a.endsWith('.css'))
+      .map((a) => `<link rel="stylesheet" href="${a}">`)
+      .join('')}` +
+      `${assets
+        .filter((a) => a.endsWith('.js'))
+        .map((a) => `<script src="${a}"></script>`)
+        .join('')}</head><body>` +
+      `${assets
+        .filter((a) => a.endsWith('.svg'))
+        .map((a) => `<img src="${a}">`)
+        .join('')}</body></html>`,
   );
 });
 await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -92,4 +103,6 @@ console.log(`|---|---|---|`);
 console.log(`| unsigned | ${median(rows.unsigned).toFixed(0)} ms | 1 |`);
 console.log(`| unsigned, again (the control) | ${median(rows.again).toFixed(0)} ms | ${ratio('again').toFixed(3)}× |`);
 console.log(`| signed | ${median(rows.signed).toFixed(0)} ms | ${ratio('signed').toFixed(3)}× |`);
-console.log(`\n${PAGES} pages of 6 sub-resources a crawl, ${ROUNDS} rounds; load ${(await import('node:os')).loadavg()[0].toFixed(1)} at the end`);
+console.log(
+  `\n${PAGES} pages of 6 sub-resources a crawl, ${ROUNDS} rounds; load ${(await import('node:os')).loadavg()[0].toFixed(1)} at the end`,
+);
