@@ -72,8 +72,13 @@ const PUPPETEER_24_WORKERS_EVIDENCE =
   "Puppeteer 24.43.1 with a bare `request.continue()` handler and no Heed, 9 pages' workers hung; without interception, " +
   'none; Puppeteer 25.16.0 with the same handler, none. Nothing disallowed leaves.';
 const URL_LIST_ON_4 =
-  "on Crawlee 4, a `requestsFromUrl` source added through the crawler is not read by Heed's source loader: its file is " +
-  'never fetched (nothing disallowed leaves; the URLs it lists are not crawled); not yet traced.';
+  "on Crawlee 4, the crawler's `run()` and `addRequests()` drop a `requestsFromUrl` source themselves, Heed attached or " +
+  'not: each item becomes request options, and a source has no `url`, so it is dropped as an invalid URL before any queue ' +
+  'sees it. Its file is never fetched and the URLs it lists are not crawled (nothing disallowed leaves either).';
+const URL_LIST_ON_4_EVIDENCE =
+  'A CheerioCrawler of Crawlee 4.0.0-rc.0 without Heed, `run([{ requestsFromUrl }])` against a loopback site: the site ' +
+  'saw no request and no page was handled. `BasicCrawler.addRequests()` passes each item to `createRequestOptions()`, ' +
+  "which drops an item without a `url` (master at 69a824b the same). Use the request queue's own `addRequests()`.";
 const LATE_NAVIGATION_SKIP =
   'the skip of a script navigation refused while the page loads or just after is at times not reported (the navigation ' +
   'is refused, nothing reaches the site): seen on Crawlee 4 with both browser libraries, and on Crawlee 3.13 and 3.18 ' +
@@ -85,6 +90,7 @@ export const GAPS: readonly Gap[] = [
     kind,
     releases: CRAWLEE_4,
     reason: URL_LIST_ON_4,
+    evidence: URL_LIST_ON_4_EVIDENCE,
     reaches: [],
     stalls: true,
   })),
