@@ -7,6 +7,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RobotsPlugin } from '@heed/crawlee';
+import { SITEMAP_OPTIONS } from '../../packages/crawlee/src/options.js';
+import { MAX_NAMED_WAITING, SitemapFeeder } from '../../packages/crawlee/src/sitemaps/feeder.js';
+import { PluginStats } from '../../packages/crawlee/src/report/stats.js';
+import type { RobotsManagerLike } from '../../packages/crawlee/src/manager-contract.js';
 import { crawleeCheerio, freshConfig, page, startSite, text, type Site, type SiteOrigin } from './site.js';
 
 const UA = 'HeedBot/1.0 (+https://heed.example/bot)';
@@ -72,5 +76,57 @@ describe('robots.addSitemaps()', () => {
     expect(() => quiet.addSitemaps([a.url('/sitemap_index.xml')])).toThrow(/reads no sitemaps \(sitemaps: false\)/);
     await quiet.close();
     expect(a.count('/x.xml')).toBe(0);
+  });
+});
+
+describe('many named sitemaps', () => {
+  /** A feeder whose every sitemap file waits at the robots.txt gate until released (then is refused: no fetch). */
+  function heldFeeder(maxConcurrency: number) {
+    const asked: string[] = [];
+    const releases: (() => void)[] = [];
+    const feeder = new SitemapFeeder(SITEMAP_OPTIONS.resolve({ maxConcurrency }), {
+      manager: {} as RobotsManagerLike,
+      userAgent: 'HeedBot/1.0',
+      stats: new PluginStats(),
+      enqueue: async (urls) => urls.length,
+      pending: () => 0,
+      warn: () => {},
+      admit: (url) =>
+        new Promise((resolve) => {
+          asked.push(url);
+          releases.push(() => resolve('held back by the test'));
+        }),
+    });
+    const settle = async () => {
+      for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+    };
+    return { feeder, asked, releases, settle };
+  }
+
+  it('reads maxConcurrency of them at once, the others in turn, in order; the crawl waits until all are read', async () => {
+    const { feeder, asked, releases, settle } = heldFeeder(2);
+    const urls = Array.from({ length: 7 }, (_, i) => `https://a.example/s${i}.xml`);
+    for (const url of urls) expect(feeder.sitemapNamed(url)).toBe(true);
+    // Named again while it waits or is read: once.
+    feeder.sitemapNamed(urls[0]!);
+    await settle();
+    expect(asked).toEqual(urls.slice(0, 2));
+    for (let done = 0; done < urls.length; done++) {
+      expect(feeder.idle()).toBe(false);
+      releases[done]!();
+      await settle();
+      expect(asked.length).toBe(Math.min(urls.length, done + 3));
+    }
+    expect(asked).toEqual(urls);
+    expect(feeder.idle()).toBe(true);
+  });
+
+  it(`holds ${MAX_NAMED_WAITING.toLocaleString('en-US')} waiting at most; past it, says so`, async () => {
+    const { feeder, asked, settle } = heldFeeder(1);
+    for (let i = 0; i <= MAX_NAMED_WAITING; i++) expect(feeder.sitemapNamed(`https://a.example/s${i}.xml`)).toBe(true);
+    expect(feeder.sitemapNamed('https://a.example/one-too-many.xml')).toBe(false);
+    await settle();
+    expect(asked).toEqual(['https://a.example/s0.xml']);
+    feeder.close();
   });
 });

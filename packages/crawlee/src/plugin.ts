@@ -12,7 +12,7 @@ import { createGuard, type RobotsGuard } from './guard/guard.js';
 import type { RobotsManagerLike } from './manager-contract.js';
 import { NO_DIRECTIVES, type RobotsDirectives } from './page-signals/meta-robots.js';
 import { resolveOptions, type ResolvedOptions, type ResolvedSitemapOptions, type RobotsPluginOptions } from './options.js';
-import { SitemapFeeder, type SitemapFeederDeps } from './sitemaps/feeder.js';
+import { MAX_NAMED_WAITING, SitemapFeeder, type SitemapFeederDeps } from './sitemaps/feeder.js';
 import type { SitemapUrl } from './sitemaps/index.js';
 import { CrawlRecorder } from './records/recorder.js';
 import { managerLogOf, printableLog } from './report/crawler-log.js';
@@ -199,8 +199,11 @@ export class RobotsPlugin {
    * (`sitemaps.enqueueStrategy`), under the bounds of one origin (`sitemaps.maxUrlsPerOrigin`, ...).
    * Call it before or during `crawler.run()`: the crawl does not end while they are read.
    *
+   * `sitemaps.maxConcurrency` of them are read at once, the others wait their turn, 50,000 at most.
+   *
    * @throws TypeError when the plugin reads no sitemaps (`sitemaps: false`) or a URL is not an
-   *   absolute http(s) URL; nothing is read then.
+   *   absolute http(s) URL (nothing is read then), or when more than 50,000 would wait (those past it
+   *   are not read).
    */
   addSitemaps(urls: readonly string[]): void {
     if (this.feeder === undefined) {
@@ -216,7 +219,12 @@ export class RobotsPlugin {
       }
       return new URL(url).href;
     });
-    for (const url of checked) this.feeder.sitemapNamed(url);
+    const refused = checked.filter((url) => !this.feeder!.sitemapNamed(url)).length;
+    if (refused > 0) {
+      throw new TypeError(
+        `RobotsPlugin.addSitemaps(): ${refused} of the ${checked.length} sitemaps not read: ${MAX_NAMED_WAITING.toLocaleString('en-US')} wait their turn already; name a sitemap index instead (Heed reads its nested sitemaps within its bounds), or add more once these are read (robots.sitemapsDone())`,
+      );
+    }
   }
 
   /** Resolves once every sitemap read in the background has been enqueued (or given up). */

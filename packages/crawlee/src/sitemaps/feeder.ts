@@ -63,6 +63,11 @@ export interface SitemapFeederDeps {
 }
 
 const BATCH_SIZE = 100;
+/**
+ * Named sitemaps that may wait their turn at once (`addSitemaps()`): a sitemap index's most. Past
+ * it the user is told to name an index, which Heed reads within its bounds.
+ */
+export const MAX_NAMED_WAITING = 50_000;
 /** How long a part batch waits for more URLs before it is enqueued anyway. */
 const BATCH_LINGER_MS = 50;
 const BACKPRESSURE_POLL_MS = 200;
@@ -78,6 +83,10 @@ export class SitemapFeeder {
   private readonly originsSeen = new RecentOrigins();
   /** The feeding task of each origin whose sitemaps are being read or enqueued. */
   private readonly running = new Map<string, Promise<void>>();
+  /** Sitemaps the user named that wait for their turn ({@link startNamed}), in the order named. */
+  private readonly namedWaiting = new Set<string>();
+  /** Named sitemaps being read now. */
+  private namedReading = 0;
   /** The line when the end of the crawl waits long on sitemaps. */
   private readonly endWait: EndWait;
   private abort = new AbortController();
@@ -117,25 +126,44 @@ export class SitemapFeeder {
   }
 
   /**
-   * Starts reading a sitemap the user names (`RobotsPlugin.addSitemaps()`), once while it is read:
+   * Reads a sitemap the user names (`RobotsPlugin.addSitemaps()`), once while it is read or waits:
    * a sitemap file or an index, read as the sitemaps robots.txt names are, within the site of its
-   * own URL and within the bounds of one origin.
+   * own URL and within the bounds of one origin. `maxConcurrency` of them are read at once (each
+   * reading holds a backlog and timers of its own); the others wait their turn, in order.
+   * @returns false when {@link MAX_NAMED_WAITING} sitemaps wait already: this one is not read.
    */
-  sitemapNamed(sitemapUrl: string): void {
-    if (this.closed || this.running.has(sitemapUrl)) return;
-    const origin = originOf(sitemapUrl) ?? sitemapUrl;
-    const task = this.detached(() => this.feed(origin, sitemapUrl, [sitemapUrl])).catch((error: unknown) => {
-      this.deps.warn(`RobotsPlugin: reading the sitemap ${sitemapUrl} failed: ${error instanceof Error ? error.message : String(error)}`);
-    });
-    // Named by its URL, which is also what a line about the crawl's end waiting on it names.
-    this.running.set(sitemapUrl, task);
-    void task.finally(() => this.running.delete(sitemapUrl));
+  sitemapNamed(sitemapUrl: string): boolean {
+    if (this.closed || this.running.has(sitemapUrl) || this.namedWaiting.has(sitemapUrl)) return true;
+    if (this.namedWaiting.size >= MAX_NAMED_WAITING) return false;
+    this.namedWaiting.add(sitemapUrl);
+    this.startNamed();
+    return true;
   }
 
-  /** No sitemap is being read or enqueued. Asked when the crawl's queue is empty: a long wait gets a line. */
+  /** Starts the named sitemaps that wait, while fewer than `maxConcurrency` are read. */
+  private startNamed(): void {
+    for (const sitemapUrl of this.namedWaiting) {
+      if (this.closed || this.namedReading >= this.options.maxConcurrency) return;
+      this.namedWaiting.delete(sitemapUrl);
+      this.namedReading++;
+      const origin = originOf(sitemapUrl) ?? sitemapUrl;
+      const task = this.detached(() => this.feed(origin, sitemapUrl, [sitemapUrl])).catch((error: unknown) => {
+        this.deps.warn(`RobotsPlugin: reading the sitemap ${sitemapUrl} failed: ${error instanceof Error ? error.message : String(error)}`);
+      });
+      // Named by its URL, which is also what a line about the crawl's end waiting on it names.
+      this.running.set(sitemapUrl, task);
+      void task.finally(() => {
+        this.running.delete(sitemapUrl);
+        this.namedReading--;
+        this.startNamed();
+      });
+    }
+  }
+
+  /** No sitemap is being read, enqueued or waiting to be read. Asked when the crawl's queue is empty: a long wait gets a line. */
   idle(): boolean {
     this.endWait.note([...this.running.keys()]);
-    return this.running.size === 0;
+    return this.running.size === 0 && this.namedWaiting.size === 0;
   }
 
   /** Resolves once every sitemap task has ended. */
@@ -155,6 +183,7 @@ export class SitemapFeeder {
   /** Stops all sitemap reading for good. */
   close(): void {
     this.closed = true;
+    this.namedWaiting.clear();
     this.abort.abort();
   }
 
