@@ -206,7 +206,8 @@ export class RobotsPlugin {
    *   are not read).
    */
   addSitemaps(urls: readonly string[]): void {
-    if (this.feeder === undefined) {
+    const { feeder } = this;
+    if (feeder === undefined) {
       throw new TypeError(
         'RobotsPlugin.addSitemaps(): this plugin reads no sitemaps (sitemaps: false); attach it with sitemaps: true or { … }',
       );
@@ -219,7 +220,7 @@ export class RobotsPlugin {
       }
       return new URL(url).href;
     });
-    const refused = checked.filter((url) => !this.feeder!.sitemapNamed(url)).length;
+    const refused = checked.filter((url) => !feeder.sitemapNamed(url)).length;
     if (refused > 0) {
       throw new TypeError(
         `RobotsPlugin.addSitemaps(): ${refused} of the ${checked.length} sitemaps not read: ${MAX_NAMED_WAITING.toLocaleString('en-US')} wait their turn already; name a sitemap index instead (Heed reads its nested sitemaps within its bounds), or add more once these are read (robots.sitemapsDone())`,
