@@ -9,6 +9,7 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -343,11 +344,13 @@ export async function project(release: string, tarballs: Tarballs, options: Proj
   const dir = join(home, `crawlee-${release}${variant}-${hash.digest('hex').slice(0, 12)}`);
   const marker = join(dir, '.installed');
   if (existsSync(marker)) return { dir, installLog: readFileSync(marker, 'utf8') };
-  // Projects of this release built from older tarballs are of no further use.
+  // Projects of this release built from older tarballs are of no further use. Removed without
+  // blocking: this process serves the loopback sites the other tests' crawlers and CLI runs fetch,
+  // and a synchronous removal of a node_modules tree held them up past their timeouts.
   const prefix = `crawlee-${release}${variant}-`;
   mkdirSync(home, { recursive: true });
   for (const old of readdirSync(home).filter((name) => name.startsWith(prefix) && !name.slice(prefix.length).includes('-'))) {
-    rmSync(join(home, old), { recursive: true, force: true });
+    await rm(join(home, old), { recursive: true, force: true });
   }
   mkdirSync(dir, { recursive: true });
   cpSync(fixtures, dir, { recursive: true });
