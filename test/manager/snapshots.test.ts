@@ -121,6 +121,26 @@ describe('snapshots in the stores', () => {
     }
   });
 
+  it('KeyValueStoreStore keeps every sighting of writes that overlap (two crawlers of a process on one store)', async () => {
+    // A store whose reads answer a turn later, as a disk or the platform's API do.
+    const values = new Map<string, unknown>();
+    const kvs = {
+      getValue: async (key: string) => {
+        await new Promise((resolve) => setImmediate(resolve));
+        return values.get(key) ?? null;
+      },
+      setValue: async (key: string, value: unknown) => {
+        await new Promise((resolve) => setImmediate(resolve));
+        values.set(key, value);
+      },
+    };
+    const one = new KeyValueStoreStore({ store: kvs });
+    const two = new KeyValueStoreStore({ store: kvs });
+    const id = snapshotIdOf(Buffer.from(ROBOTS));
+    await Promise.all([0, 1, 2, 3, 4, 5].map((i) => (i % 2 === 0 ? one : two).keepSnapshot(id, Buffer.from(ROBOTS), sighting(i))));
+    expect((await one.getSnapshot(id))?.sightings.first.map((s) => s.fetchedAt).sort()).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+
   const redisAvailable = has('redis-server', 'test/manager/snapshots.test.ts, the RedisStore snapshots');
   describe.skipIf(!redisAvailable)('RedisStore (real redis-server)', () => {
     let redis: RedisServer;

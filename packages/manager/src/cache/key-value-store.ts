@@ -87,6 +87,32 @@ const keyValueStoreStoreOptions = defineOptions('new KeyValueStoreStore()', {
 /** Options of {@link KeyValueStoreStore}. Give `store`, or let it open the store named `name`. */
 export type KeyValueStoreStoreOptions = OptionsInput<typeof keyValueStoreStoreOptions>;
 
+/**
+ * The updates of one key of one key-value store waiting on each other. A snapshot's sightings are
+ * read, added to and written back; two managers of a process (two crawlers, one Crawlee store
+ * instance) adding sightings to one snapshot at once would otherwise each write over the other's.
+ * Keyed by the store object, so every `KeyValueStoreStore` opened on the same store shares the turns.
+ */
+const turns = new WeakMap<KeyValueStoreLike, Map<string, Promise<void>>>();
+
+async function oneAtATime(store: KeyValueStoreLike, key: string, update: () => Promise<void>): Promise<void> {
+  let byKey = turns.get(store);
+  if (byKey === undefined) turns.set(store, (byKey = new Map<string, Promise<void>>()));
+  const before = byKey.get(key) ?? Promise.resolve();
+  const mine = before.then(update, update);
+  const settled = mine.then(
+    () => undefined,
+    () => undefined,
+  );
+  byKey.set(key, settled);
+  try {
+    await mine;
+  } finally {
+    // The last in line clears the key, so the map holds only keys being written.
+    if (byKey.get(key) === settled) byKey.delete(key);
+  }
+}
+
 function keyValueStoreCheck(value: unknown, _name: string, fail: Fail): KeyValueStoreLike {
   const store = value as Partial<KeyValueStoreLike> | null;
   if (typeof store !== 'object' || store === null || typeof store.getValue !== 'function' || typeof store.setValue !== 'function')
@@ -174,11 +200,13 @@ export class KeyValueStoreStore implements RobotsStore {
   async keepSnapshot(id: string, body: Uint8Array, sighting: SnapshotSighting): Promise<void> {
     const store = await this.store();
     const key = KeyValueStoreStore.snapshotKeyOf(id);
-    const held = readSnapshot(await store.getValue(key), id);
-    const sightings = addSighting(held?.sightings ?? EMPTY_SIGHTINGS, sighting);
-    if (held !== undefined && sightings === held.sightings) return;
-    const stored = { id, body: Buffer.from(held?.body ?? body).toString('base64'), sightings };
-    await store.setValue(key, stored);
+    await oneAtATime(store, key, async () => {
+      const held = readSnapshot(await store.getValue(key), id);
+      const sightings = addSighting(held?.sightings ?? EMPTY_SIGHTINGS, sighting);
+      if (held !== undefined && sightings === held.sightings) return;
+      const stored = { id, body: Buffer.from(held?.body ?? body).toString('base64'), sightings };
+      await store.setValue(key, stored);
+    });
   }
 
   async getSnapshot(id: string): Promise<StoredSnapshot | undefined> {
