@@ -78,16 +78,38 @@ function alive(pid: number): boolean {
   }
 }
 
-/** The release `npm test` runs the user projects on: the newest. */
-export const NEWEST_RELEASE = '3.18.1';
+/**
+ * The releases and the packages beside them, as data ([releases.json](./releases.json)): the
+ * projects here install them, and `scripts/warm-npm-cache.mjs` fills npm's cache with them first.
+ */
+interface ReleasesFile {
+  /** The supported Crawlee 3 releases the user projects are tried on, the newest last. */
+  readonly crawlee3: readonly string[];
+  /** The release below the supported range, which `attach()` must refuse by name. */
+  readonly belowRange: string;
+  /** Per Crawlee 3 release with a browser project: its `playwright` and `puppeteer`. */
+  readonly browsers3: Readonly<Record<string, { readonly playwright: string; readonly puppeteer: string }>>;
+  /** The Crawlee 4 packages (`@crawlee/<name>`) a CheerioCrawler project needs; they pin each other at one version. */
+  readonly crawlee4Packages: readonly string[];
+  /** What a Crawlee 4 browser and JSDOM project adds to them. */
+  readonly crawlee4BrowserPackages: readonly string[];
+  /** The browser libraries a Crawlee 4 browser project gets (its crawler packages take any version). */
+  readonly browsers4: Readonly<Record<string, string>>;
+  /** What every project gets to typecheck its TypeScript. */
+  readonly devDependencies: Readonly<Record<string, string>>;
+}
+const RELEASES = JSON.parse(readFileSync(new URL('./releases.json', import.meta.url), 'utf8')) as ReleasesFile;
+
 /** The supported Crawlee 3 releases the user projects are tried on. */
-export const ALL_RELEASES = ['3.13.0', '3.15.3', '3.16.0', '3.17.0', NEWEST_RELEASE] as const;
+export const ALL_RELEASES: readonly string[] = RELEASES.crawlee3;
+/** The release `npm test` runs the user projects on: the newest. */
+export const NEWEST_RELEASE: string = ALL_RELEASES[ALL_RELEASES.length - 1]!;
 /**
  * The Crawlee 3 releases a TypeScript project is typechecked against: the ends of the range. Each
  * typecheck is a `tsc` over Crawlee's declarations (20–40 s of CPU); the releases between them run
  * the ESM and CommonJS crawls.
  */
-export const TYPECHECKED_RELEASES: readonly string[] = [ALL_RELEASES[0], NEWEST_RELEASE];
+export const TYPECHECKED_RELEASES: readonly string[] = [ALL_RELEASES[0]!, NEWEST_RELEASE];
 
 /**
  * The Crawlee 3 releases to test (the Crawlee 4 builds are tested apart, see {@link crawleeV4}):
@@ -149,14 +171,9 @@ export function v4ReleasesToTest(): V4Release[] {
   return V4_RELEASES.filter((release) => testsV4(release));
 }
 
-/** The Crawlee 4 packages a CheerioCrawler project needs (they pin each other at one version). */
-const V4_PACKAGES = ['core', 'basic', 'http', 'cheerio', 'utils', 'types', 'http-client', 'impit-client', 'fs-storage'] as const;
-
-/** What a browser and JSDOM project adds to them. */
-const V4_BROWSER_PACKAGES = ['browser', 'browser-pool', 'playwright', 'puppeteer', 'jsdom'] as const;
-
-/** The browser libraries a Crawlee 4 browser project gets (its crawler packages take any version). */
-export const V4_BROWSER_SET = { playwright: '1.65.1', 'playwright-core': '1.65.1', puppeteer: '24.43.1' } as const;
+const V4_PACKAGES = RELEASES.crawlee4Packages;
+const V4_BROWSER_PACKAGES = RELEASES.crawlee4BrowserPackages;
+export const V4_BROWSER_SET = RELEASES.browsers4;
 
 /** The Crawlee 4 tarballs of one build: their files and the version they pin each other at. */
 export interface CrawleeV4Source {
@@ -280,7 +297,7 @@ export interface Project {
 }
 
 /** The release below the supported range that `pnpm test:compat` tries: attach() must name it. */
-export const UNSUPPORTED_RELEASE = '3.12.2';
+export const UNSUPPORTED_RELEASE = RELEASES.belowRange;
 
 /**
  * The browser crawlers and their browser libraries a browser project gets, per Crawlee release:
@@ -288,12 +305,7 @@ export const UNSUPPORTED_RELEASE = '3.12.2';
  * `playwright`/`puppeteer`) that drive Debian's Chromium, which the projects launch instead of a
  * downloaded browser. The releases `pnpm test:compat` runs the browser flavour on.
  */
-export const BROWSER_SETS = {
-  '3.13.0': { playwright: '1.65.1', puppeteer: '24.43.1' },
-  '3.18.1': { playwright: '1.65.1', puppeteer: '24.43.1' },
-} as const satisfies Record<string, { playwright: string; puppeteer: string }>;
-
-export type BrowserRelease = keyof typeof BROWSER_SETS;
+export const BROWSER_SETS = RELEASES.browsers3;
 
 export interface ProjectOptions {
   /** Install with `--legacy-peer-deps`. */
@@ -312,8 +324,8 @@ export interface ProjectOptions {
 
 /** The dependencies a browser project adds for `release`. */
 function browserDependencies(release: string): Record<string, string> {
-  const set = (BROWSER_SETS as Record<string, { playwright: string; puppeteer: string }>)[release];
-  if (!set) throw new Error(`No browser set for Crawlee ${release}: add the release to BROWSER_SETS in test/compat/consumer.ts`);
+  const set = BROWSER_SETS[release];
+  if (!set) throw new Error(`No browser set for Crawlee ${release}: add the release to "browsers3" in test/compat/releases.json`);
   return {
     '@crawlee/playwright': release,
     '@crawlee/puppeteer': release,
@@ -368,10 +380,13 @@ export async function project(release: string, tarballs: Tarballs, options: Proj
       '@heed/crawlee': `file:${tarballs['crawlee']}`,
       heed: `file:${tarballs['cli']}`,
     },
-    devDependencies: { typescript: '5.9.3', '@types/node': '^20.19.0' },
+    devDependencies: RELEASES.devDependencies,
   };
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
-  const flags = ['--no-audit', '--no-fund', '--ignore-scripts', ...(legacyPeerDeps ? ['--legacy-peer-deps'] : [])];
+  // --prefer-offline: a package's metadata already in npm's cache is not asked for again. An install
+  // waits on the registry far more than it computes (a fresh machine's first project: 27 CPU-s in
+  // 122 s), and the projects share most of their packages; pinned releases need no fresh metadata.
+  const flags = ['--no-audit', '--no-fund', '--ignore-scripts', '--prefer-offline', ...(legacyPeerDeps ? ['--legacy-peer-deps'] : [])];
   // The crawls launch Debian's Chromium: no browser is downloaded (--ignore-scripts already skips
   // the download scripts; the variables say so to any library that looks at install or run time).
   const env = { npm_config_update_notifier: 'false', PUPPETEER_SKIP_DOWNLOAD: '1', PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' };
@@ -385,10 +400,11 @@ export async function project(release: string, tarballs: Tarballs, options: Proj
 export type Tarballs = Awaited<ReturnType<typeof packAll>>;
 
 /**
- * How many `npm install`s run at once. Each is CPU-bound (unpacking from npm's cache): on two
- * cores two together take about two thirds of the time of one after the other, three no less.
+ * How many `npm install`s run at once. An install mostly waits on the registry (a quarter of a core
+ * on a fresh machine's cold cache), so three overlap their waits without taking the cores the
+ * tests beside them crawl with.
  */
-const INSTALLS_AT_ONCE = 2;
+const INSTALLS_AT_ONCE = 3;
 
 interface PlannedProject {
   readonly release: string;
