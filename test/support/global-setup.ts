@@ -9,6 +9,8 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export default function setup(): void {
+  // `npm test` (scripts/test-and-lint.mjs) has just built them, and says so.
+  if (process.env['HEED_BUILT'] === '1') return;
   const root = fileURLToPath(new URL('../../', import.meta.url));
   const started = Date.now();
   try {
