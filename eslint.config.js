@@ -17,6 +17,8 @@ export default tseslint.config(
       'test/compat/.cache/**',
       // The docs' code blocks, written by scripts/snippets.mjs for the typecheck: as the docs have them.
       'test/snippets/extracted/**',
+      // The same blocks compiled and run by test/snippets/run.test.ts, while the lint may run beside it.
+      '**/.snippets/**',
       '**/*.d.ts',
     ],
   },

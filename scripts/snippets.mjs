@@ -5,40 +5,57 @@
  * `test/snippets/extracted/`, one module each, so that `npm run typecheck` (tsc -b test) checks
  * each as written: its imports, the options it passes, the types it relies on. Blocks without an
  * `import` are fragments (an interface listed, an option shown in place) and are left out.
+ * test/snippets/run.test.ts runs the same blocks ({@link docBlocks}).
  */
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const out = join(root, 'test/snippets/extracted');
-const docs = [
-  'README.md',
-  ...['parser', 'manager', 'crawlee', 'cli'].flatMap((pkg) => [`packages/${pkg}/README.md`, `packages/${pkg}/docs/reference.md`]),
-  ...readdirSync(join(root, 'examples')).map((example) => `examples/${example}/README.md`),
-];
 
-mkdirSync(out, { recursive: true });
-// A file is rewritten only when its block changed, and a block gone takes its file with it: tsc -b
-// decides from the files' times whether the test project needs checking again.
-const kept = new Set();
-for (const doc of docs) {
-  let text;
-  try {
-    text = readFileSync(join(root, doc), 'utf8');
-  } catch {
-    continue;
+/** The docs whose blocks are read: the READMEs and references of the packages and examples. */
+function docs() {
+  return [
+    'README.md',
+    ...['parser', 'manager', 'crawlee', 'cli'].flatMap((pkg) => [`packages/${pkg}/README.md`, `packages/${pkg}/docs/reference.md`]),
+    ...readdirSync(join(root, 'examples')).map((example) => `examples/${example}/README.md`),
+  ];
+}
+
+/** Every block of the docs that imports what it uses: where it is, and its code. */
+export function docBlocks() {
+  const blocks = [];
+  for (const doc of docs()) {
+    let text;
+    try {
+      text = readFileSync(join(root, doc), 'utf8');
+    } catch {
+      continue;
+    }
+    for (const match of text.matchAll(/^```(?:ts|typescript|js|javascript|mjs)\n([\s\S]*?)^```/gm)) {
+      const body = match[1];
+      if (!/^import /m.test(body)) continue;
+      const line = text.slice(0, match.index).split('\n').length;
+      blocks.push({ doc, line, body, name: `${doc.replaceAll('/', '_').replace(/\.md$/, '')}_${line}` });
+    }
   }
-  for (const match of text.matchAll(/^```(?:ts|typescript|js|javascript|mjs)\n([\s\S]*?)^```/gm)) {
-    const body = match[1];
-    if (!/^import /m.test(body)) continue;
-    const line = text.slice(0, match.index).split('\n').length;
-    const name = `${doc.replaceAll('/', '_').replace(/\.md$/, '')}_${line}.ts`;
-    const file = join(out, name);
+  return blocks;
+}
+
+function writeBlocks() {
+  const out = join(root, 'test/snippets/extracted');
+  mkdirSync(out, { recursive: true });
+  // A file is rewritten only when its block changed, and a block gone takes its file with it: tsc -b
+  // decides from the files' times whether the test project needs checking again.
+  const kept = new Set();
+  for (const { doc, line, body, name } of docBlocks()) {
+    const file = join(out, `${name}.ts`);
     const content = `// ${doc}, line ${line}: as written there (scripts/snippets.mjs).\n${body}\nexport {};\n`;
     if (!existsSync(file) || readFileSync(file, 'utf8') !== content) writeFileSync(file, content);
-    kept.add(name);
+    kept.add(`${name}.ts`);
   }
+  for (const name of readdirSync(out)) if (!kept.has(name)) rmSync(join(out, name));
+  console.log(`snippets: ${kept.size} blocks of the docs in ${relative(root, out)}`);
 }
-for (const name of readdirSync(out)) if (!kept.has(name)) rmSync(join(out, name));
-console.log(`snippets: ${kept.size} blocks of the docs in ${relative(root, out)}`);
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) writeBlocks();
