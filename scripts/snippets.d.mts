@@ -5,6 +5,8 @@ export interface DocBlock {
   /** The line of its opening fence. */
   readonly line: number;
   readonly body: string;
+  /** An ES module (a `ts`, `js` or `mjs` block with `import` lines), or CommonJS (a `cjs` block). */
+  readonly module: 'esm' | 'commonjs';
   /** A file name for it: the doc's path and the line, without extension. */
   readonly name: string;
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * Writes every TypeScript and JavaScript block of the READMEs and references that imports what it
- * uses (a block with an `import` line: a program, not a fragment of one) to
+ * uses (a block with an `import` line, or a `cjs` block with a `require()`: a program, not a
+ * fragment of one; the ES modules among them) to
  * `test/snippets/extracted/`, one module each, so that `npm run typecheck` (tsc -b test) checks
  * each as written: its imports, the options it passes, the types it relies on. Blocks without an
  * `import` are fragments (an interface listed, an option shown in place) and are left out.
@@ -32,11 +33,13 @@ export function docBlocks() {
     } catch {
       continue;
     }
-    for (const match of text.matchAll(/^```(?:ts|typescript|js|javascript|mjs)\n([\s\S]*?)^```/gm)) {
-      const body = match[1];
-      if (!/^import /m.test(body)) continue;
+    for (const match of text.matchAll(/^```(ts|typescript|js|javascript|mjs|cjs)\n([\s\S]*?)^```/gm)) {
+      const [, fence, body] = match;
+      const module = fence === 'cjs' ? 'commonjs' : 'esm';
+      // A program loads what it uses; a fragment (an option shown in place) does not.
+      if (!(module === 'esm' ? /^import /m : /\brequire\(/).test(body)) continue;
       const line = text.slice(0, match.index).split('\n').length;
-      blocks.push({ doc, line, body, name: `${doc.replaceAll('/', '_').replace(/\.md$/, '')}_${line}` });
+      blocks.push({ doc, line, body, module, name: `${doc.replaceAll('/', '_').replace(/\.md$/, '')}_${line}` });
     }
   }
   return blocks;
@@ -48,7 +51,8 @@ function writeBlocks() {
   // A file is rewritten only when its block changed, and a block gone takes its file with it: tsc -b
   // decides from the files' times whether the test project needs checking again.
   const kept = new Set();
-  for (const { doc, line, body, name } of docBlocks()) {
+  // CommonJS blocks are run (test/snippets/run.test.ts), not typechecked: the test project is ES modules.
+  for (const { doc, line, body, name } of docBlocks().filter((block) => block.module === 'esm')) {
     const file = join(out, `${name}.ts`);
     const content = `// ${doc}, line ${line}: as written there (scripts/snippets.mjs).\n${body}\nexport {};\n`;
     if (!existsSync(file) || readFileSync(file, 'utf8') !== content) writeFileSync(file, content);

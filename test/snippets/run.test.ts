@@ -1,5 +1,5 @@
 /**
- * Every code block of the READMEs and references that imports what it uses, run as a user would
+ * Every code block of the READMEs and references that loads what it uses, run as a user would
  * run it: the block as written, compiled from TypeScript, as a program of its own in a fresh
  * folder, importing the built packages. What the blocks crawl (`https://example.com`,
  * `https://crawlee.dev`) is a loopback site that records every request; Redis is a real
@@ -93,9 +93,12 @@ describe('the code blocks of the READMEs and references, run as written', () => 
     async (_where, block) => {
       const need = needs(block);
       if ((need.redis && !redisAvailable) || (need.chromium && !chromiumAvailable)) return;
-      const { code } = await transform(pointedAtSite(block.body), { loader: 'ts', format: 'esm', target: 'node20' });
+      const { code } =
+        block.module === 'esm'
+          ? await transform(pointedAtSite(block.body), { loader: 'ts', format: 'esm', target: 'node20' })
+          : { code: pointedAtSite(block.body) };
       const home = /@heed\/demo-site/.test(block.body) ? HOMES.demoSite : HOMES.packages;
-      const program = join(home, `${block.name}.mjs`);
+      const program = join(home, `${block.name}.${block.module === 'esm' ? 'mjs' : 'cjs'}`);
       writeFileSync(program, code);
       // A folder of its own: a block's storage, keys and files are its own.
       const cwd = mkdtempSync(join(tmpdir(), 'heed-snippet-'));
