@@ -45,7 +45,7 @@ function dependencies() {
   const add = (name, range) => wanted.push([name, range]);
   for (const release of [...releases.crawlee3, releases.belowRange]) add('@crawlee/cheerio', release);
   for (const [release, set] of Object.entries(releases.browsers3)) {
-    for (const name of ['playwright', 'puppeteer', 'jsdom']) add(`@crawlee/${name}`, release);
+    for (const name of releases.crawlee3BrowserPackages) add(`@crawlee/${name}`, release);
     add('playwright', set.playwright);
     add('playwright-core', set.playwright);
     add('puppeteer', set.puppeteer);

@@ -87,6 +87,8 @@ interface ReleasesFile {
   readonly crawlee3: readonly string[];
   /** The release below the supported range, which `attach()` must refuse by name. */
   readonly belowRange: string;
+  /** The Crawlee 3 packages (`@crawlee/<name>`) a browser project adds, at the project's release. */
+  readonly crawlee3BrowserPackages: readonly string[];
   /** Per Crawlee 3 release with a browser project: its `playwright` and `puppeteer`. */
   readonly browsers3: Readonly<Record<string, { readonly playwright: string; readonly puppeteer: string }>>;
   /** The Crawlee 4 packages (`@crawlee/<name>`) a CheerioCrawler project needs; they pin each other at one version. */
@@ -327,9 +329,7 @@ function browserDependencies(release: string): Record<string, string> {
   const set = BROWSER_SETS[release];
   if (!set) throw new Error(`No browser set for Crawlee ${release}: add the release to "browsers3" in test/compat/releases.json`);
   return {
-    '@crawlee/playwright': release,
-    '@crawlee/puppeteer': release,
-    '@crawlee/jsdom': release,
+    ...Object.fromEntries(RELEASES.crawlee3BrowserPackages.map((name) => [`@crawlee/${name}`, release])),
     playwright: set.playwright,
     'playwright-core': set.playwright,
     puppeteer: set.puppeteer,
