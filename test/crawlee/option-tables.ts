@@ -1,7 +1,7 @@
 /**
  * The docs' option tables, written from code: the rows of `packages/crawlee/src/options-docs.ts`
- * (what each option does) and the defaults of the option tables (`PLUGIN_OPTIONS`,
- * `SITEMAP_OPTIONS`, `RECORDS_OPTIONS`). Each table sits between markers of its own in the
+ * and `packages/manager/src/options-docs.ts` (what each option does) and the defaults of the option
+ * tables (`PLUGIN_OPTIONS`, `SITEMAP_OPTIONS`, `RECORDS_OPTIONS`, `MANAGER_OPTIONS`). Each table sits between markers of its own in the
  * reference or the README; `npm run docs` rewrites them, test/crawlee/options-docs.test.ts checks
  * them.
  */
@@ -46,7 +46,7 @@ export function literalDefault(value: unknown): string | undefined {
 export function defaultCell(row: OptionRow, definition: OptionsDefinition, defaultsFrom: readonly OptionRow[] = []): string {
   const literal = literalDefault(definition.defaults[row.options[0]!]);
   const worded = row.default ?? defaultsFrom.find((other) => other.options[0] === row.options[0])?.default;
-  if (literal !== undefined && worded === undefined) return literal;
+  if (literal !== undefined && worded === undefined) return row.defaultNote === undefined ? literal : `${literal} (${row.defaultNote})`;
   if (worded !== undefined) return worded;
   throw new Error(`options-docs.ts: ${row.options.join(', ')} needs a \`default\` (the code's default is not a literal)`);
 }

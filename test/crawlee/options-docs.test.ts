@@ -16,6 +16,17 @@ import {
   SITEMAP_OPTION_ROWS,
 } from '../../packages/crawlee/src/options-docs.js';
 import { RECORDS_OPTIONS } from '../../packages/crawlee/src/records/records-options.js';
+import { MANAGER_OPTIONS } from '../../packages/manager/src/options.js';
+import {
+  MANAGER_OPTION_ROWS,
+  MANAGER_README_OPTION_ROWS,
+  MEMORY_STORE_OPTION_ROWS,
+  REDIS_STORE_OPTION_ROWS,
+} from '../../packages/manager/src/options-docs.js';
+import { MEMORY_STORE_OPTIONS } from '../../packages/manager/src/cache/memory.js';
+import { REDIS_STORE_OPTIONS } from '../../packages/manager/src/cache/redis.js';
+import { PARSE_OPTION_ROWS, PARSE_README_OPTION_ROWS } from '../../packages/parser/src/options-docs.js';
+import { PARSE_OPTIONS } from '../../packages/parser/src/robots-txt.js';
 import { writeSection } from '../faults/fault-table.js';
 import { literalDefault, markersOf, renderOptionTable, sectionOf, type OptionsDefinition, type OptionTable } from './option-tables.js';
 
@@ -34,6 +45,56 @@ const TABLES: readonly OptionTable[] = [
     rows: README_OPTION_ROWS,
     defaultsFrom: PLUGIN_OPTION_ROWS,
     definition: PLUGIN_OPTIONS,
+    complete: false,
+  },
+  {
+    file: 'packages/manager/docs/reference.md',
+    name: 'manager',
+    header: 'option',
+    rows: MANAGER_OPTION_ROWS,
+    definition: MANAGER_OPTIONS,
+    complete: true,
+  },
+  {
+    file: 'packages/manager/README.md',
+    name: 'manager-readme',
+    header: 'option',
+    rows: MANAGER_README_OPTION_ROWS,
+    defaultsFrom: MANAGER_OPTION_ROWS,
+    definition: MANAGER_OPTIONS,
+    complete: false,
+  },
+  {
+    file: 'packages/manager/docs/reference.md',
+    name: 'memory-store',
+    header: '`MemoryStore` option',
+    rows: MEMORY_STORE_OPTION_ROWS,
+    definition: MEMORY_STORE_OPTIONS,
+    complete: true,
+  },
+  {
+    file: 'packages/manager/docs/reference.md',
+    name: 'redis-store',
+    header: '`RedisStore` option',
+    rows: REDIS_STORE_OPTION_ROWS,
+    definition: REDIS_STORE_OPTIONS,
+    complete: true,
+  },
+  {
+    file: 'packages/parser/docs/reference.md',
+    name: 'parse',
+    header: 'option',
+    rows: PARSE_OPTION_ROWS,
+    definition: PARSE_OPTIONS,
+    complete: true,
+  },
+  {
+    file: 'packages/parser/README.md',
+    name: 'parse-readme',
+    header: 'option',
+    rows: PARSE_README_OPTION_ROWS,
+    defaultsFrom: PARSE_OPTION_ROWS,
+    definition: PARSE_OPTIONS,
     complete: false,
   },
 ];
@@ -95,9 +156,14 @@ describe("the docs' option tables", () => {
   );
 
   it("each option's TSDoc @default is its default", () => {
-    const definitions: OptionsDefinition[] = [PLUGIN_OPTIONS, SITEMAP_OPTIONS, RECORDS_OPTIONS];
+    // Each file with the option tables it declares (a name such as `maxBytes` is an option of two).
+    const files: readonly [string, readonly OptionsDefinition[]][] = [
+      ['packages/crawlee/src/options.ts', [PLUGIN_OPTIONS, SITEMAP_OPTIONS]],
+      ['packages/crawlee/src/records/records-options.ts', [RECORDS_OPTIONS]],
+      ['packages/manager/src/options.ts', [MANAGER_OPTIONS]],
+    ];
     const checked: string[] = [];
-    for (const path of ['packages/crawlee/src/options.ts', 'packages/crawlee/src/records/records-options.ts']) {
+    for (const [path, definitions] of files) {
       for (const [, said, name] of read(path).matchAll(/@default ([^\n]*)\n(?:\s*\*[^\n]*\n)*?\s*\*\/\n\s*(\w+):/g)) {
         const literal = literalOf(/^`[^`]+`/.exec(said!)?.[0] ?? '');
         if (literal === undefined) continue;
@@ -107,7 +173,7 @@ describe("the docs' option tables", () => {
         checked.push(name!);
       }
     }
-    // The literals of both files: enough that a broken pattern cannot pass by reading none.
-    expect(checked.length).toBeGreaterThanOrEqual(20);
+    // The literals of the three files: enough that a broken pattern cannot pass by reading none.
+    expect(checked.length).toBeGreaterThanOrEqual(30);
   });
 });

@@ -15,6 +15,8 @@ export interface OptionRow {
   readonly options: readonly string[];
   /** The default as the table words it, when it is not the code's default as a literal (`none`, `{}` (on)). */
   readonly default?: string;
+  /** What the code's literal default means, written after it in brackets (`24 h` after `86_400`). */
+  readonly defaultNote?: string;
   /** What the option does, as the table says it (Markdown). */
   readonly what: string;
 }

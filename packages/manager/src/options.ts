@@ -78,17 +78,17 @@ const managerFields = {
   store: option.custom<RobotsStore | undefined>({ default: undefined, check: storeCheck }),
   /**
    * robots.txt fetches in flight at most, over all origins: a whole number from 1 to 10,000.
-   * @default 20
+   * @default `20`
    */
   maxConcurrency: option.number({ default: 20, min: 1, max: 10_000, integer: true }),
   /**
    * Seconds to wait for a connection, from 0.001 to 2,147,483.647 (a Node.js timer's limit).
-   * @default 10
+   * @default `10`
    */
   connectTimeoutSecs: timerSecs(FETCH_DEFAULTS.connectTimeoutMs / 1000),
   /**
    * Seconds for a whole fetch: all redirect hops and the body; from 0.001 to 2,147,483.647 (a Node.js timer's limit).
-   * @default 30
+   * @default `30`
    */
   timeoutSecs: timerSecs(FETCH_DEFAULTS.timeoutMs / 1000),
   /**
@@ -99,44 +99,44 @@ const managerFields = {
   /**
    * Bytes of a robots.txt read at most (after decompression); the rest is ignored. A whole number
    * from 1 to 8,388,608 (8 MiB, the most the parser reads).
-   * @default 512,000 (500 KiB)
+   * @default `512_000` (500 KiB)
    */
   maxBytes: option.number({ default: FETCH_DEFAULTS.maxBytes, min: 1, max: MAX_BODY_BYTES, integer: true }),
   /**
    * Redirect hops followed at most (0 to 100); beyond that robots.txt counts as unavailable.
-   * @default 5
+   * @default `5`
    */
   maxRedirects: option.number({ default: FETCH_DEFAULTS.maxRedirects, min: 0, max: 100, integer: true }),
   /**
    * Seconds a robots.txt or a 4xx without `Cache-Control: max-age` is cached, at most 365 days.
-   * @default 86,400 (24 h)
+   * @default `86_400` (24 h)
    */
   defaultTtlSecs: upToAYearSecs(POLICY_DEFAULTS.defaultTtlMs / 1000),
   /**
    * Shortest cache time honoured from `max-age` (also for `no-cache`/`no-store`), in seconds, at most 365 days.
-   * @default 300 (5 min)
+   * @default `300` (5 min)
    */
   minTtlSecs: upToAYearSecs(POLICY_DEFAULTS.minTtlMs / 1000),
   /**
    * Longest cache time honoured from `max-age`, in seconds, at most 365 days.
-   * @default 86,400 (24 h, RFC 9309 §2.4)
+   * @default `86_400` (24 h, RFC 9309 §2.4)
    */
   maxTtlSecs: upToAYearSecs(POLICY_DEFAULTS.maxTtlMs / 1000),
   /**
    * Seconds before the first retry after a 5xx/429/network failure, doubled per further failure; at most 365 days.
-   * @default 60 (1 min)
+   * @default `60` (1 min)
    */
   retryBaseSecs: upToAYearSecs(POLICY_DEFAULTS.retryBaseMs / 1000),
   /**
    * Longest retry interval, in seconds; `Retry-After` is honoured up to it. At most 365 days.
-   * @default 3,600 (1 h)
+   * @default `3_600` (1 h)
    */
   retryMaxSecs: upToAYearSecs(POLICY_DEFAULTS.retryMaxMs / 1000),
   /**
    * After this many seconds unreachable with no good copy, all URLs of the origin are allowed
    * (Google's rule). At most 3,650 days; `Infinity` keeps disallowing (the one option where it
    * means something).
-   * @default 2,592,000 (30 days)
+   * @default `2_592_000` (30 days)
    */
   unreachableAllowAfterSecs: option.number({
     default: POLICY_DEFAULTS.unreachableAllowAfterMs / 1000,
@@ -149,7 +149,7 @@ const managerFields = {
    * Parsed robots.txt files kept in this process at most, least recently used evicted first
    * (`maxCacheBytes` usually binds first). An evicted origin is parsed again from the store, not
    * fetched again, while the store still holds its record.
-   * @default 10_000
+   * @default `10_000`
    */
   cacheSize: option.number({ default: 10_000, min: 1, integer: true }),
   /**
@@ -158,7 +158,7 @@ const managerFields = {
    * compiled rules (about 40 KB for a typical 2 KB file, 5.7 MB for a 500 KiB one of 10,000 rules,
    * up to about 20 MB for a hostile 500 KiB one). At least 1 MiB, at most the process's heap limit. A file counted larger than the whole
    * bound is used for the check at hand but not kept (it is parsed again from the store next time).
-   * @default 67_108_864 (64 MiB)
+   * @default `67_108_864` (64 MiB)
    */
   maxCacheBytes: memoryBound(DEFAULT_MAX_CACHE_BYTES),
   /**
@@ -193,10 +193,11 @@ const managerFields = {
   now: option.custom<() => number>({ default: Date.now, check: nowCheck }),
 };
 
-const managerOptions: OptionsDefinition<typeof managerFields> = defineOptions('new RobotsManager()', managerFields);
+/** The options of `new RobotsManager()`, their checks and defaults (the reference's table is written from them). */
+export const MANAGER_OPTIONS: OptionsDefinition<typeof managerFields> = defineOptions('new RobotsManager()', managerFields);
 
 /** Options of `new RobotsManager(options)`. Only `userAgent` is required. */
-export interface RobotsManagerOptions extends OptionsInput<typeof managerOptions> {
+export interface RobotsManagerOptions extends OptionsInput<typeof MANAGER_OPTIONS> {
   readonly userAgent: string;
 }
 
@@ -216,7 +217,7 @@ type SecondsOption =
  * The options with every default filled in, and the product token the user-agent check settled on.
  * Durations are in milliseconds, the unit of timers and of the clock the policy computes with.
  */
-export type ResolvedOptions = Omit<ReturnType<typeof managerOptions.resolve>, 'productToken' | SecondsOption> &
+export type ResolvedOptions = Omit<ReturnType<typeof MANAGER_OPTIONS.resolve>, 'productToken' | SecondsOption> &
   StatusPolicyOptions & {
     readonly productToken: ProductTokens;
     readonly connectTimeoutMs: number;
@@ -247,7 +248,7 @@ export function resolveOptions(options: RobotsManagerOptions): ResolvedOptions {
     unreachableAllowAfterSecs,
     lockTtlSecs,
     ...rest
-  } = managerOptions.resolve(options);
+  } = MANAGER_OPTIONS.resolve(options);
   const identity = checkUserAgent(rest.userAgent, options.productToken);
   if (!identity.ok) throw new InvalidOptionsError(identity.option, identity.problem, WHERE);
   if (minTtlSecs > maxTtlSecs) {

@@ -19,7 +19,7 @@ const MAX_CACHED_AGENTS = 64;
 const NOT_STABLE: unique symbol = Symbol('not stable');
 
 /** The options of {@link parseRobotsTxt}. Every default is Google's reading. */
-const PARSE_OPTIONS = defineOptions(
+export const PARSE_OPTIONS = defineOptions(
   'parseRobotsTxt()',
   {
     /**

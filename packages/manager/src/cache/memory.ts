@@ -21,7 +21,8 @@ const SNAPSHOT_OVERHEAD = 4_096;
 /** Default of `MemoryStore`'s `maxBytes`. */
 export const DEFAULT_STORE_MAX_BYTES = 128 * 1024 * 1024;
 
-const memoryStoreOptions = defineOptions('new MemoryStore()', {
+/** The options of `new MemoryStore()` (the reference's table is written from them). */
+export const MEMORY_STORE_OPTIONS = defineOptions('new MemoryStore()', {
   /**
    * Bytes the records may take, least recently used evicted first: about 37,000 typical origins
    * (2 KB robots.txt) or 180 of 500 KiB at the default. At least 1 MiB, at most the heap limit.
@@ -44,7 +45,7 @@ const memoryStoreOptions = defineOptions('new MemoryStore()', {
 });
 
 /** Options of {@link MemoryStore}. */
-export type MemoryStoreOptions = OptionsInput<typeof memoryStoreOptions>;
+export type MemoryStoreOptions = OptionsInput<typeof MEMORY_STORE_OPTIONS>;
 
 /** Locks held before expired ones are swept (the manager holds one per fetch, at most `maxConcurrency`). */
 const LOCK_SWEEP_AT = 1_024;
@@ -72,7 +73,7 @@ export class MemoryStore implements RobotsStore {
 
   constructor(options: MemoryStoreOptions = {}) {
     // No maxEntries default: left out, the store is bounded by maxBytes only.
-    const { maxBytes, maxEntries, snapshots } = checkedAtCall(new.target, () => memoryStoreOptions.resolve(options));
+    const { maxBytes, maxEntries, snapshots } = checkedAtCall(new.target, () => MEMORY_STORE_OPTIONS.resolve(options));
     this.maxBytes = maxBytes;
     this.records = new LRUCache<string, Slot>({
       ...(maxEntries === undefined ? {} : { max: maxEntries }),

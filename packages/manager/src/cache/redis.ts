@@ -63,7 +63,8 @@ const PING_EVERY_MS = 1_000;
 /** What else a caller without ioredis may do. */
 const NO_IOREDIS = 'pass an ioredis client as "client"';
 
-const redisStoreOptions = defineOptions(WHERE, {
+/** The options of `new RedisStore()` (the reference's table is written from them). */
+export const REDIS_STORE_OPTIONS = defineOptions(WHERE, {
   /**
    * An ioredis client to use (the store never closes it).
    * @default one made from `url`
@@ -125,7 +126,7 @@ const redisStoreOptions = defineOptions(WHERE, {
 });
 
 /** Options of {@link RedisStore}. */
-export type RedisStoreOptions = OptionsInput<typeof redisStoreOptions>;
+export type RedisStoreOptions = OptionsInput<typeof REDIS_STORE_OPTIONS>;
 
 function clientCheck(value: unknown, _name: string, fail: Fail): RedisClientLike {
   const client = value as Partial<RedisClientLike> | null;
@@ -194,7 +195,7 @@ export class RedisStore implements RobotsStore {
   private pingTimer: NodeJS.Timeout | undefined;
 
   constructor(options: RedisStoreOptions = {}) {
-    const resolved = checkedAtCall(new.target, () => redisStoreOptions.resolve(options));
+    const resolved = checkedAtCall(new.target, () => REDIS_STORE_OPTIONS.resolve(options));
     this.ownsClient = resolved.client === undefined;
     this.url = resolved.url;
     this.keyPrefix = resolved.keyPrefix;
