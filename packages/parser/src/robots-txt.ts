@@ -25,7 +25,7 @@ export const PARSE_OPTIONS = defineOptions(
     /**
      * Bytes of the body that are read; the rest is ignored, as Google and RFC 9309 (which asks for
      * at least 500 KiB) allow. At most 8 MiB: line numbers and row indices are packed into integers.
-     * @default 512,000 (500 KiB)
+     * @default `512_000` (500 KiB)
      */
     maxBytes: option.number({ default: DEFAULT_MAX_BYTES, min: 0, max: MAX_BODY_BYTES, unit: 'bytes' }),
     /**

@@ -26,7 +26,7 @@ export const MEMORY_STORE_OPTIONS = defineOptions('new MemoryStore()', {
   /**
    * Bytes the records may take, least recently used evicted first: about 37,000 typical origins
    * (2 KB robots.txt) or 180 of 500 KiB at the default. At least 1 MiB, at most the heap limit.
-   * @default 134_217_728 (128 MiB)
+   * @default `134_217_728` (128 MiB)
    */
   maxBytes: memoryBound(DEFAULT_STORE_MAX_BYTES),
   /**
@@ -39,7 +39,7 @@ export const MEMORY_STORE_OPTIONS = defineOptions('new MemoryStore()', {
    * budget of `maxBytes`. Off by default: a process's memory does not outlive the crawl, so evidence
    * meant to last belongs in a `SnapshotDirectory` (`RobotsManager.keepSnapshotsIn()`, the Crawlee
    * plugin's `records` option) or Redis, and kept here it would double what the store may hold.
-   * @default false
+   * @default `false`
    */
   snapshots: option.boolean({ default: false }),
 });

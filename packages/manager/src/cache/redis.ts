@@ -82,12 +82,12 @@ export const REDIS_STORE_OPTIONS = defineOptions(WHERE, {
   keyPrefix: option.custom<string>({ default: 'heed:robots:', check: (value) => value as string }),
   /**
    * Seconds after which a Redis command counts as Redis being down; fractions of a second are fine.
-   * @default 1
+   * @default `1`
    */
   commandTimeoutSecs: timerSecs(1),
   /**
    * Seconds the first command waits for the initial connection.
-   * @default 2
+   * @default `2`
    */
   connectTimeoutSecs: timerSecs(2),
   /**
@@ -95,7 +95,7 @@ export const REDIS_STORE_OPTIONS = defineOptions(WHERE, {
    * fallback without waiting) before one command probes it again. The client reconnecting ends it
    * early, and so does, after a timeout, Redis answering the PING the store sends it once a second
    * meanwhile (in the background: nothing waits on it).
-   * @default 30
+   * @default `30`
    */
   circuitBreakSecs: timerSecs(30),
   /**
@@ -103,7 +103,7 @@ export const REDIS_STORE_OPTIONS = defineOptions(WHERE, {
    * is treated as absent (and never transferred); a larger record is kept in the fallback. A
    * record holds up to two bodies in base64: raise this to about 3 × the manager's `maxBytes` when
    * you raise that above its 500 KB default.
-   * @default 4 MiB
+   * @default `4_194_304` (4 MiB)
    */
   maxRecordBytes: option.number({
     default: DEFAULT_MAX_RECORD_BYTES,
