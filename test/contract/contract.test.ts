@@ -46,8 +46,6 @@ const ALL_KINDS: readonly Kind[] = KINDS;
 /** Crawls of the kinds Heed signs (option `signature`) are signed with this key; the site verifies every request. */
 const KEY = generateKeyPair();
 const SIGNATURE_AGENT = 'https://heed.example/.well-known/http-message-signatures-directory';
-/** The kinds whose every request Heed signs: all but jsdom running scripts, which attach() refuses with `signature`. */
-const signs = (kind: Kind) => kind.id !== 'jsdom';
 
 /** How long a page's handler waits for what the page requests while open (a popup, a worker's socket). */
 // Ten times the longest a page's chain takes on an idle machine (the late requests' four in a row after
@@ -122,7 +120,7 @@ async function crawl(kind: Kind, modules: CrawleeModules): Promise<Crawl> {
       logSkips: false,
       onSkip: (event) => void skips.push(event),
       records: { file: evidence.file, snapshots: evidence.snapshots },
-      ...(signs(kind) ? { signature: { key: KEY.privateJwk, signatureAgent: SIGNATURE_AGENT } } : {}),
+      signature: { key: KEY.privateJwk, signatureAgent: SIGNATURE_AGENT },
     });
     plugin.addSitemaps(doors.flatMap((door) => door.namedSitemaps ?? []).map((url) => urlOf(site, url)));
     // The origins that wait (Retry-After, crawl-delay) first, so their waits overlap the rest.
@@ -288,22 +286,20 @@ for (const kind of ALL_KINDS) {
       expect(audit.code).toBe(0);
     });
 
-    // Where the kind is not signed (attach() refuses signature there), there is no cell to skip.
-    if (signs(kind))
-      it("signed: every request the site saw verifies (Web Bot Auth), Heed's own fetches included", async () => {
-        const hits = ORIGINS.flatMap((name) => run.site[name].hits);
-        // Requests of a browser that reach no DevTools session in time to be signed: a WebSocket
-        // handshake (DevTools never pauses one), and what Chromium fetches on its own for a page
-        // (its favicon, a service worker's script: `Service-Worker: script`) as the page closes, released
-        // unsigned when the page's session ends. The crawlee reference names them.
-        const unsignable = (hit: Hit) =>
-          kind.traits.browser &&
-          (hit.headers.upgrade?.toLowerCase() === 'websocket' || hit.path === '/favicon.ico' || hit.headers['service-worker'] === 'script');
-        const signable = hits.filter((hit) => !unsignable(hit));
-        expect(signable.length).toBeGreaterThan(0);
-        const failed = await unverified(signable, KEY.publicJwk, SIGNATURE_AGENT);
-        expect(failed, `unsigned or unverified: ${failed.join('; ')}`).toEqual([]);
-      });
+    it("signed: every request the site saw verifies (Web Bot Auth), Heed's own fetches included", async () => {
+      const hits = ORIGINS.flatMap((name) => run.site[name].hits);
+      // What no client lets Heed sign: a WebSocket handshake (DevTools never pauses one; jsdom's
+      // `ws` makes and sends its headers in one call), and what Chromium fetches on its own for a
+      // page (its favicon, a service worker's script: `Service-Worker: script`) as the page closes,
+      // released unsigned when the page's session ends. The crawlee reference names them.
+      const unsignable = (hit: Hit) =>
+        hit.headers.upgrade?.toLowerCase() === 'websocket' ||
+        (kind.traits.browser && (hit.path === '/favicon.ico' || hit.headers['service-worker'] === 'script'));
+      const signable = hits.filter((hit) => !unsignable(hit));
+      expect(signable.length).toBeGreaterThan(0);
+      const failed = await unverified(signable, KEY.publicJwk, SIGNATURE_AGENT);
+      expect(failed, `unsigned or unverified: ${failed.join('; ')}`).toEqual([]);
+    });
 
     it('no disallowed URL reaches any origin but those of its gaps, and no request fails', () => {
       const gapLeaks = gapsOf(kind.id, MODULES.release).flatMap((gap) => gap.reaches);

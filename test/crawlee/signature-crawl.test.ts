@@ -4,15 +4,15 @@
  * of the key directory, the Host header as the authority): robots.txt, the sitemap, a
  * `requestsFromUrl` list, pages and their redirect hop to another host, `sendRequest()` and its hop
  * (Crawlee 4's clients are signed too: the contract suite verifies them on its releases).
- * PlaywrightCrawler and PuppeteerCrawler on Chromium: pages, hops, sub-resources, a popup. A
- * request without a valid signature fails the test. Crawlers whose requests Heed cannot all sign
- * (JSDOM running scripts) are refused at `attach()`.
+ * PlaywrightCrawler and PuppeteerCrawler on Chromium: pages, hops, sub-resources, a popup.
+ * JSDOMCrawler running scripts: what jsdom's own client sends. A request without a valid signature
+ * fails the test.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InvalidOptionsError, type Ed25519Jwk } from '@heed/manager';
+import { type Ed25519Jwk } from '@heed/manager';
 import { RobotsPlugin } from '@heed/crawlee';
 import { unverified as unverifiedRequests, writeKeyFile } from '../support/verify-signatures.js';
 import { has } from '../support/requirements.js';
@@ -219,15 +219,37 @@ describe('signature: every request of a Crawlee 3 crawl is signed for the host i
     );
   });
 
-  it.each([
-    [
-      'JSDOMCrawler with runScripts',
-      () => new crawleeJsdom.JSDOMCrawler({ runScripts: true, requestHandler: async () => {} }, freshConfig()),
-      /with runScripts, jsdom fetches scripts and stylesheets through its own client/,
-    ],
-  ] as const)('%s: attach() refuses signature rather than sign some requests and not others', async (_name, make, message) => {
-    const attempt = RobotsPlugin.attach(make(), { userAgent: UA, signature: { key, signatureAgent: AGENT } });
-    await expect(attempt).rejects.toBeInstanceOf(InvalidOptionsError);
-    await expect(RobotsPlugin.attach(make(), { userAgent: UA, signature: { key, signatureAgent: AGENT } })).rejects.toThrow(message);
+  it("JSDOMCrawler with runScripts: what jsdom's own client sends (stylesheet, frame, script, XHR and its hop to another host)", async () => {
+    reset();
+    a.routes.set(
+      '/scripted',
+      page(
+        'scripted',
+        [],
+        '',
+        `<link rel="stylesheet" href="${b.url('/style.css')}"><iframe src="/frame"></iframe><script src="${b.url('/script.js')}"></script>` +
+          `<script>const r = new XMLHttpRequest(); r.open('GET', '/xhr'); r.send();</script>`,
+      ),
+    );
+    a.routes.set('/frame', page('frame', []));
+    a.routes.set('/xhr', redirect(b.url('/api2')));
+    b.routes.set('/style.css', { headers: { 'content-type': 'text/css' }, body: 'p {}' });
+    b.routes.set('/script.js', { headers: { 'content-type': 'text/javascript' }, body: 'void 0;' });
+    const crawler = new crawleeJsdom.JSDOMCrawler(
+      {
+        runScripts: true,
+        maxRequestRetries: 0,
+        // The XHR's answer comes while the page is open.
+        requestHandler: async () => {
+          for (let i = 0; i < 100 && b.count('/api2') === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+        },
+      },
+      freshConfig(),
+    );
+    await RobotsPlugin.attach(crawler, { userAgent: UA, logSummary: false, sitemaps: false, signature: { key, signatureAgent: AGENT } });
+    await crawler.run([a.url('/scripted')]);
+    const paths = [...a.hits, ...b.hits].map((hit) => hit.path);
+    expect(paths).toEqual(expect.arrayContaining(['/scripted', '/frame', '/style.css', '/script.js', '/xhr', '/api2']));
+    expect(await unverified([a, b], publicJwk)).toEqual([]);
   });
 });

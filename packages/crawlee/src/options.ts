@@ -251,9 +251,9 @@ export const PLUGIN_OPTIONS = defineOptions(WHERE, {
    * `context.sendRequest()`, and Heed's own robots.txt, tdmrep.json, sitemap and `requestsFromUrl`
    * fetches. `{ key, signatureAgent, validitySecs }`: `key` the path of the private JWK
    * `heed keys generate` writes (or the JWK), `signatureAgent` the URL of your key directory. Every
-   * crawler kind on Crawlee 3 and 4; browsers on Chromium, where a WebSocket handshake is the one
-   * request DevTools cannot sign; `attach()` refuses it on JSDOMCrawler with `runScripts`, whose
-   * scripts and stylesheets jsdom fetches through a client Heed does not sign. A manager of your own
+   * crawler kind on Crawlee 3 and 4 (browsers on Chromium); a WebSocket handshake is the one
+   * request no client lets Heed sign (DevTools never pauses one; jsdom's `ws` builds and sends it in
+   * one call). A manager of your own
    * (`manager`) signs its fetches with its own `signature` option.
    * @default off (unsigned)
    */

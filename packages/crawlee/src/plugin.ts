@@ -20,14 +20,7 @@ import { requestListWarning } from './sources/request-lists.js';
 import { SkipLog } from './report/skip-log.js';
 import { Skips } from './report/skips.js';
 import { PluginStats, type RobotsPluginStats } from './report/stats.js';
-import {
-  crawleeRelease,
-  crawlerRelease,
-  isSupportedRelease,
-  kindOf,
-  SUPPORTED_CRAWLEE_RANGE,
-  type PublicCrawler,
-} from './taps/crawler-shape.js';
+import { crawleeRelease, crawlerRelease, isSupportedRelease, SUPPORTED_CRAWLEE_RANGE, type PublicCrawler } from './taps/crawler-shape.js';
 import { pickTap } from './taps/pick.js';
 import { crawlerFetchContext, unusableProxyScheme, withFetchContext } from './taps/proxy.js';
 import { assertQueueFree, PendingRequests, QueueHooks } from './taps/request-queue.js';
@@ -379,21 +372,5 @@ function checkAttach(crawler: AnyCrawler, options: RobotsPluginOptions) {
       'needs signature: sites charge only crawlers they can verify, so the price is offered with signed requests only. Add signature: { key, signatureAgent }.',
       'RobotsPlugin.attach()',
     );
-  const unsigned = resolved.signature === undefined ? undefined : unsignedBy(crawler);
-  if (unsigned !== undefined) throw new InvalidOptionsError('signature', unsigned, 'RobotsPlugin.attach()');
   return { resolved, release, resolvedRelease, tap };
-}
-
-/**
- * Why `crawler` would send requests `signature` cannot sign, if it would. Refused rather than half
- * signed: a site that verifies bots would see the same bot signed on some requests and not others.
- */
-function unsignedBy(crawler: object): string | undefined {
-  const kind = kindOf(crawler);
-  const supported =
-    'signs the requests of BasicCrawler (sendRequest), HttpCrawler, CheerioCrawler, FileDownload, JSDOMCrawler without runScripts, ' +
-    'and the browser crawlers on Chromium';
-  if (kind === 'jsdom' && (crawler as { runScripts?: unknown }).runScripts === true)
-    return `${supported}; with runScripts, jsdom fetches scripts and stylesheets through its own client, which is not signed yet. Leave signature out, or runScripts off.`;
-  return undefined;
 }

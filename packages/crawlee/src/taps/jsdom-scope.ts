@@ -14,6 +14,8 @@ export interface PageScope {
   readonly pageUrl: () => string;
   /** What its sub-resources go out under; `undefined` leaves them to the loader. */
   readonly userAgent: () => string | undefined;
+  /** The signature headers of a request to a URL (option `signature`); `undefined`: unsigned. */
+  readonly sign: ((url: string) => Record<string, string>) | undefined;
 }
 
 export const pageScope = new AsyncLocalStorage<PageScope>();

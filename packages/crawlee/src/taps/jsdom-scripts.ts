@@ -24,7 +24,14 @@
  *   meets a redirect before it follows it: the hop is held until checked; a disallowed one ends the
  *   request with an error (the XHR's `error`, the element's `error`) instead.
  *
- * Each is patched once per jsdom, and judges only inside a page scope with `blockSubresources`.
+ * - `Request.prototype._performRequest` (the same module), which builds each request jsdom's client
+ *   sends, the first and each redirect hop: with `signature`, it is built with the signature
+ *   headers for its own URL (the loader's stylesheets, frames and scripts, XHR), as got's hook signs
+ *   a page. A WebSocket handshake is not signed: jsdom opens it through `ws`, with headers made and
+ *   sent inside one call no patch point reaches (as in a browser, whose DevTools never pause one).
+ *
+ * Each is patched once per jsdom, and acts only inside a page scope: the checks with
+ * `blockSubresources`, the signature with `signature`.
  */
 import type { Checked } from '../guard/checkpoints.js';
 import { pageScope, type PageScope } from './jsdom-scope.js';
@@ -47,6 +54,7 @@ interface SocketImpl {
 /** jsdom's HTTP client (`living/helpers/http-request.js`) as far as it is used: an EventEmitter. */
 interface ClientRequest {
   readonly currentURL: string;
+  _requestOptions: { readonly headers?: Record<string, unknown> };
   readonly followRedirects?: boolean;
   readonly _currentRequest?: { readonly destroyed?: boolean };
   emit(event: 'error', error: Error): boolean;
@@ -63,7 +71,7 @@ interface JsdomClient {
   readonly xhrUtils: { dispatchError(xhr: XhrImpl): void };
   readonly domException: { create(globalObject: unknown, args: [string, string]): Error };
   readonly webSocket: { init?: (impl: SocketImpl) => void };
-  readonly request: { prototype: { _processResponse: ProcessResponse } };
+  readonly request: { prototype: { _processResponse: ProcessResponse; _performRequest: (this: ClientRequest) => void } };
 }
 
 const OPENED = 1;
@@ -83,6 +91,7 @@ export function patchJsdomClient(require: NodeJS.Require): boolean {
   patchXhr(client);
   patchWebSocket(client);
   patchRedirects(client);
+  patchSigning(client);
   return true;
 }
 
@@ -101,7 +110,8 @@ function jsdomClient(require: NodeJS.Require): JsdomClient | undefined {
       typeof client.xhrUtils.dispatchError === 'function' &&
       typeof client.domException.create === 'function' &&
       typeof (client.webSocket as { implementation?: unknown }).implementation === 'function' &&
-      typeof client.request?.prototype?._processResponse === 'function';
+      typeof client.request?.prototype?._processResponse === 'function' &&
+      typeof client.request.prototype._performRequest === 'function';
     return found ? client : undefined;
   } catch {
     return undefined;
@@ -229,5 +239,22 @@ function patchRedirects({ request }: JsdomClient): void {
         this.emit('error', new Error(`redirect to ${target} not followed: checking robots.txt failed`));
       },
     );
+  };
+}
+
+function patchSigning({ request }: JsdomClient): void {
+  const perform = request.prototype._performRequest;
+  request.prototype._performRequest = function (this: ClientRequest) {
+    const sign = pageScope.getStore()?.sign;
+    if (sign === undefined || !/^https?:/i.test(this.currentURL)) return perform.call(this);
+    // Built from options with the signature for this hop's URL; the options jsdom keeps (its
+    // redirects add a Referer to their headers) stay unsigned, so each hop is signed afresh.
+    const options = this._requestOptions;
+    this._requestOptions = { ...options, headers: { ...options.headers, ...sign(this.currentURL) } };
+    try {
+      perform.call(this);
+    } finally {
+      this._requestOptions = options;
+    }
   };
 }

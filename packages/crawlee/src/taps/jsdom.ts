@@ -19,13 +19,16 @@
  *
  * What jsdom sends from its own HTTP client rather than through the loader (the redirect hops of a
  * sub-resource; with `runScripts` the page's XMLHttpRequest and WebSocket connections) is checked
- * by `jsdom-scripts.ts`, in the same scope. When jsdom's internals it patches cannot be found,
- * `attach()` logs that those go unchecked.
+ * by `jsdom-scripts.ts`, in the same scope, which also signs them (option `signature`). When
+ * jsdom's internals it patches cannot be found, `attach()` logs that those go unchecked, or fails
+ * with `signature`: they would go unsigned.
  */
 import { createRequire } from 'node:module';
+import { InvalidOptionsError } from '@heed/parser';
 import type { RobotsGuard } from '../guard/guard.js';
 import { kindOf, type ContextInternals, type PublicCrawler, type RequestInternals } from './crawler-shape.js';
 import { userAgentIn } from './identify.js';
+import { requestSigning } from './sign-requests.js';
 import { pageScope, type PageScope } from './jsdom-scope.js';
 import { patchJsdomClient } from './jsdom-scripts.js';
 import { jsdomRequireOf, jsdomResourceLoader, type ResourceFetch, type ResourceLoaderClass } from './v3/internals.js';
@@ -37,8 +40,11 @@ type Around = (context: ContextInternals, next: (context: ContextInternals) => P
 
 /** Whether the plugin has anything to do with a JSDOM page's sub-resources. */
 function watchesSubresources(guard: RobotsGuard): boolean {
-  return guard.options.blockSubresources || guard.options.identifyPages;
+  return guard.options.blockSubresources || guard.options.identifyPages || signs(guard);
 }
+
+/** Whether what jsdom's own client sends is signed (option `signature`). */
+const signs = (guard: RobotsGuard) => guard.options.signature !== undefined;
 
 /**
  * Crawlee 3: installs the sub-resource check and user-agent for a JSDOMCrawler (its jsdom found by
@@ -51,7 +57,7 @@ export function attachJsdomHooks(crawler: PublicCrawler, guard: RobotsGuard, wra
   const loader = require === undefined ? undefined : jsdomResourceLoader(require);
   if (require === undefined || loader === undefined) return;
   patchLoader(loader);
-  if (guard.options.blockSubresources && !patchJsdomClient(require)) guard.log.warning(CLIENT_NOT_FOUND);
+  patchClient(require, guard);
   wrapRequestHandling((context, next) =>
     pageScope.run(
       scopeOf(guard, context.request, () => context.request.loadedUrl ?? context.request.url),
@@ -78,7 +84,7 @@ export function attachJsdomHooksV4(crawler: object, guard: RobotsGuard): boolean
   const loader = jsdomResourceLoader(require);
   if (loader === undefined) return false;
   patchLoader(loader);
-  if (guard.options.blockSubresources && !patchJsdomClient(require)) guard.log.warning(CLIENT_NOT_FOUND);
+  patchClient(require, guard);
   const parse = c.parseContent.bind(crawler);
   c.parseContent = (context) => {
     const answered = (context as { response?: { url?: unknown } }).response?.url;
@@ -86,6 +92,22 @@ export function attachJsdomHooksV4(crawler: object, guard: RobotsGuard): boolean
     return pageScope.run(scopeOf(guard, context.request, pageUrl), () => parse(context));
   };
   return true;
+}
+
+/**
+ * Puts jsdom's own HTTP client behind the checks (`blockSubresources`) and the signature
+ * (`signature`). Signing cannot be left half done: without its patch points `attach()` fails.
+ */
+function patchClient(require: NodeJS.Require, guard: RobotsGuard): void {
+  if (!guard.options.blockSubresources && !signs(guard)) return;
+  if (patchJsdomClient(require)) return;
+  if (signs(guard))
+    throw new InvalidOptionsError(
+      'signature',
+      "this JSDOMCrawler's jsdom is not one Heed knows (checked against jsdom 26): the requests of its own HTTP client (scripts, stylesheets, frames, XMLHttpRequest) could not be signed. Leave signature out for this crawler",
+      'RobotsPlugin.attach()',
+    );
+  guard.log.warning(CLIENT_NOT_FOUND);
 }
 
 /** What `attach()` logs when jsdom's own HTTP client (the XHR, WebSocket and redirect patch points) was not found. */
@@ -98,7 +120,7 @@ function scopeOf(guard: RobotsGuard, request: RequestInternals, pageUrl: () => s
     if (!guard.options.identifyPages) return undefined;
     return userAgentIn((request as { headers?: Record<string, unknown> }).headers) ?? guard.options.userAgent;
   };
-  return { guard, pageUrl, userAgent };
+  return { guard, pageUrl, userAgent, sign: requestSigning(guard.options) };
 }
 
 function patchLoader(loader: ResourceLoaderClass): void {
