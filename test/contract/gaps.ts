@@ -101,16 +101,6 @@ export const GAPS: readonly Gap[] = [
     reaches: [],
     stalls: true,
   })),
-  {
-    door: 'nofollow',
-    kind: 'adaptive-browser',
-    releases: ['3.13.0'],
-    reason:
-      "Crawlee 3.13's AdaptivePlaywrightCrawler in browser rendering: a link of a page whose robots meta tag says `nofollow` " +
-      "reached the site in the suite's crawl on 3.13.0 (3.18 holds); not yet traced.",
-    reaches: ['/nofollowed'],
-    intermittent: true,
-  },
   { door: 'websocket', kind: 'puppeteer', reason: PUPPETEER_WEBSOCKETS, reaches: ['/private/ws'] },
   { door: 'worker-websocket', kind: 'puppeteer', reason: PUPPETEER_WEBSOCKETS, reaches: ['/private/worker-ws'] },
   {

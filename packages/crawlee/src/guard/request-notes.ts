@@ -30,6 +30,11 @@ export interface RequestNote {
   usage: UsageReport | undefined;
   /** The skip the request was stopped for mid-navigation, until it is reported. */
   blocked: SkipEvent | undefined;
+  /**
+   * The browser page and answer of a page an AdaptivePlaywrightCrawler rendered, while it is
+   * handled: Crawlee 3.13's browser rendering hands its handler neither.
+   */
+  rendered?: { readonly page: unknown; readonly response: unknown } | undefined;
 }
 
 /** The URLs requests were checked for before their fetch, by request (a weak map's methods, over the notes). */

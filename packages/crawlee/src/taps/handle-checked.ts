@@ -47,5 +47,6 @@ export async function handleChecked(
     // Its handling has ended: what was read of the page is let go.
     note.page = undefined;
     note.usage = undefined;
+    note.rendered = undefined;
   }
 }

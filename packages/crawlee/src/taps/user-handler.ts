@@ -10,7 +10,7 @@ import { UsageReport } from '@heed/manager';
 import type { RobotsGuard } from '../guard/guard.js';
 import type { PageInfo } from '../guard/request-notes.js';
 import type { SitemapFeeder } from '../sitemaps/feeder.js';
-import type { ContextInternals, Handler, LogInternals, PublicCrawler } from './crawler-shape.js';
+import { pageOf, type ContextInternals, type Handler, type LogInternals, type PublicCrawler } from './crawler-shape.js';
 import { readPageInfo } from './page-info.js';
 import { payPerCrawl } from './pay-per-crawl.js';
 import type { EnqueueScope, QueueHooks } from './request-queue.js';
@@ -95,7 +95,7 @@ export function hookUserHandler(
         }
       }
     }
-    const reading = readsPages ? readPage(context) : undefined;
+    const reading = readsPages ? readPage(collects ? withRenderedPage(context, guard) : context) : undefined;
     if (reading === undefined && !readsUsage) return handOver(handler, context);
     return (async () => {
       await reading;
@@ -106,6 +106,17 @@ export function hookUserHandler(
 }
 
 type Transform = (request: { url: string }) => unknown;
+
+/**
+ * An AdaptivePlaywrightCrawler handler's context as read for the page's robots meta tags and
+ * headers: where the release's browser rendering hands the handler no page and no answer (3.13),
+ * the ones its navigation noted (`rendered`) stand in.
+ */
+function withRenderedPage(context: ContextInternals, guard: RobotsGuard): ContextInternals {
+  const rendered = guard.notes.peek(context.request)?.rendered;
+  if (rendered === undefined || pageOf(context) !== undefined || context.response !== undefined) return context;
+  return Object.create(context, { page: { value: rendered.page }, response: { value: rendered.response } }) as ContextInternals;
+}
 
 /**
  * A page's `enqueueLinks` whose links are collected before the queue: a link the page does not let

@@ -17,7 +17,7 @@
 import { uncheckedMessage } from '../../guard/checkpoints.js';
 import type { RobotsGuard } from '../../guard/guard.js';
 import type { SitemapFeeder } from '../../sitemaps/feeder.js';
-import { kindOf, type ContextInternals, type PublicCrawler } from '../crawler-shape.js';
+import { kindOf, pageOf, type ContextInternals, type PublicCrawler } from '../crawler-shape.js';
 import { handleChecked } from '../handle-checked.js';
 import { gotHops } from '../send-request.js';
 import type { QueueHooks } from '../request-queue.js';
@@ -35,9 +35,9 @@ export async function attachBasicHooks(
   feeder: SitemapFeeder | undefined,
 ): Promise<void> {
   queue.wrap(await crawler.getRequestQueue());
-  hookNavigation(crawler, guard, queue);
-  hookRequestHandling(crawler, guard, queue);
   const collects = collectsLinks(crawler);
+  hookNavigation(crawler, guard, queue, collects);
+  hookRequestHandling(crawler, guard, queue);
   hookUserHandler((wrap) => wrapUserHandler(crawler, wrap), guard.log, guard, queue, collects);
   if (collects) propagateStops(crawler, (error) => error instanceof NavigationStopped);
   // A crawler run a second time may open a new default queue; wrap whichever it reads now.
@@ -45,10 +45,16 @@ export async function attachBasicHooks(
   hookAddRequests(crawler, queue);
 }
 
-function hookNavigation(crawler: PublicCrawler, guard: RobotsGuard, queue: QueueHooks): void {
+function hookNavigation(crawler: PublicCrawler, guard: RobotsGuard, queue: QueueHooks, collects: boolean): void {
   const hooks = navigationHooks(crawler);
   if (hooks === undefined) return;
   const { checkpoints, notes, clock } = guard;
+  // AdaptivePlaywrightCrawler's browser rendering: the page and its answer, for the handler's context
+  // of releases that hand it neither (3.13), whose robots meta tags and X-Robots-Tag would go unread.
+  if (collects)
+    hooks.post.push((context: ContextInternals) => {
+      notes.of(context.request).rendered = { page: pageOf(context), response: context.response };
+    });
   // A page answered 402 Payment Required: a skip with its price, before Crawlee reads the status (an
   // HTTP crawler fails a page whose body it cannot parse, and retries it). Unshifted before the hook
   // below, which then runs first: a navigation already stopped ends as that stop.
