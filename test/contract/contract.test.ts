@@ -74,10 +74,21 @@ const urlOf = (site: DoorSite, url: SiteUrl) => site[url.origin].url(url.path);
 const hitsOf = (site: DoorSite, url: SiteUrl) => site[url.origin].count(url.path);
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function settle(site: DoorSite, expected: Expectation, skips: readonly SkipEvent[]): Promise<void> {
+/**
+ * Keeps a door's page open until what it asks for while open has come: its allowed twins
+ * (`whileOpen`), and the skip events of what it asks for and is refused (a navigation, a hop, a
+ * sub-resource): a browser short of CPU may ask for them well after the page's handler began, and
+ * a page closed first would take them with it. `gapless`: the cell has no gap, whose requests may
+ * never come.
+ */
+async function settle(site: DoorSite, expected: Expectation, skips: readonly SkipEvent[], gapless: boolean): Promise<void> {
   const deadline = Date.now() + OPEN_WAIT_MS;
   const reached = () => (expected.whileOpen ?? []).every((url) => hitsOf(site, url) > 0);
-  const skipped = () => (expected.skippedWhileOpen ?? []).every((url) => skips.some((skip) => skip.url === urlOf(site, url)));
+  const refusedInPage = gapless
+    ? expected.blocked.filter((blocked) => blocked.stage === 'redirect' || blocked.stage === 'subresource')
+    : [];
+  const awaited = [...(expected.skippedWhileOpen ?? []), ...refusedInPage];
+  const skipped = () => awaited.every((url) => skips.some((skip) => skip.url === urlOf(site, url)));
   while (Date.now() < deadline && !(reached() && skipped())) await pause(50);
   await pause(LEAK_WAIT_MS);
 }
@@ -106,7 +117,7 @@ async function crawl(kind: Kind, modules: CrawleeModules): Promise<Crawl> {
           const door = doorOfPage.get(url);
           if (door === undefined) return;
           await door.onPage?.[new URL(url).pathname]?.(actions, { site, note: (key, value) => void notes.set(key, value) });
-          await settle(site, door.expect(kind.traits), skips);
+          await settle(site, door.expect(kind.traits), skips, gapOf(door.id, kind.id, modules.release) === undefined);
         },
       },
       modules,
