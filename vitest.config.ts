@@ -16,7 +16,7 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
-    setupFiles: ['test/support/network-guard.ts', 'test/support/quiet-crawlers.ts'],
+    setupFiles: ['test/support/network-guard.ts', 'test/support/quiet-crawlers.ts', 'test/support/fresh-crawlee.ts'],
     // What a passing test prints is left out of the log; a failing test's output is shown with it.
     silent: 'passed-only',
     // The log lists a file's tests only when one took longer than this: the slow ones worth knowing.
@@ -34,6 +34,12 @@ export default defineConfig({
     // two). No test here bounds a time that load can stretch: costs are counted (calls, turns,
     // bytes, requests), deadlines are 10× the idle time, and timing ratios live in test:stress.
     // `--expose-gc`: memory tests read the heap after a collection.
-    poolOptions: { forks: { maxForks: 3, minForks: 1, execArgv: ['--expose-gc'] } },
+    // Files share their worker (`isolate: false`): each fork loads Crawlee, got and the packages'
+    // sources once, not once per file (a ninth of the suite's wall time, and of its CPU). What a
+    // file could leave behind for the next is reset before each one (test/support/fresh-crawlee.ts;
+    // the one module mock loads its modules afresh). `minForks` equals `maxForks`: vitest 3 ends a
+    // run whose shared workers were started and stopped on demand with "Terminating worker thread".
+    isolate: false,
+    poolOptions: { forks: { maxForks: 3, minForks: 3, isolate: false, execArgv: ['--expose-gc'] } },
   },
 });

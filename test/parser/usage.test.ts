@@ -18,7 +18,10 @@ import { parseUsageHeader } from '../../packages/parser/src/usage/header.js';
 import { parseDictionary } from '../../packages/parser/src/usage/structured-fields.js';
 
 // The same parser, with a count of the Content-Usage dictionaries it parses: a hostile file's cost is
-// counted in work done, not timed.
+// counted in work done, not timed. Test files share their worker (vitest.config.ts), so an earlier
+// file may have loaded the parser's modules already, bound to the uncounted function: they are
+// loaded afresh for this file, after the mock.
+vi.hoisted(() => vi.resetModules());
 vi.mock('../../packages/parser/src/usage/content-usage.js', async (importOriginal) => {
   const real = await importOriginal<typeof import('../../packages/parser/src/usage/content-usage.js')>();
   return { ...real, parseContentUsageRule: vi.fn(real.parseContentUsageRule) };
