@@ -246,6 +246,9 @@ function lateContinue<S>(session: S, late: LateRequest): S {
   return session;
 }
 
+/** What `/img-chain` loads: images, one behind a redirect to a disallowed path. */
+const IMAGE_CHAIN = ['/img-hop', '/img-hop-ok', '/private/img.png', '/img-ok.png'];
+
 /** Paths of `origin` the server saw, robots.txt left out. */
 function seen(origin: SiteOrigin): string[] {
   return origin.paths().filter((path) => path !== '/robots.txt');
@@ -359,13 +362,20 @@ describe
 
 describe.skipIf(!has('chromium', 'test/crawlee/browser-doors.test.ts')).each([
   ['PlaywrightCrawler', makePlaywright(true)],
+  ['PlaywrightCrawler without DevTools (as on Firefox, WebKit)', makePlaywright(false)],
   ['PuppeteerCrawler', makePuppeteer],
-] as const)('%s without blockSubresources', (_name, make) => {
+] as const)('%s without blockSubresources, under a crawl-delay', (_name, make) => {
   let doors: Doors;
+  let holdMs = 0;
 
   beforeAll(async () => {
     doors = await startDoors();
-    await crawl(doors, make, false, ['/open-same', '/img-chain']);
+    doors.a.routes.set('/robots.txt', text('User-agent: *\nCrawl-delay: 0.4\nDisallow: /private\n'));
+    doors.a.routes.set('/favicon.ico', { status: 404, body: '' });
+    const loop = watchEventLoop();
+    await crawl(doors, make, false, ['/chain-ok', '/open-same', '/popup-ok', '/img-chain']);
+    holdMs = loop.longestMs();
+    loop.stop();
   }, 60_000);
 
   afterAll(async () => {
@@ -378,34 +388,14 @@ describe.skipIf(!has('chromium', 'test/crawlee/browser-doors.test.ts')).each([
     expect(doors.a.count('/popup-ok')).toBeGreaterThan(0);
     expect(seen(doors.a)).toContain('/private/img.png');
   });
-});
-
-describe.skipIf(!has('chromium', 'test/crawlee/browser-doors.test.ts')).each([
-  ['PlaywrightCrawler', makePlaywright(true)],
-  ['PlaywrightCrawler without DevTools (as on Firefox, WebKit)', makePlaywright(false)],
-  ['PuppeteerCrawler', makePuppeteer],
-] as const)('%s: redirect hops and popups keep the crawl-delay', (_name, make) => {
-  let doors: Doors;
-  let holdMs = 0;
-
-  beforeAll(async () => {
-    doors = await startDoors();
-    doors.a.routes.set('/robots.txt', text('User-agent: *\nCrawl-delay: 0.4\nDisallow: /private\n'));
-    doors.a.routes.set('/favicon.ico', { status: 404, body: '' });
-    const loop = watchEventLoop();
-    await crawl(doors, make, false, ['/chain-ok', '/open-same', '/popup-ok']);
-    holdMs = loop.longestMs();
-    loop.stop();
-  }, 60_000);
-
-  afterAll(async () => {
-    await doors?.site.close();
-  });
 
   it('every request to the origin (pages, each hop, popups) at least its delay after the last one', () => {
-    // Policy files are exempt; the browser's own favicon request is a page resource, not a crawl request.
-    const hits = doors.a.hits.filter((hit) => hit.path !== '/robots.txt' && hit.path !== '/favicon.ico');
-    expect(hits.map((hit) => hit.path)).toEqual(expect.arrayContaining(['/chain-ok', '/ok3', '/final', '/popup-hop', '/popup-ok']));
+    // Policy files are exempt; sub-resources (the browser's own favicon request, the images of
+    // /img-chain and their hops) are a page's resources, not crawl requests.
+    const hits = doors.a.hits.filter((hit) => !['/robots.txt', '/favicon.ico', ...IMAGE_CHAIN].includes(hit.path));
+    expect(hits.map((hit) => hit.path)).toEqual(
+      expect.arrayContaining(['/chain-ok', '/ok3', '/final', '/popup-hop', '/popup-ok', '/img-chain']),
+    );
     const gaps = hits.slice(1).map((hit, i) => ({ to: hit.path, gap: hit.at - hits[i]!.at }));
     // The site stamps a request when its event loop reads it, in the crawler's own busy process: a
     // stamp comes late by as long as that loop was held, and the next gap looks that much shorter

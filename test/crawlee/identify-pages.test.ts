@@ -61,20 +61,21 @@ const kinds: Record<string, { make: (options: Options) => unknown; browser?: tru
 };
 
 /**
- * The User-Agent the site saw for each page path (robots.txt aside); with `awaited`, each page's
- * handler waits (10 s at most) until these paths were requested (what a popup loads).
+ * The User-Agent the site saw for each page path (robots.txt aside); a page whose path is in
+ * `awaited` is handled until the paths listed for it were requested (what a popup loads; 10 s at most).
  */
 async function crawl(
   kind: string,
   pluginOptions: Options,
   requests: unknown[],
-  awaited: readonly string[] = [],
+  awaited: Readonly<Record<string, readonly string[]>> = {},
 ): Promise<Map<string, string>> {
   const origin = site.origins[0]!;
   origin.hits.length = 0;
-  const requestHandler = async () => {
+  const requestHandler = async ({ request }: { request: { url: string } }) => {
+    const wanted = awaited[new URL(request.url).pathname] ?? [];
     const deadline = Date.now() + 10_000;
-    while (Date.now() < deadline && !awaited.every((path) => origin.hits.some((h) => h.path === path)))
+    while (Date.now() < deadline && !wanted.every((path) => origin.hits.some((h) => h.path === path)))
       await new Promise((r) => setTimeout(r, 50));
   };
   const crawler = kinds[kind]!.make({ maxRequestRetries: 0, requestHandler }) as Parameters<typeof RobotsPlugin.attach>[0];
@@ -87,24 +88,48 @@ async function crawl(
   return new Map(origin.hits.filter((h) => h.path !== '/robots.txt').map((h) => [h.path, h.userAgent]));
 }
 
+/** What `/opens` opens: popups (one loading a stylesheet, one redirected) and a `target=_blank` page. */
+const OPENED = ['/popup', '/popup.css', '/popup-hop', '/popup-after-hop', '/blank-page'];
+
+/**
+ * A browser kind crawls once per setting of `identifyPages`, with its plain pages and the page that
+ * opens others together (a browser's launch is most of a crawl's cost); the tests read what the
+ * site saw. Tests of a file run one after another, so no two crawls share the site at once.
+ */
+const browserCrawls = new Map<string, Promise<Map<string, string>>>();
+function browserCrawl(kind: string, identifyPages: boolean): Promise<Map<string, string>> {
+  const key = `${kind} ${identifyPages}`;
+  let crawled = browserCrawls.get(key);
+  if (crawled === undefined) {
+    const origin = site.origins[0]!;
+    const requests = [origin.url('/'), { url: origin.url('/mine'), headers: { 'User-Agent': 'MyOwn/2.0' } }, origin.url('/opens')];
+    crawled = crawl(kind, identifyPages ? {} : { identifyPages: false }, requests, { '/opens': OPENED });
+    browserCrawls.set(key, crawled);
+  }
+  return crawled;
+}
+
 describe.each(Object.keys(kinds))('%s', (kind) => {
   const skip = kinds[kind]!.browser === true && !has('chromium', `test/crawlee/identify-pages.test.ts, ${kind}`);
   it.skipIf(skip)(
     "sends pages under the plugin's userAgent, and a request's own User-Agent as given",
     async () => {
       const origin = site.origins[0]!;
-      const seen = await crawl(kind, {}, [origin.url('/'), { url: origin.url('/mine'), headers: { 'User-Agent': 'MyOwn/2.0' } }]);
+      const seen = kinds[kind]!.browser
+        ? await browserCrawl(kind, true)
+        : await crawl(kind, {}, [origin.url('/'), { url: origin.url('/mine'), headers: { 'User-Agent': 'MyOwn/2.0' } }]);
       expect(seen.get('/')).toBe(UA);
       expect(seen.get('/mine')).toBe('MyOwn/2.0');
     },
     60_000,
   );
 
-  // One browser kind is enough to show the option off: a browser crawl is slow.
-  it.skipIf(skip || kind === 'PuppeteerCrawler')(
+  it.skipIf(skip)(
     "leaves pages to Crawlee's browser header with identifyPages: false",
     async () => {
-      const seen = await crawl(kind, { identifyPages: false }, [site.origins[0]!.url('/')]);
+      const seen = kinds[kind]!.browser
+        ? await browserCrawl(kind, false)
+        : await crawl(kind, { identifyPages: false }, [site.origins[0]!.url('/')]);
       expect(seen.get('/')).toMatch(BROWSER);
     },
     60_000,
@@ -113,20 +138,11 @@ describe.each(Object.keys(kinds))('%s', (kind) => {
 
 describe.each(['PlaywrightCrawler', 'PuppeteerCrawler'])('%s: pages a crawled page opens', (kind) => {
   const skip = !has('chromium', `test/crawlee/identify-pages.test.ts, ${kind} popups`);
-  const opened = ['/popup', '/popup.css', '/popup-hop', '/popup-after-hop', '/blank-page'];
-  const crawlOpeners = (options: Options) =>
-    crawl(
-      kind,
-      options,
-      ['/opens', '/blank'].map((path) => site.origins[0]!.url(path)),
-      opened,
-    );
-
   it.skipIf(skip)(
     "sends popups and target=_blank pages under the plugin's userAgent: their redirect hops and sub-resources too",
     async () => {
-      const seen = await crawlOpeners({});
-      for (const path of opened) expect([path, seen.get(path)]).toEqual([path, UA]);
+      const seen = await browserCrawl(kind, true);
+      for (const path of OPENED) expect([path, seen.get(path)]).toEqual([path, UA]);
     },
     60_000,
   );
@@ -134,8 +150,8 @@ describe.each(['PlaywrightCrawler', 'PuppeteerCrawler'])('%s: pages a crawled pa
   it.skipIf(skip)(
     "leaves them to the browser's user-agent with identifyPages: false",
     async () => {
-      const seen = await crawlOpeners({ identifyPages: false });
-      for (const path of opened) expect([path, seen.get(path)]).toEqual([path, expect.stringMatching(BROWSER)]);
+      const seen = await browserCrawl(kind, false);
+      for (const path of OPENED) expect([path, seen.get(path)]).toEqual([path, expect.stringMatching(BROWSER)]);
     },
     60_000,
   );
@@ -149,7 +165,7 @@ describe('JSDOMCrawler: sub-resources', () => {
       'JSDOMCrawler',
       options,
       [origin.url('/styled'), { url: origin.url('/styled-own'), headers: { 'User-Agent': 'MyOwn/2.0' } }],
-      awaited,
+      { '/styled': awaited, '/styled-own': awaited },
     );
   };
 
