@@ -24,6 +24,7 @@ function flakyManager(): RobotsManagerLike {
         line: 0,
         record: { status: 'unavailable', httpStatus: 404, fetchedAt: 0, ageMs: 0 },
         explain: () => undefined,
+        rule: () => undefined,
       };
     },
     sitemaps: async () => {

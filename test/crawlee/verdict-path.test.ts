@@ -1,8 +1,8 @@
 /**
  * The check a crawl makes: every URL costs one verdict (`decide()`, or `decideCached()` when its
- * origin is already loaded); what decided in detail
- * (`verdict.explain()`: rule and groups) is worked out only for a URL that is skipped, and the skip
- * event still names the deciding line and rule.
+ * origin is already loaded); the deciding rule (`verdict.rule()`) is read only for a URL that is
+ * skipped, and the skip event names the deciding line and rule. `verdict.explain()` (the groups, an
+ * object for every line of the file, which the cached file would keep) is never asked for.
  */
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,13 +23,16 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 describe("the plugin's check of each URL", () => {
-  it('asks explain() only for the URL it skips, whose skip event names the rule', async () => {
+  it('asks rule() only for the URL it skips, whose skip event names the rule, and never explain()', async () => {
     const manager = new RobotsManager({ userAgent: UA });
     const calls = { decide: 0 };
-    const checked: string[] = [];
+    const ruled: string[] = [];
+    const explained: string[] = [];
     const watch = (verdict: Verdict, url: string): Verdict => {
       const explain = verdict.explain.bind(verdict);
-      verdict.explain = () => (checked.push(url), explain());
+      verdict.explain = () => (explained.push(url), explain());
+      const rule = verdict.rule.bind(verdict);
+      verdict.rule = () => (ruled.push(url), rule());
       return verdict;
     };
     const decide = manager.decide.bind(manager);
@@ -58,8 +61,9 @@ describe("the plugin's check of each URL", () => {
       { url: `${origin}/private/x`, reason: 'rules', line: 2, rule: { directive: 'disallow', pattern: '/private' } },
     ]);
     expect(calls.decide).toBeGreaterThanOrEqual(4);
-    // Only skips need the explanation: however often Crawlee re-checks, never for the allowed URLs.
-    expect(checked.length).toBeGreaterThanOrEqual(1);
-    expect(new Set(checked)).toEqual(new Set([`${origin}/private/x`]));
+    // Only skips need the rule: however often Crawlee re-checks, never for the allowed URLs.
+    expect(ruled.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(ruled)).toEqual(new Set([`${origin}/private/x`]));
+    expect(explained).toEqual([]);
   });
 });

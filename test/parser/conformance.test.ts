@@ -47,7 +47,10 @@ describe.each(files)('%s', (file) => {
     const expected = c.canonical_expected ?? c.expected;
     const line = c.canonical_matching_line ?? c.matching_line;
     const robots = parseRobotsTxt(body(c), c.options);
+    // The deciding rule read by its line (a skip report's), before explain() builds the groups.
+    const ruleAtLine = robots.ruleAt(robots.decide(url, c.ua).line);
     const verdict = robots.explain(url, c.ua);
+    expect(ruleAtLine).toEqual(verdict.rule);
     expect({ allowed: verdict.allowed, line: verdict.line }).toEqual({ allowed: expected === 'ALLOWED', line });
     expect(robots.isAllowed(url, c.ua)).toBe(verdict.allowed);
     // The crawler's check (no group or rule objects) gives the same verdict, reason and line.

@@ -205,6 +205,24 @@ describe('invariants', () => {
     );
   });
 
+  it("ruleAt(decide().line) is explain().rule, read before the file's groups were built", () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(robotsText, fc.uint8Array({ maxLength: 1000 })),
+        fc.array(url, { minLength: 1, maxLength: 5 }),
+        productTokens,
+        (body, targets, agent) => {
+          for (const target of targets) {
+            const robots = parseRobotsTxt(body);
+            const rule = robots.ruleAt(robots.decide(target, agent).line);
+            expect(rule).toEqual(robots.explain(target, agent).rule);
+          }
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
   it('isAllowed is explain().allowed on random bytes too', () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 1000 }), url, productTokens, (bytes, target, agent) => {

@@ -7,7 +7,7 @@ import type { RobotsManager } from '@heed/manager';
 
 /**
  * The subset of `RobotsManager` the plugin calls: `decide()` for every URL (its verdicts are used
- * as they are; `explain()` only for a skip). `usage` is needed only with the `purposes` option
+ * as they are; `rule()` only for a skip). `usage` is needed only with the `purposes` option
  * (attach() says so when it is missing). `crawlClock` shares crawl-delay and `Retry-After` with
  * every process on the same store; without it each crawler keeps its own clock. `decideCached` is
  * optional: with it, links of origins already known are judged without a promise each; without it,

@@ -5,7 +5,7 @@
  * worked out only when asked (`explain()`): a crawler needs it for the URLs it skips, not for every
  * URL it checks.
  */
-import type { ProductTokens, RobotsTxt, RuleDetail, RuleVerdict } from '@heed/parser';
+import type { ProductTokens, RobotsTxt, Rule, RuleDetail, RuleVerdict } from '@heed/parser';
 import type { VerdictReason } from './policy.js';
 import type { RobotsRecordStatus } from './record.js';
 
@@ -48,6 +48,13 @@ export interface Verdict extends RuleVerdict<VerdictReason> {
    * kept.
    */
   explain(): RuleDetail | undefined;
+  /**
+   * The deciding rule alone (its directive, its pattern as written and as matched, its line), read
+   * from the parsed file by {@link line}; `undefined` when no rule decided or the status policy did.
+   * What a report of a skip needs: unlike {@link explain}, it builds no object for the file's
+   * other lines, which the in-process cache would then hold for as long as it holds the file.
+   */
+  rule(): Rule | undefined;
 }
 
 /**
@@ -79,6 +86,11 @@ export class ManagerVerdict implements Verdict {
       this.#detail = rule === undefined ? { groups, matchedBy, path } : { rule, groups, matchedBy, path };
     }
     return this.#detail;
+  }
+
+  rule(): Rule | undefined {
+    if (this.#robots === undefined || this.line === 0) return undefined;
+    return this.#detail === undefined ? this.#robots.ruleAt(this.line) : this.#detail.rule;
   }
 }
 

@@ -58,10 +58,7 @@ class DirectiveCollector {
         const current = this.current;
         if (current === undefined) return;
         current.closed = true;
-        const plain = !NEEDS_DECODING.test(valueBytes);
-        const pattern = plain ? valueBytes : byteStringToText(valueBytes);
-        const normalizedPattern = plain ? valueBytes : escapeBytes(valueBytes);
-        current.rules.push({ directive, pattern, normalizedPattern, line });
+        current.rules.push(ruleOf(directive, line, valueBytes));
         return;
       }
       case 'sitemap':
@@ -84,6 +81,14 @@ class DirectiveCollector {
   result(): Directives {
     return { groups: this.groups.map(freezeGroup), sitemaps: this.sitemaps, others: this.others };
   }
+}
+
+/** The rule of an `allow` or `disallow` line whose pattern, as written, is the byte string `valueBytes`. */
+export function ruleOf(directive: 'allow' | 'disallow', line: number, valueBytes: string): Rule {
+  const plain = !NEEDS_DECODING.test(valueBytes);
+  const pattern = plain ? valueBytes : byteStringToText(valueBytes);
+  const normalizedPattern = plain ? valueBytes : escapeBytes(valueBytes);
+  return { directive, pattern, normalizedPattern, line };
 }
 
 /** Builds groups, sitemaps and other directives from the tokenizer's records. */

@@ -2,9 +2,9 @@
  * `RobotsTxt`: a parsed robots.txt file. Parsing keeps the groups; the rule set of each user-agent
  * is compiled the first time that agent asks, and cached on the object.
  */
-import { compileAgent, materializeTable, type CompiledAgent, type Directives } from './compile.js';
+import { compileAgent, materializeTable, ruleOf, type CompiledAgent, type Directives } from './compile.js';
 import { decodeUnreserved } from './escape.js';
-import { buildTable, MAX_BODY_BYTES, type DirectiveTable } from './table.js';
+import { buildTable, LINE_SHIFT, MAX_BODY_BYTES, readRow, rowHead, type DirectiveTable } from './table.js';
 import { defineOptions, option, type OptionsInput } from './options/index.js';
 import { DEFAULT_MAX_BYTES, prepareBody } from './tokenize.js';
 import type { RuleVerdict, Explanation, Group, OtherDirective, Rule } from './types.js';
@@ -195,6 +195,30 @@ export class RobotsTxt {
   crawlDelay(productToken: ProductTokens): number | undefined {
     for (const group of this.groupsFor(productToken)) {
       if (group.crawlDelay !== undefined) return group.crawlDelay;
+    }
+    return undefined;
+  }
+
+  /**
+   * The `allow` or `disallow` rule on `line` (1-based, as verdicts give it), read from the parsed
+   * file without building its groups: what a report of a verdict needs (the pattern as written and
+   * as matched) at the cost of one rule object, where {@link explain} builds an object for every
+   * line of the file once. `undefined` when the line holds no rule.
+   */
+  ruleAt(line: number): Rule | undefined {
+    const { rows, count } = this.table;
+    // Rows are in file order, one directive a line: a binary search by line.
+    let low = 0;
+    let high = count - 1;
+    while (low <= high) {
+      const middle = (low + high) >>> 1;
+      const at = rowHead(rows, middle) >>> LINE_SHIFT;
+      if (at < line) low = middle + 1;
+      else if (at > line) high = middle - 1;
+      else {
+        const row = readRow(this.table, middle);
+        return row.directive === 'allow' || row.directive === 'disallow' ? ruleOf(row.directive, row.line, row.raw) : undefined;
+      }
     }
     return undefined;
   }

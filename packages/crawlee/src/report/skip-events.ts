@@ -132,7 +132,13 @@ export function skipFromVerdict(verdict: Verdict | CheckFailure, stage: SkipStag
   const reason: SkipReason =
     verdict.reason === 'unreachable' || verdict.reason === 'stale-copy' || verdict.reason === 'invalid-url' ? verdict.reason : 'rules';
   const httpStatus = verdict.record.httpStatus;
-  const rule = reason === 'rules' || reason === 'stale-copy' ? verdict.explain()?.rule : undefined;
+  // A manager of the user's own, written before verdicts had `rule()`, still gets its rule reported.
+  const rule =
+    reason === 'rules' || reason === 'stale-copy'
+      ? typeof verdict.rule === 'function'
+        ? verdict.rule()
+        : verdict.explain()?.rule
+      : undefined;
   return {
     ...base,
     reason,
