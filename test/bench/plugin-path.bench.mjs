@@ -417,12 +417,14 @@ if (section('memory')) {
       await store.set(origin, okRecord(origin, typicalBuffers[i % typicalBuffers.length], now), 86_400_000);
     const manager = new RobotsManager({ userAgent: UA, store, log: quiet, cacheSize: COUNT, maxCacheBytes: 2 ** 30 });
     await manager.prefetch(origins);
-    // Each skip's rule is read, as the plugin reports it.
-    for (const origin of origins)
+    // Each origin's crawl-delay is asked for and each skip's rule read, as the plugin does.
+    for (const origin of origins) {
+      sink += (await manager.crawlDelay(`${origin}/`, TOKEN)) ?? 0;
       for (let k = 0; k < CHECKS; k++) {
         const verdict = await manager.decide(`${origin}${paths[k]}`, TOKEN);
         sink += verdict.allowed ? 1 : SKIP_DETAIL === 'explain' ? (verdict.explain()?.rule?.line ?? 0) : (verdict.rule()?.line ?? 0);
       }
+    }
     gc();
     gc();
     samples.push((used() - before) / COUNT);
@@ -433,7 +435,7 @@ if (section('memory')) {
   const bytes = median(samples);
   const line = `${Math.round(bytes).toLocaleString('en-US')} B (rounds ${samples.map((s) => Math.round(s).toLocaleString('en-US')).join(', ')})`;
   rows.push({
-    measure: `Memory per cached origin after ${CHECKS} plugin-path checks (record kept for the store + parsed file + compiled agent + decisions handed out, each skip's rule read with ${SKIP_DETAIL === 'rule' ? '`verdict.rule()`, as the plugin does' : '`verdict.explain()`'}), typical ~2 KB file`,
+    measure: `Memory per cached origin after ${CHECKS} plugin-path checks (record kept for the store + parsed file + compiled agent + decisions handed out, the crawl-delay asked for, each skip's rule read with ${SKIP_DETAIL === 'rule' ? '`verdict.rule()`, as the plugin does' : '`verdict.explain()`'}), typical ~2 KB file`,
     value: line,
     target: '—',
     met: undefined,

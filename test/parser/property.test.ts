@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseRobotsTxt, productToken, type RobotsTxt } from '@heed/parser';
+import { parseRobotsTxt, productToken, type ProductTokens, type RobotsTxt } from '@heed/parser';
 
 const ORIGIN = 'https://example.com';
 
@@ -220,6 +220,31 @@ describe('invariants', () => {
         },
       ),
       { numRuns: 500 },
+    );
+  });
+
+  it('crawlDelay() is the first crawl-delay of the groups that apply, as groupsFor() reads them', () => {
+    // Crawl-delay lines anywhere: between a group's user-agent lines, after its rules, before any
+    // group, repeated, invalid.
+    const line = fc.constantFrom(
+      'User-agent: HeedBot',
+      'User-agent: *',
+      'User-agent: other',
+      'Disallow: /x',
+      'Allow: /y',
+      'Sitemap: https://example.com/s.xml',
+      ...['1', '2.5', ' 3 ', '.5', '0', 'x', '-1', '', '1e3'].map((value) => `Crawl-delay: ${value}`),
+    );
+    const token = fc.constantFrom<ProductTokens>('HeedBot', 'other', 'nobody', ['other', 'HeedBot'], ['nobody']);
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 14 }), token, (lines, agent) => {
+        const text = lines.join('\n');
+        const expected = parseRobotsTxt(text)
+          .groupsFor(agent)
+          .find((group) => group.crawlDelay !== undefined)?.crawlDelay;
+        expect(parseRobotsTxt(text).crawlDelay(agent)).toBe(expected);
+      }),
+      { numRuns: 2_000 },
     );
   });
 

@@ -191,7 +191,13 @@ export interface CompiledAgent {
    * the matcher, then one for "no rule matched" (at index `matcher.size`).
    */
   verdicts?: (RuleVerdict | undefined)[];
-  /** The groups as objects, selected the first time `explain()` or `crawlDelay()` needs them. */
+  /**
+   * The crawl-delay of the groups that apply: the first valid `crawl-delay` line of the first of
+   * them that has one, found in the same walk as the rules, so that a crawler asking for it builds
+   * no group objects.
+   */
+  readonly crawlDelay: number | undefined;
+  /** The groups as objects, selected the first time `explain()` or `groupsFor()` needs them. */
   groups?: readonly Group[];
   /** The usage rules compiled from `usageRows`, the first time `usage()` needs them. */
   usage?: UsageRules;
@@ -238,6 +244,8 @@ export function compileAgent(table: DirectiveTable, tokens: readonly string[], o
   let group = -1; // the current group's index, counted as materializeTable counts groups
   const specificGroups: number[] = [];
   const globalGroups: number[] = [];
+  // The first valid crawl-delay of each group that has one (few do), by group index.
+  let delays: Map<number, number> | undefined;
   // Only files with usage lines pay for their grouping.
   const usage: UsageGrouping | undefined = table.hasUsage
     ? { open: false, closed: true, specific: false, global: false, specificRows: [], globalRows: [], preamble: [] }
@@ -283,6 +291,11 @@ export function compileAgent(table: DirectiveTable, tokens: readonly string[], o
       if (usage !== undefined) usage.closed = true;
       if (groupSpecific) specific.push(i);
       else if (groupGlobal) global.push(i);
+    } else if (kind === KIND['crawl-delay']) {
+      // A crawl-delay line belongs to the group it is in, wherever in it (materializeTable's reading).
+      if (group === -1 || delays?.has(group) === true) continue;
+      const delay = parseCrawlDelay(byteStringToText(text.slice(rowStart(text, rows, i), rowEnd(rows, i))));
+      if (delay !== undefined) (delays ??= new Map()).set(group, delay);
     } else if (usage !== undefined && kind >= KIND['content-usage']) {
       if (usage.open) {
         usage.closed = true;
@@ -297,9 +310,15 @@ export function compileAgent(table: DirectiveTable, tokens: readonly string[], o
   const indices = chooseGroups(specificGroups, globalGroups);
   // The same user-agent lines name the token in both groupings, so `anySpecific` chooses for both.
   const usageRows = usage === undefined ? NO_ROWS : [...(anySpecific ? usage.specificRows : usage.globalRows), ...usage.preamble];
+  let crawlDelay: number | undefined;
+  for (const index of delays === undefined ? NO_ROWS : indices) {
+    crawlDelay = delays?.get(index);
+    if (crawlDelay !== undefined) break;
+  }
   return {
     matcher: RuleMatcher.fromTable(table, chosen, options.decodeUnreservedEscapes),
     matchedBy: matchedBy(anySpecific, anyGlobal),
+    crawlDelay,
     groupIndices: indices.length === 1 ? (indices[0] as number) : indices.length === 0 ? NO_ROWS : indices.slice(),
     usageRows,
   };

@@ -193,10 +193,7 @@ export class RobotsTxt {
 
   /** The crawl-delay in seconds of the groups that apply to `productToken` (a token or a list), if one is set. */
   crawlDelay(productToken: ProductTokens): number | undefined {
-    for (const group of this.groupsFor(productToken)) {
-      if (group.crawlDelay !== undefined) return group.crawlDelay;
-    }
-    return undefined;
+    return this.compiled(productToken).crawlDelay;
   }
 
   /**
