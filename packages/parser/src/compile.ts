@@ -33,12 +33,18 @@ interface GroupDraft {
 
 const NEEDS_DECODING = /[%\x80-\xff]/;
 
-/** Builds groups, sitemaps and other directives from directive lines, in file order. */
+/**
+ * Builds groups, sitemaps and other directives from directive lines, in file order. With `wanted`,
+ * the rules of the other groups are left out (their groups are still counted, so indices stay
+ * those of the whole file).
+ */
 class DirectiveCollector {
   private readonly groups: GroupDraft[] = [];
   private readonly sitemaps: string[] = [];
   private readonly others: OtherDirective[] = [];
   private current: GroupDraft | undefined;
+
+  constructor(private readonly wanted?: ReadonlySet<number>) {}
 
   /** `key` is only read for crawl-delay and other keys, so it is passed as a thunk. */
   add(directive: DirectiveKind, line: number, valueBytes: string, key: () => string): void {
@@ -58,7 +64,7 @@ class DirectiveCollector {
         const current = this.current;
         if (current === undefined) return;
         current.closed = true;
-        current.rules.push(ruleOf(directive, line, valueBytes));
+        if (this.wanted === undefined || this.wanted.has(current.index)) current.rules.push(ruleOf(directive, line, valueBytes));
         return;
       }
       case 'sitemap':
@@ -117,6 +123,25 @@ export function materializeTable(table: DirectiveTable): Directives {
     else collector.add(row.directive, row.line, row.value, () => '');
   }
   return collector.result();
+}
+
+/**
+ * The groups at `indices` (as `Group#index`) as objects, in file order, built from the table
+ * without objects for the file's other lines: what `explain()` shows of a file whose other groups
+ * nobody asked for.
+ */
+export function materializeGroups(table: DirectiveTable, indices: readonly number[]): Group[] {
+  const wanted = new Set(indices);
+  const collector = new DirectiveCollector(wanted);
+  for (let i = 0; i < table.count; i++) {
+    const kind = rowHead(table.rows, i) & 7;
+    // Only the lines that make or fill a group: its agents, its rules and its crawl-delay.
+    if (kind !== KIND['user-agent'] && kind !== KIND.allow && kind !== KIND.disallow && kind !== KIND['crawl-delay']) continue;
+    const row = readRow(table, i);
+    if (row.directive === 'allow' || row.directive === 'disallow') collector.add(row.directive, row.line, row.raw, () => '');
+    else collector.add(row.directive, row.line, row.value, () => '');
+  }
+  return collector.result().groups.filter((group) => wanted.has(group.index));
 }
 
 function freezeGroup(draft: GroupDraft): Group {

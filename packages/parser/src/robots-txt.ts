@@ -2,7 +2,7 @@
  * `RobotsTxt`: a parsed robots.txt file. Parsing keeps the groups; the rule set of each user-agent
  * is compiled the first time that agent asks, and cached on the object.
  */
-import { compileAgent, materializeTable, ruleOf, type CompiledAgent, type Directives } from './compile.js';
+import { compileAgent, materializeGroups, materializeTable, ruleOf, type CompiledAgent, type Directives } from './compile.js';
 import { decodeUnreserved } from './escape.js';
 import { buildTable, LINE_SHIFT, MAX_BODY_BYTES, readRow, rowHead, type DirectiveTable } from './table.js';
 import { defineOptions, option, type OptionsInput } from './options/index.js';
@@ -234,7 +234,12 @@ export class RobotsTxt {
   private appliedGroups(productToken: ProductTokens, compiled: CompiledAgent): readonly Group[] {
     // The groups the compiled rules came from: one selection decides both.
     const indices = compiled.groupIndices;
-    compiled.groups ??= typeof indices === 'number' ? [this.groups[indices] as Group] : indices.map((index) => this.groups[index] as Group);
+    if (compiled.groups !== undefined) return compiled.groups;
+    const list = typeof indices === 'number' ? [indices] : indices;
+    // The file's groups when they are built already (`groups` was read); else these groups alone, so
+    // that a parsed file kept in a cache does not grow by an object for every line it holds.
+    compiled.groups =
+      this.directives === undefined ? materializeGroups(this.table, list) : list.map((index) => this.groups[index] as Group);
     return compiled.groups;
   }
 
