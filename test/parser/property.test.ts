@@ -248,6 +248,17 @@ describe('invariants', () => {
     );
   });
 
+  it("sitemaps read from the table are the sitemaps of the file's objects", () => {
+    fc.assert(
+      fc.property(fc.oneof(robotsText, fc.uint8Array({ maxLength: 1000 })), (body) => {
+        const fromObjects = parseRobotsTxt(body);
+        void fromObjects.groups;
+        expect(parseRobotsTxt(body).sitemaps).toEqual(fromObjects.sitemaps);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('isAllowed is explain().allowed on random bytes too', () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 1000 }), url, productTokens, (bytes, target, agent) => {

@@ -20,7 +20,7 @@ import { originOf } from './origin.js';
 import { freezeTokens, productTokenProblem, resolveOptions, type ResolvedOptions, type RobotsManagerOptions } from './options.js';
 import type { EffectivePolicy, VerdictReason } from './policy.js';
 import type { RobotsRecord, RobotsRecordStatus } from './record.js';
-import { allowedBy, robotsKind, verdictOf, type RobotsRules } from './loader/robots-file.js';
+import { allowedBy, robotsKind, verdictOf, type LoadedRobots, type RobotsRules } from './loader/robots-file.js';
 import { madeBy, RecentVerdicts } from './recent-verdicts.js';
 import { invalidUrlVerdict, type Verdict } from './verdict.js';
 import { SnapshotKeeper } from './snapshots/keeper.js';
@@ -119,10 +119,15 @@ export class RobotsManager {
       isClosed: () => this.closed,
     };
     this.snapshots = new SnapshotKeeper(this.store, context.log);
-    this.robots = new OriginFileLoader(robotsKind(this.options, this.snapshots), context, {
-      maxEntries: this.options.cacheSize,
-      maxBytes: this.options.maxCacheBytes,
-    });
+    // A verdict explained later counts its file again (robots-file.ts): late-bound, as the loader is made with the kind.
+    this.robots = new OriginFileLoader(
+      robotsKind(this.options, this.snapshots, (origin) => this.robots.recountKey(origin)),
+      context,
+      {
+        maxEntries: this.options.cacheSize,
+        maxBytes: this.options.maxCacheBytes,
+      },
+    );
     this.tdmrep = new OriginFileLoader(tdmrepKind, context, TDMREP_CACHE);
   }
 
@@ -150,7 +155,9 @@ export class RobotsManager {
     const entry = origin === undefined ? undefined : this.robots.cached(origin);
     if (entry === undefined) return this.decideWith(url, token, origin).then(allowedOf);
     // A warm check answers with one of two settled promises: no verdict is built for a boolean.
-    return allowedBy(entry, url, token) ? ALLOWED : DISALLOWED;
+    const allowed = allowedBy(entry, url, token);
+    this.robots.recount(entry);
+    return allowed ? ALLOWED : DISALLOWED;
   }
 
   /**
@@ -179,7 +186,7 @@ export class RobotsManager {
       const origin = originOf(url);
       const entry = origin === undefined ? undefined : this.robots.cached(origin);
       if (entry === undefined) return this.decideWith(url, token, origin, fetch);
-      return Promise.resolve(verdictOf(entry, url, token));
+      return Promise.resolve(this.verdictOf(entry, url, token));
     } catch (error) {
       // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
       return Promise.reject(error);
@@ -206,7 +213,7 @@ export class RobotsManager {
     const entry = this.robots.cached(origin);
     if (entry === undefined) return undefined;
     if (known !== undefined && madeBy(known, entry)) return known;
-    const verdict = verdictOf(entry, url, token);
+    const verdict = this.verdictOf(entry, url, token);
     this.recentVerdicts.remember(url, verdict);
     return verdict;
   }
@@ -217,7 +224,17 @@ export class RobotsManager {
       return invalidUrlVerdict(url, token);
     }
     const entry = await this.robots.load(origin, 'decide', fetch);
-    return verdictOf(entry, url, token);
+    return this.verdictOf(entry, url, token);
+  }
+
+  /**
+   * The verdict of a loaded origin, its file counted again if the check made it grow (its rules
+   * compiled, a verdict built), as explaining the verdict later will.
+   */
+  private verdictOf(entry: LoadedRobots, url: string, token: ProductTokens): Verdict {
+    const verdict = verdictOf(entry, url, token);
+    this.robots.recount(entry);
+    return verdict;
   }
 
   /**
@@ -249,8 +266,9 @@ export class RobotsManager {
       if (this.closed) throw new ManagerClosedError('usage');
       throw new InvalidUrlError(url);
     }
-    const robots = await this.rulesOf(url, 'usage', query.fetch);
-    return usageReport(url, origin, robots, tokens, query.purposes, async (at) => (await this.tdmrep.load(at, 'usage', query.fetch)).value);
+    return this.withRules(url, 'usage', query.fetch, (robots) =>
+      usageReport(url, origin, robots, tokens, query.purposes, async (at) => (await this.tdmrep.load(at, 'usage', query.fetch)).value),
+    );
   }
 
   /**
@@ -258,8 +276,7 @@ export class RobotsManager {
    * `fetch` as for {@link decide}.
    */
   async sitemaps(url: string, fetch?: FetchContext): Promise<readonly string[]> {
-    const robots = await this.rulesOf(url, 'sitemaps', fetch);
-    return robots?.sitemaps ?? [];
+    return this.withRules(url, 'sitemaps', fetch, (robots) => robots?.sitemaps ?? []);
   }
 
   /**
@@ -269,8 +286,7 @@ export class RobotsManager {
    */
   async crawlDelay(url: string, productToken?: ProductTokens, fetch?: FetchContext): Promise<number | undefined> {
     const token = productToken === undefined ? this.options.productToken : this.tokensOf(productToken);
-    const robots = await this.rulesOf(url, 'crawlDelay', fetch);
-    return robots?.crawlDelay(token);
+    return this.withRules(url, 'crawlDelay', fetch, (robots) => robots?.crawlDelay(token));
   }
 
   /**
@@ -385,13 +401,25 @@ export class RobotsManager {
     if (this.ownsStore) await this.store.close?.();
   }
 
-  private async rulesOf(url: string, method: string, fetch: FetchContext | undefined): Promise<RobotsTxt | undefined> {
+  /**
+   * `read` of the parsed robots.txt of `url`'s origin (undefined when no rules are in force or the URL
+   * has no origin), the file counted again after it, as reading may have made it grow.
+   */
+  private async withRules<T>(
+    url: string,
+    method: string,
+    fetch: FetchContext | undefined,
+    read: (robots: RobotsTxt | undefined) => T | Promise<T>,
+  ): Promise<T> {
     const origin = originOf(url);
     if (origin === undefined) {
       if (this.closed) throw new ManagerClosedError(method);
-      return undefined;
+      return read(undefined);
     }
-    return (await this.robots.load(origin, method, fetch)).value.robots;
+    const entry = await this.robots.load(origin, method, fetch);
+    const result = await read(entry.value.robots);
+    this.robots.recount(entry);
+    return result;
   }
 
   /**

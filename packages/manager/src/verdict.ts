@@ -58,6 +58,12 @@ export interface Verdict extends RuleVerdict<VerdictReason> {
 }
 
 /**
+ * What to do once a verdict of a parsed file was explained: the manager counts the file again in its
+ * cache, as explaining built objects it keeps. Keyed by the file, so no verdict carries a callback.
+ */
+export const whenExplained = new WeakMap<RobotsTxt, () => void>();
+
+/**
  * A verdict as the manager hands it out. The parsed file and the worked-out detail are private
  * fields (`#`): they are not data of the verdict, so they stay out of its keys, JSON and equality.
  */
@@ -84,6 +90,7 @@ export class ManagerVerdict implements Verdict {
     if (this.#detail === undefined) {
       const { rule, groups, matchedBy, path } = this.#robots.explain(this.url, this.productToken);
       this.#detail = rule === undefined ? { groups, matchedBy, path } : { rule, groups, matchedBy, path };
+      whenExplained.get(this.#robots)?.();
     }
     return this.#detail;
   }

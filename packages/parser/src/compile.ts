@@ -144,6 +144,17 @@ export function materializeGroups(table: DirectiveTable, indices: readonly numbe
   return collector.result().groups.filter((group) => wanted.has(group.index));
 }
 
+/** The non-empty `sitemap:` values of the table, in file order, as {@link materializeTable} reads them. */
+export function sitemapsOf(table: DirectiveTable): string[] {
+  const sitemaps: string[] = [];
+  for (let i = 0; i < table.count; i++) {
+    if ((rowHead(table.rows, i) & 7) !== KIND.sitemap) continue;
+    const value = table.text.slice(rowStart(table.text, table.rows, i), rowEnd(table.rows, i));
+    if (value.length > 0) sitemaps.push(byteStringToText(value));
+  }
+  return sitemaps;
+}
+
 function freezeGroup(draft: GroupDraft): Group {
   const group = { index: draft.index, line: draft.line, agents: draft.agents, rules: draft.rules };
   return draft.crawlDelay === undefined ? group : { ...group, crawlDelay: draft.crawlDelay };

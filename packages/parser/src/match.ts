@@ -21,6 +21,7 @@
  * against a 2,000-byte URL.
  */
 import { CandidateIndex } from './match/candidates.js';
+import { OBJECT, SLOT, STRING, stringsBytes, typedArrayBytes } from './match/held-bytes.js';
 import {
   ALLOWS,
   ALTERNATIVE,
@@ -134,6 +135,24 @@ export class RuleMatcher {
       rules.push(shape);
     }
     return new RuleMatcher(source.text, source.rows, rules);
+  }
+
+  /**
+   * The bytes this matcher holds (see match/held-bytes.ts). `tableText`: the text of the table it was
+   * compiled from, which it shares unless its patterns were decoded into a text of their own.
+   */
+  heldBytes(tableText: string): number {
+    let bytes = OBJECT + 12 * SLOT + OBJECT; // the matcher and its path classes
+    bytes += typedArrayBytes(this.spans) + typedArrayBytes(this.seconds) + typedArrayBytes(this.masks) + typedArrayBytes(this.partMasks);
+    bytes += OBJECT + SLOT * this.segments.length;
+    for (const pieces of this.segments) if (pieces !== undefined) bytes += stringsBytes(pieces);
+    for (const part of this.parts) bytes += part.heldBytes();
+    if (this.shared !== undefined) bytes += this.shared.heldBytes();
+    const groups = this.groups;
+    if (groups !== undefined)
+      bytes += OBJECT + typedArrayBytes(groups.starts) + typedArrayBytes(groups.rules) + typedArrayBytes(groups.masks);
+    if (this.text !== tableText) bytes += STRING + this.text.length + typedArrayBytes(this.rows);
+    return bytes;
   }
 
   /** Number of distinct compiled rules. */

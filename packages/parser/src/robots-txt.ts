@@ -2,7 +2,8 @@
  * `RobotsTxt`: a parsed robots.txt file. Parsing keeps the groups; the rule set of each user-agent
  * is compiled the first time that agent asks, and cached on the object.
  */
-import { compileAgent, materializeGroups, materializeTable, ruleOf, type CompiledAgent, type Directives } from './compile.js';
+import { compileAgent, materializeGroups, materializeTable, ruleOf, sitemapsOf, type CompiledAgent, type Directives } from './compile.js';
+import { OBJECT, SLOT, STRING, stringsBytes, typedArrayBytes } from './match/held-bytes.js';
 import { decodeUnreserved } from './escape.js';
 import { buildTable, LINE_SHIFT, MAX_BODY_BYTES, readRow, rowHead, type DirectiveTable } from './table.js';
 import { defineOptions, option, type OptionsInput } from './options/index.js';
@@ -75,6 +76,10 @@ export class RobotsTxt {
   private lastKey: string | undefined;
   private lastAgent: CompiledAgent | undefined;
   private agents: Map<string, CompiledAgent> | undefined;
+  /** The `sitemap:` values, when they were asked for before the file's objects were built. */
+  private sitemapList: readonly string[] | undefined;
+  /** What this file holds so far, counted as each structure is built (see {@link heldBytes}). */
+  private held: number;
 
   constructor(input: string | Uint8Array, options?: ParseOptions) {
     const checked = PARSE_OPTIONS.resolve(options);
@@ -84,6 +89,21 @@ export class RobotsTxt {
     this.byteLength = prepared.byteLength;
     this.truncated = prepared.truncated;
     this.flags = (checked.decodeUnreservedEscapes ? DECODE_ESCAPES : 0) | (checked.implicitRobotsTxtAllow ? ROBOTS_TXT_ALLOWED : 0);
+    // This object and its table (one byte a character: the text is a byte string).
+    this.held = 2 * OBJECT + 10 * SLOT + STRING + this.table.text.length + typedArrayBytes(this.table.rows);
+  }
+
+  /**
+   * The bytes of heap this parsed file holds now, for a cache that bounds its memory in bytes: its
+   * directive table, then what checks build as they need it (the rules compiled for each token
+   * asked about, each verdict {@link decide} hands out, the groups {@link explain} shows, the
+   * objects of {@link groups}). Counted from the sizes of what each is made of, as it is built, and
+   * never below the heap they take on the shapes measured (from typical files to hostile 500 KiB
+   * ones): a cache can read it after each check and count the file again when it grew.
+   */
+  get heldBytes(): number {
+    // A tenth more for what the count does not see: V8's slack in what it allocates.
+    return Math.ceil(this.held * 1.1);
   }
 
   /**
@@ -102,7 +122,14 @@ export class RobotsTxt {
 
   /** Every `sitemap:` value, in file order. */
   get sitemaps(): readonly string[] {
-    return this.objects().sitemaps;
+    if (this.directives !== undefined) return this.directives.sitemaps;
+    // Read from the table alone: a crawler asks every file for its sitemaps, and the objects of
+    // every other line would stay with the file.
+    if (this.sitemapList === undefined) {
+      this.sitemapList = sitemapsOf(this.table);
+      this.held += stringsBytes(this.sitemapList);
+    }
+    return this.sitemapList;
   }
 
   /** Every other `key: value` line (`host`, `clean-param`, `crawl-delay`, ...), in file order. */
@@ -137,8 +164,15 @@ export class RobotsTxt {
     const { matcher } = compiled;
     const winner = matcher.decidingPosition(path);
     const at = winner === -1 ? matcher.size : winner;
-    const verdicts = (compiled.verdicts ??= new Array<RuleVerdict | undefined>(matcher.size + 1));
-    return verdicts[at] ?? (verdicts[at] = verdictAt(compiled, winner));
+    let verdicts = compiled.verdicts;
+    if (verdicts === undefined) {
+      verdicts = compiled.verdicts = new Array<RuleVerdict | undefined>(matcher.size + 1);
+      this.held += OBJECT + SLOT * (matcher.size + 1);
+    }
+    const known = verdicts[at];
+    if (known !== undefined) return known;
+    this.held += OBJECT;
+    return (verdicts[at] = verdictAt(compiled, winner));
   }
 
   /**
@@ -226,7 +260,10 @@ export class RobotsTxt {
   }
 
   private usageOf(path: string, crawlAllowed: boolean, compiled: CompiledAgent, asked: ProductTokens): UsageVerdict {
-    compiled.usage ??= UsageRules.compile(this.table, compiled.usageRows, (this.flags & DECODE_ESCAPES) !== 0);
+    if (compiled.usage === undefined) {
+      compiled.usage = UsageRules.compile(this.table, compiled.usageRows, (this.flags & DECODE_ESCAPES) !== 0);
+      this.held += compiled.usage.heldBytes();
+    }
     return compiled.usage.verdict(path, crawlAllowed, asked);
   }
 
@@ -238,13 +275,21 @@ export class RobotsTxt {
     const list = typeof indices === 'number' ? [indices] : indices;
     // The file's groups when they are built already (`groups` was read); else these groups alone, so
     // that a parsed file kept in a cache does not grow by an object for every line it holds.
-    compiled.groups =
-      this.directives === undefined ? materializeGroups(this.table, list) : list.map((index) => this.groups[index] as Group);
+    if (this.directives === undefined) {
+      compiled.groups = materializeGroups(this.table, list);
+      this.held += groupsBytes(compiled.groups);
+    } else compiled.groups = list.map((index) => this.groups[index] as Group);
+    this.held += OBJECT + SLOT * list.length;
     return compiled.groups;
   }
 
   private objects(): Directives {
-    this.directives ??= materializeTable(this.table);
+    if (this.directives === undefined) {
+      const directives = materializeTable(this.table);
+      this.directives = directives;
+      this.held += groupsBytes(directives.groups) + stringsBytes(directives.sitemaps) + OBJECT + SLOT * directives.others.length;
+      for (const other of directives.others) this.held += OBJECT + 2 * STRING + 2 * (other.key.length + other.value.length);
+    }
     return this.directives;
   }
 
@@ -284,6 +329,7 @@ export class RobotsTxt {
     let compiled = this.agents?.get(key);
     if (compiled === undefined) {
       compiled = compileAgent(this.table, tokens, { decodeUnreservedEscapes: (this.flags & DECODE_ESCAPES) !== 0 });
+      this.held += agentBytes(compiled, this.table.text);
       if (this.lastAgent !== undefined) {
         this.agents ??= new Map();
         if (this.agents.size >= MAX_CACHED_AGENTS) this.agents.clear();
@@ -322,6 +368,36 @@ function verdictAt(compiled: CompiledAgent, winner: number): RuleVerdict {
   if (winner === -1)
     return Object.freeze({ allowed: true, reason: compiled.matchedBy === 'none' ? 'no-group' : 'no-matching-rule', line: 0 });
   return Object.freeze({ allowed: compiled.matcher.allowsAt(winner), reason: 'rule', line: compiled.matcher.lineAt(winner) });
+}
+
+/** The bytes a compiled agent holds: its matcher, its group indices and usage rows, and the agents map's slot. */
+function agentBytes(compiled: CompiledAgent, tableText: string): number {
+  const indices = compiled.groupIndices;
+  return (
+    2 * OBJECT +
+    10 * SLOT +
+    compiled.matcher.heldBytes(tableText) +
+    SLOT * compiled.usageRows.length +
+    (typeof indices === 'number' ? 0 : OBJECT + SLOT * indices.length)
+  );
+}
+
+/**
+ * The bytes of group objects: each group, its agent and rule arrays (pushed to: room for 17 slots
+ * at first), its agent lines (value and token) and rules (the pattern as written, UTF-16 when it is
+ * not ASCII, and as matched, a string of its own when it differs).
+ */
+function groupsBytes(groups: readonly Group[]): number {
+  let bytes = OBJECT + SLOT * groups.length;
+  for (const group of groups) {
+    bytes += 3 * OBJECT + 2 * SLOT * Math.max(17, group.agents.length, group.rules.length);
+    for (const agent of group.agents) bytes += OBJECT + SLOT + 2 * STRING + 2 * (agent.value.length + agent.token.length);
+    for (const rule of group.rules) {
+      bytes += OBJECT + SLOT + STRING + 2 * rule.pattern.length;
+      if (rule.normalizedPattern !== rule.pattern) bytes += STRING + rule.normalizedPattern.length;
+    }
+  }
+  return bytes;
 }
 
 function ruleAtLine(groups: readonly Group[], line: number): Rule | undefined {

@@ -50,6 +50,8 @@ export interface FileKind<P> {
    * entry the cache held for the file, whose parsed form may be reused when the body is the same.
    */
   parse(key: string, record: RobotsRecord, policy: EffectivePolicy, previous: LoadedFile<P> | undefined): Parsed<P>;
+  /** The bytes a parsed form holds now, when it grows after it was counted (see {@link OriginFileLoader.recount}). */
+  heldBytes?(value: P): number;
   /** The warning logged when a file becomes unreachable, if the kind warns of it. */
   unreachableWarning?(origin: string, record: UnreachableRecord): string | undefined;
 }
@@ -191,6 +193,27 @@ export class OriginFileLoader<P> {
 
   stats(): LoadCounts & { readonly entries: number; readonly bytes: number; readonly inFlight: number } {
     return { ...this.counts, entries: this.entries.size, bytes: this.entries.calculatedSize, inFlight: this.flights.size };
+  }
+
+  /**
+   * Counts the cached `entry` again when its parsed form holds more than it was counted for (a
+   * check compiled its rules or built a verdict, a verdict was explained), so that the byte bound
+   * holds what is really held; least recently used files are evicted if it no longer fits, and a
+   * file that grew past the whole bound leaves the cache (the next check reads it from the store).
+   * A field read and a comparison when nothing grew: it runs after every check.
+   */
+  recount(entry: LoadedFile<P>): void {
+    const bytes = this.kind.heldBytes?.(entry.value);
+    if (bytes === undefined || bytes <= entry.valueBytes) return;
+    // Not if it was replaced or evicted meanwhile.
+    if (this.entries.peek(entry.key, { allowStale: true }) !== entry) return;
+    this.entries.set(entry.key, { ...entry, valueBytes: bytes }, { noUpdateTTL: true });
+  }
+
+  /** {@link recount} of the file cached for `key`, if one is. */
+  recountKey(key: string): void {
+    const entry = this.entries.peek(key, { allowStale: true });
+    if (entry !== undefined) this.recount(entry);
   }
 
   /** Every file held, stale ones too (an unreachable file waiting for its retry is still held). */

@@ -3,13 +3,12 @@
  * the origin, its parsed form the parser's `RobotsTxt`, and the verdicts `decide()` gives.
  */
 import { parseRobotsTxt, type ProductTokens, type RobotsTxt } from '@heed/parser';
-import { parsedBytes } from '../cache/sizes.js';
 import type { FileKind, LoadedFile } from './origin-file-loader.js';
 import type { ResolvedOptions } from '../options.js';
 import { robotsTxtUrl } from '../origin.js';
 import type { RobotsRecord } from '../record.js';
 import type { SnapshotKeeper } from '../snapshots/keeper.js';
-import { ManagerVerdict, type Verdict, type VerdictRecord } from '../verdict.js';
+import { ManagerVerdict, whenExplained, type Verdict, type VerdictRecord } from '../verdict.js';
 
 /** An origin's robots.txt as the cache holds it. */
 export interface RobotsRules {
@@ -28,7 +27,7 @@ export type LoadedRobots = LoadedFile<RobotsRules>;
  * snapshot id: worked out here, once per accepted record (a record read again with the same body
  * keeps its id), never per check.
  */
-export function robotsKind(options: ResolvedOptions, snapshots: SnapshotKeeper): FileKind<RobotsRules> {
+export function robotsKind(options: ResolvedOptions, snapshots: SnapshotKeeper, recount: (origin: string) => void): FileKind<RobotsRules> {
   return {
     name: 'robots.txt',
     keyOf: (origin) => origin,
@@ -50,10 +49,13 @@ export function robotsKind(options: ResolvedOptions, snapshots: SnapshotKeeper):
       if (sameBody && previous.value.robots !== undefined) {
         return { value: { robots: previous.value.robots, record: view, snapshot }, bytes: previous.valueBytes };
       }
-      const body = Buffer.from(policy.body, 'base64');
-      const robots = parseRobotsTxt(body, options.parseOptions);
-      return { value: { robots, record: view, snapshot }, bytes: parsedBytes(body, robots.directiveCount) };
+      const robots = parseRobotsTxt(Buffer.from(policy.body, 'base64'), options.parseOptions);
+      // Counted for what it holds now, its table; checks count it again as they make it grow, and
+      // so does explaining one of its verdicts.
+      whenExplained.set(robots, () => recount(key));
+      return { value: { robots, record: view, snapshot }, bytes: robots.heldBytes };
     },
+    heldBytes: (value) => value.robots?.heldBytes ?? 0,
     unreachableWarning: (origin, record) =>
       `robots.txt of ${origin} is unreachable (${record.problem.code}); ${
         record.lastGood === undefined ? 'its URLs are disallowed' : 'using the last good copy'

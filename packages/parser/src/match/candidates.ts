@@ -5,6 +5,7 @@
  * Every list keeps the entries in ascending order, which is precedence order: the matcher can stop
  * at the first entry that cannot beat the best rule found.
  */
+import { OBJECT, SLOT, STRING, typedArrayBytes } from './held-bytes.js';
 import { ASCII, NO_PATH, PREFIX_END, SPAN, START } from './layout.js';
 
 /**
@@ -110,6 +111,12 @@ export class CandidateIndex {
     }
     this.lists = new Int32Array(lists);
     this.checkIndexed = false;
+  }
+
+  /** The bytes this index holds (see held-bytes.ts). */
+  heldBytes(): number {
+    const buckets = this.buckets === undefined ? 0 : OBJECT + this.buckets.size * (4 * SLOT + STRING + KEY_LENGTH);
+    return OBJECT + typedArrayBytes(this.lists) + typedArrayBytes(this.bounds) + typedArrayBytes(this.bucketItems) + buckets;
   }
 
   /** The entries of a large set whose literal prefix starts as `path` does. */

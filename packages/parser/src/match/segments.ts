@@ -5,6 +5,7 @@
  * segments × path length) plus a few steps per segment of each rule tried, instead of (rules × path
  * length).
  */
+import { OBJECT, SLOT, stringsBytes, TYPED_ARRAY, typedArrayBytes } from './held-bytes.js';
 import { ANCHORED, END, FLAGS, PREFIX_END, SPAN, STAR } from './layout.js';
 
 /** Numbers per rule in {@link SharedSegments}' spans: segment offset, segment count, longest middle segment. */
@@ -221,6 +222,18 @@ export class SharedSegments {
   }
 
   /** The segments to walk of the `*` rule at position `i`: with an anchor, the last one is the tail, which the caller has checked ends the path. */
+  /**
+   * The bytes these searches hold, the scratch of a long path's check counted as made (it is, on
+   * the first such check, and kept): see held-bytes.ts.
+   */
+  heldBytes(): number {
+    const count = this.strings.length;
+    // The scratch: its object, six numbers and a table slot per segment, and the pair index.
+    const scratch = 2 * OBJECT + 6 * TYPED_ARRAY + 6 * 4 * count + SLOT * count;
+    const pairs = 2 * TYPED_ARRAY + 4 * (count + 1) + 4 * PAIRS_PER_SEGMENT * count;
+    return OBJECT + typedArrayBytes(this.spans) + typedArrayBytes(this.ids) + stringsBytes(this.strings) + scratch + pairs;
+  }
+
   private walkedCount(i: number, path: string, limit: number): number {
     const count = this.spans[i * SHARED_SPAN + 1] as number;
     return limit < path.length ? count - 1 : count;

@@ -13,6 +13,7 @@
  * first time the rule applies, so a hostile file of thousands of rules costs about what as many
  * Disallow rules cost.
  */
+import { OBJECT, SLOT } from '../match/held-bytes.js';
 import { decodeUnreserved, escapeBytes } from '../escape.js';
 import { RuleMatcher } from '../match.js';
 import { HAS_STAR, KIND, LINE_SHIFT, ROW, readRow, type DirectiveTable } from '../table.js';
@@ -21,6 +22,9 @@ import { parseContentSignal } from './content-signal.js';
 import { parseContentUsageRule, splitContentUsage } from './content-usage.js';
 import type { UsageStatement } from './statement.js';
 import { appliedStatement, combineStatements, UsageVerdict, type AppliedStatement, type UsageDecision } from './verdict.js';
+
+/** A parsed Content-Usage or Content-Signal statement: its object, its categories and their decisions. */
+const STATEMENT = 1_024;
 
 export class UsageRules {
   /** What the Content-Signal lines alone say: the answer wherever no Content-Usage rule matches. */
@@ -47,6 +51,16 @@ export class UsageRules {
       statements: Object.freeze(ordered.map((statement) => Object.freeze(appliedStatement(statement)))),
       decisions: Object.freeze(decisions),
     });
+  }
+
+  /**
+   * The bytes these rules hold, each statement counted as parsed (they are, as paths are checked):
+   * see match/held-bytes.ts.
+   */
+  heldBytes(): number {
+    let bytes = 6 * OBJECT + (this.matcher?.heldBytes(this.table.text) ?? 0) + STATEMENT * this.signals.length;
+    for (const rows of this.byPath.values()) bytes += OBJECT + 5 * SLOT + (SLOT + STATEMENT) * rows.length;
+    return bytes;
   }
 
   /** Compiles the usage lines at `rowIndices` of `table`. */
