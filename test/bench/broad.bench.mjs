@@ -1,0 +1,138 @@
+/**
+ * A broad crawl's robots.txt cache: many origins, each with its own real robots.txt, through one
+ * `RobotsManager`. Origins come from a store that makes each record up when asked (the real-file
+ * corpus of ../shared when it is there, else the repository's sample; each origin its own copy) and
+ * counts its reads, so the figures are the manager's alone: no network, no fetch.
+ *
+ * Per size, twice: at the default `maxCacheBytes` (64 MiB), and with a bound large enough to hold
+ * every origin:
+ *   - what the cache charges per origin, and what the heap (plus buffers) grew by per origin held;
+ *   - a first pass of 20 checks per origin, then a warm pass over all origins in turn (check k of
+ *     every origin, then check k + 1): µs per `decide()`, and the store reads of the warm pass (0
+ *     while every origin is held; one per check when more origins come in turn than fit).
+ * Printed with the growth ratios between sizes (the warm µs per check should stay flat while the
+ * origins fit; the heap per origin too).
+ *
+ *   node --expose-gc test/bench/broad.bench.mjs [--origins=500,2000,5000,20000] [--no-write]
+ *   npm run bench -- broad
+ *
+ * Writes the "## Broad crawls: the cache" section of BENCHMARKS.md unless --no-write.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { RobotsManager } from '../../packages/manager/dist/bundle.js';
+import { writeSection } from './crawl/report.mjs';
+
+const option = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const SIZES = (option('origins') ?? '500,2000,5000,20000').split(',').map(Number);
+const CHECKS = 20;
+const MiB = 1024 * 1024;
+const TITLE = '## Broad crawls: the cache';
+const quiet = { debug() {}, info() {}, warning() {}, error() {} };
+
+const shared = fileURLToPath(new URL('../../../shared/corpus/real-robots/', import.meta.url));
+const sample = fileURLToPath(new URL('../fixtures/real-robots-sample/', import.meta.url));
+const corpus = existsSync(shared) ? shared : sample;
+const files = readdirSync(corpus)
+  .sort()
+  .map((name) => readFileSync(corpus + name))
+  .filter((body) => body.length > 0);
+const meanBytes = files.reduce((sum, body) => sum + body.length, 0) / files.length;
+
+function memory() {
+  global.gc();
+  global.gc();
+  const m = process.memoryUsage();
+  return m.heapUsed + m.arrayBuffers;
+}
+
+/** A store that makes origin i's record from file i mod n when asked, and counts its reads. */
+function madeUpStore() {
+  const now = Date.now();
+  const store = {
+    reads: 0,
+    async get(origin) {
+      store.reads++;
+      const i = Number(/\d+/.exec(origin)[0]);
+      const body = Buffer.concat([files[i % files.length], Buffer.from(`\n# ${origin}\n`)]);
+      return {
+        version: 1,
+        origin,
+        status: 'ok',
+        httpStatus: 200,
+        fetchedAt: now,
+        expiresAt: now + 86_400_000,
+        body: body.toString('base64'),
+      };
+    },
+    async set() {},
+    async delete() {},
+  };
+  return store;
+}
+
+async function run(count, maxCacheBytes) {
+  const before = memory();
+  const store = madeUpStore();
+  const manager = new RobotsManager({ userAgent: 'HeedBot/1.0', store, log: quiet, cacheSize: Math.max(10_000, count), maxCacheBytes });
+  const origins = Array.from({ length: count }, (_, i) => `https://o${i}.example`);
+  for (const origin of origins) for (let k = 0; k < CHECKS; k++) await manager.decide(`${origin}/p/${k}?q=${k}`);
+  const { cache } = manager.stats();
+  const heldBytes = memory() - before;
+  store.reads = 0;
+  const start = process.cpuUsage();
+  for (let k = 0; k < CHECKS; k++) for (const origin of origins) await manager.decide(`${origin}/p/${k}?q=${k}`);
+  const cpu = process.cpuUsage(start);
+  const result = {
+    count,
+    held: cache.entries,
+    chargedPerOrigin: cache.bytes / cache.entries,
+    heapPerOrigin: heldBytes / cache.entries,
+    warmUs: (cpu.user + cpu.system) / (count * CHECKS),
+    warmReads: store.reads,
+  };
+  await manager.close();
+  return result;
+}
+
+const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
+// A first run, not counted: V8 compiles the manager's and the parser's code in it.
+await run(500, undefined);
+const rows = [];
+for (const [label, bound] of [
+  ['default (64 MiB)', undefined],
+  ['holds them all', 4096 * MiB],
+]) {
+  for (const count of SIZES) {
+    const r = await run(count, bound);
+    rows.push({ label, ...r });
+    console.log(
+      `${label}, ${count} origins: held ${r.held}, charged ${kb(r.chargedPerOrigin)} and heap ${kb(r.heapPerOrigin)} per origin, warm decide ${r.warmUs.toFixed(2)} µs, ${r.warmReads} store reads in ${count * CHECKS} warm checks`,
+    );
+  }
+}
+
+const ratio = (rowsOf, field) => {
+  const first = rowsOf[0];
+  const last = rowsOf.at(-1);
+  return `${(last[field] / first[field]).toFixed(2)}× from ${first.count.toLocaleString('en-US')} to ${last.count.toLocaleString('en-US')} origins`;
+};
+const table = [
+  '| `maxCacheBytes` | origins | held | charged per origin | heap per origin held | warm `decide()` (CPU µs) | store reads in the warm pass |',
+  '|---|---|---|---|---|---|---|',
+  ...rows.map(
+    (r) =>
+      `| ${r.label} | ${r.count.toLocaleString('en-US')} | ${r.held.toLocaleString('en-US')} | ${kb(r.chargedPerOrigin)} | ${kb(r.heapPerOrigin)} | ${r.warmUs.toFixed(2)} | ${r.warmReads.toLocaleString('en-US')} of ${(r.count * CHECKS).toLocaleString('en-US')} |`,
+  ),
+];
+const all = rows.filter((r) => r.label === 'holds them all');
+const body = [
+  `Origins each serving its own copy of a real robots.txt (${files.length.toLocaleString('en-US')} files of ${corpus === shared ? "../shared's corpus" : 'the repository sample'}, ${Math.round(meanBytes).toLocaleString('en-US')} B on average) through one manager, from a store that makes the records up (no fetch); ${CHECKS} checks per origin, then a warm pass over all origins in turn. Command: \`node --expose-gc test/bench/broad.bench.mjs\` (\`npm run bench -- broad\`), ${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores, load ${loadavg()[0].toFixed(1)}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB.`,
+  '',
+  ...table,
+  '',
+  `Growth with every origin held: warm check ${ratio(all, 'warmUs')}, heap per origin ${ratio(all, 'heapPerOrigin')}.`,
+].join('\n');
+console.log(`\n${body}`);
+if (!process.argv.includes('--no-write')) writeSection(fileURLToPath(new URL('../../BENCHMARKS.md', import.meta.url)), body, TITLE);
