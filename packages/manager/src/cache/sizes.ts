@@ -4,8 +4,9 @@
  * robots.txt costs about 250 times a typical 2 KB one.
  *
  * A record is counted here for its strings and fields. A parsed file is counted by the parser
- * (`RobotsTxt#heldBytes`), from the sizes of what it is made of once checked and explained for the
- * manager's token. test/manager/memory-bound.test.ts checks both against real heap growth.
+ * (`RobotsTxt#heldBytes`), from the sizes of what it is made of, and counted again by the loader
+ * after each check that made it grow (`OriginFileLoader#recount`). test/manager/memory-bound.test.ts
+ * checks both against real heap growth.
  */
 import { getHeapStatistics } from 'node:v8';
 import { option, type OptionField } from '@heed/parser';
