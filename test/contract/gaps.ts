@@ -41,6 +41,13 @@ export interface Gap {
    * reached the server.
    */
   readonly stalls?: true;
+  /**
+   * In some runs the door's requests never reach Heed nor the server (the race that leaves a page
+   * Playwright's WebSocket mock without its binding holds them): when no disallowed one was seen,
+   * neither reported as skipped nor received, its allowed twins are not required. A run where Heed
+   * saw one still requires them.
+   */
+  readonly stallsUnseen?: true;
   /** What was seen, for a gap that breaks a guarantee the README makes (not rendered in the reference). */
   readonly evidence?: string;
 }
@@ -57,7 +64,8 @@ const PLAYWRIGHT_CONTEXT_RACE_EVIDENCE =
   'In about 1 contract run in 10 (PlaywrightCrawler and the adaptive one alike), /private/ws reached the server with no ' +
   'skip event. A crawl of 40 pages that each open a WebSocket, 8 at a time: in 1 run of 3 a page of the first 8 had no ' +
   "`__pwWebSocketDispatch` (Playwright's WebSocket mock), so its `WebSocket` was the native one and the disallowed one " +
-  'connected; in others first-batch pages had the mock without its binding. With the first batch held 3 s after the first ' +
+  'connected; in others first-batch pages had the mock without its binding, and neither socket ever left (a CI run on a ' +
+  'busy machine: /ok/ws never came within 30 s, and nothing was skipped). With the first batch held 3 s after the first ' +
   "page's install, 3 runs of 4 still leaked from a first-batch page; no page opened later ever did.";
 
 /** The Crawlee 4 builds test/compat/contract.test.ts runs the suite on. */
@@ -119,6 +127,7 @@ export const GAPS: readonly Gap[] = [
     reason: PLAYWRIGHT_CONTEXT_RACE,
     reaches: ['/private/ws'],
     intermittent: true,
+    stallsUnseen: true,
     evidence: PLAYWRIGHT_CONTEXT_RACE_EVIDENCE,
   },
   {
@@ -127,6 +136,7 @@ export const GAPS: readonly Gap[] = [
     reason: PLAYWRIGHT_CONTEXT_RACE,
     reaches: ['/private/ws'],
     intermittent: true,
+    stallsUnseen: true,
     evidence: PLAYWRIGHT_CONTEXT_RACE_EVIDENCE,
   },
   { door: 'worker-websocket', kind: 'adaptive-browser', reason: PLAYWRIGHT_WORKER_WEBSOCKETS, reaches: ['/private/worker-ws'] },

@@ -82,13 +82,21 @@ export interface Site {
   allUrls(): string[];
 }
 
+/** What a site does besides recording: `onHit` sees each request as it arrives, before it is answered. */
+export interface SiteOptions {
+  readonly onHit?: (hit: Hit) => void;
+}
+
 /** Starts `count` origins, each on a free port of 127.0.0.1; unknown paths answer 404. */
-export async function startSite(count: number): Promise<Site> {
-  return startSiteOn(Array.from({ length: count }, () => '127.0.0.1'));
+export async function startSite(count: number, options: SiteOptions = {}): Promise<Site> {
+  return startSiteOn(
+    Array.from({ length: count }, () => '127.0.0.1'),
+    options,
+  );
 }
 
 /** One origin per loopback address, each on a free port (several on one address differ by port). */
-export async function startSiteOn(addresses: readonly string[]): Promise<Site> {
+export async function startSiteOn(addresses: readonly string[], { onHit }: SiteOptions = {}): Promise<Site> {
   const servers: Server[] = [];
   const origins: SiteOrigin[] = [];
   for (const address of addresses) {
@@ -96,7 +104,9 @@ export async function startSiteOn(addresses: readonly string[]): Promise<Site> {
     const hits: Hit[] = [];
     const server = createServer((req: IncomingMessage, res: ServerResponse) => {
       const path = req.url ?? '/';
-      hits.push({ path, userAgent: String(req.headers['user-agent'] ?? ''), headers: req.headers, at: Date.now() });
+      const hit = { path, userAgent: String(req.headers['user-agent'] ?? ''), headers: req.headers, at: Date.now() };
+      hits.push(hit);
+      onHit?.(hit);
       const route = routes.get(path);
       void Promise.resolve(
         route === undefined ? { status: 404, body: 'not found' } : typeof route === 'function' ? route(req) : route,
