@@ -357,12 +357,13 @@ for (const release of v4ReleasesToTest()) {
         expect(new Set(result.handled)).toEqual(new Set(pages));
         // Crawl-delay: 1 — the fetches of the origin are held about 1 s apart. The manager paces when
         // it hands a request out; the crawl's process sends it when its event loop gets to it, later
-        // on a busy machine (seen: 666 ms after a late one), which shortens the gap after it. So each
-        // gap holds a quarter of the delay and the four span two thirds of theirs; unpaced, the four
-        // reach the site within milliseconds of each other.
+        // on a busy machine (seen: 800 ms after a late one), which shortens the gap after it and
+        // lengthens the one before. So the four span two thirds of their three delays, and two of the
+        // three gaps hold half a delay; unpaced, the four reach the site within milliseconds.
         const starts = d.hits.filter((hit) => hit.path !== '/robots.txt').map((hit) => hit.at);
         expect(starts).toHaveLength(4);
-        for (let i = 1; i < starts.length; i++) expect(starts[i]! - starts[i - 1]!).toBeGreaterThanOrEqual(250);
+        const gaps = starts.slice(1).map((at, i) => at - starts[i]!);
+        expect(gaps.filter((gap) => gap >= 500).length, `gaps ${gaps.join(', ')} ms`).toBeGreaterThanOrEqual(2);
         expect(starts.at(-1)! - starts[0]!).toBeGreaterThanOrEqual(2_000);
         // Paced by the manager, not by Heed's own deferrals.
         expect(result.deferrals).toBe(0);
