@@ -27,6 +27,8 @@ import { writeSection } from './crawl/report.mjs';
 const option = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const SIZES = (option('origins') ?? '500,2000,5000,20000').split(',').map(Number);
 const CHECKS = 20;
+/** Origins per file-size band (each band's files in turn). */
+const BAND_ORIGINS = 5000;
 const MiB = 1024 * 1024;
 const TITLE = '## Broad crawls: the cache';
 const quiet = { debug() {}, info() {}, warning() {}, error() {} };
@@ -47,15 +49,15 @@ function memory() {
   return m.heapUsed + m.arrayBuffers;
 }
 
-/** A store that makes origin i's record from file i mod n when asked, and counts its reads. */
-function madeUpStore() {
+/** A store that makes origin i's record from file i mod n of `pool` when asked, and counts its reads. */
+function madeUpStore(pool = files) {
   const now = Date.now();
   const store = {
     reads: 0,
     async get(origin) {
       store.reads++;
       const i = Number(/\d+/.exec(origin)[0]);
-      const body = Buffer.concat([files[i % files.length], Buffer.from(`\n# ${origin}\n`)]);
+      const body = Buffer.concat([pool[i % pool.length], Buffer.from(`\n# ${origin}\n`)]);
       return {
         version: 1,
         origin,
@@ -72,9 +74,9 @@ function madeUpStore() {
   return store;
 }
 
-async function run(count, maxCacheBytes) {
+async function run(count, maxCacheBytes, pool = files) {
   const before = memory();
-  const store = madeUpStore();
+  const store = madeUpStore(pool);
   const manager = new RobotsManager({ userAgent: 'HeedBot/1.0', store, log: quiet, cacheSize: Math.max(10_000, count), maxCacheBytes });
   const origins = Array.from({ length: count }, (_, i) => `https://o${i}.example`);
   for (const origin of origins) for (let k = 0; k < CHECKS; k++) await manager.decide(`${origin}/p/${k}?q=${k}`);
@@ -113,6 +115,28 @@ for (const [label, bound] of [
   }
 }
 
+// What an origin costs by the size of its file: the corpus's median file is about 560 B, its mean
+// 4 KB (a few large files pull it up).
+const BANDS = [
+  [0, 300],
+  [300, 900],
+  [900, 2000],
+  [2000, 8000],
+];
+const sizes = files.map((body) => body.length).sort((a, b) => a - b);
+const median = sizes[Math.floor(sizes.length / 2)];
+const bandRows = [];
+for (const [from, to] of BANDS) {
+  const pool = files.filter((body) => body.length >= from && body.length < to);
+  if (pool.length === 0) continue;
+  const r = await run(BAND_ORIGINS, 4096 * MiB, pool);
+  const mean = pool.reduce((sum, body) => sum + body.length, 0) / pool.length;
+  bandRows.push({ from, to, files: pool.length, mean, ...r });
+  console.log(
+    `files of ${from}-${to} B (${pool.length}, ${Math.round(mean)} B on average): heap ${kb(r.heapPerOrigin)} and charged ${kb(r.chargedPerOrigin)} per origin`,
+  );
+}
+
 const ratio = (rowsOf, field) => {
   const first = rowsOf[0];
   const last = rowsOf.at(-1);
@@ -133,6 +157,15 @@ const body = [
   ...table,
   '',
   `Growth with every origin held: warm check ${ratio(all, 'warmUs')}, heap per origin ${ratio(all, 'heapPerOrigin')}.`,
+  '',
+  `By the size of the file (${BAND_ORIGINS.toLocaleString('en-US')} origins each, all held; the median file is ${median.toLocaleString('en-US')} B):`,
+  '',
+  '| file size | files | mean size | heap per origin held | charged per origin | warm `decide()` (CPU µs) |',
+  '|---|---|---|---|---|---|',
+  ...bandRows.map(
+    (r) =>
+      `| ${r.from.toLocaleString('en-US')}–${r.to.toLocaleString('en-US')} B | ${r.files.toLocaleString('en-US')} | ${Math.round(r.mean).toLocaleString('en-US')} B | ${kb(r.heapPerOrigin)} | ${kb(r.chargedPerOrigin)} | ${r.warmUs.toFixed(2)} |`,
+  ),
 ].join('\n');
 console.log(`\n${body}`);
 if (!process.argv.includes('--no-write')) writeSection(fileURLToPath(new URL('../../BENCHMARKS.md', import.meta.url)), body, TITLE);

@@ -92,6 +92,11 @@ const LATE_NAVIGATION_SKIP =
   'is refused, nothing reaches the site): seen on Crawlee 4 with both browser libraries, and on Crawlee 3.13 and 3.18 ' +
   "under load (Puppeteer with Crawlee's own request interception, the adaptive crawler rendering in Playwright) in one " +
   'run of several; not yet traced.';
+const LATE_NAVIGATION_SKIP_EVIDENCE =
+  'With this gap lifted, the suite run three times on 3.18 (six browser kinds, four busy processes on two cores) ' +
+  "missed one skip in 18 cells: PlaywrightCrawler's /private/nav-late, never received. Its page then navigated again a " +
+  'second later, which can replace a navigation the browser has not yet requested; the door now gives each late ' +
+  'navigation a page of its own, and one run of the same load after it missed none.';
 export const GAPS: readonly Gap[] = [
   ...(['basic', 'http', 'cheerio', 'jsdom', 'playwright', 'puppeteer', 'file-download'] as const).map((kind): Gap => ({
     door: 'url-list',
@@ -106,6 +111,7 @@ export const GAPS: readonly Gap[] = [
     door: 'script-navigation',
     kind,
     reason: LATE_NAVIGATION_SKIP,
+    evidence: LATE_NAVIGATION_SKIP_EVIDENCE,
     reaches: [],
     stalls: true,
   })),

@@ -218,8 +218,7 @@ export class RuleMatcher {
     const code = second < ASCII ? second : 0;
     if (this.shared === undefined) {
       const index = this.parts[0] as CandidateIndex;
-      const { lists, bounds, checkIndexed } = index;
-      const best = this.firstMatch(lists, bounds[code * 2] as number, bounds[code * 2 + 1] as number, path, checkIndexed);
+      const best = this.firstMatch(index.lists, index.from(code), index.to(code), path, index.checkIndexed);
       const bucket = index.bucketFor(path);
       if (bucket === undefined) return best;
       const other = this.firstMatch(bucket, 0, bucket.length, path, true);
@@ -233,8 +232,8 @@ export class RuleMatcher {
     for (let p = 0; p < this.parts.length; p++) {
       if (!classes.covers(this.partMasks[p] as number)) continue;
       const index = this.parts[p] as CandidateIndex;
-      const from = index.bounds[code * 2] as number;
-      const to = index.bounds[code * 2 + 1] as number;
+      const from = index.from(code);
+      const to = index.to(code);
       // Each part is searched below the best rule of the parts before it.
       best = this.firstGroupMatch(this.shared, index.lists, from, to, path, index.checkIndexed, scratch, best, classes);
       const bucket = index.bucketFor(path);

@@ -13,6 +13,8 @@ import { ASCII, NO_PATH, PREFIX_END, SPAN, START } from './layout.js';
  * literal prefix, and only the entries too short for a bucket are listed.
  */
 const LINEAR_LIMIT = 256;
+/** Entry sets up to this size are one list, scanned whole with the second-byte check. */
+const SMALL_SET = 32;
 /** Bucket key length: large entry sets are bucketed by the first bytes of their literal prefix. */
 const KEY_LENGTH = 5;
 /** Bucket offsets and lengths share one number: offset * BUCKET_SPLIT + length. */
@@ -31,8 +33,11 @@ export interface Entries {
 export class CandidateIndex {
   /** All candidate lists back to back: for each byte after `/`, the entries that can match. */
   readonly lists: Int32Array;
-  /** Where each byte's list starts and ends in {@link lists}: `[start, end]` per byte. */
-  readonly bounds: Int32Array;
+  /**
+   * Where each byte's list starts and ends in {@link lists}: `[start, end]` per byte; `undefined`
+   * when one list serves every byte (see {@link from}).
+   */
+  private readonly bounds: Int32Array | undefined;
   /** The lists were not split by the byte after `/` (see the constructor): check it per entry. */
   readonly checkIndexed: boolean;
   /** Bucket key → [offset, length] in `bucketItems`, for large sets: one array for all buckets. */
@@ -87,17 +92,19 @@ export class CandidateIndex {
       }
       list.push(e);
     }
-    this.bounds = new Int32Array(ASCII * 2);
     let size = any.length;
     for (const list of bySecond.values()) size += list.length;
-    if (size > LIST_GROWTH * entries.ids.length + ASCII) {
-      // Many entries without a second byte and many distinct second bytes: one list for all bytes,
-      // read with the second-byte check, rather than (bytes × entries) copies.
-      for (let code = 0; code < ASCII; code++) this.bounds[code * 2 + 1] = listed.length;
-      this.lists = new Int32Array(listed);
+    if (listed.length <= SMALL_SET || size > LIST_GROWTH * entries.ids.length + ASCII) {
+      // One list for all bytes, read with the second-byte check: a few entries are scanned as fast
+      // as they are looked up, and the per-byte bounds (1 KiB) would outweigh a typical file's
+      // rules; many entries without a second byte and many distinct second bytes would make
+      // (bytes × entries) copies.
+      this.bounds = undefined;
+      this.lists = new Int32Array(listed.filter((e) => seconds[entries.lead(e)] !== NO_PATH));
       this.checkIndexed = true;
       return;
     }
+    this.bounds = new Int32Array(ASCII * 2);
     const lists: number[] = [...any];
     for (let code = 0; code < ASCII; code++) {
       const list = bySecond.get(code);
@@ -111,6 +118,16 @@ export class CandidateIndex {
     }
     this.lists = new Int32Array(lists);
     this.checkIndexed = false;
+  }
+
+  /** Where the list of the paths whose byte after `/` is `code` starts in {@link lists}. */
+  from(code: number): number {
+    return this.bounds === undefined ? 0 : (this.bounds[code * 2] as number);
+  }
+
+  /** Where the list of the paths whose byte after `/` is `code` ends in {@link lists}. */
+  to(code: number): number {
+    return this.bounds === undefined ? this.lists.length : (this.bounds[code * 2 + 1] as number);
   }
 
   /** The bytes this index holds (see held-bytes.ts). */
