@@ -57,7 +57,7 @@ export class RuleMatcher {
   /** The shared segment search of rule sets with many `*` rules. */
   private readonly shared: SharedSegments | undefined;
   /** Per rule position: the byte classes its pattern needs (0 without `*`; filled with `shared`). */
-  private readonly masks: Int32Array;
+  private readonly masks: Int32Array | undefined;
   /** Per rule position: the byte after `/` the rule needs, 0 for any, {@link NO_PATH} for none. */
   private readonly seconds: Uint8Array;
   /** With `shared`: the sketch groups, which the candidate lists hold instead of rule positions. */
@@ -67,9 +67,9 @@ export class RuleMatcher {
    * byte classes, `partMasks[p]` being what every group of part `p` needs.
    */
   private readonly parts: readonly CandidateIndex[];
-  private readonly partMasks: Int32Array;
+  private readonly partMasks: Int32Array | undefined;
   /** The byte classes of the path being checked, with `shared`. */
-  private readonly pathClasses = new PathClasses();
+  private readonly pathClasses: PathClasses | undefined;
 
   private constructor(
     private readonly text: string,
@@ -84,24 +84,30 @@ export class RuleMatcher {
       this.addRule(i, rule);
       if (rule.firstStar !== -1) wildcards++;
     });
-    this.masks = new Int32Array(count);
     this.segments = new Array<readonly string[] | undefined>(count);
     if (wildcards < SHARED_SEGMENTS_FROM) {
+      // What only the shared search reads is not made: a typical file's matcher is a few hundred
+      // bytes of rules, beside which each typed array's fixed cost counts.
       this.shared = undefined;
       this.groups = undefined;
+      this.masks = undefined;
+      this.pathClasses = undefined;
       for (let i = 0; i < count; i++) if ((rules[i] as Shape).firstStar !== -1) this.segments[i] = this.cutSegments(i);
       const positions = { ids: Array.from({ length: count }, (_, i) => i), lead: (i: number): number => i };
       this.parts = [new CandidateIndex(positions, text, this.spans, this.seconds)];
-      this.partMasks = new Int32Array(1);
+      this.partMasks = undefined;
       return;
     }
     this.shared = new SharedSegments(text, this.spans, count);
+    const ruleMasks = new Int32Array(count);
+    this.masks = ruleMasks;
+    this.pathClasses = new PathClasses();
     for (let i = 0; i < count; i++) {
       const at = i * SPAN;
       if ((this.spans[at + FLAGS] as number) & STAR)
-        this.masks[i] = byteClasses(text, this.spans[at + START] as number, this.spans[at + END] as number);
+        ruleMasks[i] = byteClasses(text, this.spans[at + START] as number, this.spans[at + END] as number);
     }
-    const groups = groupBySketch(text, this.spans, this.masks, this.shared, count);
+    const groups = groupBySketch(text, this.spans, ruleMasks, this.shared, count);
     this.groups = groups;
     const lead = (group: number): number => groups.rules[groups.starts[group] as number] as number;
     const { masks, parts } = partitionByMask(groups);
@@ -142,7 +148,7 @@ export class RuleMatcher {
    * compiled from, which it shares unless its patterns were decoded into a text of their own.
    */
   heldBytes(tableText: string): number {
-    let bytes = OBJECT + 12 * SLOT + OBJECT; // the matcher and its path classes
+    let bytes = OBJECT + 12 * SLOT + (this.pathClasses === undefined ? 0 : OBJECT); // the matcher and its path classes
     bytes += typedArrayBytes(this.spans) + typedArrayBytes(this.seconds) + typedArrayBytes(this.masks) + typedArrayBytes(this.partMasks);
     bytes += OBJECT + SLOT * this.segments.length;
     for (const pieces of this.segments) if (pieces !== undefined) bytes += stringsBytes(pieces);
@@ -227,10 +233,12 @@ export class RuleMatcher {
       return best === -1 || other < best ? other : best;
     }
     const scratch = path.length >= SHARED_SEGMENTS_PATH ? this.shared.beginSearches() : undefined;
-    const classes = this.pathClasses.reset(path);
+    // Made with `shared`, as `partMasks` is.
+    const classes = (this.pathClasses as PathClasses).reset(path);
+    const partMasks = this.partMasks as Int32Array;
     let best = this.size;
     for (let p = 0; p < this.parts.length; p++) {
-      if (!classes.covers(this.partMasks[p] as number)) continue;
+      if (!classes.covers(partMasks[p] as number)) continue;
       const index = this.parts[p] as CandidateIndex;
       const from = index.from(code);
       const to = index.to(code);
@@ -277,7 +285,9 @@ export class RuleMatcher {
     bound: number,
     classes: PathClasses,
   ): number {
-    const { spans, masks } = this;
+    const { spans } = this;
+    // Made with `shared`, as the groups are.
+    const masks = this.masks as Int32Array;
     const { starts, rules, masks: groupMasks } = this.groups as SketchGroups;
     const second = path.charCodeAt(1);
     let best = bound;
