@@ -20,13 +20,14 @@
  * Writes the "## Broad crawls: fetching new origins" section of BENCHMARKS.md unless --no-write.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import net from 'node:net';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { RedisStore, RobotsManager } from '../../packages/manager/dist/bundle.js';
 import { writeSection } from './crawl/report.mjs';
+import { files, filesSource } from './real-files.mjs';
 
 const option = (name, fallback) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback);
 const ORIGINS = option('origins', 2000);
@@ -36,14 +37,6 @@ const REDIS_ORIGINS = option('redis-origins', 10_000);
 const TITLE = '## Broad crawls: fetching new origins';
 const UA = 'HeedBot/1.0';
 const quiet = { debug() {}, info() {}, warning() {}, error() {} };
-
-const shared = fileURLToPath(new URL('../../../shared/corpus/real-robots/', import.meta.url));
-const sample = fileURLToPath(new URL('../fixtures/real-robots-sample/', import.meta.url));
-const corpus = existsSync(shared) ? shared : sample;
-const files = readdirSync(corpus)
-  .sort()
-  .map((name) => readFileSync(corpus + name))
-  .filter((body) => body.length > 0);
 
 // got-scraping as the manager loads it: the manager package's own dependency (ESM only: its
 // package.json is read for the file, as Node's resolver would from there).
@@ -216,7 +209,7 @@ proxy.close();
 
 const fmt = (n) => Math.round(n).toLocaleString('en-US');
 const body = [
-  `${ORIGINS.toLocaleString('en-US')} new origins a round, each a host name of its own with its own real robots.txt (${files.length.toLocaleString('en-US')} files of ${corpus === shared ? "../shared's corpus" : 'the repository sample'}), through one forward proxy on 127.0.0.1; ${CONCURRENCY} at a time (the manager's \`maxConcurrency\` and got-scraping's callers alike); ${ROUNDS} rounds of each, alternating. Command: \`node --expose-gc test/bench/broad-fetch.bench.mjs\` (\`npm run bench -- broad-fetch\`), ${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores, load ${loadavg()[0].toFixed(1)}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB.`,
+  `${ORIGINS.toLocaleString('en-US')} new origins a round, each a host name of its own with its own real robots.txt (${files.length.toLocaleString('en-US')} files of ${filesSource}), through one forward proxy on 127.0.0.1; ${CONCURRENCY} at a time (the manager's \`maxConcurrency\` and got-scraping's callers alike); ${ROUNDS} rounds of each, alternating. Command: \`node --expose-gc test/bench/broad-fetch.bench.mjs\` (\`npm run bench -- broad-fetch\`), ${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores, load ${loadavg()[0].toFixed(1)}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB.`,
   '',
   '| | median rate | rounds |',
   '|---|---|---|',

@@ -18,11 +18,12 @@
  *
  * Writes the "## Broad crawls: the cache" section of BENCHMARKS.md unless --no-write.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+
 import { cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { RobotsManager } from '../../packages/manager/dist/bundle.js';
 import { writeSection } from './crawl/report.mjs';
+import { files, filesSource } from './real-files.mjs';
 
 const option = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const SIZES = (option('origins') ?? '500,2000,5000,20000').split(',').map(Number);
@@ -33,13 +34,6 @@ const MiB = 1024 * 1024;
 const TITLE = '## Broad crawls: the cache';
 const quiet = { debug() {}, info() {}, warning() {}, error() {} };
 
-const shared = fileURLToPath(new URL('../../../shared/corpus/real-robots/', import.meta.url));
-const sample = fileURLToPath(new URL('../fixtures/real-robots-sample/', import.meta.url));
-const corpus = existsSync(shared) ? shared : sample;
-const files = readdirSync(corpus)
-  .sort()
-  .map((name) => readFileSync(corpus + name))
-  .filter((body) => body.length > 0);
 const meanBytes = files.reduce((sum, body) => sum + body.length, 0) / files.length;
 
 function memory() {
@@ -152,7 +146,7 @@ const table = [
 ];
 const all = rows.filter((r) => r.label === 'holds them all');
 const body = [
-  `Origins each serving its own copy of a real robots.txt (${files.length.toLocaleString('en-US')} files of ${corpus === shared ? "../shared's corpus" : 'the repository sample'}, ${Math.round(meanBytes).toLocaleString('en-US')} B on average) through one manager, from a store that makes the records up (no fetch); ${CHECKS} checks per origin, then a warm pass over all origins in turn. Command: \`node --expose-gc test/bench/broad.bench.mjs\` (\`npm run bench -- broad\`), ${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores, load ${loadavg()[0].toFixed(1)}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB.`,
+  `Origins each serving its own copy of a real robots.txt (${files.length.toLocaleString('en-US')} files of ${filesSource}, ${Math.round(meanBytes).toLocaleString('en-US')} B on average) through one manager, from a store that makes the records up (no fetch); ${CHECKS} checks per origin, then a warm pass over all origins in turn. Command: \`node --expose-gc test/bench/broad.bench.mjs\` (\`npm run bench -- broad\`), ${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores, load ${loadavg()[0].toFixed(1)}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB.`,
   '',
   ...table,
   '',
