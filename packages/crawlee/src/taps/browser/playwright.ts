@@ -33,8 +33,10 @@
  *   not only its documents, and lets each go with its Web Bot Auth signature for its own URL (in the
  *   same `Fetch.continueRequest`); a chain Heed follows itself signs each hop it fetches, and a
  *   request no session pauses (a popup's first navigation, a service worker's fetch, any request
- *   without DevTools) is followed that way. A WebSocket handshake reaches no session: not signed.
- * - WebSockets (`blockSubresources`): `page.routeWebSocket()` of each crawled page and
+ *   without DevTools) is followed that way. A crawled page's WebSocket handshake, which no session
+ *   pauses, is signed through the session's extra headers (`websocket-signing.ts`, Chromium 151+);
+ *   a worker's, or a popup's, is not.
+ * - WebSockets (`blockSubresources`, or `signature`): `page.routeWebSocket()` of each crawled page and
  *   `context.routeWebSocket()` for the pages it opens (Playwright 1.48+), which replace the
  *   `WebSocket` of pages and frames; a disallowed one is closed before it connects.
  *   Playwright cannot route the WebSockets of workers.
@@ -56,6 +58,7 @@ import type { PlaywrightContext, PlaywrightPage, PlaywrightRequest, PlaywrightRo
 import { takeBack, wrapRouting, type Allowed, type Decided } from './user-routes.js';
 import type { ContextInternals } from '../crawler-shape.js';
 import { requestSigning } from '../sign-requests.js';
+import { WebSocketSigning } from './websocket-signing.js';
 
 export type { PlaywrightPage } from './playwright-shapes.js';
 
@@ -76,6 +79,8 @@ export class PlaywrightGuards {
    * handler taken back ask for it; only the first asking decides (and reports a refusal).
    */
   private readonly decisions = new WeakMap<object, Promise<Decided>>();
+  /** With `signature`: the handshakes of crawled pages' WebSockets, signed through their DevTools session. */
+  private readonly webSocketSigning: WebSocketSigning | undefined;
 
   /**
    * @param userAgent what the requests of pages the crawler did not open go out under; `undefined`
@@ -85,7 +90,10 @@ export class PlaywrightGuards {
     private readonly guard: RobotsGuard,
     private readonly navigated: Navigated,
     private readonly userAgent?: string,
-  ) {}
+  ) {
+    const sign = requestSigning(guard.options);
+    this.webSocketSigning = sign && new WebSocketSigning(sign);
+  }
 
   /** Everything a crawled page needs before `page.goto()`. */
   async guardCrawledPage(page: PlaywrightPage, context: ContextInternals): Promise<void> {
@@ -102,8 +110,8 @@ export class PlaywrightGuards {
     // The crawled page's own WebSocket route as well as its context's: a page the browser opened
     // before the context's route was installed (the pages a crawl opens together at its start)
     // does not always get the context's.
-    if (this.guard.options.blockSubresources && typeof page.routeWebSocket === 'function') {
-      await page.routeWebSocket(/.*/, (ws) => this.decideWebSocket(ws, context.request.url));
+    if (this.routesWebSockets && typeof page.routeWebSocket === 'function') {
+      await page.routeWebSocket(/.*/, (ws) => this.decideWebSocket(ws, context.request.url, page));
     }
     // Route handlers the user adds from now on run before Heed's: each is put behind Heed's decision.
     const route = wrapRouting(page, this.guard, (request) => this.decide(request));
@@ -263,11 +271,25 @@ export class PlaywrightGuards {
     }
   }
 
-  /** A WebSocket of a page or frame: connected once its http(s) URL passes the sub-resource checkpoint, else closed before it connects. */
-  private async decideWebSocket(ws: WebSocketRoute, referrer: string | undefined): Promise<void> {
+  /** Whether crawled pages route their WebSockets: to check them (`blockSubresources`), or to sign their handshakes. */
+  private get routesWebSockets(): boolean {
+    return this.guard.options.blockSubresources || this.webSocketSigning !== undefined;
+  }
+
+  /**
+   * A WebSocket of a page or frame: connected once its http(s) URL passes the sub-resource
+   * checkpoint (with `blockSubresources`), else closed before it connects. A crawled page's socket
+   * is connected with its handshake signed (`signature`) where Heed holds the page's DevTools session.
+   */
+  private async decideWebSocket(ws: WebSocketRoute, referrer: string | undefined, page?: PlaywrightPage): Promise<void> {
     const url = ws.url();
-    if (await allowSubresource(httpUrlOf(url), this.guard, referrer, url)) ws.connectToServer();
-    else await ws.close({ code: 1008, reason: 'robots.txt disallows this URL' });
+    if (this.guard.options.blockSubresources && !(await allowSubresource(httpUrlOf(url), this.guard, referrer, url))) {
+      await ws.close({ code: 1008, reason: 'robots.txt disallows this URL' });
+      return;
+    }
+    const session = page && this.webSocketSigning && (await this.hopGuards.get(page)) ? heldSessionOf(page) : undefined;
+    if (session === undefined || this.webSocketSigning === undefined) ws.connectToServer();
+    else await this.webSocketSigning.connect(session, url, () => ws.connectToServer());
   }
 
   /**
