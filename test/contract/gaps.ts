@@ -87,16 +87,6 @@ const URL_LIST_ON_4_EVIDENCE =
   'A CheerioCrawler of Crawlee 4.0.0-rc.0 without Heed, `run([{ requestsFromUrl }])` against a loopback site: the site ' +
   'saw no request and no page was handled. `BasicCrawler.addRequests()` passes each item to `createRequestOptions()`, ' +
   "which drops an item without a `url` (master at 69a824b the same). Use the request queue's own `addRequests()`.";
-const LATE_NAVIGATION_SKIP =
-  'the skip of a script navigation refused while the page loads or just after is at times not reported (the navigation ' +
-  'is refused, nothing reaches the site): seen on Crawlee 4 with both browser libraries, and on Crawlee 3.13 and 3.18 ' +
-  "under load (Puppeteer with Crawlee's own request interception, the adaptive crawler rendering in Playwright) in one " +
-  'run of several; not yet traced.';
-const LATE_NAVIGATION_SKIP_EVIDENCE =
-  'With this gap lifted, the suite run three times on 3.18 (six browser kinds, four busy processes on two cores) ' +
-  "missed one skip in 18 cells: PlaywrightCrawler's /private/nav-late, never received. Its page then navigated again a " +
-  'second later, which can replace a navigation the browser has not yet requested; the door now gives each late ' +
-  'navigation a page of its own, and one run of the same load after it missed none.';
 export const GAPS: readonly Gap[] = [
   ...(['basic', 'http', 'cheerio', 'jsdom', 'playwright', 'puppeteer', 'file-download'] as const).map((kind): Gap => ({
     door: 'url-list',
@@ -104,14 +94,6 @@ export const GAPS: readonly Gap[] = [
     releases: CRAWLEE_4,
     reason: URL_LIST_ON_4,
     evidence: URL_LIST_ON_4_EVIDENCE,
-    reaches: [],
-    stalls: true,
-  })),
-  ...(['playwright', 'puppeteer', 'adaptive-browser'] as const).map((kind): Gap => ({
-    door: 'script-navigation',
-    kind,
-    reason: LATE_NAVIGATION_SKIP,
-    evidence: LATE_NAVIGATION_SKIP_EVIDENCE,
     reaches: [],
     stalls: true,
   })),
