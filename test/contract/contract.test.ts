@@ -43,8 +43,6 @@ const REFERENCE = fileURLToPath(new URL('../../packages/crawlee/docs/reference.m
 const UA = 'HeedBot/1.0 (+https://heed.example/bot)';
 const ALL_DOORS: readonly Door[] = DOORS;
 const ALL_KINDS: readonly Kind[] = KINDS;
-/** The kinds that render in Playwright on Chromium: Heed signs their pages' WebSocket handshakes. */
-const PLAYWRIGHT_KINDS = new Set(['playwright', 'adaptive-browser']);
 /** Crawls of the kinds Heed signs (option `signature`) are signed with this key; the site verifies every request. */
 const KEY = generateKeyPair();
 const SIGNATURE_AGENT = 'https://heed.example/.well-known/http-message-signatures-directory';
@@ -317,14 +315,14 @@ for (const kind of ALL_KINDS) {
 
     it("signed: every request the site saw verifies (Web Bot Auth), Heed's own fetches included", async () => {
       const hits = ORIGINS.flatMap((name) => run.site[name].hits);
-      // What no client lets Heed sign: a WebSocket handshake on Puppeteer (nothing sees one before
-      // it connects) and jsdom (its `ws` makes and sends its headers in one call), a worker's on
-      // Playwright (no route sees it), and a page's that connected before Playwright's WebSocket
-      // route was in place (the race of a crawl's first pages, which lets /private/ws through: a
-      // gap of the websocket door); and what Chromium fetches on its own for a page (its favicon,
-      // a service worker's script: `Service-Worker: script`) as the page closes, released unsigned
-      // when the page's session ends. The crawlee reference names them.
-      const signsPageSockets = PLAYWRIGHT_KINDS.has(kind.variantOf ?? kind.id) && !hits.some((hit) => hit.path === '/private/ws');
+      // What no client lets Heed sign: a WebSocket handshake on jsdom (its `ws` makes and sends
+      // its headers in one call), a worker's in a browser (Heed sees none), and a page's that
+      // connected before Playwright's WebSocket route was in place (the race of a crawl's first
+      // pages, which lets /private/ws through: a gap of the websocket door); and what Chromium
+      // fetches on its own for a page (its favicon, a service worker's script: `Service-Worker:
+      // script`) as the page closes, released unsigned when the page's session ends. The crawlee
+      // reference names them.
+      const signsPageSockets = kind.traits.browser && !hits.some((hit) => hit.path === '/private/ws');
       const unsignable = (hit: Hit) =>
         (hit.headers.upgrade?.toLowerCase() === 'websocket' && (!signsPageSockets || hit.path.includes('worker'))) ||
         (kind.traits.browser && (hit.path === '/favicon.ico' || hit.headers['service-worker'] === 'script'));

@@ -52,9 +52,9 @@ export interface Gap {
   readonly evidence?: string;
 }
 
-const PUPPETEER_WEBSOCKETS =
-  'DevTools has no point where a WebSocket handshake can be paused or refused (its `Fetch` domain never sees one), ' +
-  'and Puppeteer has no WebSocket routing: a WebSocket to a disallowed URL reaches it.';
+const PUPPETEER_WORKER_WEBSOCKETS =
+  "Heed replaces the `WebSocket` of the crawled page's documents and frames only (DevTools has no point where a " +
+  'handshake can be paused or refused, and Puppeteer has no WebSocket routing): a WebSocket a worker opens to a disallowed URL reaches it.';
 const PLAYWRIGHT_WORKER_WEBSOCKETS = '`routeWebSocket()` replaces the `WebSocket` of pages and frames only.';
 const PLAYWRIGHT_CONTEXT_RACE =
   'sometimes, on the first pages of a crawl. A page the browser had already opened when the plugin installed its browser ' +
@@ -97,14 +97,13 @@ export const GAPS: readonly Gap[] = [
     reaches: [],
     stalls: true,
   })),
-  { door: 'websocket', kind: 'puppeteer', reason: PUPPETEER_WEBSOCKETS, reaches: ['/private/ws'] },
-  { door: 'worker-websocket', kind: 'puppeteer', reason: PUPPETEER_WEBSOCKETS, reaches: ['/private/worker-ws'] },
+  { door: 'worker-websocket', kind: 'puppeteer', reason: PUPPETEER_WORKER_WEBSOCKETS, reaches: ['/private/worker-ws'] },
   {
     door: 'websocket',
     kind: 'playwright',
     condition: 'Playwright before 1.48',
     reason:
-      'a WebSocket to a disallowed URL reaches it, as on Puppeteer: `context.routeWebSocket()`, which closes a disallowed ' +
+      'a WebSocket to a disallowed URL reaches it: `context.routeWebSocket()`, which closes a disallowed ' +
       'WebSocket before it connects, arrived in 1.48.',
     reaches: [],
   },

@@ -225,7 +225,7 @@ export const PLUGIN_OPTIONS = defineOptions(WHERE, {
   checkSendRequest: option.boolean({ default: true }),
   /**
    * Browser crawlers and JSDOMCrawler: do not request the sub-resources a page loads (browsers:
-   * scripts, images, XHR, frames, service-worker fetches, and WebSockets on Playwright 1.48+;
+   * scripts, images, XHR, frames, service-worker fetches, and the WebSockets of pages;
    * JSDOM: stylesheets, frames, scripts) that robots.txt disallows for this user-agent, as Google's
    * renderer does not. `false` fetches them unchecked (each new origin of a sub-resource, a CDN
    * say, costs a robots.txt fetch when checked).
@@ -251,9 +251,9 @@ export const PLUGIN_OPTIONS = defineOptions(WHERE, {
    * `context.sendRequest()`, and Heed's own robots.txt, tdmrep.json, sitemap and `requestsFromUrl`
    * fetches. `{ key, signatureAgent, validitySecs }`: `key` the path of the private JWK
    * `heed keys generate` writes (or the JWK), `signatureAgent` the URL of your key directory. Every
-   * crawler kind on Crawlee 3 and 4 (browsers on Chromium); a WebSocket handshake is the one
-   * request no client lets Heed sign (DevTools never pauses one; jsdom's `ws` builds and sends it in
-   * one call). A manager of your own
+   * crawler kind on Crawlee 3 and 4 (browsers on Chromium, a page's WebSocket handshakes
+   * included); a worker's or jsdom's WebSocket handshake is what no client lets Heed sign (jsdom's
+   * `ws` builds and sends it in one call). A manager of your own
    * (`manager`) signs its fetches with its own `signature` option.
    * @default off (unsigned)
    */

@@ -22,8 +22,10 @@
  *   `blockSubresources`: without it they keep the browser's user-agent.
  * - Signed requests (`signature`): the session then pauses every request, sub-resources too, and
  *   lets each go with its Web Bot Auth signature for its own URL, in the same `Fetch.continueRequest`.
- * - WebSockets are not checked, nor signed: DevTools offers no point where a WebSocket handshake can be
- *   paused or refused (`Fetch` does not see it), and Puppeteer has no WebSocket routing.
+ * - WebSockets (`blockSubresources`, or `signature`): DevTools offers no point where a handshake can
+ *   be paused or refused (`Fetch` does not see it) and Puppeteer has no WebSocket routing, so the
+ *   crawled page's `WebSocket` asks Heed before it connects (`puppeteer-websockets.ts`), and its
+ *   handshake is signed through a DevTools session of the page. A worker's and a popup's are not.
  */
 import { sameUrl } from '../../guard/checkpoints.js';
 import type { RobotsGuard } from '../../guard/guard.js';
@@ -32,10 +34,13 @@ import {
   allowOtherNavigation,
   allowSubresource,
   decideNavigation,
+  httpUrlOf,
   isMainFrameNavigation,
   noteRequestSent,
   type Navigated,
 } from './checks.js';
+import { guardPageWebSockets, type SocketPage } from './puppeteer-websockets.js';
+import { WebSocketSigning } from './websocket-signing.js';
 import type { ContextInternals } from '../crawler-shape.js';
 import { requestSigning } from '../sign-requests.js';
 
@@ -63,6 +68,8 @@ export interface PuppeteerPage {
   target(): { createCDPSession(): Promise<DetachableSession> };
   /** Puppeteer 19.7+; older releases have `target().createCDPSession()` only. */
   createCDPSession?(): Promise<DetachableSession>;
+  exposeFunction?: SocketPage['exposeFunction'];
+  evaluateOnNewDocument?: SocketPage['evaluateOnNewDocument'];
 }
 type DetachableSession = CdpSession & { detach(): Promise<void> };
 
@@ -71,6 +78,8 @@ export class PuppeteerGuards {
   /** The crawled pages by target id (their main frame's id in DevTools events), with their crawling context. */
   private readonly crawled = new Map<string, ContextInternals>();
   private readonly browsers = new WeakMap<object, Promise<boolean>>();
+  /** With `signature`: the handshakes of crawled pages' WebSockets, signed through a DevTools session of the page. */
+  private readonly webSocketSigning: WebSocketSigning | undefined;
 
   /**
    * @param userAgent what the requests of pages the crawler did not open go out under; `undefined`
@@ -81,7 +90,10 @@ export class PuppeteerGuards {
     private readonly navigated: Navigated,
     private readonly warn: (message: string) => void,
     private readonly userAgent?: string,
-  ) {}
+  ) {
+    const sign = requestSigning(guard.options);
+    this.webSocketSigning = sign && new WebSocketSigning(sign);
+  }
 
   /** Everything a crawled page needs before `page.goto()`. */
   async guardCrawledPage(page: PuppeteerPage, context: ContextInternals): Promise<void> {
@@ -91,6 +103,15 @@ export class PuppeteerGuards {
     this.crawled.set(targetId, context);
     page.once('close', () => this.crawled.delete(targetId));
     if (!(await this.guardBrowser(page.browser()))) await this.interceptPage(page, context);
+    if (this.guard.options.blockSubresources || this.webSocketSigning !== undefined) await this.guardWebSockets(page, context);
+  }
+
+  /** The page's WebSockets behind Heed's check (`blockSubresources`), their handshakes signed (`signature`). */
+  private async guardWebSockets(page: PuppeteerPage, context: ContextInternals): Promise<void> {
+    if (typeof page.exposeFunction !== 'function' || typeof page.evaluateOnNewDocument !== 'function') return;
+    const check = this.guard.options.blockSubresources;
+    const allow = async (url: string) => !check || (await allowSubresource(httpUrlOf(url), this.guard, context.request.url, url));
+    await guardPageWebSockets(page as SocketPage, allow, this.webSocketSigning);
   }
 
   /** The fallback without a browser session: Puppeteer's interception of the crawled page decides its requests. */
