@@ -583,11 +583,18 @@ ask('/private/late-xhr', () => ask('/ok/late-xhr', () => show('/private/late.png
           }
         }
         const asked = Date.now();
+        let detail = '';
         const answer = await actions.sendRequest!(site.pages.url('/send-slow'), SEND_TIMEOUT_MS).then(
           (status) => `answered ${status}`,
-          (error: unknown) => (error instanceof RobotsDisallowedError ? 'RobotsDisallowedError' : 'failed'),
+          (error: unknown) => {
+            detail = String(error);
+            return error instanceof RobotsDisallowedError ? 'RobotsDisallowedError' : 'failed';
+          },
         );
-        note('send /send-slow', Date.now() - asked < SEND_SLOW_MS ? `${answer} before the answer` : `${answer} after the answer`);
+        const tookMs = Date.now() - asked;
+        note('send /send-slow', tookMs < SEND_SLOW_MS ? `${answer} before the answer` : `${answer} after the answer`);
+        // How it ended, for a failing check to say: the call's time, its error, the site's requests of /send-slow.
+        note('how /send-slow ended', `after ${tookMs} ms, ${site.pages.count('/send-slow')} request(s) received; ${detail || 'no error'}`);
       },
     },
     expect: () => ({
@@ -598,7 +605,7 @@ ask('/private/late-xhr', () => ask('/ok/late-xhr', () => show('/private/late.png
       reached: [pages('/ok/api'), pages('/send-hop'), pages('/send-slow')],
     }),
     check: ({ notes }) => {
-      expect(Object.fromEntries([...notes].filter(([key]) => key.startsWith('send ')))).toEqual({
+      expect(Object.fromEntries([...notes].filter(([key]) => key.startsWith('send '))), notes.get('how /send-slow ended')).toEqual({
         'send /private/api': 'RobotsDisallowedError',
         'send /ok/api': '200',
         'send /send-hop': 'RobotsDisallowedError',
