@@ -58,7 +58,7 @@ import type { PlaywrightContext, PlaywrightPage, PlaywrightRequest, PlaywrightRo
 import { takeBack, wrapRouting, type Allowed, type Decided } from './user-routes.js';
 import type { ContextInternals } from '../crawler-shape.js';
 import { requestSigning } from '../sign-requests.js';
-import { WebSocketSigning } from './websocket-signing.js';
+import { webSocketSigningFor, type WebSocketSigning } from './websocket-signing.js';
 
 export type { PlaywrightPage } from './playwright-shapes.js';
 
@@ -91,8 +91,7 @@ export class PlaywrightGuards {
     private readonly navigated: Navigated,
     private readonly userAgent?: string,
   ) {
-    const sign = requestSigning(guard.options);
-    this.webSocketSigning = sign && new WebSocketSigning(sign);
+    this.webSocketSigning = webSocketSigningFor(guard.options);
   }
 
   /** Everything a crawled page needs before `page.goto()`. */

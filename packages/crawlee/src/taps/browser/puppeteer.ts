@@ -40,7 +40,7 @@ import {
   type Navigated,
 } from './checks.js';
 import { guardPageWebSockets, type SocketPage } from './puppeteer-websockets.js';
-import { WebSocketSigning } from './websocket-signing.js';
+import { webSocketSigningFor, type WebSocketSigning } from './websocket-signing.js';
 import type { ContextInternals } from '../crawler-shape.js';
 import { requestSigning } from '../sign-requests.js';
 
@@ -91,8 +91,7 @@ export class PuppeteerGuards {
     private readonly warn: (message: string) => void,
     private readonly userAgent?: string,
   ) {
-    const sign = requestSigning(guard.options);
-    this.webSocketSigning = sign && new WebSocketSigning(sign);
+    this.webSocketSigning = webSocketSigningFor(guard.options);
   }
 
   /** Everything a crawled page needs before `page.goto()`. */

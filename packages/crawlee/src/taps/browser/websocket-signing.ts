@@ -9,6 +9,7 @@
  * request of a signed page is paused and goes on with headers of its own, which replace these.)
  */
 import type { CdpSession } from './cdp-fetch.js';
+import { requestSigning } from '../sign-requests.js';
 
 /** How long a socket's headers stay set when the browser never announces its handshake (a page closing). */
 const HANDSHAKE_WAIT_MS = 10_000;
@@ -24,6 +25,12 @@ type ListeningSession = CdpSession & {
   on(event: string, listener: (event: SocketEvent) => void): unknown;
   off?(event: string, listener: (event: SocketEvent) => void): unknown;
 };
+
+/** The signing of WebSocket handshakes under `options` (`signature`, `maxCrawlPrice`); `undefined` without `signature`. */
+export function webSocketSigningFor(options: Parameters<typeof requestSigning>[0]): WebSocketSigning | undefined {
+  const sign = requestSigning(options);
+  return sign && new WebSocketSigning(sign);
+}
 
 /** Signs the handshakes of the WebSockets of pages whose DevTools session Heed holds. */
 export class WebSocketSigning {
