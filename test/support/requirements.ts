@@ -25,7 +25,7 @@ const REQUIREMENTS = {
   },
   chromium: {
     present: () => existsSync(CHROMIUM),
-    install: `apt-get install chromium, or set CHROMIUM_PATH; looked for ${CHROMIUM}`,
+    install: `apt-get install chromium-headless-shell (or chromium), or set CHROMIUM_PATH; looked for ${CHROMIUM}`,
   },
   openssl: {
     present: () => spawnSync('sh', ['-c', 'command -v openssl'], { encoding: 'utf8' }).status === 0,
