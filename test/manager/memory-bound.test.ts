@@ -11,7 +11,9 @@
  * the manager, so heap growth is the manager's), or served by one forward proxy on 127.0.0.1 that
  * answers for every host (the manager's `proxyUrl`), so 2,000 origins need no 2,000 servers.
  */
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidOptionsError, MemoryStore, RobotsManager } from '@heed/manager';
 import { recordingLog, UA, type TestServer } from './helpers.js';
@@ -236,6 +238,17 @@ describe('what a typical origin costs', () => {
     expect(cache.entries).toBe(1_000);
     expect(cache.bytes / cache.entries).toBeLessThan(4_000);
     await manager.close();
+  });
+});
+
+describe('an origin kept in the process cache', () => {
+  it('does not keep the URL it was first asked about (20 origins first asked with 100 KB URLs)', () => {
+    const script = fileURLToPath(new URL('./fixtures/origin-key-memory.mjs', import.meta.url));
+    const run = spawnSync(process.execPath, ['--expose-gc', script], { encoding: 'utf8', timeout: 60_000 });
+    expect(run.status, run.stderr).toBe(0);
+    const { short, long } = JSON.parse(run.stdout) as { short: number; long: number };
+    // An origin cut out of its URL and kept as a key would hold the whole URL: 2 MB for the 20.
+    expect(long - short).toBeLessThan(500_000);
   });
 });
 

@@ -86,6 +86,12 @@ describe('decide(), the check a crawler makes', () => {
       expect(Object.keys(a)).toEqual(['allowed', 'reason', 'line', 'url', 'origin', 'productToken', 'record', 'snapshot']);
       expect(a.snapshot).toMatch(/^sha256:[0-9a-f]{64}$/);
       expect(JSON.parse(JSON.stringify(a))).toMatchObject({ allowed: false, line: 2, record: { status: 'ok' } });
+      // The record's age is read when asked, and is in its keys and JSON as a field.
+      const record = JSON.parse(JSON.stringify(a.record)) as Record<string, unknown>;
+      expect(Object.keys(record)).toEqual(['status', 'httpStatus', 'fetchedAt', 'ageMs']);
+      expect(record).toEqual({ status: 'ok', httpStatus: 200, fetchedAt: a.record.fetchedAt, ageMs: expect.any(Number) as number });
+      expect({ ...a.record }).toMatchObject({ status: 'ok', httpStatus: 200, fetchedAt: a.record.fetchedAt });
+      expect(a.record.ageMs).toBeGreaterThanOrEqual(0);
       expect(server.robotsRequests() - before).toBe(1);
     } finally {
       await m.close();

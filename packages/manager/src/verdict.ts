@@ -58,10 +58,12 @@ export interface Verdict extends RuleVerdict<VerdictReason> {
 }
 
 /**
- * What to do once a verdict of a parsed file was explained: the manager counts the file again in its
- * cache, as explaining built objects it keeps. Keyed by the file, so no verdict carries a callback.
+ * What to do once a verdict of a parsed file was explained: the manager counts the origin's file
+ * again in its cache, as explaining built objects it keeps. Keyed by the file, so no verdict carries
+ * a callback; the value is the manager's one function (called with the verdict's origin), so no
+ * cached origin holds a closure of its own either.
  */
-export const whenExplained = new WeakMap<RobotsTxt, () => void>();
+export const whenExplained = new WeakMap<RobotsTxt, (origin: string) => void>();
 
 /**
  * A verdict as the manager hands it out. The parsed file and the worked-out detail are private
@@ -90,7 +92,7 @@ export class ManagerVerdict implements Verdict {
     if (this.#detail === undefined) {
       const { rule, groups, matchedBy, path } = this.#robots.explain(this.url, this.productToken);
       this.#detail = rule === undefined ? { groups, matchedBy, path } : { rule, groups, matchedBy, path };
-      whenExplained.get(this.#robots)?.();
+      whenExplained.get(this.#robots)?.(this.origin);
     }
     return this.#detail;
   }

@@ -21,7 +21,7 @@
  * against a 2,000-byte URL.
  */
 import { CandidateIndex } from './match/candidates.js';
-import { OBJECT, SLOT, STRING, stringsBytes, typedArrayBytes } from './match/held-bytes.js';
+import { OBJECT, SLOT, STRING, TYPED_ARRAY, TYPED_VIEW, stringsBytes, typedArrayBytes } from './match/held-bytes.js';
 import {
   ALLOWS,
   ALTERNATIVE,
@@ -70,6 +70,8 @@ export class RuleMatcher {
   private readonly partMasks: Int32Array | undefined;
   /** The byte classes of the path being checked, with `shared`. */
   private readonly pathClasses: PathClasses | undefined;
+  /** The one buffer {@link spans}, {@link seconds} and the candidate list are views of, without `shared`. */
+  private readonly block: ArrayBuffer | undefined;
 
   private constructor(
     private readonly text: string,
@@ -77,24 +79,27 @@ export class RuleMatcher {
     rules: readonly Shape[],
   ) {
     const count = rules.length;
-    this.spans = new Int32Array(count * SPAN);
-    this.seconds = new Uint8Array(count);
     let wildcards = 0;
-    rules.forEach((rule, i) => {
-      this.addRule(i, rule);
-      if (rule.firstStar !== -1) wildcards++;
-    });
+    for (const rule of rules) if (rule.firstStar !== -1) wildcards++;
+    const small = wildcards < SHARED_SEGMENTS_FROM;
+    // A typical file's matcher is a few hundred bytes of rules, beside which each typed array's
+    // buffer costs more than its numbers: without the shared search, the rules' layout, their
+    // bytes after `/` and the candidate list are views of one buffer (see {@link MatcherBlock}).
+    const block = small ? new MatcherBlock(count) : undefined;
+    this.spans = block?.spans ?? new Int32Array(count * SPAN);
+    this.seconds = block?.seconds ?? new Uint8Array(count);
+    this.block = block?.buffer;
+    rules.forEach((rule, i) => this.addRule(i, rule));
     this.segments = new Array<readonly string[] | undefined>(count);
-    if (wildcards < SHARED_SEGMENTS_FROM) {
-      // What only the shared search reads is not made: a typical file's matcher is a few hundred
-      // bytes of rules, beside which each typed array's fixed cost counts.
+    if (block !== undefined) {
+      // What only the shared search reads is not made either.
       this.shared = undefined;
       this.groups = undefined;
       this.masks = undefined;
       this.pathClasses = undefined;
       for (let i = 0; i < count; i++) if ((rules[i] as Shape).firstStar !== -1) this.segments[i] = this.cutSegments(i);
       const positions = { ids: Array.from({ length: count }, (_, i) => i), lead: (i: number): number => i };
-      this.parts = [new CandidateIndex(positions, text, this.spans, this.seconds)];
+      this.parts = [new CandidateIndex(positions, text, this.spans, this.seconds, block.listRoom)];
       this.partMasks = undefined;
       return;
     }
@@ -149,7 +154,11 @@ export class RuleMatcher {
    */
   heldBytes(tableText: string): number {
     let bytes = OBJECT + 12 * SLOT + (this.pathClasses === undefined ? 0 : OBJECT); // the matcher and its path classes
-    bytes += typedArrayBytes(this.spans) + typedArrayBytes(this.seconds) + typedArrayBytes(this.masks) + typedArrayBytes(this.partMasks);
+    bytes +=
+      this.block === undefined
+        ? typedArrayBytes(this.spans) + typedArrayBytes(this.seconds)
+        : TYPED_ARRAY + this.block.byteLength + 2 * TYPED_VIEW; // the list's view is its index's
+    bytes += typedArrayBytes(this.masks) + typedArrayBytes(this.partMasks);
     bytes += OBJECT + SLOT * this.segments.length;
     for (const pieces of this.segments) if (pieces !== undefined) bytes += stringsBytes(pieces);
     for (const part of this.parts) bytes += part.heldBytes();
@@ -407,5 +416,26 @@ export class RuleMatcher {
       .slice(from, Math.max(from, to))
       .split('*')
       .filter((piece) => piece.length > 0);
+  }
+}
+
+/**
+ * The typed arrays of a matcher without the shared search, as views of one buffer: the rules'
+ * layout ({@link SPAN} numbers each), room for the candidate list (at most one entry per rule) and
+ * the bytes after `/`. Each typed array of its own costs a buffer object and an allocation of its
+ * own, more than a typical file's rules hold; a broad crawl holds a matcher per origin.
+ */
+class MatcherBlock {
+  readonly buffer: ArrayBuffer;
+  readonly spans: Int32Array;
+  readonly listRoom: Int32Array;
+  readonly seconds: Uint8Array;
+
+  constructor(count: number) {
+    const ints = count * SPAN + count;
+    this.buffer = new ArrayBuffer(4 * ints + count);
+    this.spans = new Int32Array(this.buffer, 0, count * SPAN);
+    this.listRoom = new Int32Array(this.buffer, 4 * count * SPAN, count);
+    this.seconds = new Uint8Array(this.buffer, 4 * ints, count);
   }
 }

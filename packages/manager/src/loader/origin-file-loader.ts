@@ -30,6 +30,7 @@ import { ManagerClosedError } from '../errors.js';
 import type { FetchContext } from '../fetch/fetch-context.js';
 import { fetchRobotsTxt } from '../fetch/fetch-file.js';
 import type { ResolvedOptions } from '../options.js';
+import { ownOrigin } from '../origin.js';
 import { capExpiry, decideRecord, effectivePolicy, policyChangesAt, type EffectivePolicy } from '../policy.js';
 import { decodeRecord, type RobotsRecord, type UnreachableRecord } from '../record.js';
 import { FetchLog } from './fetch-log.js';
@@ -238,8 +239,10 @@ export class OriginFileLoader<P> {
     this.counts.misses++;
     let flight = this.flights.get(key);
     if (flight === undefined) {
-      this.longWaits.started(key, origin);
-      flight = this.refresh(key, origin, fetch).finally(() => {
+      // What the flight stores and caches under the key outlives the caller's URL.
+      const ownKey = ownOrigin(key);
+      this.longWaits.started(ownKey, origin);
+      flight = this.refresh(ownKey, key === origin ? ownKey : origin, fetch).finally(() => {
         this.flights.delete(key);
         this.longWaits.ended(key);
       });

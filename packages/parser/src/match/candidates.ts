@@ -5,7 +5,7 @@
  * Every list keeps the entries in ascending order, which is precedence order: the matcher can stop
  * at the first entry that cannot beat the best rule found.
  */
-import { OBJECT, SLOT, STRING, typedArrayBytes } from './held-bytes.js';
+import { OBJECT, SLOT, STRING, TYPED_VIEW, typedArrayBytes } from './held-bytes.js';
 import { ASCII, NO_PATH, PREFIX_END, SPAN, START } from './layout.js';
 
 /**
@@ -44,8 +44,16 @@ export class CandidateIndex {
   private readonly buckets: Map<string, number> | undefined;
   private readonly bucketItems: Int32Array | undefined;
 
-  /** `spans` and `seconds` are the matcher's: each rule's layout, and the byte after `/` it needs (0 for any). */
-  constructor(entries: Entries, text: string, spans: Int32Array, seconds: Uint8Array) {
+  /** The list is a view of the matcher's buffer (`room`), counted there. */
+  private readonly listInRoom: boolean;
+
+  /**
+   * `spans` and `seconds` are the matcher's: each rule's layout, and the byte after `/` it needs (0
+   * for any). `room`, when given, is where a single list of at most its length is written (a view
+   * of the matcher's one buffer) instead of an array of its own.
+   */
+  constructor(entries: Entries, text: string, spans: Int32Array, seconds: Uint8Array, room?: Int32Array) {
+    this.listInRoom = false;
     let listed: readonly number[] = entries.ids;
     if (entries.ids.length <= LINEAR_LIMIT) {
       this.buckets = undefined;
@@ -100,7 +108,14 @@ export class CandidateIndex {
       // rules; many entries without a second byte and many distinct second bytes would make
       // (bytes × entries) copies.
       this.bounds = undefined;
-      this.lists = new Int32Array(listed.filter((e) => seconds[entries.lead(e)] !== NO_PATH));
+      const list = listed.filter((e) => seconds[entries.lead(e)] !== NO_PATH);
+      if (room !== undefined && list.length <= room.length) {
+        room.set(list);
+        this.lists = room.subarray(0, list.length);
+        this.listInRoom = true;
+      } else {
+        this.lists = new Int32Array(list);
+      }
       this.checkIndexed = true;
       return;
     }
@@ -133,7 +148,8 @@ export class CandidateIndex {
   /** The bytes this index holds (see held-bytes.ts). */
   heldBytes(): number {
     const buckets = this.buckets === undefined ? 0 : OBJECT + this.buckets.size * (4 * SLOT + STRING + KEY_LENGTH);
-    return OBJECT + typedArrayBytes(this.lists) + typedArrayBytes(this.bounds) + typedArrayBytes(this.bucketItems) + buckets;
+    const lists = this.listInRoom ? TYPED_VIEW : typedArrayBytes(this.lists);
+    return OBJECT + lists + typedArrayBytes(this.bounds) + typedArrayBytes(this.bucketItems) + buckets;
   }
 
   /** The entries of a large set whose literal prefix starts as `path` does. */

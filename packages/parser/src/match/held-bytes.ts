@@ -8,6 +8,8 @@
 
 /** A typed array: the view, its `ArrayBuffer` and the backing store's allocation, beside the bytes. */
 export const TYPED_ARRAY = 208;
+/** A typed array that is a view of a buffer counted elsewhere: the view object alone. */
+export const TYPED_VIEW = 112;
 /** An object's header and a few fields. */
 export const OBJECT = 64;
 /** A slot of an array or an object: one pointer. */
