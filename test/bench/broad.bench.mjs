@@ -13,7 +13,10 @@
  * Printed with the growth ratios between sizes (the warm µs per check should stay flat while the
  * origins fit; the heap per origin too).
  *
- *   node --expose-gc test/bench/broad.bench.mjs [--origins=500,2000,5000,20000] [--no-write]
+ *   node --expose-gc test/bench/broad.bench.mjs [--origins=500,2000,5000,20000] [--bounds=default,all] [--no-bands] [--no-write]
+ *
+ * A million origins of real files take about 13 GB: run them with a heap to match, e.g.
+ * `node --expose-gc --max-old-space-size=20000 test/bench/broad.bench.mjs --origins=10000,100000,1000000 --bounds=all --no-bands --no-write`.
  *   npm run bench -- broad
  *
  * Writes the "## Broad crawls: the cache" section of BENCHMARKS.md unless --no-write.
@@ -21,6 +24,7 @@
 
 import { cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { getHeapStatistics } from 'node:v8';
 import { RobotsManager } from '../../packages/manager/dist/bundle.js';
 import { writeSection } from './crawl/report.mjs';
 import { files, filesSource } from './real-files.mjs';
@@ -70,12 +74,14 @@ function madeUpStore(pool = files) {
 
 async function run(count, maxCacheBytes, pool = files) {
   const before = memory();
+  const rssBefore = process.memoryUsage().rss;
   const store = madeUpStore(pool);
   const manager = new RobotsManager({ userAgent: 'HeedBot/1.0', store, log: quiet, cacheSize: Math.max(10_000, count), maxCacheBytes });
   const origins = Array.from({ length: count }, (_, i) => `https://o${i}.example`);
   for (const origin of origins) for (let k = 0; k < CHECKS; k++) await manager.decide(`${origin}/p/${k}?q=${k}`);
   const { cache } = manager.stats();
   const heldBytes = memory() - before;
+  const rssGrown = process.memoryUsage().rss - rssBefore;
   store.reads = 0;
   const start = process.cpuUsage();
   for (let k = 0; k < CHECKS; k++) for (const origin of origins) await manager.decide(`${origin}/p/${k}?q=${k}`);
@@ -85,6 +91,7 @@ async function run(count, maxCacheBytes, pool = files) {
     held: cache.entries,
     chargedPerOrigin: cache.bytes / cache.entries,
     heapPerOrigin: heldBytes / cache.entries,
+    rssPerOrigin: rssGrown / cache.entries,
     warmUs: (cpu.user + cpu.system) / (count * CHECKS),
     warmReads: store.reads,
   };
@@ -96,15 +103,18 @@ const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 // A first run, not counted: V8 compiles the manager's and the parser's code in it.
 await run(500, undefined);
 const rows = [];
-for (const [label, bound] of [
-  ['default (64 MiB)', undefined],
-  ['holds them all', 4096 * MiB],
+const BOUNDS = (option('bounds') ?? 'default,all').split(',');
+for (const [name, label, boundFor] of [
+  ['default', 'default (64 MiB)', () => undefined],
+  // Room for every origin (32 KB each, above what real files take on average), within the heap.
+  ['all', 'holds them all', (count) => Math.min(Math.max(4096 * MiB, count * 32 * 1024), getHeapStatistics().heap_size_limit)],
 ]) {
+  if (!BOUNDS.includes(name)) continue;
   for (const count of SIZES) {
-    const r = await run(count, bound);
+    const r = await run(count, boundFor(count));
     rows.push({ label, ...r });
     console.log(
-      `${label}, ${count} origins: held ${r.held}, charged ${kb(r.chargedPerOrigin)} and heap ${kb(r.heapPerOrigin)} per origin, warm decide ${r.warmUs.toFixed(2)} µs, ${r.warmReads} store reads in ${count * CHECKS} warm checks`,
+      `${label}, ${count} origins: held ${r.held}, charged ${kb(r.chargedPerOrigin)}, heap ${kb(r.heapPerOrigin)} and RSS ${kb(r.rssPerOrigin)} per origin, warm decide ${r.warmUs.toFixed(2)} µs, ${r.warmReads} store reads in ${count * CHECKS} warm checks`,
     );
   }
 }
@@ -120,7 +130,7 @@ const BANDS = [
 const sizes = files.map((body) => body.length).sort((a, b) => a - b);
 const median = sizes[Math.floor(sizes.length / 2)];
 const bandRows = [];
-for (const [from, to] of BANDS) {
+for (const [from, to] of process.argv.includes('--no-bands') ? [] : BANDS) {
   const pool = files.filter((body) => body.length >= from && body.length < to);
   if (pool.length === 0) continue;
   const r = await run(BAND_ORIGINS, 4096 * MiB, pool);
@@ -137,11 +147,11 @@ const ratio = (rowsOf, field) => {
   return `${(last[field] / first[field]).toFixed(2)}× from ${first.count.toLocaleString('en-US')} to ${last.count.toLocaleString('en-US')} origins`;
 };
 const table = [
-  '| `maxCacheBytes` | origins | held | charged per origin | heap per origin held | warm `decide()` (CPU µs) | store reads in the warm pass |',
-  '|---|---|---|---|---|---|---|',
+  '| `maxCacheBytes` | origins | held | charged per origin | heap per origin held | RSS grown per origin | warm `decide()` (CPU µs) | store reads in the warm pass |',
+  '|---|---|---|---|---|---|---|---|',
   ...rows.map(
     (r) =>
-      `| ${r.label} | ${r.count.toLocaleString('en-US')} | ${r.held.toLocaleString('en-US')} | ${kb(r.chargedPerOrigin)} | ${kb(r.heapPerOrigin)} | ${r.warmUs.toFixed(2)} | ${r.warmReads.toLocaleString('en-US')} of ${(r.count * CHECKS).toLocaleString('en-US')} |`,
+      `| ${r.label} | ${r.count.toLocaleString('en-US')} | ${r.held.toLocaleString('en-US')} | ${kb(r.chargedPerOrigin)} | ${kb(r.heapPerOrigin)} | ${kb(r.rssPerOrigin)} | ${r.warmUs.toFixed(2)} | ${r.warmReads.toLocaleString('en-US')} of ${(r.count * CHECKS).toLocaleString('en-US')} |`,
   ),
 ];
 const all = rows.filter((r) => r.label === 'holds them all');
