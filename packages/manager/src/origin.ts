@@ -30,7 +30,7 @@ export function originOf(url: string): string | undefined {
 }
 
 /**
- * `origin` as a string of its own, for a structure that keeps it. {@link originOf} cuts the
+ * `origin` (or a key made from it) as a string of its own, for a structure that keeps it. {@link originOf} cuts the
  * origin out of the URL it was given, and V8 keeps a cut string as a pointer into its parent: kept
  * as a cache key, it would hold the whole first URL asked about (a long one as well) for as long as
  * the origin stays cached. Called once per origin loaded, never per check.

@@ -239,10 +239,11 @@ export class OriginFileLoader<P> {
     this.counts.misses++;
     let flight = this.flights.get(key);
     if (flight === undefined) {
-      // What the flight stores and caches under the key outlives the caller's URL.
+      // What the flight stores and caches (the key, the record's origin) outlives the caller's URL.
       const ownKey = ownOrigin(key);
-      this.longWaits.started(ownKey, origin);
-      flight = this.refresh(ownKey, key === origin ? ownKey : origin, fetch).finally(() => {
+      const ownedOrigin = key === origin ? ownKey : ownOrigin(origin);
+      this.longWaits.started(ownKey, ownedOrigin);
+      flight = this.refresh(ownKey, ownedOrigin, fetch).finally(() => {
         this.flights.delete(key);
         this.longWaits.ended(key);
       });

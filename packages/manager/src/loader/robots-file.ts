@@ -34,7 +34,7 @@ export function robotsKind(options: ResolvedOptions, snapshots: SnapshotKeeper, 
     urlOf: robotsTxtUrl,
     maxBytes: () => options.maxBytes,
     parse(key, record, policy, previous) {
-      const view = recordView(record, options.now);
+      const view = new RecordView(record, options.now);
       const sameBody =
         previous !== undefined &&
         previous.policy.kind === policy.kind &&
@@ -121,8 +121,4 @@ class RecordView implements VerdictRecord {
     const { status, httpStatus, fetchedAt, ageMs } = this;
     return { status, ...(httpStatus === undefined ? {} : { httpStatus }), fetchedAt, ageMs };
   }
-}
-
-function recordView(record: RobotsRecord, clock: () => number): VerdictRecord {
-  return new RecordView(record, clock);
 }
