@@ -315,14 +315,13 @@ for (const kind of ALL_KINDS) {
 
     it("signed: every request the site saw verifies (Web Bot Auth), Heed's own fetches included", async () => {
       const hits = ORIGINS.flatMap((name) => run.site[name].hits);
-      // What no client lets Heed sign: a WebSocket handshake on jsdom (its `ws` makes and sends
-      // its headers in one call), a worker's in a browser (Heed sees none), and a page's that
-      // connected before Playwright's WebSocket route was in place (the race of a crawl's first
-      // pages, which lets /private/ws through: a gap of the websocket door); and what Chromium
-      // fetches on its own for a page (its favicon, a service worker's script: `Service-Worker:
-      // script`) as the page closes, released unsigned when the page's session ends. The crawlee
-      // reference names them.
-      const signsPageSockets = kind.traits.browser && !hits.some((hit) => hit.path === '/private/ws');
+      // What no client lets Heed sign: a worker's WebSocket handshake in a browser (Heed sees none),
+      // and a page's that connected before Playwright's WebSocket route was in place (the race of a
+      // crawl's first pages, which lets /private/ws through: a gap of the websocket door); and what
+      // Chromium fetches on its own for a page (its favicon, a service worker's script:
+      // `Service-Worker: script`) as the page closes, released unsigned when the page's session
+      // ends. The crawlee reference names them. jsdom's page sockets are signed.
+      const signsPageSockets = (kind.traits.browser || kind.traits.scripts) && !hits.some((hit) => hit.path === '/private/ws');
       const unsignable = (hit: Hit) =>
         (hit.headers.upgrade?.toLowerCase() === 'websocket' && (!signsPageSockets || hit.path.includes('worker'))) ||
         (kind.traits.browser && (hit.path === '/favicon.ico' || hit.headers['service-worker'] === 'script'));

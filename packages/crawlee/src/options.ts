@@ -251,9 +251,9 @@ export const PLUGIN_OPTIONS = defineOptions(WHERE, {
    * `context.sendRequest()`, and Heed's own robots.txt, tdmrep.json, sitemap and `requestsFromUrl`
    * fetches. `{ key, signatureAgent, validitySecs }`: `key` the path of the private JWK
    * `heed keys generate` writes (or the JWK), `signatureAgent` the URL of your key directory. Every
-   * crawler kind on Crawlee 3 and 4 (browsers on Chromium, a page's WebSocket handshakes
-   * included); a worker's or jsdom's WebSocket handshake is what no client lets Heed sign (jsdom's
-   * `ws` builds and sends it in one call). A manager of your own
+   * crawler kind on Crawlee 3 and 4 (browsers on Chromium, a page's and jsdom's WebSocket
+   * handshakes included); a worker's WebSocket handshake is what no browser lets Heed sign. A
+   * manager of your own
    * (`manager`) signs its fetches with its own `signature` option.
    * @default off (unsigned)
    */

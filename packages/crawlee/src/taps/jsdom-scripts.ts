@@ -6,7 +6,7 @@
  * sub-resource checkpoint, against its own origin's robots.txt, before it is sent; a disallowed one
  * fails as a network error does in a browser and is reported at stage `subresource`.
  *
- * Three patch points in jsdom's internals, found in the jsdom the crawler loads (no `exports` map
+ * Patch points in jsdom's internals, found in the jsdom the crawler loads (no `exports` map
  * keeps them out) and checked against jsdom 26.1 (Crawlee 3.13 to 3.18 and 4.0.0-rc.0):
  *
  * - `XMLHttpRequestImpl.prototype.send` (`living/xhr/XMLHttpRequest-impl.js`). An asynchronous
@@ -27,12 +27,17 @@
  * - `Request.prototype._performRequest` (the same module), which builds each request jsdom's client
  *   sends, the first and each redirect hop: with `signature`, it is built with the signature
  *   headers for its own URL (the loader's stylesheets, frames and scripts, XHR), as got's hook signs
- *   a page. A WebSocket handshake is not signed: jsdom opens it through `ws`, with headers made and
- *   sent inside one call no patch point reaches (as in a browser, whose DevTools never pause one).
+ *   a page.
+ * - the `_req` field of the `ws` client jsdom opens its sockets with (`lib/websocket.js`, ws 8):
+ *   jsdom gives `ws` no hook, and `ws` builds each handshake and sends it inside one call, but it
+ *   keeps the handshake's `ClientRequest` in that field between the two, before `end()` sends its
+ *   headers. An accessor on its prototype takes each handshake there and, with `signature`, sets the
+ *   signature headers for the socket's own URL.
  *
  * Each is patched once per jsdom, and acts only inside a page scope: the checks with
  * `blockSubresources`, the signature with `signature`.
  */
+import { createRequire } from 'node:module';
 import type { Checked } from '../guard/checkpoints.js';
 import { pageScope, type PageScope } from './jsdom-scope.js';
 
@@ -72,6 +77,14 @@ interface JsdomClient {
   readonly domException: { create(globalObject: unknown, args: [string, string]): Error };
   readonly webSocket: { init?: (impl: SocketImpl) => void };
   readonly request: { prototype: { _processResponse: ProcessResponse; _performRequest: (this: ClientRequest) => void } };
+  /** The `ws` client jsdom's sockets are made with (its `WebSocket` class); `undefined` when it has no `_req` to take. */
+  readonly socketClient: { prototype: object } | undefined;
+}
+
+/** A handshake `ws` is about to send: Node's `ClientRequest`, its headers still writable. */
+interface Handshake {
+  readonly headersSent: boolean;
+  setHeader(name: string, value: string): unknown;
 }
 
 const OPENED = 1;
@@ -92,6 +105,7 @@ export function patchJsdomClient(require: NodeJS.Require): boolean {
   patchWebSocket(client);
   patchRedirects(client);
   patchSigning(client);
+  patchSocketSigning(client);
   return true;
 }
 
@@ -104,6 +118,7 @@ function jsdomClient(require: NodeJS.Require): JsdomClient | undefined {
       domException: require(`${lib}generated/DOMException.js`) as JsdomClient['domException'],
       webSocket: require(`${lib}websockets/WebSocket-impl.js`) as JsdomClient['webSocket'],
       request: require(`${lib}helpers/http-request.js`) as JsdomClient['request'],
+      socketClient: socketClientOf(require),
     };
     const found =
       typeof client.xhr?.prototype?.send === 'function' &&
@@ -113,6 +128,18 @@ function jsdomClient(require: NodeJS.Require): JsdomClient | undefined {
       typeof client.request?.prototype?._processResponse === 'function' &&
       typeof client.request.prototype._performRequest === 'function';
     return found ? client : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The `ws` that jsdom's `WebSocket-impl.js` requires (jsdom's own dependency), when it is the client this module knows. */
+function socketClientOf(require: NodeJS.Require): JsdomClient['socketClient'] {
+  try {
+    const fromJsdom = createRequire(require.resolve('jsdom/lib/jsdom/living/websockets/WebSocket-impl.js'));
+    const client = fromJsdom('ws') as unknown;
+    const version = (fromJsdom('ws/package.json') as { version?: string }).version ?? '';
+    return typeof client === 'function' && /^8\./.test(version) ? client : undefined;
   } catch {
     return undefined;
   }
@@ -257,4 +284,44 @@ function patchSigning({ request }: JsdomClient): void {
       this._requestOptions = options;
     }
   };
+}
+
+/**
+ * Whether the WebSocket handshakes of the jsdom `require` loads are signed: `false` when its `ws`
+ * is not the client this module knows, and its sockets go unsigned.
+ */
+export function signsJsdomSockets(require: NodeJS.Require): boolean {
+  const client = socketClientOf(require);
+  return client !== undefined && Object.getOwnPropertyDescriptor(client.prototype, '_req')?.set !== undefined;
+}
+
+/** Where a socket keeps its handshake once the accessor has taken it. */
+const HANDSHAKE = Symbol('heed.handshake');
+
+function patchSocketSigning({ socketClient }: JsdomClient): void {
+  if (socketClient === undefined || Object.getOwnPropertyDescriptor(socketClient.prototype, '_req') !== undefined) return;
+  type Socket = { readonly _url?: string; readonly _isServer?: boolean; [HANDSHAKE]?: unknown };
+  Object.defineProperty(socketClient.prototype, '_req', {
+    configurable: true,
+    get(this: Socket) {
+      return this[HANDSHAKE];
+    },
+    set(this: Socket, request: unknown) {
+      this[HANDSHAKE] = request;
+      const sign = pageScope.getStore()?.sign;
+      if (sign === undefined || this._isServer === true || !isHandshake(request) || request.headersSent) return;
+      const url = this._url;
+      if (url === undefined || !/^wss?:/i.test(url)) return;
+      for (const [name, value] of Object.entries(sign(url))) request.setHeader(name, value);
+    },
+  });
+}
+
+function isHandshake(request: unknown): request is Handshake {
+  return (
+    typeof request === 'object' &&
+    request !== null &&
+    typeof (request as Partial<Handshake>).setHeader === 'function' &&
+    typeof (request as Partial<Handshake>).headersSent === 'boolean'
+  );
 }

@@ -30,7 +30,7 @@ import { kindOf, type ContextInternals, type PublicCrawler, type RequestInternal
 import { userAgentIn } from './identify.js';
 import { requestSigning } from './sign-requests.js';
 import { pageScope, type PageScope } from './jsdom-scope.js';
-import { patchJsdomClient } from './jsdom-scripts.js';
+import { patchJsdomClient, signsJsdomSockets } from './jsdom-scripts.js';
 import { jsdomRequireOf, jsdomResourceLoader, type ResourceFetch, type ResourceLoaderClass } from './v3/internals.js';
 
 const patched = new WeakSet<object>();
@@ -100,7 +100,10 @@ export function attachJsdomHooksV4(crawler: object, guard: RobotsGuard): boolean
  */
 function patchClient(require: NodeJS.Require, guard: RobotsGuard): void {
   if (!guard.options.blockSubresources && !signs(guard)) return;
-  if (patchJsdomClient(require)) return;
+  if (patchJsdomClient(require)) {
+    if (signs(guard) && !signsJsdomSockets(require)) guard.log.warning(SOCKETS_UNSIGNED);
+    return;
+  }
   if (signs(guard))
     throw new InvalidOptionsError(
       'signature',
@@ -109,6 +112,11 @@ function patchClient(require: NodeJS.Require, guard: RobotsGuard): void {
     );
   guard.log.warning(CLIENT_NOT_FOUND);
 }
+
+/** What `attach()` logs, with `signature`, when the `ws` client jsdom opens its WebSockets with is not one Heed knows. */
+const SOCKETS_UNSIGNED =
+  "RobotsPlugin: this JSDOMCrawler's jsdom opens its WebSockets with a `ws` Heed does not know (checked against ws 8): " +
+  "with runScripts, the handshakes of its pages' WebSockets are not signed.";
 
 /** What `attach()` logs when jsdom's own HTTP client (the XHR, WebSocket and redirect patch points) was not found. */
 const CLIENT_NOT_FOUND =
