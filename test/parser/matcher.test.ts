@@ -69,13 +69,19 @@ function reference(groups: readonly Group[], url: string, options?: ParseOptions
   return best === undefined ? 'true@0' : `${best.allow || best.pattern === ''}@${best.line}`;
 }
 
-/** Verdict and deciding line of every path from one parsed file, asked as a crawler asks: many checks in a row. */
+/**
+ * Verdict and deciding line of every path from one parsed file, asked as a crawler asks: many checks
+ * in a row. Each is also asked as the first check of a file of its own, which walks the rules
+ * instead of compiling them (match/first-check.ts): both must give the same verdict, line and reason.
+ */
 function answers(body: string | Uint8Array, paths: readonly string[], options?: ParseOptions): string[] {
   const robots = parseRobotsTxt(body, options);
   return paths.map((path) => {
-    const { allowed, line } = robots.explain(path, AGENT);
+    const { allowed, line, reason } = robots.explain(path, AGENT);
     const decision = robots.decide(path, AGENT);
     expect(`${decision.allowed}@${decision.line}`).toBe(`${allowed}@${line}`);
+    const first = parseRobotsTxt(body, options).decide(path, AGENT);
+    expect(`${first.allowed}@${first.line} ${first.reason}`, `first check of ${path}`).toBe(`${allowed}@${line} ${reason}`);
     return `${allowed}@${line}`;
   });
 }
@@ -103,6 +109,21 @@ describe('the matcher', () => {
     fc.assert(
       fc.property(fc.array(rule, { minLength: 1, maxLength: 40 }), fc.array(path, { minLength: 1, maxLength: 80 }), (rules, paths) => {
         const body = file(rules);
+        expect(answers(body, paths)).toEqual(expected(body, paths));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('decides as Google does for one `*` rule against short paths, where its pieces and its anchored tail may overlap', () => {
+    const letters = fc.array(fc.constantFrom('a', 'b', 'ab', '*'), { minLength: 1, maxLength: 6 }).map((pieces) => pieces.join(''));
+    const starRule = fc
+      .tuple(fc.constantFrom('Allow', 'Disallow'), letters, fc.boolean())
+      .map(([key, pattern, anchored]) => `${key}: /*${pattern}${anchored ? '$' : ''}`);
+    const shortPath = fc.array(fc.constantFrom('a', 'b'), { maxLength: 6 }).map((pieces) => `/${pieces.join('')}`);
+    fc.assert(
+      fc.property(starRule, fc.array(shortPath, { minLength: 1, maxLength: 20 }), (rule, paths) => {
+        const body = file([rule]);
         expect(answers(body, paths)).toEqual(expected(body, paths));
       }),
       { numRuns: 300 },

@@ -8,7 +8,7 @@
  * attach draft's (see {@link compileAgent}); it decides only which usage lines apply.
  */
 import { escapeBytes } from './escape.js';
-import { RuleMatcher } from './match.js';
+import { type RuleMatcher } from './match.js';
 import { KIND, readRow, rowEnd, rowHead, rowStart, type DirectiveTable } from './table.js';
 import { byteStringToText } from './bytes.js';
 import type { TokenizedLine } from './tokenize.js';
@@ -209,7 +209,17 @@ export interface CompileOptions {
 
 /** The compiled rule set of one product token (or one list of tokens). */
 export interface CompiledAgent {
-  readonly matcher: RuleMatcher;
+  /**
+   * The rules compiled, built by the agent's second check (`matcherOf()` in robots-txt.ts): its
+   * first is answered by walking {@link ruleRows} (match/first-check.ts), unless there are many.
+   */
+  matcher?: RuleMatcher;
+  /** The rows of the rules that apply, in file order, until {@link matcher} is built from them. */
+  ruleRows: readonly number[] | undefined;
+  /** Whether the patterns are read with their unreserved escapes decoded (RFC 9309). */
+  readonly decodeUnreservedEscapes: boolean;
+  /** Whether a check was answered without the matcher already: the next one builds it. */
+  walked?: boolean;
   readonly matchedBy: AppliedGroups['matchedBy'];
   /**
    * Indices of the groups that apply (as `Group#index`), chosen in the same walk as the rules: one
@@ -352,7 +362,8 @@ export function compileAgent(table: DirectiveTable, tokens: readonly string[], o
     if (crawlDelay !== undefined) break;
   }
   return {
-    matcher: RuleMatcher.fromTable(table, chosen, options.decodeUnreservedEscapes),
+    ruleRows: chosen,
+    decodeUnreservedEscapes: options.decodeUnreservedEscapes,
     matchedBy: matchedBy(anySpecific, anyGlobal),
     crawlDelay,
     groupIndices: indices.length === 1 ? (indices[0] as number) : indices.length === 0 ? NO_ROWS : indices.slice(),

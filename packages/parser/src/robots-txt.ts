@@ -12,6 +12,8 @@ import type { RuleVerdict, Explanation, Group, OtherDirective, Rule } from './ty
 import type { ProductTokens } from './user-agent.js';
 import { canonicalPath } from './url.js';
 import { UsageRules } from './usage/rules.js';
+import { RuleMatcher } from './match.js';
+import { FIRST_CHECK_MAX_RULES, firstCheck } from './match/first-check.js';
 import type { UsageVerdict } from './usage/verdict.js';
 
 /** Compiled agents kept per file: crawlers use one or a few; a bound keeps hostile callers in check. */
@@ -148,20 +150,29 @@ export class RobotsTxt {
   isAllowed(url: string, productToken: ProductTokens): boolean {
     const path = this.pathOf(url);
     if (this.flags & ROBOTS_TXT_ALLOWED && path === '/robots.txt') return true;
-    return this.compiled(productToken).matcher.allows(path);
+    return this.matcherOf(this.compiled(productToken)).allows(path);
   }
 
   /**
    * The verdict for `url` and the line that decided it, without the groups and rule objects of
    * {@link explain} (the check a crawler makes for every URL; ask `explain()` for the rest when a
-   * URL is skipped). The answers are shared frozen objects, one per deciding rule: a check
-   * allocates nothing. `productToken` as for {@link isAllowed}.
+   * URL is skipped). The answers are frozen objects, one per deciding rule, shared from the
+   * agent's second check on: a check then allocates nothing. (The first check of an agent walks
+   * its rules instead of compiling them, since a broad crawl checks many files once, and builds
+   * its answer.) `productToken` as for {@link isAllowed}.
    */
   decide(url: string, productToken: ProductTokens): RuleVerdict {
     const path = this.pathOf(url);
     if (this.flags & ROBOTS_TXT_ALLOWED && path === '/robots.txt') return IMPLICIT_ALLOW;
     const compiled = this.compiled(productToken);
-    const { matcher } = compiled;
+    const rows = compiled.ruleRows;
+    if (compiled.matcher === undefined && compiled.walked !== true && rows !== undefined && rows.length <= FIRST_CHECK_MAX_RULES) {
+      compiled.walked = true;
+      const winner = firstCheck(this.table, rows, compiled.decodeUnreservedEscapes, path);
+      if (winner === undefined) return noRuleVerdict(compiled);
+      return Object.freeze({ allowed: winner.allowed, reason: 'rule', line: winner.line });
+    }
+    const matcher = this.matcherOf(compiled);
     const winner = matcher.decidingPosition(path);
     const at = winner === -1 ? matcher.size : winner;
     let verdicts = compiled.verdicts;
@@ -172,7 +183,7 @@ export class RobotsTxt {
     const known = verdicts[at];
     if (known !== undefined) return known;
     this.held += OBJECT;
-    return (verdicts[at] = verdictAt(compiled, winner));
+    return (verdicts[at] = verdictAt(compiled, matcher, winner));
   }
 
   /**
@@ -200,7 +211,7 @@ export class RobotsTxt {
     const base = { productToken: asked, path, groups, matchedBy: compiled.matchedBy };
     if (this.flags & ROBOTS_TXT_ALLOWED && path === '/robots.txt')
       return { ...base, allowed: true, reason: 'robots-txt-implicit-allow', line: 0 };
-    const winner = compiled.matcher.match(path);
+    const winner = this.matcherOf(compiled).match(path);
     if (winner === undefined)
       return { ...base, allowed: true, reason: compiled.matchedBy === 'none' ? 'no-group' : 'no-matching-rule', line: 0 };
     // The deciding rule is the very object of the group that holds it.
@@ -221,7 +232,7 @@ export class RobotsTxt {
   usage(url: string, productToken: ProductTokens): UsageVerdict {
     const path = this.pathOf(url);
     const compiled = this.compiled(productToken);
-    const crawlAllowed = (this.flags & ROBOTS_TXT_ALLOWED && path === '/robots.txt') || compiled.matcher.allows(path);
+    const crawlAllowed = (this.flags & ROBOTS_TXT_ALLOWED && path === '/robots.txt') || this.matcherOf(compiled).allows(path);
     return this.usageOf(path, crawlAllowed, compiled, askedTokens(productToken));
   }
 
@@ -293,6 +304,16 @@ export class RobotsTxt {
     return this.directives;
   }
 
+  /** The compiled rules of `compiled`, built the first time a check needs them (see {@link decide}). */
+  private matcherOf(compiled: CompiledAgent): RuleMatcher {
+    if (compiled.matcher !== undefined) return compiled.matcher;
+    const matcher = RuleMatcher.fromTable(this.table, compiled.ruleRows ?? [], compiled.decodeUnreservedEscapes);
+    compiled.matcher = matcher;
+    compiled.ruleRows = undefined;
+    this.held += matcher.heldBytes(this.table.text);
+    return matcher;
+  }
+
   private pathOf(url: string): string {
     const path = canonicalPath(typeof url === 'string' ? url : String(url));
     return this.flags & DECODE_ESCAPES ? decodeUnreserved(path) : path;
@@ -329,7 +350,7 @@ export class RobotsTxt {
     let compiled = this.agents?.get(key);
     if (compiled === undefined) {
       compiled = compileAgent(this.table, tokens, { decodeUnreservedEscapes: (this.flags & DECODE_ESCAPES) !== 0 });
-      this.held += agentBytes(compiled, this.table.text);
+      this.held += agentBytes(compiled);
       if (this.lastAgent !== undefined) {
         this.agents ??= new Map();
         if (this.agents.size >= MAX_CACHED_AGENTS) this.agents.clear();
@@ -364,19 +385,27 @@ function askedTokens(productToken: ProductTokens): ProductTokens {
 const IMPLICIT_ALLOW: RuleVerdict = Object.freeze({ allowed: true, reason: 'robots-txt-implicit-allow', line: 0 });
 
 /** The verdict when the rule at position `winner` decides (-1: none matched), as `explainPath` words it. */
-function verdictAt(compiled: CompiledAgent, winner: number): RuleVerdict {
-  if (winner === -1)
-    return Object.freeze({ allowed: true, reason: compiled.matchedBy === 'none' ? 'no-group' : 'no-matching-rule', line: 0 });
-  return Object.freeze({ allowed: compiled.matcher.allowsAt(winner), reason: 'rule', line: compiled.matcher.lineAt(winner) });
+function verdictAt(compiled: CompiledAgent, matcher: RuleMatcher, winner: number): RuleVerdict {
+  if (winner === -1) return noRuleVerdict(compiled);
+  return Object.freeze({ allowed: matcher.allowsAt(winner), reason: 'rule', line: matcher.lineAt(winner) });
 }
 
-/** The bytes a compiled agent holds: its matcher, its group indices and usage rows, and the agents map's slot. */
-function agentBytes(compiled: CompiledAgent, tableText: string): number {
+/** The verdict when no rule matches: no group applies, or none of its rules matched. */
+function noRuleVerdict(compiled: CompiledAgent): RuleVerdict {
+  return Object.freeze({ allowed: true, reason: compiled.matchedBy === 'none' ? 'no-group' : 'no-matching-rule', line: 0 });
+}
+
+/**
+ * The bytes a compiled agent holds: its rule rows (its matcher is counted once built), its group
+ * indices and usage rows, and the agents map's slot.
+ */
+function agentBytes(compiled: CompiledAgent): number {
   const indices = compiled.groupIndices;
   return (
     2 * OBJECT +
-    10 * SLOT +
-    compiled.matcher.heldBytes(tableText) +
+    12 * SLOT +
+    OBJECT +
+    SLOT * (compiled.ruleRows?.length ?? 0) +
     SLOT * compiled.usageRows.length +
     (typeof indices === 'number' ? 0 : OBJECT + SLOT * indices.length)
   );

@@ -161,10 +161,17 @@ export async function boundedGet(url: string, options: BoundedGetOptions): Promi
   }
 }
 
-/** The caller's signal and the total deadline as one signal, and which of them fired. */
+/**
+ * The caller's signal and the total deadline as one signal, and which of them fired. The caller's
+ * signal is passed on by a listener taken off at `clear()`, not by `AbortSignal.any()`: a manager
+ * passes its one long-lived signal to every fetch, and each combined signal `any()` makes stays
+ * registered with it (weakly, until collected), a cost per fetch a broad crawl pays a million times.
+ */
 class Deadline {
   readonly signal: AbortSignal | undefined;
   private readonly timer: NodeJS.Timeout | undefined;
+  private readonly callerSignal: AbortSignal | undefined;
+  private readonly onCallerAbort: (() => void) | undefined;
   private expired = false;
 
   constructor(
@@ -176,11 +183,20 @@ class Deadline {
       return;
     }
     const own = new AbortController();
+    this.signal = own.signal;
+    if (callerSignal?.aborted === true) {
+      own.abort();
+      return;
+    }
     this.timer = setTimeout(() => {
       this.expired = true;
       own.abort();
     }, timeoutMs);
-    this.signal = callerSignal === undefined ? own.signal : AbortSignal.any([callerSignal, own.signal]);
+    if (callerSignal !== undefined) {
+      this.callerSignal = callerSignal;
+      this.onCallerAbort = () => own.abort();
+      callerSignal.addEventListener('abort', this.onCallerAbort, { once: true });
+    }
   }
 
   /** The error the GET of `url` ends with now that the signal fired. */
@@ -192,6 +208,7 @@ class Deadline {
 
   clear(): void {
     clearTimeout(this.timer);
+    if (this.onCallerAbort !== undefined) this.callerSignal?.removeEventListener('abort', this.onCallerAbort);
   }
 }
 
