@@ -1,6 +1,6 @@
 /**
  * `RobotsTxt`: a parsed robots.txt file. Parsing keeps the groups; the rule set of each user-agent
- * is compiled the first time that agent asks, and cached on the object.
+ * is compiled the second time that agent asks (its first check walks the rules), and cached on the object.
  */
 import { compileAgent, materializeGroups, materializeTable, ruleOf, sitemapsOf, type CompiledAgent, type Directives } from './compile.js';
 import { OBJECT, SLOT, STRING, stringsBytes, typedArrayBytes } from './match/held-bytes.js';
