@@ -20,7 +20,7 @@ import { pathToFileURL } from 'node:url';
 import { attributeProfile } from './attribution.mjs';
 
 const require = createRequire(new URL('../../../packages/crawlee/package.json', import.meta.url));
-const { CheerioCrawler, Configuration, log: crawleeLog } = require('@crawlee/cheerio');
+const { CheerioCrawler, Configuration, ProxyConfiguration, log: crawleeLog } = require('@crawlee/cheerio');
 
 const quiet = { debug() {}, info() {}, warning() {}, error() {} };
 /** A package's entry in the checkout at `root`: its bundle, or its modules in a checkout built before the packages were bundled. */
@@ -70,6 +70,8 @@ async function crawl(job) {
       requestHandlerTimeoutSecs: 30,
       respectRobotsTxtFile: job.variant === 'crawlee',
       statusMessageLoggingInterval: 3600,
+      // A broad crawl's many host names all reach one loopback proxy (broad-proxy.mjs).
+      ...(job.proxyUrl ? { proxyConfiguration: new ProxyConfiguration({ proxyUrls: [job.proxyUrl] }) } : {}),
       useSessionPool: job.useSessionPool ?? true,
       preNavigationHooks: job.plainHeaders
         ? [
@@ -98,8 +100,17 @@ async function crawl(job) {
   if (job.variant === 'heed') {
     const { RobotsPlugin } = await import(entryOf(heedRoot, 'crawlee'));
     const { MemoryStore, RobotsManager } = await import(entryOf(heedRoot, 'manager'));
-    store = new MemoryStore({ maxEntries: job.heed?.storeEntries ?? 10_000 });
-    manager = new RobotsManager({ userAgent: job.userAgent, log: quiet, store, cacheSize: job.heed?.cacheSize ?? 10_000 });
+    store = new MemoryStore({
+      maxEntries: job.heed?.storeEntries ?? 10_000,
+      ...(job.heed?.storeBytes ? { maxBytes: job.heed.storeBytes } : {}),
+    });
+    manager = new RobotsManager({
+      userAgent: job.userAgent,
+      log: quiet,
+      store,
+      cacheSize: job.heed?.cacheSize ?? 10_000,
+      ...(job.heed?.maxCacheBytes ? { maxCacheBytes: job.heed.maxCacheBytes } : {}),
+    });
     robots = await RobotsPlugin.attach(crawler, { userAgent: job.userAgent, manager, logSummary: false, ...job.heedOptions });
   }
 
@@ -152,12 +163,13 @@ async function crawl(job) {
   }
   if (job.measureHeap) {
     const after = heapAfterGc();
+    const rssAfter = process.memoryUsage().rss;
     // Heed's own share: what the heap loses when the plugin, the manager and its store let go.
     await robots?.close();
     await manager?.close();
     await store?.close();
     const afterRelease = heapAfterGc();
-    result.heap = { before: heapBefore, liveMax: Math.max(liveHeapMax, after), after, heedRetained: after - afterRelease };
+    result.heap = { before: heapBefore, liveMax: Math.max(liveHeapMax, after), after, heedRetained: after - afterRelease, rss: rssAfter };
   } else {
     await robots?.close();
     await manager?.close();

@@ -10,7 +10,7 @@ const WORKER = fileURLToPath(new URL('./crawl-worker.mjs', import.meta.url));
 
 /**
  * @param {object} job what crawl-worker.mjs takes: { variant, startUrls, userAgent, minConcurrency,
- *   maxConcurrency, stopAfterPages?, maxRequestsPerCrawl?, prewarmOrigins?, measureHeap?, heed?: { cacheSize, storeEntries }, heedOptions? }
+ *   maxConcurrency, stopAfterPages?, maxRequestsPerCrawl?, prewarmOrigins?, measureHeap?, proxyUrl?, maxOldSpaceMb?, heed?: { cacheSize, storeEntries, maxCacheBytes?, storeBytes? }, heedOptions? }
  * @param {number} timeoutMs wall time the crawl may take (from the fork) before it is killed
  * @returns {Promise<{ outcome: 'finished' | 'stopped' | 'timeout' | 'error', result?: object,
  *   stoppedAt?: { pages: number, ms: number }, error?: string, wallMs: number }>}
@@ -19,7 +19,7 @@ export function runCrawl(job, timeoutMs) {
   return new Promise((resolve) => {
     const started = performance.now();
     // CRAWL_CPU_PROF: the worker profiles its `crawler.run()` (the measured window) into that folder.
-    const execArgv = ['--expose-gc'];
+    const execArgv = ['--expose-gc', ...(job.maxOldSpaceMb ? [`--max-old-space-size=${job.maxOldSpaceMb}`] : [])];
     const child = fork(WORKER, [], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     let settled = false;
     const settle = (outcome) => {
