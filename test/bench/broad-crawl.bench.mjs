@@ -14,10 +14,11 @@
  * after a full collection) per origin, and the process's RSS. The ratios to the crawl without Heed
  * are taken within each round.
  *
- *   node --expose-gc test/bench/broad-crawl.bench.mjs [--origins=100000] [--rounds=1] [--concurrency=50] [--no-write]
+ *   node --expose-gc test/bench/broad-crawl.bench.mjs [--origins=100000] [--rounds=1] [--concurrency=50] [--file-bytes=300-900] [--no-write]
  *   npm run bench -- broad-crawl
  *
- * Writes the "## Broad crawls: the plugin" section of BENCHMARKS.md unless --no-write.
+ * Writes the "## Broad crawls: the plugin" section of BENCHMARKS.md unless --no-write (with
+ * --file-bytes, "## Broad crawls: typical files through the plugin").
  */
 import { fork } from 'node:child_process';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -31,12 +32,20 @@ const option = (name, fallback) => Number(process.argv.find((a) => a.startsWith(
 const ORIGINS = option('origins', 100_000);
 const ROUNDS = option('rounds', 1);
 const CONCURRENCY = option('concurrency', 50);
-const TITLE = '## Broad crawls: the plugin';
+
 const KiB = 1024;
+
+// `--file-bytes=300-900`: only the real files of that size band (the median file's), for what a typical origin costs.
+const BAND = process.argv.find((a) => a.startsWith('--file-bytes='))?.slice('--file-bytes='.length);
+const [bandFrom, bandTo] = (BAND ?? '0-Infinity').split('-').map(Number);
+const pool = files.filter((body) => body.length >= bandFrom && body.length < bandTo);
+// A band's figures have a section of their own.
+const TITLE = BAND === undefined ? '## Broad crawls: the plugin' : '## Broad crawls: typical files through the plugin';
 
 function startProxy() {
   const child = fork(fileURLToPath(new URL('./crawl/broad-proxy.mjs', import.meta.url)), [], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env: { ...process.env, ...(BAND === undefined ? {} : { BROAD_FILE_BYTES: BAND }) },
   });
   return new Promise((resolve, reject) => {
     child.once('message', (message) => resolve({ child, url: `http://127.0.0.1:${message.port}` }));
@@ -97,7 +106,7 @@ const wallRatios = rounds.map((r) => r.heed.ms / r.none.ms);
 const perOrigin = (r) => (r.heap.heedRetained / r.manager.cache.entries / KiB).toFixed(1);
 const n = (value) => Math.round(value).toLocaleString('en-US');
 const body = [
-  `A CheerioCrawler (Crawlee 3.18) given the front page of ${n(ORIGINS)} origins, each a host name of its own serving its own copy of a real robots.txt (${files.length.toLocaleString('en-US')} files of ${filesSource}), all through one loopback proxy set as the crawler's proxy; ${CONCURRENCY} pages at a time; each crawl a fresh process, with and without \`RobotsPlugin.attach()\` in turn (its manager and store sized to hold every origin, no sitemap feeding). ${ROUNDS} round${ROUNDS === 1 ? '' : 's'}. Command: \`node --expose-gc test/bench/broad-crawl.bench.mjs --origins=${ORIGINS}\` (\`npm run bench -- broad-crawl\`), ${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores, load ${loadavg()[0].toFixed(1)}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB.`,
+  `A CheerioCrawler (Crawlee 3.18) given the front page of ${n(ORIGINS)} origins, each a host name of its own serving its own copy of a real robots.txt (${pool.length.toLocaleString('en-US')} files of ${filesSource}${BAND === undefined ? '' : `, those of ${BAND} B`}), all through one loopback proxy set as the crawler's proxy; ${CONCURRENCY} pages at a time; each crawl a fresh process, with and without \`RobotsPlugin.attach()\` in turn (its manager and store sized to hold every origin, no sitemap feeding). ${ROUNDS} round${ROUNDS === 1 ? '' : 's'}. Command: \`node --expose-gc test/bench/broad-crawl.bench.mjs --origins=${ORIGINS}${BAND === undefined ? '' : ` --file-bytes=${BAND}`}\` (\`npm run bench -- broad-crawl\`), ${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores, load ${loadavg()[0].toFixed(1)}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB.`,
   '',
   '| crawl | pages handled | wall time | CPU per origin | robots.txt fetched | RSS at the end | held by Heed per origin |',
   '|---|---|---|---|---|---|---|',
