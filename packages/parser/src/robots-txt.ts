@@ -307,10 +307,12 @@ export class RobotsTxt {
   /** The compiled rules of `compiled`, built the first time a check needs them (see {@link decide}). */
   private matcherOf(compiled: CompiledAgent): RuleMatcher {
     if (compiled.matcher !== undefined) return compiled.matcher;
-    const matcher = RuleMatcher.fromTable(this.table, compiled.ruleRows ?? [], compiled.decodeUnreservedEscapes);
+    const rows = compiled.ruleRows ?? [];
+    const matcher = RuleMatcher.fromTable(this.table, rows, compiled.decodeUnreservedEscapes);
     compiled.matcher = matcher;
+    // The rows are let go once compiled: the matcher's bytes are counted in their place.
     compiled.ruleRows = undefined;
-    this.held += matcher.heldBytes(this.table.text);
+    this.held += matcher.heldBytes(this.table.text) - ruleRowsBytes(rows);
     return matcher;
   }
 
@@ -390,6 +392,11 @@ function verdictAt(compiled: CompiledAgent, matcher: RuleMatcher, winner: number
   return Object.freeze({ allowed: matcher.allowsAt(winner), reason: 'rule', line: matcher.lineAt(winner) });
 }
 
+/** The bytes of a compiled agent's rule rows, held until its matcher is built from them. */
+function ruleRowsBytes(rows: readonly number[]): number {
+  return OBJECT + SLOT * rows.length;
+}
+
 /** The verdict when no rule matches: no group applies, or none of its rules matched. */
 function noRuleVerdict(compiled: CompiledAgent): RuleVerdict {
   return Object.freeze({ allowed: true, reason: compiled.matchedBy === 'none' ? 'no-group' : 'no-matching-rule', line: 0 });
@@ -404,8 +411,7 @@ function agentBytes(compiled: CompiledAgent): number {
   return (
     2 * OBJECT +
     12 * SLOT +
-    OBJECT +
-    SLOT * (compiled.ruleRows?.length ?? 0) +
+    ruleRowsBytes(compiled.ruleRows ?? []) +
     SLOT * compiled.usageRows.length +
     (typeof indices === 'number' ? 0 : OBJECT + SLOT * indices.length)
   );
