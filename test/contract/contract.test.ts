@@ -315,15 +315,23 @@ for (const kind of ALL_KINDS) {
 
     it("signed: every request the site saw verifies (Web Bot Auth), Heed's own fetches included", async () => {
       const hits = ORIGINS.flatMap((name) => run.site[name].hits);
-      // What no client lets Heed sign: a worker's WebSocket handshake in a browser (Heed sees none),
+      // What no client lets Heed sign: the WebSocket handshakes of the kind's gaps (a worker's in a browser, a
+      // popup's under Puppeteer: Heed sees none),
       // and a page's that connected before Playwright's WebSocket route was in place (the race of a
       // crawl's first pages, which lets /private/ws through: a gap of the websocket door); and what
       // Chromium fetches on its own for a page (its favicon, a service worker's script:
       // `Service-Worker: script`) as the page closes, released unsigned when the page's session
       // ends. The crawlee reference names them. jsdom's page sockets are signed.
       const signsPageSockets = (kind.traits.browser || kind.traits.scripts) && !hits.some((hit) => hit.path === '/private/ws');
+      const gapSockets = new Set(
+        gapsOf(kind.id, MODULES.release)
+          .filter((gap) => gap.intermittent === undefined && gap.condition === undefined)
+          .flatMap((gap) => ALL_DOORS.filter((door) => door.id === gap.door && door.appliesTo(kind.traits)))
+          .flatMap((door) => [...door.expect(kind.traits).reached, ...door.expect(kind.traits).blocked])
+          .map((url) => url.path),
+      );
       const unsignable = (hit: Hit) =>
-        (hit.headers.upgrade?.toLowerCase() === 'websocket' && (!signsPageSockets || hit.path.includes('worker'))) ||
+        (hit.headers.upgrade?.toLowerCase() === 'websocket' && (!signsPageSockets || gapSockets.has(hit.path))) ||
         (kind.traits.browser && (hit.path === '/favicon.ico' || hit.headers['service-worker'] === 'script'));
       const signable = hits.filter((hit) => !unsignable(hit));
       expect(signable.length).toBeGreaterThan(0);

@@ -504,6 +504,17 @@ ask('/private/late-xhr', () => ask('/ok/late-xhr', () => show('/private/late.png
     expect: () => ({ blocked: [pages('/private/ws')], reached: [pages('/ok/ws')], whileOpen: [pages('/ok/ws')] }),
   },
   {
+    id: 'popup-websocket',
+    title: 'a WebSocket of a popup the page opens',
+    appliesTo: (kind) => kind.browser,
+    routes: (site) => [
+      [pages('/popup-ws-opener'), script('popup ws opener', `window.open('/popup-ws');`)],
+      [pages('/popup-ws'), script('popup ws', socketsInTurn(wsUrl(site, '/private/popup-ws'), wsUrl(site, '/ok/popup-ws')))],
+    ],
+    start: [pages('/popup-ws-opener')],
+    expect: () => ({ blocked: [pages('/private/popup-ws')], reached: [pages('/ok/popup-ws')], whileOpen: [pages('/ok/popup-ws')] }),
+  },
+  {
     id: 'worker-websocket',
     title: "a WebSocket of the page's worker",
     appliesTo: (kind) => kind.browser,

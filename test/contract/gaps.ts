@@ -55,6 +55,14 @@ export interface Gap {
 const PUPPETEER_WORKER_WEBSOCKETS =
   "Heed replaces the `WebSocket` of the crawled page's documents and frames only (DevTools has no point where a " +
   'handshake can be paused or refused, and Puppeteer has no WebSocket routing): a WebSocket a worker opens to a disallowed URL reaches it.';
+const PUPPETEER_POPUP_WEBSOCKETS =
+  "Heed replaces the `WebSocket` of the crawled page's documents and frames only: Puppeteer reports a popup once its first " +
+  'document has committed, after its scripts could open a socket, so a WebSocket a popup opens to a disallowed URL reaches ' +
+  'it, and its handshake goes unsigned.';
+const PUPPETEER_POPUP_WEBSOCKETS_EVIDENCE =
+  "Puppeteer 25.16 emits `targetcreated` for a popup only after its first document committed; Heed's browser session holds " +
+  'that document, and a DevTools session attached to the popup meanwhile gets no answer to `Runtime.enable` or ' +
+  '`Page.addScriptToEvaluateOnNewDocument` until the document goes on (the script then lands too late for it).';
 const PLAYWRIGHT_WORKER_WEBSOCKETS = '`routeWebSocket()` replaces the `WebSocket` of pages and frames only.';
 const PLAYWRIGHT_CONTEXT_RACE =
   'sometimes, on the first pages of a crawl. A page the browser had already opened when the plugin installed its browser ' +
@@ -98,6 +106,13 @@ export const GAPS: readonly Gap[] = [
     stalls: true,
   })),
   { door: 'worker-websocket', kind: 'puppeteer', reason: PUPPETEER_WORKER_WEBSOCKETS, reaches: ['/private/worker-ws'] },
+  {
+    door: 'popup-websocket',
+    kind: 'puppeteer',
+    reason: PUPPETEER_POPUP_WEBSOCKETS,
+    evidence: PUPPETEER_POPUP_WEBSOCKETS_EVIDENCE,
+    reaches: ['/private/popup-ws'],
+  },
   {
     door: 'websocket',
     kind: 'playwright',

@@ -33,9 +33,10 @@
  *   not only its documents, and lets each go with its Web Bot Auth signature for its own URL (in the
  *   same `Fetch.continueRequest`); a chain Heed follows itself signs each hop it fetches, and a
  *   request no session pauses (a popup's first navigation, a service worker's fetch, any request
- *   without DevTools) is followed that way. A crawled page's WebSocket handshake, which no session
- *   pauses, is signed through the session's extra headers (`websocket-signing.ts`, Chromium 151+);
- *   a worker's, or a popup's, is not.
+ *   without DevTools) is followed that way. A WebSocket handshake, which no session pauses, is
+ *   signed through the session's extra headers (`websocket-signing.ts`, Chromium 151+): a crawled
+ *   page's, and a popup's (each page gets a WebSocket route of its own as it opens: the context's
+ *   is not told which page a socket is of). A worker's is not.
  * - WebSockets (`blockSubresources`, or `signature`): `page.routeWebSocket()` of each crawled page and
  *   `context.routeWebSocket()` for the pages it opens (Playwright 1.48+), which replace the
  *   `WebSocket` of pages and frames; a disallowed one is closed before it connects.
@@ -218,8 +219,13 @@ export class PlaywrightGuards {
     });
   }
 
-  /** Guards `page` as a page the crawler did not open when another page opened it. */
+  /**
+   * With `signature`: guards `page` as a page the crawler did not open when another page opened it.
+   * Its DevTools session then signs what the browser sends for it on its own (its favicon), and the
+   * handshakes of its WebSockets.
+   */
   private async guardIfOpened(page: PlaywrightPage): Promise<void> {
+    if (this.guard.options.signature === undefined) return;
     const opener = await page.opener().catch(() => null);
     if (opener !== null && !this.crawled.has(page)) await this.guardOtherPage(page).catch(() => false);
   }
@@ -261,7 +267,19 @@ export class PlaywrightGuards {
       // by Heed) still sends the browser's own (its favicon): its session signs them, from its start.
       // A page with an opener is such a page; the crawler's own pages have none (they get theirs in
       // `guardCrawledPage`).
-      if (this.guard.options.signature !== undefined) void this.guardIfOpened(page);
+      const opened = this.guardIfOpened(page);
+      // Its WebSockets get a route of the page's own, which wins over the context's (that one is not
+      // told which page a socket is of, so it cannot sign), installed at once: before the page's
+      // first document could run a script.
+      if (this.routesWebSockets && typeof page.routeWebSocket === 'function') {
+        void page
+          .routeWebSocket(/.*/, async (ws) => {
+            const crawled = this.crawled.get(page);
+            await opened;
+            await this.decideWebSocket(ws, crawled?.request.url ?? page.url(), page);
+          })
+          .catch(() => {});
+      }
     });
     // A page route wins over it: a crawled page's requests reach it already decided.
     await route('**/*', (routed, request) => this.handle(routed, request));
