@@ -30,6 +30,7 @@ import {
   END,
   FLAGS,
   NO_PATH,
+  PIECES_SHIFT,
   PREFIX_END,
   ROW,
   SPAN,
@@ -45,6 +46,9 @@ import { LINE_SHIFT, rowEnd, rowHead, type DirectiveTable } from './table.js';
 
 /** From this many `*` rules on, rules are matched by sketch group and segment searches are shared within a check. */
 const SHARED_SEGMENTS_FROM = 64;
+/** A matcher without `*` segments of its own (none of its rules has a `*`, or it has the shared search). */
+const NO_SEGMENTS: readonly string[] = Object.freeze([]);
+
 /** Paths shorter than this search segments with plain `indexOf`: sharing would cost more. */
 const SHARED_SEGMENTS_PATH = 256;
 
@@ -52,8 +56,13 @@ const SHARED_SEGMENTS_PATH = 256;
 export class RuleMatcher {
   /** Per rule position (precedence order), {@link SPAN} numbers: row, prefix, tail, end, flags. */
   private readonly spans: Int32Array;
-  /** Per rule position: its literal segments between `*`s, without an anchored tail (`*` rules; not with `shared`). */
-  private readonly segments: (readonly string[] | undefined)[];
+  /**
+   * The literal segments between `*`s of every `*` rule, without an anchored tail (not with
+   * `shared`): one list for the whole matcher, each rule's segments from the position its flags
+   * hold ({@link PIECES_SHIFT}) to an empty string. A list per rule cost a typical file's matcher
+   * about 280 B more.
+   */
+  private readonly segments: readonly string[];
   /** The shared segment search of rule sets with many `*` rules. */
   private readonly shared: SharedSegments | undefined;
   /** Per rule position: the byte classes its pattern needs (0 without `*`; filled with `shared`). */
@@ -90,19 +99,19 @@ export class RuleMatcher {
     this.seconds = block?.seconds ?? new Uint8Array(count);
     this.block = block?.buffer;
     rules.forEach((rule, i) => this.addRule(i, rule));
-    this.segments = new Array<readonly string[] | undefined>(count);
     if (block !== undefined) {
       // What only the shared search reads is not made either.
       this.shared = undefined;
       this.groups = undefined;
       this.masks = undefined;
       this.pathClasses = undefined;
-      for (let i = 0; i < count; i++) if ((rules[i] as Shape).firstStar !== -1) this.segments[i] = this.cutSegments(i);
+      this.segments = this.cutSegments(count);
       const positions = { ids: Array.from({ length: count }, (_, i) => i), lead: (i: number): number => i };
       this.parts = [new CandidateIndex(positions, text, this.spans, this.seconds, block.listRoom)];
       this.partMasks = undefined;
       return;
     }
+    this.segments = NO_SEGMENTS;
     this.shared = new SharedSegments(text, this.spans, count);
     const ruleMasks = new Int32Array(count);
     this.masks = ruleMasks;
@@ -159,8 +168,7 @@ export class RuleMatcher {
         ? typedArrayBytes(this.spans) + typedArrayBytes(this.seconds)
         : TYPED_ARRAY + this.block.byteLength + 2 * TYPED_VIEW; // the list's view is its index's
     bytes += typedArrayBytes(this.masks) + typedArrayBytes(this.partMasks);
-    bytes += OBJECT + SLOT * this.segments.length;
-    for (const pieces of this.segments) if (pieces !== undefined) bytes += stringsBytes(pieces);
+    if (this.segments !== NO_SEGMENTS) bytes += stringsBytes(this.segments);
     for (const part of this.parts) bytes += part.heldBytes();
     if (this.shared !== undefined) bytes += this.shared.heldBytes();
     const groups = this.groups;
@@ -344,10 +352,11 @@ export class RuleMatcher {
     if (((this.spans[at + FLAGS] as number) & STAR) === 0) return true;
     const prefixLength = (this.spans[at + PREFIX_END] as number) - (this.spans[at + START] as number);
     if (this.shared !== undefined) return this.shared.walk(i, path, prefixLength, limit, undefined);
-    const segments = this.segments[i] as readonly string[];
+    const segments = this.segments;
     let position = prefixLength;
-    for (let k = 0; k < segments.length; k++) {
+    for (let k = (this.spans[at + FLAGS] as number) >>> PIECES_SHIFT; ; k++) {
       const segment = segments[k] as string;
+      if (segment === '') break;
       const found = path.indexOf(segment, position);
       if (found === -1) return false;
       position = found + segment.length;
@@ -406,16 +415,25 @@ export class RuleMatcher {
     spans[at + FLAGS] = flags | STAR;
   }
 
-  /** The literal segments of the `*` rule at position `i` between its prefix and its tail. */
-  private cutSegments(i: number): readonly string[] {
-    const at = i * SPAN;
-    const from = (this.spans[at + PREFIX_END] as number) + 1;
-    const to =
-      (this.spans[at + FLAGS] as number) & ANCHORED ? (this.spans[at + TAIL_START] as number) - 1 : (this.spans[at + END] as number);
-    return this.text
-      .slice(from, Math.max(from, to))
-      .split('*')
-      .filter((piece) => piece.length > 0);
+  /**
+   * The literal segments of the `*` rules between their prefix and their tail, each rule's ended by
+   * an empty string; each rule's flags get where its segments start.
+   */
+  private cutSegments(count: number): readonly string[] {
+    const spans = this.spans;
+    let segments: string[] | undefined;
+    for (let i = 0; i < count; i++) {
+      const at = i * SPAN;
+      const flags = spans[at + FLAGS] as number;
+      if ((flags & STAR) === 0) continue;
+      segments ??= [];
+      spans[at + FLAGS] = flags | (segments.length << PIECES_SHIFT);
+      const from = (spans[at + PREFIX_END] as number) + 1;
+      const to = flags & ANCHORED ? (spans[at + TAIL_START] as number) - 1 : (spans[at + END] as number);
+      for (const piece of this.text.slice(from, Math.max(from, to)).split('*')) if (piece.length > 0) segments.push(piece);
+      segments.push('');
+    }
+    return segments ?? NO_SEGMENTS;
   }
 }
 

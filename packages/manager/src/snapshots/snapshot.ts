@@ -10,7 +10,7 @@
  * Pure: ids, sighting logs and their checked JSON. The stores (`cache/*.ts`) and the snapshot
  * directory (`snapshots/directory.ts`) keep them.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { VerdictReason } from '../policy.js';
 
 /** How the status policy read a fetch: the verdict reasons an origin's record can give (all but `invalid-url`). */
@@ -63,7 +63,7 @@ export const SNAPSHOT_ID = /^sha256:[0-9a-f]{64}$/;
 
 /** The id of a body: `sha256:<hex>` of its bytes. */
 export function snapshotIdOf(body: Uint8Array): string {
-  return `sha256:${createHash('sha256').update(body).digest('hex')}`;
+  return `sha256:${hash('sha256', body, 'hex')}`;
 }
 
 /** The id of the empty body: the snapshot of every outcome without rules. */

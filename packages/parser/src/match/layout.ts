@@ -21,6 +21,11 @@ export const STAR = 2;
 export const ALTERNATIVE = 4;
 /** An `allow`, or an empty pattern (Google's `disallow()` needs a priority above 0). */
 export const ALLOWS = 8;
+/**
+ * Without the shared search, a `*` rule's flags hold, from this bit up, where its segments start in
+ * the matcher's one list of them: a rule is at most 500 KiB, so its segments fit.
+ */
+export const PIECES_SHIFT = 4;
 
 /** Candidate lists are indexed by the byte after `/`; a canonical path is ASCII. */
 export const ASCII = 128;
