@@ -25,7 +25,7 @@ import { writeSection } from '../faults/fault-table.js';
 import { has } from '../support/requirements.js';
 import { ArrivalVerifier } from '../support/verify-signatures.js';
 import { DOORS, ORIGINS, serveDoors, type CrawlRecord, type Door, type DoorSite, type Expectation, type SiteUrl } from './doors.js';
-import { DOCS_END, DOCS_START, EVERY_DOOR, GAPS, gapOf, gapsOf, renderGaps } from './gaps.js';
+import { DOCS_END, DOCS_START, EVERY_DOOR, GAPS, gapOf, gapsOf, renderGaps, type Gap } from './gaps.js';
 import { CRAWLEE_3_18, crawleeIn, KINDS, MAJORS, NEWEST_RELEASES, type CrawleeModules, type Kind, type Major } from './kinds.js';
 
 /** Another release to run on: the project it is installed in, as test/compat/contract.test.ts sets it. */
@@ -166,6 +166,15 @@ async function crawl(kind: Kind, modules: CrawleeModules): Promise<Crawl> {
 }
 
 /** Whether none of `blocked` was seen: neither received by the site nor reported as skipped (under any scheme: ws, http). */
+/** The URLs of the doors `gaps` name that apply to `kind` (every door of it, for a gap of the kind itself). */
+function gapDoorUrls(gaps: readonly Gap[], kind: Kind): SiteUrl[] {
+  const doors = new Set<string>(gaps.map((gap) => gap.door));
+  return ALL_DOORS.filter((door) => (doors.has(door.id) || doors.has(EVERY_DOOR)) && door.appliesTo(kind.traits)).flatMap((door) => [
+    ...door.expect(kind.traits).reached,
+    ...door.expect(kind.traits).blocked,
+  ]);
+}
+
 function unseen(blocked: readonly SiteUrl[], run: Crawl): boolean {
   return blocked.every(
     (url) =>
@@ -297,13 +306,7 @@ for (const kind of ALL_KINDS) {
       // What Heed does not see it cannot record: the doors of the kind's gaps, and its own robots.txt and tdmrep.json (kept as
       // snapshots). And Chromium's own /favicon.ico under Playwright: the browser asks for it outside page.route(), so no
       // checkpoint sees it (the site's rules are not consulted for it either; it is never a page of the crawl).
-      const gapDoors = new Set<string>(gapsOf(kind.id, MODULES.release).map((gap) => gap.door));
-      const unseen = new Set(
-        ALL_DOORS.filter((door) => gapDoors.has(door.id) || gapDoors.has(EVERY_DOOR))
-          .filter((door) => door.appliesTo(kind.traits))
-          .flatMap((door) => [...door.expect(kind.traits).reached, ...door.expect(kind.traits).blocked])
-          .map((url) => urlOf(run.site, url)),
-      );
+      const unseen = new Set(gapDoorUrls(gapsOf(kind.id, MODULES.release), kind).map((url) => urlOf(run.site, url)));
       const unrecorded = ORIGINS.flatMap((name) => run.site[name].hits.map((hit) => run.site[name].url(hit.path))).filter(
         (url) => !left.has(url) && !unseen.has(url) && !/\/robots\.txt$|\/\.well-known\/tdmrep\.json$|\/favicon\.ico$/.test(url),
       );
@@ -323,13 +326,8 @@ for (const kind of ALL_KINDS) {
       // `Service-Worker: script`) as the page closes, released unsigned when the page's session
       // ends. The crawlee reference names them. jsdom's page sockets are signed.
       const signsPageSockets = (kind.traits.browser || kind.traits.scripts) && !hits.some((hit) => hit.path === '/private/ws');
-      const gapSockets = new Set(
-        gapsOf(kind.id, MODULES.release)
-          .filter((gap) => gap.intermittent === undefined && gap.condition === undefined)
-          .flatMap((gap) => ALL_DOORS.filter((door) => door.id === gap.door && door.appliesTo(kind.traits)))
-          .flatMap((door) => [...door.expect(kind.traits).reached, ...door.expect(kind.traits).blocked])
-          .map((url) => url.path),
-      );
+      const lasting = gapsOf(kind.id, MODULES.release).filter((gap) => gap.intermittent === undefined && gap.condition === undefined);
+      const gapSockets = new Set(gapDoorUrls(lasting, kind).map((url) => url.path));
       const unsignable = (hit: Hit) =>
         (hit.headers.upgrade?.toLowerCase() === 'websocket' && (!signsPageSockets || gapSockets.has(hit.path))) ||
         (kind.traits.browser && (hit.path === '/favicon.ico' || hit.headers['service-worker'] === 'script'));

@@ -349,12 +349,13 @@ export class RuleMatcher {
     const limit = this.literalLimit(i, path);
     if (limit === -1) return false;
     const at = i * SPAN;
-    if (((this.spans[at + FLAGS] as number) & STAR) === 0) return true;
+    const flags = this.spans[at + FLAGS] as number;
+    if ((flags & STAR) === 0) return true;
     const prefixLength = (this.spans[at + PREFIX_END] as number) - (this.spans[at + START] as number);
     if (this.shared !== undefined) return this.shared.walk(i, path, prefixLength, limit, undefined);
     const segments = this.segments;
     let position = prefixLength;
-    for (let k = (this.spans[at + FLAGS] as number) >>> PIECES_SHIFT; ; k++) {
+    for (let k = flags >>> PIECES_SHIFT; ; k++) {
       const segment = segments[k] as string;
       if (segment === '') break;
       const found = path.indexOf(segment, position);
