@@ -62,7 +62,10 @@ const PUPPETEER_POPUP_WEBSOCKETS =
 const PUPPETEER_POPUP_WEBSOCKETS_EVIDENCE =
   "Puppeteer 25.16 emits `targetcreated` for a popup only after its first document committed; Heed's browser session holds " +
   'that document, and a DevTools session attached to the popup meanwhile gets no answer to `Runtime.enable` or ' +
-  '`Page.addScriptToEvaluateOnNewDocument` until the document goes on (the script then lands too late for it).';
+  '`Page.addScriptToEvaluateOnNewDocument` until the document goes on (the script then lands too late for it). The leak ' +
+  "is not certain: in one CI run of the whole suite (Crawlee 4-next, Puppeteer 24, the kind with Crawlee's " +
+  'interception) /private/popup-ws did not reach the site while /ok/popup-ws did, and nothing was skipped; three runs ' +
+  'of the three Puppeteer kinds on the same build, and every other CI run, saw it reach.';
 const PLAYWRIGHT_WORKER_WEBSOCKETS = '`routeWebSocket()` replaces the `WebSocket` of pages and frames only.';
 const PLAYWRIGHT_CONTEXT_RACE =
   'sometimes, on the first pages of a crawl. A page the browser had already opened when the plugin installed its browser ' +
@@ -112,6 +115,7 @@ export const GAPS: readonly Gap[] = [
     reason: PUPPETEER_POPUP_WEBSOCKETS,
     evidence: PUPPETEER_POPUP_WEBSOCKETS_EVIDENCE,
     reaches: ['/private/popup-ws'],
+    intermittent: true,
   },
   {
     door: 'websocket',
