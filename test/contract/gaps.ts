@@ -52,11 +52,8 @@ export interface Gap {
   readonly evidence?: string;
 }
 
-const PUPPETEER_WORKER_WEBSOCKETS =
-  "Heed replaces the `WebSocket` of the crawled page's documents and frames only (DevTools has no point where a " +
-  'handshake can be paused or refused, and Puppeteer has no WebSocket routing): a WebSocket a worker opens to a disallowed URL reaches it.';
 const PUPPETEER_POPUP_WEBSOCKETS =
-  "Heed replaces the `WebSocket` of the crawled page's documents and frames only: Puppeteer reports a popup once its first " +
+  "Heed replaces the `WebSocket` of the crawled page's documents and frames, and of workers, only: Puppeteer reports a popup once its first " +
   'document has committed, after its scripts could open a socket, so a WebSocket a popup opens to a disallowed URL reaches ' +
   'it, and its handshake goes unsigned.';
 const PUPPETEER_POPUP_WEBSOCKETS_EVIDENCE =
@@ -108,7 +105,6 @@ export const GAPS: readonly Gap[] = [
     reaches: [],
     stalls: true,
   })),
-  { door: 'worker-websocket', kind: 'puppeteer', reason: PUPPETEER_WORKER_WEBSOCKETS, reaches: ['/private/worker-ws'] },
   {
     door: 'popup-websocket',
     kind: 'puppeteer',

@@ -363,10 +363,9 @@ describe
     expect(doors.a.count('/worker-ok')).toBeGreaterThan(0);
   });
 
-  it('a WebSocket (Playwright); Puppeteer has no hook for one, as the reference says', () => {
+  it('a WebSocket', () => {
     expect(doors.a.count('/ws-ok')).toBeGreaterThan(0);
     if (expected.websocketsChecked) expect(seen(doors.a)).not.toContain('/private/ws');
-    // When this fails, Puppeteer's WebSockets are covered: remove its gap from test/contract/gaps.ts (which writes "What is not checked, and why").
     else expect(seen(doors.a)).toContain('/private/ws');
   });
 

@@ -24,8 +24,9 @@
  *   lets each go with its Web Bot Auth signature for its own URL, in the same `Fetch.continueRequest`.
  * - WebSockets (`blockSubresources`, or `signature`): DevTools offers no point where a handshake can
  *   be paused or refused (`Fetch` does not see it) and Puppeteer has no WebSocket routing, so the
- *   crawled page's `WebSocket` asks Heed before it connects (`puppeteer-websockets.ts`), and its
- *   handshake is signed through a DevTools session of the page. A worker's and a popup's are not.
+ *   crawled page's `WebSocket` asks Heed before it connects (`puppeteer-websockets.ts`), as does
+ *   every worker's (`puppeteer-worker-websockets.ts`), and each handshake is signed through a
+ *   DevTools session of the page or worker. A popup's are not.
  */
 import { sameUrl } from '../../guard/checkpoints.js';
 import type { RobotsGuard } from '../../guard/guard.js';
@@ -40,6 +41,7 @@ import {
   type Navigated,
 } from './checks.js';
 import { guardPageWebSockets, type SocketPage } from './puppeteer-websockets.js';
+import { guardWorkerWebSockets, type AttachedSession, type SessionSource } from './puppeteer-worker-websockets.js';
 import { webSocketSigningFor, type WebSocketSigning } from './websocket-signing.js';
 import type { ContextInternals } from '../crawler-shape.js';
 import { requestSigning } from '../sign-requests.js';
@@ -71,7 +73,10 @@ export interface PuppeteerPage {
   exposeFunction?: SocketPage['exposeFunction'];
   evaluateOnNewDocument?: SocketPage['evaluateOnNewDocument'];
 }
-type DetachableSession = CdpSession & { detach(): Promise<void> };
+type DetachableSession = CdpSession & { detach(): Promise<void>; connection?(): SessionSource | undefined };
+
+/** How far up from a worker's session its page is looked for (workers within workers). */
+const MAX_WORKER_DEPTH = 4;
 
 /** The guards of one attached crawler, kept per browser. */
 export class PuppeteerGuards {
@@ -98,6 +103,7 @@ export class PuppeteerGuards {
   async guardCrawledPage(page: PuppeteerPage, context: ContextInternals): Promise<void> {
     const session = await (page.createCDPSession?.() ?? page.target().createCDPSession());
     const targetId = await targetIdOf(session);
+    if (this.guard.options.blockSubresources || this.webSocketSigning !== undefined) this.guardWorkers(session);
     await session.detach().catch(() => {});
     this.crawled.set(targetId, context);
     page.once('close', () => this.crawled.delete(targetId));
@@ -111,6 +117,34 @@ export class PuppeteerGuards {
     const check = this.guard.options.blockSubresources;
     const allow = async (url: string) => !check || (await allowSubresource(httpUrlOf(url), this.guard, context.request.url, url));
     await guardPageWebSockets(page as SocketPage, allow, this.webSocketSigning);
+  }
+
+  /**
+   * The WebSockets of every worker the browser starts from now on (the crawled pages' and their
+   * popups'), checked and signed as a page's are; a crawled page's worker's sockets are checked as
+   * sub-resources of that page.
+   */
+  private guardWorkers(session: DetachableSession): void {
+    const connection = session.connection?.();
+    if (connection === undefined) return;
+    const check = this.guard.options.blockSubresources;
+    const allow = async (url: string, worker: AttachedSession) =>
+      !check || (await allowSubresource(httpUrlOf(url), this.guard, (await this.ownerOf(worker))?.request.url, url));
+    guardWorkerWebSockets(connection, allow, this.webSocketSigning);
+  }
+
+  /** The crawled page a worker's session was found under, if any (its page, or a worker of that page). */
+  private async ownerOf(session: AttachedSession): Promise<ContextInternals | undefined> {
+    let current = session;
+    // A worker's session sits under its page's (a nested worker's under its worker's); the top one is its own parent.
+    for (let depth = 0; depth < MAX_WORKER_DEPTH; depth++) {
+      const parent = current.parentSession?.();
+      if (parent === undefined || parent === current) return undefined;
+      const owner = this.crawled.get(await targetIdOf(parent).catch(() => ''));
+      if (owner !== undefined) return owner;
+      current = parent;
+    }
+    return undefined;
   }
 
   /** The fallback without a browser session: Puppeteer's interception of the crawled page decides its requests. */
