@@ -52,17 +52,6 @@ export interface Gap {
   readonly evidence?: string;
 }
 
-const PUPPETEER_POPUP_WEBSOCKETS =
-  "Heed replaces the `WebSocket` of the crawled page's documents and frames, and of workers, only: Puppeteer reports a popup once its first " +
-  'document has committed, after its scripts could open a socket, so a WebSocket a popup opens to a disallowed URL reaches ' +
-  'it, and its handshake goes unsigned.';
-const PUPPETEER_POPUP_WEBSOCKETS_EVIDENCE =
-  "Puppeteer 25.16 emits `targetcreated` for a popup only after its first document committed; Heed's browser session holds " +
-  'that document, and a DevTools session attached to the popup meanwhile gets no answer to `Runtime.enable` or ' +
-  '`Page.addScriptToEvaluateOnNewDocument` until the document goes on (the script then lands too late for it). The leak ' +
-  "is not certain: in one CI run of the whole suite (Crawlee 4-next, Puppeteer 24, the kind with Crawlee's " +
-  'interception) /private/popup-ws did not reach the site while /ok/popup-ws did, and nothing was skipped; three runs ' +
-  'of the three Puppeteer kinds on the same build, and every other CI run, saw it reach.';
 const PLAYWRIGHT_WORKER_WEBSOCKETS = '`routeWebSocket()` replaces the `WebSocket` of pages and frames only.';
 const PLAYWRIGHT_WORKER_WEBSOCKETS_EVIDENCE =
   "Replacing a worker's `WebSocket` as on Puppeteer (commands on a DevTools session of the worker before it starts) was " +
@@ -111,14 +100,6 @@ export const GAPS: readonly Gap[] = [
     reaches: [],
     stalls: true,
   })),
-  {
-    door: 'popup-websocket',
-    kind: 'puppeteer',
-    reason: PUPPETEER_POPUP_WEBSOCKETS,
-    evidence: PUPPETEER_POPUP_WEBSOCKETS_EVIDENCE,
-    reaches: ['/private/popup-ws'],
-    intermittent: true,
-  },
   {
     door: 'websocket',
     kind: 'playwright',

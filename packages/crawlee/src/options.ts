@@ -252,7 +252,7 @@ export const PLUGIN_OPTIONS = defineOptions(WHERE, {
    * fetches. `{ key, signatureAgent, validitySecs }`: `key` the path of the private JWK
    * `heed keys generate` writes (or the JWK), `signatureAgent` the URL of your key directory. Every
    * crawler kind on Crawlee 3 and 4 (browsers on Chromium, a page's and jsdom's WebSocket
-   * handshakes included); a worker's WebSocket handshake under Playwright, and a popup's under Puppeteer, are what
+   * handshakes included); a worker's WebSocket handshake under Playwright is what
    * no browser lets Heed sign. A
    * manager of your own
    * (`manager`) signs its fetches with its own `signature` option.

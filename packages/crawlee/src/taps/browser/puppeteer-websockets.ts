@@ -1,9 +1,10 @@
 /**
- * The WebSockets of a Puppeteer page: its documents' `WebSocket` replaced (`socket-script.ts`) by
- * `page.evaluateOnNewDocument()`, in every frame of the page, asking Heed through a binding
- * (`page.exposeFunction()`). With `signature`, an allowed socket's handshake is signed the way a
- * Playwright page's is (`websocket-signing.ts`), through a DevTools session of the page. Its
- * workers' are guarded by `puppeteer-worker-websockets.ts`.
+ * The WebSockets of a crawled Puppeteer page opened before Heed watched its browser's new targets
+ * (`puppeteer-target-websockets.ts` guards every later page and worker from its start): its
+ * documents' `WebSocket` replaced (`socket-script.ts`) by `page.evaluateOnNewDocument()`, in every
+ * frame of the page, asking Heed through a binding (`page.exposeFunction()`). With `signature`, an
+ * allowed socket's handshake is signed the way a Playwright page's is (`websocket-signing.ts`),
+ * through a DevTools session of the page.
  */
 import type { CdpSession } from './cdp-fetch.js';
 import { webSocketScript } from './socket-script.js';

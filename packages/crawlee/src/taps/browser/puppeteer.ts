@@ -24,9 +24,11 @@
  *   lets each go with its Web Bot Auth signature for its own URL, in the same `Fetch.continueRequest`.
  * - WebSockets (`blockSubresources`, or `signature`): DevTools offers no point where a handshake can
  *   be paused or refused (`Fetch` does not see it) and Puppeteer has no WebSocket routing, so the
- *   crawled page's `WebSocket` asks Heed before it connects (`puppeteer-websockets.ts`), as does
- *   every worker's (`puppeteer-worker-websockets.ts`), and each handshake is signed through a
- *   DevTools session of the page or worker. A popup's are not.
+ *   `WebSocket` of every page (crawled, popup) and worker asks Heed before it connects: replaced
+ *   through the session Puppeteer attaches to each new target (`puppeteer-target-websockets.ts`),
+ *   or for a page opened before Heed watched its browser, through `evaluateOnNewDocument()`
+ *   (`puppeteer-websockets.ts`). Each handshake is signed through a DevTools session of Heed's on
+ *   the page or worker.
  */
 import { sameUrl } from '../../guard/checkpoints.js';
 import type { RobotsGuard } from '../../guard/guard.js';
@@ -41,7 +43,7 @@ import {
   type Navigated,
 } from './checks.js';
 import { guardPageWebSockets, type SocketPage } from './puppeteer-websockets.js';
-import { guardWorkerWebSockets, type AttachedSession, type SessionSource } from './puppeteer-worker-websockets.js';
+import { TargetSockets, type AttachedSession, type SessionSource } from './puppeteer-target-websockets.js';
 import { webSocketSigningFor, type WebSocketSigning } from './websocket-signing.js';
 import type { ContextInternals } from '../crawler-shape.js';
 import { requestSigning } from '../sign-requests.js';
@@ -75,14 +77,16 @@ export interface PuppeteerPage {
 }
 type DetachableSession = CdpSession & { detach(): Promise<void>; connection?(): SessionSource | undefined };
 
-/** How far up from a worker's session its page is looked for (workers within workers). */
-const MAX_WORKER_DEPTH = 4;
+/** How far up from a target's session its crawled page is looked for (frames and workers within each other). */
+const MAX_TARGET_DEPTH = 5;
 
 /** The guards of one attached crawler, kept per browser. */
 export class PuppeteerGuards {
   /** The crawled pages by target id (their main frame's id in DevTools events), with their crawling context. */
   private readonly crawled = new Map<string, ContextInternals>();
   private readonly browsers = new WeakMap<object, Promise<boolean>>();
+  /** Per browser connection: the guard of its new pages' and workers' WebSockets. */
+  private readonly targetSockets = new WeakMap<object, TargetSockets>();
   /** With `signature`: the handshakes of crawled pages' WebSockets, signed through a DevTools session of the page. */
   private readonly webSocketSigning: WebSocketSigning | undefined;
 
@@ -103,12 +107,21 @@ export class PuppeteerGuards {
   async guardCrawledPage(page: PuppeteerPage, context: ContextInternals): Promise<void> {
     const session = await (page.createCDPSession?.() ?? page.target().createCDPSession());
     const targetId = await targetIdOf(session);
-    if (this.guard.options.blockSubresources || this.webSocketSigning !== undefined) this.guardWorkers(session);
+    const sockets = this.routesWebSockets ? this.targetSocketsOf(session) : undefined;
     await session.detach().catch(() => {});
     this.crawled.set(targetId, context);
-    page.once('close', () => this.crawled.delete(targetId));
+    page.once('close', () => {
+      this.crawled.delete(targetId);
+      sockets?.forget(targetId);
+    });
     if (!(await this.guardBrowser(page.browser()))) await this.interceptPage(page, context);
-    if (this.guard.options.blockSubresources || this.webSocketSigning !== undefined) await this.guardWebSockets(page, context);
+    // A page opened before the connection's targets were watched (the first pages of a browser) is guarded here.
+    if (this.routesWebSockets && sockets?.has(targetId) !== true) await this.guardWebSockets(page, context);
+  }
+
+  /** Whether WebSockets are replaced: to check them (`blockSubresources`), or to sign their handshakes. */
+  private get routesWebSockets(): boolean {
+    return this.guard.options.blockSubresources || this.webSocketSigning !== undefined;
   }
 
   /** The page's WebSockets behind Heed's check (`blockSubresources`), their handshakes signed (`signature`). */
@@ -120,28 +133,34 @@ export class PuppeteerGuards {
   }
 
   /**
-   * The WebSockets of every worker the browser starts from now on (the crawled pages' and their
-   * popups'), checked and signed as a page's are; a crawled page's worker's sockets are checked as
-   * sub-resources of that page.
+   * The WebSockets of every page and worker the browser starts from now on (popups, the crawled
+   * pages' workers), checked and signed as a crawled page's are: one guard per connection. A
+   * socket of a crawled page, of its frames or of its workers is checked as a sub-resource of that
+   * page.
    */
-  private guardWorkers(session: DetachableSession): void {
+  private targetSocketsOf(session: DetachableSession): TargetSockets | undefined {
     const connection = session.connection?.();
-    if (connection === undefined) return;
-    const check = this.guard.options.blockSubresources;
-    const allow = async (url: string, worker: AttachedSession) =>
-      !check || (await allowSubresource(httpUrlOf(url), this.guard, (await this.ownerOf(worker))?.request.url, url));
-    guardWorkerWebSockets(connection, allow, this.webSocketSigning);
+    if (connection === undefined) return undefined;
+    let sockets = this.targetSockets.get(connection);
+    if (sockets === undefined) {
+      const check = this.guard.options.blockSubresources;
+      const allow = async (url: string, target: AttachedSession) =>
+        !check || (await allowSubresource(httpUrlOf(url), this.guard, (await this.ownerOf(target))?.request.url, url));
+      sockets = new TargetSockets(connection, allow, this.webSocketSigning);
+      this.targetSockets.set(connection, sockets);
+    }
+    return sockets;
   }
 
-  /** The crawled page a worker's session was found under, if any (its page, or a worker of that page). */
+  /** The crawled page a target's session is of, or was found under (a frame or worker of it, a worker of those), if any. */
   private async ownerOf(session: AttachedSession): Promise<ContextInternals | undefined> {
     let current = session;
-    // A worker's session sits under its page's (a nested worker's under its worker's); the top one is its own parent.
-    for (let depth = 0; depth < MAX_WORKER_DEPTH; depth++) {
+    for (let depth = 0; depth < MAX_TARGET_DEPTH; depth++) {
+      const owner = this.crawled.get(await targetIdOf(current).catch(() => ''));
+      if (owner !== undefined) return owner;
+      // The top session is its own parent.
       const parent = current.parentSession?.();
       if (parent === undefined || parent === current) return undefined;
-      const owner = this.crawled.get(await targetIdOf(parent).catch(() => ''));
-      if (owner !== undefined) return owner;
       current = parent;
     }
     return undefined;

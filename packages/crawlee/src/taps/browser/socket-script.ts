@@ -16,7 +16,9 @@
  */
 export const webSocketScript = (ask: string): string => `(() => {
   const Native = globalThis.WebSocket;
-  if (typeof Native !== 'function' || typeof EventTarget !== 'function') return;
+  const GUARDED = Symbol.for('heed.websocket');
+  // Once per document: a page guarded through two sessions asks through the first only.
+  if (typeof Native !== 'function' || typeof EventTarget !== 'function' || Native[GUARDED] === true) return;
   const CONNECTING = 0, CLOSING = 2, CLOSED = 3;
   const ask = ${ask};
   const invalid = (message) => new DOMException("Failed to construct 'WebSocket': " + message, 'SyntaxError');
@@ -97,5 +99,6 @@ export const webSocketScript = (ask: string): string => `(() => {
     Object.defineProperty(WebSocket, name, { value, enumerable: true });
     Object.defineProperty(WebSocket.prototype, name, { value, enumerable: true });
   }
+  Object.defineProperty(WebSocket, GUARDED, { value: true });
   Object.defineProperty(globalThis, 'WebSocket', { value: WebSocket, writable: true, configurable: true, enumerable: false });
 })();`;
