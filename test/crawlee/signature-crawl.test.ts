@@ -179,7 +179,7 @@ describe('signature: every request of a Crawlee 3 crawl is signed for the host i
     ['PuppeteerCrawler', puppeteerCrawler],
   ] as const)('%s on Chromium', (_name, make) => {
     it.skipIf(!has('chromium', `test/crawlee/signature-crawl.test.ts, ${_name}`))(
-      'the browser signs its pages, a page redirected to another host, images and scripts, and a popup',
+      "the browser signs its pages, a page redirected to another host, images and scripts, a popup and a WebSocket, and keeps the request's own headers",
       async () => {
         reset();
         a.routes.set(
@@ -188,17 +188,24 @@ describe('signature: every request of a Crawlee 3 crawl is signed for the host i
             'browsing',
             ['/hop'],
             '',
-            `<img src="/image.png"><script src="${b.url('/script.js')}"></script><script>window.open('/popup')</script>`,
+            `<img src="/image.png"><script src="${b.url('/script.js')}"></script><script>window.open('/popup')</script>` +
+              // An image loaded once a WebSocket was signed: the page's headers are still the request's own.
+              `<script>const s = new WebSocket('${a.url('/socket').replace(/^http/, 'ws')}'); let done = false; ` +
+              `s.onopen = s.onerror = s.onclose = () => { if (done) return; done = true; new Image().src = '/after-socket.png'; };</script>`,
           ),
         );
+        a.routes.set('/after-socket.png', { headers: { 'content-type': 'image/png' }, body: '' });
         a.routes.set('/image.png', { headers: { 'content-type': 'image/png' }, body: '' });
         a.routes.set('/popup', page('popup', []));
         b.routes.set('/script.js', { headers: { 'content-type': 'text/javascript' }, body: 'void 0;' });
         const crawler = make({
           maxRequestRetries: 0,
+          maxConcurrency: 1,
           requestHandler: async (ctx) => {
+            if (ctx.request.url !== a.url('/browsing')) return;
             // The popup's own request comes while the page is open.
-            for (let i = 0; i < 100 && a.count('/popup') === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+            for (let i = 0; i < 100 && (a.count('/popup') === 0 || a.count('/after-socket.png') === 0); i++)
+              await new Promise((resolve) => setTimeout(resolve, 50));
             if (ctx.request.url === a.url('/browsing')) await ctx.enqueueLinks({ strategy: 'all' });
           },
         });
@@ -208,9 +215,13 @@ describe('signature: every request of a Crawlee 3 crawl is signed for the host i
           sitemaps: false,
           signature: { key, signatureAgent: AGENT },
         });
-        await crawler.run([a.url('/browsing')]);
+        // One page at a time, the socket's after the first: a page the browser opens once Heed watches it.
+        await crawler.run([a.url('/a'), { url: a.url('/browsing'), headers: { 'x-heed-test': 'kept' } }]);
         const paths = [...a.hits, ...b.hits].map((hit) => hit.path);
-        expect(paths).toEqual(expect.arrayContaining(['/browsing', '/image.png', '/script.js', '/popup', '/hop', '/landing']));
+        expect(paths).toEqual(
+          expect.arrayContaining(['/browsing', '/image.png', '/script.js', '/popup', '/hop', '/landing', '/socket', '/after-socket.png']),
+        );
+        expect(a.hits.find((hit) => hit.path === '/after-socket.png')?.headers['x-heed-test']).toBe('kept');
         // Chromium's own favicon request of a page closing as it loads can outlive the page's DevTools session (the reference says so).
         const requests = [a, b].map((origin) => ({ hits: origin.hits.filter((hit) => hit.path !== '/favicon.ico') }));
         expect(await unverified(requests, publicJwk)).toEqual([]);

@@ -3,8 +3,11 @@
  * through the DevTools session Puppeteer attaches to each: Puppeteer reports a popup only once its
  * first document runs, and a worker once it runs, but its connection announces every new session
  * before Puppeteer handles it, and commands sent then are on the wire ahead of the one Puppeteer
- * lets the target start with. Every new session gets them, as its kind is not known yet; one that
- * turns out to be neither a page, a frame nor a worker drops the binding (a tab's refuses them all).
+ * lets the target start with. Puppeteer attaches each tab at the top and the tab's page, the page's
+ * frames and workers under it: every session under another gets them, as its kind is not known
+ * yet, and one that turns out to be neither a page, a frame nor a worker drops the binding. A
+ * session at the top is a tab, a service or shared worker, or one of Heed's own (`createSession()`,
+ * made to sign), none of which is guarded here.
  */
 import type { CdpSession } from './cdp-fetch.js';
 import { guardTargetSockets, SOCKET_BINDING, type Signing, type SocketSession } from './session-websockets.js';
@@ -30,7 +33,7 @@ export interface SessionSource {
 }
 
 /** The kinds of target whose sockets ask through the binding. */
-const GUARDED_KINDS = new Set(['page', 'iframe', 'worker', 'shared_worker']);
+const GUARDED_KINDS = new Set(['page', 'iframe', 'worker']);
 
 /** Pages guarded here, by target id, so that a crawled page is not guarded a second time; forgotten past a bound. */
 const MAX_REMEMBERED = 10_000;
@@ -38,6 +41,8 @@ const MAX_REMEMBERED = 10_000;
 /** Guards the targets of one connection from now on. */
 export class TargetSockets {
   private readonly guardedPages = new Set<string>();
+  /** What each guarded session is attached to. */
+  private readonly targets = new WeakMap<object, Promise<TargetInfo | undefined>>();
 
   /**
    * From now on, the `WebSocket` of every page and worker `connection` attaches to asks `allow`
@@ -50,7 +55,10 @@ export class TargetSockets {
     signing: WebSocketSigning | undefined,
   ) {
     connection.on('sessionattached', (session) => {
+      const parent = session.parentSession?.();
+      if (parent === undefined || parent === session) return;
       const info = targetInfoOf(session);
+      this.targets.set(session, info);
       // In this turn, before Puppeteer's own handling of the session lets its target start.
       guardTargetSockets(session, (url) => allow(url, session), signing && ownSession(connection, info, signing));
       void this.sorted(session, info);
@@ -60,6 +68,16 @@ export class TargetSockets {
   /** Whether the page with target id `targetId` was guarded here (it was opened after this guard). */
   has(targetId: string): boolean {
     return this.guardedPages.has(targetId);
+  }
+
+  /** The target id of `session`'s target (`''` once it closed). */
+  async targetIdOf(session: AttachedSession): Promise<string> {
+    let info = this.targets.get(session);
+    if (info === undefined) {
+      info = targetInfoOf(session);
+      this.targets.set(session, info);
+    }
+    return (await info)?.targetId ?? '';
   }
 
   /** Forgets a page that closed. */

@@ -144,19 +144,23 @@ export class PuppeteerGuards {
     let sockets = this.targetSockets.get(connection);
     if (sockets === undefined) {
       const check = this.guard.options.blockSubresources;
-      const allow = async (url: string, target: AttachedSession) =>
-        !check || (await allowSubresource(httpUrlOf(url), this.guard, (await this.ownerOf(target))?.request.url, url));
-      sockets = new TargetSockets(connection, allow, this.webSocketSigning);
-      this.targetSockets.set(connection, sockets);
+      const created: TargetSockets = new TargetSockets(
+        connection,
+        async (url, target) =>
+          !check || (await allowSubresource(httpUrlOf(url), this.guard, (await this.ownerOf(target, created))?.request.url, url)),
+        this.webSocketSigning,
+      );
+      this.targetSockets.set(connection, created);
+      sockets = created;
     }
     return sockets;
   }
 
   /** The crawled page a target's session is of, or was found under (a frame or worker of it, a worker of those), if any. */
-  private async ownerOf(session: AttachedSession): Promise<ContextInternals | undefined> {
+  private async ownerOf(session: AttachedSession, sockets: TargetSockets): Promise<ContextInternals | undefined> {
     let current = session;
     for (let depth = 0; depth < MAX_TARGET_DEPTH; depth++) {
-      const owner = this.crawled.get(await targetIdOf(current).catch(() => ''));
+      const owner = this.crawled.get(await sockets.targetIdOf(current));
       if (owner !== undefined) return owner;
       // The top session is its own parent.
       const parent = current.parentSession?.();
