@@ -319,8 +319,7 @@ for (const kind of ALL_KINDS) {
 
     it("signed: every request the site saw verifies (Web Bot Auth), Heed's own fetches included", async () => {
       const hits = ORIGINS.flatMap((name) => run.site[name].hits);
-      // What no client lets Heed sign: the WebSocket handshakes of the kind's gaps (a worker's under Playwright: Heed
-      // sees none),
+      // What no client lets Heed sign: the WebSocket handshakes of the kind's gaps (Heed sees none),
       // and a page's that connected before Playwright's WebSocket route was in place (the race of a
       // crawl's first pages, which lets /private/ws through: a gap of the websocket door); and what
       // Chromium fetches on its own for a page (its favicon, a service worker's script:

@@ -52,13 +52,6 @@ export interface Gap {
   readonly evidence?: string;
 }
 
-const PLAYWRIGHT_WORKER_WEBSOCKETS = '`routeWebSocket()` replaces the `WebSocket` of pages and frames only.';
-const PLAYWRIGHT_WORKER_WEBSOCKETS_EVIDENCE =
-  "Replacing a worker's `WebSocket` as on Puppeteer (commands on a DevTools session of the worker before it starts) was " +
-  "tried through Heed's session of the page (auto-attach without flattening, waiting for the debugger): Playwright's own " +
-  "session lets the worker start at once, and Heed's commands, a round trip further away, came after the worker's " +
-  'first line in 5 runs of 6 (PlaywrightCrawler and the adaptive one). The worker exists only once its script is ' +
-  'fetched, so holding that request does not help.';
 const PLAYWRIGHT_CONTEXT_RACE =
   'sometimes, on the first pages of a crawl. A page the browser had already opened when the plugin installed its browser ' +
   "context's `routeWebSocket()` (the pages a crawl opens together at its start) may load without the script that routes " +
@@ -110,13 +103,6 @@ export const GAPS: readonly Gap[] = [
     reaches: [],
   },
   {
-    door: 'worker-websocket',
-    kind: 'playwright',
-    reason: PLAYWRIGHT_WORKER_WEBSOCKETS,
-    evidence: PLAYWRIGHT_WORKER_WEBSOCKETS_EVIDENCE,
-    reaches: ['/private/worker-ws'],
-  },
-  {
     door: 'websocket',
     kind: 'playwright',
     reason: PLAYWRIGHT_CONTEXT_RACE,
@@ -133,13 +119,6 @@ export const GAPS: readonly Gap[] = [
     intermittent: true,
     stallsUnseen: true,
     evidence: PLAYWRIGHT_CONTEXT_RACE_EVIDENCE,
-  },
-  {
-    door: 'worker-websocket',
-    kind: 'adaptive-browser',
-    reason: PLAYWRIGHT_WORKER_WEBSOCKETS,
-    evidence: PLAYWRIGHT_WORKER_WEBSOCKETS_EVIDENCE,
-    reaches: ['/private/worker-ws'],
   },
   {
     door: 'popup',

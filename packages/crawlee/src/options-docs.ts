@@ -48,7 +48,7 @@ export const PLUGIN_OPTION_ROWS: readonly OptionRow[] = [
   },
   {
     options: ['blockSubresources'],
-    what: 'browsers and JSDOMCrawler: do not request sub-resources robots.txt disallows (browsers: scripts, images, XHR, frames, service-worker fetches, the WebSockets of pages (on Puppeteer of workers too); JSDOM: stylesheets, frames, scripts; see [What it checks](#what-it-checks-and-where))',
+    what: 'browsers and JSDOMCrawler: do not request sub-resources robots.txt disallows (browsers: scripts, images, XHR, frames, service-worker fetches, the WebSockets of pages and workers; JSDOM: stylesheets, frames, scripts; see [What it checks](#what-it-checks-and-where))',
   },
   { options: ['sitemaps'], default: '`{}` (on)', what: 'sitemap options below, or `false` to turn sitemaps off' },
   {
@@ -69,7 +69,7 @@ export const PLUGIN_OPTION_ROWS: readonly OptionRow[] = [
   {
     options: ['signature'],
     default: 'off',
-    what: "Web Bot Auth: `{ key, signatureAgent, validitySecs? }` signs every request the crawl sends (pages, each redirect hop for its own host, `sendRequest()`, Heed's robots.txt, tdmrep.json, sitemap and URL-list fetches) with your bot's Ed25519 key (`heed keys generate`); every crawler kind on Crawlee 3 and 4 (browsers on Chromium), all but the WebSocket handshakes of workers under Playwright. See [Signed requests](#signed-requests-web-bot-auth)",
+    what: "Web Bot Auth: `{ key, signatureAgent, validitySecs? }` signs every request the crawl sends (pages, each redirect hop for its own host, `sendRequest()`, Heed's robots.txt, tdmrep.json, sitemap and URL-list fetches) with your bot's Ed25519 key (`heed keys generate`); every crawler kind on Crawlee 3 and 4 (browsers on Chromium), WebSocket handshakes included. See [Signed requests](#signed-requests-web-bot-auth)",
   },
   {
     options: ['maxCrawlPrice'],

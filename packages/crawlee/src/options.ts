@@ -225,7 +225,7 @@ export const PLUGIN_OPTIONS = defineOptions(WHERE, {
   checkSendRequest: option.boolean({ default: true }),
   /**
    * Browser crawlers and JSDOMCrawler: do not request the sub-resources a page loads (browsers:
-   * scripts, images, XHR, frames, service-worker fetches, and the WebSockets of pages (on Puppeteer of workers too);
+   * scripts, images, XHR, frames, service-worker fetches, and the WebSockets of pages and workers;
    * JSDOM: stylesheets, frames, scripts) that robots.txt disallows for this user-agent, as Google's
    * renderer does not. `false` fetches them unchecked (each new origin of a sub-resource, a CDN
    * say, costs a robots.txt fetch when checked).
@@ -251,9 +251,8 @@ export const PLUGIN_OPTIONS = defineOptions(WHERE, {
    * `context.sendRequest()`, and Heed's own robots.txt, tdmrep.json, sitemap and `requestsFromUrl`
    * fetches. `{ key, signatureAgent, validitySecs }`: `key` the path of the private JWK
    * `heed keys generate` writes (or the JWK), `signatureAgent` the URL of your key directory. Every
-   * crawler kind on Crawlee 3 and 4 (browsers on Chromium, a page's and jsdom's WebSocket
-   * handshakes included); a worker's WebSocket handshake under Playwright is what
-   * no browser lets Heed sign. A
+   * crawler kind on Crawlee 3 and 4 (browsers on Chromium, the WebSocket handshakes of pages,
+   * workers and jsdom included). A
    * manager of your own
    * (`manager`) signs its fetches with its own `signature` option.
    * @default off (unsigned)

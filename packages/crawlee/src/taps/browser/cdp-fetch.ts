@@ -21,6 +21,10 @@ export interface PausedRequest {
   readonly resourceType: string;
   /** Set when the request is a redirect hop: the `requestId` of the request that answered 3xx. */
   readonly redirectedRequestId?: string;
+  /** Set when the response is paused (a request continued with `interceptResponse`): its status and headers. */
+  readonly responseStatusCode?: number;
+  readonly responseHeaders?: readonly { readonly name: string; readonly value: string }[];
+  readonly responseErrorReason?: string;
 }
 
 /** What becomes of a paused request. */
@@ -43,17 +47,26 @@ export async function pauseRequests(
   decide: (paused: PausedRequest) => Promise<PausedRequestAction>,
   continued?: (paused: PausedRequest) => void,
   headersOf?: (paused: PausedRequest) => Readonly<Record<string, string>> | undefined,
+  workerScript?: (body: Buffer) => Buffer,
 ): Promise<void> {
   session.on('Fetch.requestPaused', (paused) => {
     const { requestId } = paused;
+    if (paused.responseStatusCode !== undefined || paused.responseErrorReason !== undefined) {
+      void answerResponse(session, paused, workerScript).catch(() => {});
+      return;
+    }
     void decide(paused)
       .catch((): PausedRequestAction => 'block')
       .then(async (decision) => {
         if (decision === 'continue') {
           const headers = headersOf?.(paused);
+          // A worker's script comes as `Other`: its response is taken, to be rewritten.
+          const intercept = workerScript !== undefined && paused.resourceType === 'Other' ? { interceptResponse: true } : {};
           await session.send(
             'Fetch.continueRequest',
-            headers === undefined ? { requestId } : { requestId, headers: withHeaders(paused.request.headers, headers) },
+            headers === undefined
+              ? { requestId, ...intercept }
+              : { requestId, headers: withHeaders(paused.request.headers, headers), ...intercept },
           );
           continued?.(paused);
           return;
@@ -65,6 +78,36 @@ export async function pauseRequests(
       .catch(() => {});
   });
   await session.send('Fetch.enable', { patterns: [documentsOnly ? { urlPattern: '*', resourceType: 'Document' } : { urlPattern: '*' }] });
+}
+
+/** JavaScript, as a response's `Content-Type` names it. */
+const JAVASCRIPT = /\b(?:java|ecma)script\b/i;
+
+/**
+ * A taken response: a script of the resource type a worker's scripts come as (`Other`) is
+ * rewritten by `workerScript` (a prefetched script that is not a worker's is too, where the
+ * rewrite is to do nothing outside a worker); anything else goes on as it came.
+ */
+async function answerResponse(
+  session: CdpSession,
+  paused: PausedRequest,
+  workerScript: ((body: Buffer) => Buffer) | undefined,
+): Promise<void> {
+  const { requestId, responseStatusCode: status, responseHeaders: headers = [] } = paused;
+  const type = headers.find((header) => header.name.toLowerCase() === 'content-type')?.value ?? '';
+  if (workerScript === undefined || status === undefined || status < 200 || status > 299 || !JAVASCRIPT.test(type)) {
+    await session.send('Fetch.continueRequest', { requestId });
+    return;
+  }
+  const { body, base64Encoded } = (await session.send('Fetch.getResponseBody', { requestId })) as { body: string; base64Encoded: boolean };
+  const bytes = base64Encoded ? Buffer.from(body, 'base64') : Buffer.from(body, 'utf8');
+  await session.send('Fetch.fulfillRequest', {
+    requestId,
+    responseCode: status,
+    // The body given is the decoded one, of a new length.
+    responseHeaders: headers.filter((header) => !/^content-(?:length|encoding)$/i.test(header.name)),
+    body: workerScript(bytes).toString('base64'),
+  });
 }
 
 /** The request's `headers` with `added` in place of those of the same names, as DevTools takes them (they replace the request's own). */

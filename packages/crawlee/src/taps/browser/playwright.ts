@@ -36,11 +36,14 @@
  *   without DevTools) is followed that way. A WebSocket handshake, which no session pauses, is
  *   signed through the session's extra headers (`websocket-signing.ts`, Chromium 151+): a crawled
  *   page's, and a popup's (each page gets a WebSocket route of its own as it opens: the context's
- *   is not told which page a socket is of). A worker's is not.
+ *   is not told which page a socket is of), and a dedicated worker's, through a session of the
+ *   worker Heed attaches to it through the page's (`page-workers.ts`).
  * - WebSockets (`blockSubresources`, or `signature`): `page.routeWebSocket()` of each crawled page and
  *   `context.routeWebSocket()` for the pages it opens (Playwright 1.48+), which replace the
- *   `WebSocket` of pages and frames; a disallowed one is closed before it connects.
- *   Playwright cannot route the WebSockets of workers.
+ *   `WebSocket` of pages and frames; a disallowed one is closed before it connects. Playwright
+ *   cannot route a worker's: a dedicated worker's script (its response, paused by the page's
+ *   session) is begun with Heed's socket script, which asks through a binding of the worker's
+ *   session (`session-websockets.ts`).
  */
 import { sameUrl } from '../../guard/checkpoints.js';
 import type { RobotsGuard } from '../../guard/guard.js';
@@ -60,6 +63,8 @@ import { takeBack, wrapRouting, type Allowed, type Decided } from './user-routes
 import type { ContextInternals } from '../crawler-shape.js';
 import { requestSigning } from '../sign-requests.js';
 import { webSocketSigningFor, type WebSocketSigning } from './websocket-signing.js';
+import { watchWorkers, type ParentSession } from './page-workers.js';
+import { answerSockets, prefixWorkerScript, type SocketSession } from './session-websockets.js';
 
 export type { PlaywrightPage } from './playwright-shapes.js';
 
@@ -106,6 +111,7 @@ export class PlaywrightGuards {
         return (await allowSubresource(url, this.guard, context.request.url)) ? 'continue' : 'block';
       },
       (url) => sameUrl(url, context.request.url) && !this.navigated.has(context.request),
+      this.workerGuard(() => context.request.url),
     );
     // The crawled page's own WebSocket route as well as its context's: a page the browser opened
     // before the context's route was installed (the pages a crawl opens together at its start)
@@ -213,10 +219,28 @@ export class PlaywrightGuards {
 
   /** The DevTools session of a page the crawler did not open: its hops checked as a popup's. */
   private guardOtherPage(page: PlaywrightPage): Promise<boolean> {
-    return this.guardHops(page, async (hop, from, mainFrame) => {
-      const allowed = mainFrame ? await allowOtherNavigation(hop, this.guard, from) : await allowSubresource(hop, this.guard, page.url());
-      return allowed ? 'continue' : 'block';
-    });
+    return this.guardHops(
+      page,
+      async (hop, from, mainFrame) => {
+        const allowed = mainFrame ? await allowOtherNavigation(hop, this.guard, from) : await allowSubresource(hop, this.guard, page.url());
+        return allowed ? 'continue' : 'block';
+      },
+      undefined,
+      this.workerGuard(() => page.url()),
+    );
+  }
+
+  /**
+   * What answers the WebSockets of a page's workers (their scripts start with the socket script):
+   * checked as sub-resources of the page whose URL `referrer` gives (`blockSubresources`), signed
+   * through the worker's session (`signature`); `undefined` when neither is on.
+   */
+  private workerGuard(referrer: () => string): ((worker: SocketSession) => void) | undefined {
+    if (!this.routesWebSockets) return undefined;
+    const check = this.guard.options.blockSubresources;
+    const signing = this.webSocketSigning;
+    const allow = async (url: string) => !check || (await allowSubresource(httpUrlOf(url), this.guard, referrer(), url));
+    return (worker) => answerSockets(worker, allow, signing && { signing, session: () => Promise.resolve(worker) });
   }
 
   /**
@@ -315,10 +339,15 @@ export class PlaywrightGuards {
    * browser has no DevTools: the caller then follows chains itself. Once per page: a later call
    * reads whether the first one could.
    */
-  private guardHops(page: PlaywrightPage, decide: HopDecider, isFirstRequest: (url: string) => boolean = () => false): Promise<boolean> {
+  private guardHops(
+    page: PlaywrightPage,
+    decide: HopDecider,
+    isFirstRequest: (url: string) => boolean = () => false,
+    workers?: (worker: SocketSession) => void,
+  ): Promise<boolean> {
     let done = this.hopGuards.get(page);
     if (!done) {
-      done = pauseHops(page, this.guard.options, decide, isFirstRequest, (url) => noteRequestSent(url, this.guard));
+      done = pauseHops(page, this.guard.options, decide, isFirstRequest, (url) => noteRequestSent(url, this.guard), workers);
       this.hopGuards.set(page, done);
     }
     return done;
@@ -339,6 +368,7 @@ async function pauseHops(
   decide: HopDecider,
   isFirstRequest: (url: string) => boolean,
   sent: (url: string) => void,
+  workers: ((worker: SocketSession) => void) | undefined,
 ): Promise<boolean> {
   const browserContext = page.context();
   if (typeof browserContext.newCDPSession !== 'function') return false;
@@ -351,6 +381,13 @@ async function pauseHops(
   }
   pageSessions.set(page, session);
   const mainFrameId = await targetIdOf(session);
+  // A browser that cannot watch a page's workers leaves their scripts as they are.
+  const watching =
+    workers !== undefined &&
+    (await watchWorkers(session as ParentSession, workers).then(
+      () => true,
+      () => false,
+    ));
   // The URL of each document request, so a hop names the URL that redirected to it.
   const documents = new Map<string, string>();
   /**
@@ -382,6 +419,7 @@ async function pauseHops(
       if (paced.has(paused)) sent(paused.request.url);
     },
     sign && ((paused) => sign(paused.request.url)),
+    watching ? prefixWorkerScript : undefined,
   );
   return true;
 }

@@ -38,6 +38,55 @@ const ASK = `(() => {
  */
 const WORKER_SCRIPT = `if (typeof WorkerGlobalScope === 'function' && globalThis instanceof WorkerGlobalScope && typeof ServiceWorkerGlobalScope !== 'function') ${webSocketScript(ASK)}`;
 
+/**
+ * How a socket of a worker whose binding comes after its first line asks (a Playwright worker: its
+ * session is attached once it runs): it waits for the binding, up to 5 s, then is refused.
+ */
+const ASK_LATE = `(() => {
+  const waiting = new Map();
+  let last = 0;
+  Object.defineProperty(globalThis, ${JSON.stringify(ANSWER)}, {
+    value: (id, allowed) => { const resolve = waiting.get(id); waiting.delete(id); if (resolve) resolve(allowed === true); },
+  });
+  return (url) => new Promise((resolve) => {
+    const id = ++last;
+    waiting.set(id, resolve);
+    let tries = 0;
+    const call = () => {
+      const binding = globalThis[${JSON.stringify(SOCKET_BINDING)}];
+      if (typeof binding === 'function') return binding(JSON.stringify({ id, url }));
+      if (++tries < 100) return setTimeout(call, 50);
+      waiting.delete(id);
+      resolve(false);
+    };
+    call();
+  });
+})()`;
+
+/** The script a worker's own scripts start with (see {@link prefixWorkerScript}). */
+const WORKER_PREFIX = `if (typeof WorkerGlobalScope === 'function' && globalThis instanceof WorkerGlobalScope && typeof ServiceWorkerGlobalScope !== 'function') ${webSocketScript(ASK_LATE)}\n`;
+
+/** A leading byte-order mark and `'use strict'` directive, which must stay first. */
+const PROLOGUE = /^(?:\xEF\xBB\xBF)?(?:\s*(['"])use strict\1\s*;?)?/;
+
+/**
+ * A worker's script (its bytes) with the socket script put first, after any `'use strict'`
+ * directive: the worker's `WebSocket` is replaced before the worker's own first line, with no race.
+ * Its sockets ask through the binding that {@link answerSockets} adds once the worker runs. A
+ * script that runs elsewhere (prefetched, then used by a page) is left as it was by the check the
+ * socket script starts with.
+ */
+export function prefixWorkerScript(bytes: Buffer): Buffer {
+  // Latin-1 keeps one character per byte: the prologue's end is a byte offset.
+  const head = bytes.subarray(0, 256).toString('latin1');
+  const end = PROLOGUE.exec(head)?.[0].length ?? 0;
+  return Buffer.concat([
+    bytes.subarray(0, end),
+    Buffer.from(end === 0 ? WORKER_PREFIX : `\n${WORKER_PREFIX}`, 'utf8'),
+    bytes.subarray(end),
+  ]);
+}
+
 /** A page's `WebSocket`, in each of its documents. */
 const PAGE_SCRIPT = `if (typeof Window === 'function' && globalThis instanceof Window) ${webSocketScript(ASK)}`;
 
@@ -70,11 +119,19 @@ export type SocketSession = CdpSession & {
  * `signing`, an allowed one connects with its handshake signed. A tab's session refuses them all.
  */
 export function guardTargetSockets(session: SocketSession, allow: (url: string) => Promise<boolean>, signing: Signing | undefined): void {
+  answerSockets(session, allow, signing);
+  session.send('Runtime.evaluate', { expression: WORKER_SCRIPT }).catch(() => {});
+  session.send('Page.addScriptToEvaluateOnNewDocument', { source: PAGE_SCRIPT }).catch(() => {});
+}
+
+/**
+ * Adds the binding a target's sockets ask through, and answers them: each asks `allow`; with
+ * `signing`, an allowed one connects with its handshake signed.
+ */
+export function answerSockets(session: SocketSession, allow: (url: string) => Promise<boolean>, signing: Signing | undefined): void {
   // The binding's calls are reported only to a session with the runtime on.
   session.send('Runtime.enable').catch(() => {});
   session.send('Runtime.addBinding', { name: SOCKET_BINDING }).catch(() => {});
-  session.send('Runtime.evaluate', { expression: WORKER_SCRIPT }).catch(() => {});
-  session.send('Page.addScriptToEvaluateOnNewDocument', { source: PAGE_SCRIPT }).catch(() => {});
   session.on('Runtime.bindingCalled', (call) => {
     if (call.name === SOCKET_BINDING) void answer(session, call, allow, signing);
   });
