@@ -52,6 +52,15 @@ export async function allowSubresource(url: string, guard: RobotsGuard, referrer
 }
 
 /**
+ * Whether a WebSocket to `url` (`ws:`/`wss:`) may connect: checked as a sub-resource of its
+ * `http(s)` URL with `blockSubresources` (a refusal reported under the socket's own URL), else
+ * allowed (a socket is then routed only to be signed).
+ */
+export async function allowWebSocket(url: string, guard: RobotsGuard, referrer: string | undefined): Promise<boolean> {
+  return !guard.options.blockSubresources || (await allowSubresource(httpUrlOf(url), guard, referrer, url));
+}
+
+/**
  * The navigation of a page the crawler did not open (a popup, a `target=_blank` link), each hop
  * included: whether it may go (once its crawl-delay slot is due). It is no Crawlee request: a
  * refused one is reported and never requested, and the crawled page goes on.

@@ -51,9 +51,9 @@ import { pauseRequests, targetIdOf, type CdpSession, type PausedRequest, type Pa
 import {
   allowOtherNavigation,
   allowSubresource,
+  allowWebSocket,
   decideNavigation,
   noteRequestSent,
-  httpUrlOf,
   isMainFrameNavigation,
   type Navigated,
 } from './checks.js';
@@ -237,9 +237,8 @@ export class PlaywrightGuards {
    */
   private workerGuard(referrer: () => string): ((worker: SocketSession) => void) | undefined {
     if (!this.routesWebSockets) return undefined;
-    const check = this.guard.options.blockSubresources;
     const signing = this.webSocketSigning;
-    const allow = async (url: string) => !check || (await allowSubresource(httpUrlOf(url), this.guard, referrer(), url));
+    const allow = (url: string) => allowWebSocket(url, this.guard, referrer());
     return (worker) => answerSockets(worker, allow, signing && { signing, session: () => Promise.resolve(worker) });
   }
 
@@ -324,7 +323,7 @@ export class PlaywrightGuards {
    */
   private async decideWebSocket(ws: WebSocketRoute, referrer: string | undefined, page?: PlaywrightPage): Promise<void> {
     const url = ws.url();
-    if (this.guard.options.blockSubresources && !(await allowSubresource(httpUrlOf(url), this.guard, referrer, url))) {
+    if (!(await allowWebSocket(url, this.guard, referrer))) {
       await ws.close({ code: 1008, reason: 'robots.txt disallows this URL' });
       return;
     }

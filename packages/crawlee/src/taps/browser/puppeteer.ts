@@ -36,8 +36,8 @@ import { pauseRequests, targetIdOf, type CdpSession, type PausedRequest } from '
 import {
   allowOtherNavigation,
   allowSubresource,
+  allowWebSocket,
   decideNavigation,
-  httpUrlOf,
   isMainFrameNavigation,
   noteRequestSent,
   type Navigated,
@@ -127,8 +127,7 @@ export class PuppeteerGuards {
   /** The page's WebSockets behind Heed's check (`blockSubresources`), their handshakes signed (`signature`). */
   private async guardWebSockets(page: PuppeteerPage, context: ContextInternals): Promise<void> {
     if (typeof page.exposeFunction !== 'function' || typeof page.evaluateOnNewDocument !== 'function') return;
-    const check = this.guard.options.blockSubresources;
-    const allow = async (url: string) => !check || (await allowSubresource(httpUrlOf(url), this.guard, context.request.url, url));
+    const allow = (url: string) => allowWebSocket(url, this.guard, context.request.url);
     await guardPageWebSockets(page as SocketPage, allow, this.webSocketSigning);
   }
 
@@ -143,11 +142,9 @@ export class PuppeteerGuards {
     if (connection === undefined) return undefined;
     let sockets = this.targetSockets.get(connection);
     if (sockets === undefined) {
-      const check = this.guard.options.blockSubresources;
       const created: TargetSockets = new TargetSockets(
         connection,
-        async (url, target) =>
-          !check || (await allowSubresource(httpUrlOf(url), this.guard, (await this.ownerOf(target, created))?.request.url, url)),
+        async (url, target) => allowWebSocket(url, this.guard, (await this.ownerOf(target, created))?.request.url),
         this.webSocketSigning,
       );
       this.targetSockets.set(connection, created);
