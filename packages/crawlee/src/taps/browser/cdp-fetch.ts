@@ -27,6 +27,18 @@ export interface PausedRequest {
   readonly responseErrorReason?: string;
 }
 
+/**
+ * How the scripts a worker runs are rewritten (`Other` requests answered 2xx with JavaScript):
+ * `rewrite` takes the script's decoded bytes. A script longer than `maxBytes` once decoded is
+ * refused, unread past that bound, and named to `refused`: a site's script is never held whole
+ * in this process beyond it, and a worker that would run unguarded does not run.
+ */
+export interface WorkerScripts {
+  readonly rewrite: (body: Buffer) => Buffer;
+  readonly maxBytes: number;
+  readonly refused: (url: string, bytes: number) => void;
+}
+
 /** What becomes of a paused request. */
 export type PausedRequestAction = 'continue' | 'block' | 'no-content';
 
@@ -47,12 +59,12 @@ export async function pauseRequests(
   decide: (paused: PausedRequest) => Promise<PausedRequestAction>,
   continued?: (paused: PausedRequest) => void,
   headersOf?: (paused: PausedRequest) => Readonly<Record<string, string>> | undefined,
-  workerScript?: (body: Buffer) => Buffer,
+  workerScripts?: WorkerScripts,
 ): Promise<void> {
   session.on('Fetch.requestPaused', (paused) => {
     const { requestId } = paused;
     if (paused.responseStatusCode !== undefined || paused.responseErrorReason !== undefined) {
-      void answerResponse(session, paused, workerScript).catch(() => {});
+      void answerResponse(session, paused, workerScripts).catch(() => {});
       return;
     }
     void decide(paused)
@@ -61,7 +73,7 @@ export async function pauseRequests(
         if (decision === 'continue') {
           const headers = headersOf?.(paused);
           // A worker's script comes as `Other`: its response is taken, to be rewritten.
-          const intercept = workerScript !== undefined && paused.resourceType === 'Other' ? { interceptResponse: true } : {};
+          const intercept = workerScripts !== undefined && paused.resourceType === 'Other' ? { interceptResponse: true } : {};
           await session.send(
             'Fetch.continueRequest',
             headers === undefined
@@ -85,29 +97,61 @@ const JAVASCRIPT = /\b(?:java|ecma)script\b/i;
 
 /**
  * A taken response: a script of the resource type a worker's scripts come as (`Other`) is
- * rewritten by `workerScript` (a prefetched script that is not a worker's is too, where the
- * rewrite is to do nothing outside a worker); anything else goes on as it came.
+ * rewritten (a prefetched script that is not a worker's is too, where the rewrite is to do nothing
+ * outside a worker); anything else goes on as it came.
  */
-async function answerResponse(
-  session: CdpSession,
-  paused: PausedRequest,
-  workerScript: ((body: Buffer) => Buffer) | undefined,
-): Promise<void> {
+async function answerResponse(session: CdpSession, paused: PausedRequest, scripts: WorkerScripts | undefined): Promise<void> {
   const { requestId, responseStatusCode: status, responseHeaders: headers = [] } = paused;
-  const type = headers.find((header) => header.name.toLowerCase() === 'content-type')?.value ?? '';
-  if (workerScript === undefined || status === undefined || status < 200 || status > 299 || !JAVASCRIPT.test(type)) {
+  const header = (name: string) => headers.find((entry) => entry.name.toLowerCase() === name)?.value;
+  if (scripts === undefined || status === undefined || status < 200 || status > 299 || !JAVASCRIPT.test(header('content-type') ?? '')) {
     await session.send('Fetch.continueRequest', { requestId });
     return;
   }
-  const { body, base64Encoded } = (await session.send('Fetch.getResponseBody', { requestId })) as { body: string; base64Encoded: boolean };
-  const bytes = base64Encoded ? Buffer.from(body, 'base64') : Buffer.from(body, 'utf8');
+  // A length the body cannot exceed (no content coding to expand it) refuses a long script unread.
+  const declared = /^(?:identity)?$/i.test(header('content-encoding')?.trim() ?? '') ? Number(header('content-length') ?? NaN) : NaN;
+  const bytes = declared > scripts.maxBytes ? declared : await readBody(session, requestId, scripts.maxBytes);
+  if (typeof bytes === 'number') {
+    scripts.refused(paused.request.url, bytes);
+    await session.send('Fetch.failRequest', { requestId, errorReason: 'BlockedByClient' });
+    return;
+  }
   await session.send('Fetch.fulfillRequest', {
     requestId,
     responseCode: status,
     // The body given is the decoded one, of a new length.
-    responseHeaders: headers.filter((header) => !/^content-(?:length|encoding)$/i.test(header.name)),
-    body: workerScript(bytes).toString('base64'),
+    responseHeaders: headers.filter((entry) => !/^content-(?:length|encoding)$/i.test(entry.name)),
+    body: scripts.rewrite(bytes).toString('base64'),
   });
+}
+
+/** How much of a taken body one `IO.read` asks for. */
+const READ_BYTES = 1 << 20;
+
+/**
+ * The decoded body of a taken response, read as a stream: the whole of it, or, once it passes
+ * `maxBytes`, the count read so far (the rest is never read). The request must then be fulfilled
+ * or failed: its body has been taken.
+ */
+async function readBody(session: CdpSession, requestId: string, maxBytes: number): Promise<Buffer | number> {
+  const { stream } = (await session.send('Fetch.takeResponseBodyAsStream', { requestId })) as { stream: string };
+  try {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const read = (await session.send('IO.read', { handle: stream, size: READ_BYTES })) as {
+        data: string;
+        base64Encoded?: boolean;
+        eof: boolean;
+      };
+      const chunk = Buffer.from(read.data, read.base64Encoded === true ? 'base64' : 'utf8');
+      total += chunk.length;
+      if (total > maxBytes) return total;
+      chunks.push(chunk);
+      if (read.eof) return Buffer.concat(chunks, total);
+    }
+  } finally {
+    void session.send('IO.close', { handle: stream }).catch(() => {});
+  }
 }
 
 /** The request's `headers` with `added` in place of those of the same names, as DevTools takes them (they replace the request's own). */

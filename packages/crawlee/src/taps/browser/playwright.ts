@@ -47,7 +47,14 @@
  */
 import { sameUrl } from '../../guard/checkpoints.js';
 import type { RobotsGuard } from '../../guard/guard.js';
-import { pauseRequests, targetIdOf, type CdpSession, type PausedRequest, type PausedRequestAction } from './cdp-fetch.js';
+import {
+  pauseRequests,
+  targetIdOf,
+  type CdpSession,
+  type PausedRequest,
+  type PausedRequestAction,
+  type WorkerScripts,
+} from './cdp-fetch.js';
 import {
   allowOtherNavigation,
   allowSubresource,
@@ -64,7 +71,7 @@ import type { ContextInternals } from '../crawler-shape.js';
 import { requestSigning } from '../sign-requests.js';
 import { webSocketSigningFor, type WebSocketSigning } from './websocket-signing.js';
 import { watchWorkers, type ParentSession } from './page-workers.js';
-import { answerSockets, prefixWorkerScript, type SocketSession } from './session-websockets.js';
+import { answerSockets, MAX_WORKER_SCRIPT_BYTES, prefixWorkerScript, type SocketSession } from './session-websockets.js';
 
 export type { PlaywrightPage } from './playwright-shapes.js';
 
@@ -87,6 +94,8 @@ export class PlaywrightGuards {
   private readonly decisions = new WeakMap<object, Promise<Decided>>();
   /** With `signature`: the handshakes of crawled pages' WebSockets, signed through their DevTools session. */
   private readonly webSocketSigning: WebSocketSigning | undefined;
+  /** Worker scripts already warned of as refused (bounded: a crawl of many sites warns of the first ones). */
+  private readonly refusedScripts = new Set<string>();
 
   /**
    * @param userAgent what the requests of pages the crawler did not open go out under; `undefined`
@@ -346,11 +355,21 @@ export class PlaywrightGuards {
   ): Promise<boolean> {
     let done = this.hopGuards.get(page);
     if (!done) {
-      done = pauseHops(page, this.guard.options, decide, isFirstRequest, (url) => noteRequestSent(url, this.guard), workers);
+      const scripts: WorkerScripts = { rewrite: prefixWorkerScript, maxBytes: MAX_WORKER_SCRIPT_BYTES, refused: this.warnRefusedScript };
+      done = pauseHops(page, this.guard.options, decide, isFirstRequest, (url) => noteRequestSent(url, this.guard), workers, scripts);
       this.hopGuards.set(page, done);
     }
     return done;
   }
+
+  private readonly warnRefusedScript = (url: string, bytes: number): void => {
+    if (this.refusedScripts.has(url) || this.refusedScripts.size >= 1000) return;
+    this.refusedScripts.add(url);
+    this.guard.log.warning(
+      `Refused the worker script ${url}: it is longer than ${MAX_WORKER_SCRIPT_BYTES / 2 ** 20} MiB once decoded (${bytes} bytes seen), ` +
+        "the most Heed reads to put its WebSocket check before the worker's first line; unchecked, the worker's sockets could reach URLs robots.txt disallows.",
+    );
+  };
 }
 
 /** The DevTools session Heed holds on a crawled page, so other steps (the page's user-agent) need no second one. */
@@ -368,6 +387,7 @@ async function pauseHops(
   isFirstRequest: (url: string) => boolean,
   sent: (url: string) => void,
   workers: ((worker: SocketSession) => void) | undefined,
+  scripts: WorkerScripts,
 ): Promise<boolean> {
   const browserContext = page.context();
   if (typeof browserContext.newCDPSession !== 'function') return false;
@@ -418,7 +438,7 @@ async function pauseHops(
       if (paced.has(paused)) sent(paused.request.url);
     },
     sign && ((paused) => sign(paused.request.url)),
-    watching ? prefixWorkerScript : undefined,
+    watching ? scripts : undefined,
   );
   return true;
 }

@@ -66,6 +66,13 @@ const ASK_LATE = `(() => {
 /** The script a worker's own scripts start with (see {@link prefixWorkerScript}). */
 const WORKER_PREFIX = `if (typeof WorkerGlobalScope === 'function' && globalThis instanceof WorkerGlobalScope && typeof ServiceWorkerGlobalScope !== 'function') ${webSocketScript(ASK_LATE)}\n`;
 
+/**
+ * The longest worker script (decoded) Heed reads to rewrite; a longer one is refused. Generous for
+ * real workers (the largest bundled editor and PDF workers are a few MiB), it bounds what one
+ * site's script costs this process.
+ */
+export const MAX_WORKER_SCRIPT_BYTES = 16 * 2 ** 20;
+
 /** A leading byte-order mark and `'use strict'` directive, which must stay first. */
 const PROLOGUE = /^(?:\xEF\xBB\xBF)?(?:\s*(['"])use strict\1\s*;?)?/;
 
