@@ -128,8 +128,9 @@ for (let round = 0; round < ROUNDS; round++) {
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const ratios = rates.manager.map((rate, i) => rate / rates.got[i]);
 
-/** Redis: a fresh server, `REDIS_ORIGINS` origins fetched into it; its memory and keys per origin. */
+/** Redis: a fresh server, `REDIS_ORIGINS` origins fetched into it; its memory and keys per origin ('skipped' for none). */
 async function redisFigures() {
+  if (REDIS_ORIGINS <= 0) return 'skipped';
   if (spawnSync('sh', ['-c', 'command -v redis-server']).status !== 0) return undefined;
   const port = await freePort();
   const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
@@ -218,9 +219,11 @@ const body = [
   '',
   `The manager's rate is ${median(ratios).toFixed(2)}× got-scraping's (median of the rounds' ratios: ${ratios.map((r) => r.toFixed(2)).join(', ')}; the target is at least 0.8×).`,
   '',
-  redis === undefined
-    ? 'Redis: not measured (no redis-server on this machine).'
-    : `With a \`RedisStore\`: ${redis.origins.toLocaleString('en-US')} origins fetched into a fresh redis-server take ${fmt(redis.bytesPerOrigin)} B of its memory each (\`used_memory\`), ${redis.keysPerOrigin.toFixed(2)} keys each, for files of ${fmt(redis.meanBody)} B on average: about ${((redis.bytesPerOrigin * 1e6) / 2 ** 30).toFixed(1)} GiB of Redis per million origins.`,
+  redis === 'skipped'
+    ? 'Redis: not measured (`--redis-origins=0`).'
+    : redis === undefined
+      ? 'Redis: not measured (no redis-server on this machine).'
+      : `With a \`RedisStore\`: ${redis.origins.toLocaleString('en-US')} origins fetched into a fresh redis-server take ${fmt(redis.bytesPerOrigin)} B of its memory each (\`used_memory\`), ${redis.keysPerOrigin.toFixed(2)} keys each, for files of ${fmt(redis.meanBody)} B on average: about ${((redis.bytesPerOrigin * 1e6) / 2 ** 30).toFixed(1)} GiB of Redis per million origins.`,
 ].join('\n');
 console.log(`\n${body}`);
 if (!process.argv.includes('--no-write')) writeSection(fileURLToPath(new URL('../../BENCHMARKS.md', import.meta.url)), body, TITLE);

@@ -7,7 +7,7 @@
  * and ioredis only in the control case.
  */
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +15,10 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
 const managerDir = fileURLToPath(new URL('../../packages/manager/', import.meta.url));
-const DEPENDENCIES = ['@heed/parser', 'got-scraping', 'lru-cache', 'p-queue'];
+/** The manager's own dependencies, as its package.json lists them. */
+const DEPENDENCIES = Object.keys(
+  (JSON.parse(readFileSync(join(managerDir, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies,
+);
 
 let work: string;
 

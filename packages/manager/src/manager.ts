@@ -6,7 +6,6 @@
  * loaded files and reports on them.
  */
 import { setMaxListeners } from 'node:events';
-import PQueue from 'p-queue';
 import type { ProductTokens, RobotsTxt } from '@heed/parser';
 import { consoleLog } from './cache/console-log.js';
 import { MemoryStore } from './cache/memory.js';
@@ -15,6 +14,7 @@ import type { SnapshotStore } from './snapshots/snapshot.js';
 import { InvalidOptionsError, InvalidUrlError, ManagerClosedError } from './errors.js';
 import type { FetchContext } from './fetch/fetch-context.js';
 import type { FetchCounts } from './loader/fetch-log.js';
+import { FetchSlots } from './loader/fetch-slots.js';
 import { OriginFileLoader, type LoaderContext } from './loader/origin-file-loader.js';
 import { originOf } from './origin.js';
 import { freezeTokens, productTokenProblem, resolveOptions, type ResolvedOptions, type RobotsManagerOptions } from './options.js';
@@ -88,7 +88,7 @@ export class RobotsManager {
   private readonly options: ResolvedOptions;
   private readonly store: RobotsStore;
   private readonly ownsStore: boolean;
-  private readonly queue: PQueue;
+  private readonly queue: FetchSlots;
   private readonly robots: OriginFileLoader<RobotsRules>;
   /** `/.well-known/tdmrep.json` per origin, loaded only for `usage()` with a TDM purpose. */
   private readonly tdmrep: OriginFileLoader<TdmRepReading>;
@@ -106,7 +106,7 @@ export class RobotsManager {
     this.options = checkedAtCall(new.target, () => resolveOptions(options));
     this.ownsStore = this.options.store === undefined;
     this.store = this.options.store ?? new MemoryStore();
-    this.queue = new PQueue({ concurrency: this.options.maxConcurrency });
+    this.queue = new FetchSlots(this.options.maxConcurrency);
     // Every fetch in flight listens on the one close signal: up to `maxConcurrency` listeners.
     setMaxListeners(0, this.abort.signal);
     const context: LoaderContext = {
@@ -392,10 +392,8 @@ export class RobotsManager {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    // Abort first: queued fetches listen to the signal and reject with an AbortError (p-queue 9's
-    // clear() would drop them unsettled), which refresh() reports as ManagerClosedError.
+    // Queued fetches listen to the signal and reject, which refresh() reports as ManagerClosedError.
     this.abort.abort();
-    this.queue.clear();
     await Promise.all([this.robots.close(), this.tdmrep.close()]);
     await this.snapshots.settled();
     if (this.ownsStore) await this.store.close?.();

@@ -36,7 +36,7 @@ export const MANAGER_OPTION_ROWS: readonly OptionRow[] = [
     default: '`new MemoryStore()`',
     what: 'Where records are kept: `MemoryStore`, `KeyValueStoreStore`, `RedisStore` or any `RobotsStore`.',
   },
-  { options: ['maxConcurrency'], what: 'robots.txt fetches in flight at most, over all origins (`p-queue`); 1 to 10,000.' },
+  { options: ['maxConcurrency'], what: 'robots.txt fetches in flight at most, over all origins; 1 to 10,000.' },
   { options: ['connectTimeoutSecs'], what: 'Seconds to connect; 0.001 to 2,147,483.647 (the longest a Node.js timer waits).' },
   { options: ['timeoutSecs'], what: 'Seconds for a whole fetch: every redirect hop and the body; 0.001 to 2,147,483.647.' },
   { options: ['proxyUrl'], default: 'none', what: '`http(s)://user:pass@host:port` proxy to fetch through.' },

@@ -23,7 +23,7 @@
  * in process only, a failed lock fetches without it; each is logged.
  */
 import { LRUCache } from 'lru-cache';
-import type PQueue from 'p-queue';
+import type { FetchSlots } from './fetch-slots.js';
 import { recordBytes } from '../cache/sizes.js';
 import type { Log, RobotsStore, StoreLock } from '../cache/store.js';
 import { ManagerClosedError } from '../errors.js';
@@ -82,7 +82,7 @@ export interface LoaderContext {
   readonly log: Log;
   readonly clock: () => number;
   /** The manager's fetch queue: every kind of file shares its `maxConcurrency`. */
-  readonly queue: PQueue;
+  readonly queue: FetchSlots;
   /** Aborted by `close()`. */
   readonly signal: AbortSignal;
   isClosed(): boolean;
