@@ -571,6 +571,18 @@ ask('/private/late-xhr', () => ask('/ok/late-xhr', () => show('/private/late.png
     }),
   },
   {
+    id: 'service-worker-websocket',
+    title: "a WebSocket of the page's service worker",
+    appliesTo: (kind) => kind.browser,
+    routes: (site) => [
+      // A scope of its own: the service-worker door's worker is not replaced.
+      [pages('/sw-ws'), script('sw ws', `navigator.serviceWorker.register('/sw-ws/worker.js', { scope: '/sw-ws/' });`)],
+      [pages('/sw-ws/worker.js'), asset('text/javascript', socketsInTurn(wsUrl(site, '/private/sw-ws'), wsUrl(site, '/ok/sw-ws')))],
+    ],
+    start: [pages('/sw-ws')],
+    expect: () => ({ blocked: [pages('/private/sw-ws')], reached: [pages('/ok/sw-ws')], whileOpen: [pages('/ok/sw-ws')] }),
+  },
+  {
     id: 'send-request',
     title: '`context.sendRequest()` in the request handler, its redirect, and its options kept',
     appliesTo: (kind) => kind.handlerSendRequest,
