@@ -16,7 +16,7 @@ const SECONDS: Readonly<Record<string, number>> = {
   'test/compat/consumer.test.ts': 150,
   'test/contract/contract.test.ts': 150,
   'test/crawlee/browser-doors.test.ts': 58,
-  'test/crawlee/fleet-pauses.test.ts': 43,
+  'test/crawlee/fleet-pauses.test.ts': 55,
   'test/quickstart/quickstart.test.ts': 40,
   'test/parser/matcher.test.ts': 38,
   'test/crawlee/identify-pages.test.ts': 37,
