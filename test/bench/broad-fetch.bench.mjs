@@ -35,6 +35,12 @@ const CONCURRENCY = option('concurrency', 20);
 const ROUNDS = option('rounds', 3);
 const REDIS_ORIGINS = option('redis-origins', 10_000);
 const TITLE = '## Broad crawls: fetching new origins';
+/** The flags this run was given, for the command the section names (`--no-write` aside). */
+const FLAGS = process.argv
+  .slice(2)
+  .filter((arg) => arg.startsWith('--') && arg !== '--no-write')
+  .map((arg) => ` ${arg}`)
+  .join('');
 const UA = 'HeedBot/1.0';
 const quiet = { debug() {}, info() {}, warning() {}, error() {} };
 
@@ -210,7 +216,7 @@ proxy.close();
 
 const fmt = (n) => Math.round(n).toLocaleString('en-US');
 const body = [
-  `${ORIGINS.toLocaleString('en-US')} new origins a round, each a host name of its own with its own real robots.txt (${files.length.toLocaleString('en-US')} files of ${filesSource}), through one forward proxy on 127.0.0.1; ${CONCURRENCY} at a time (the manager's \`maxConcurrency\` and got-scraping's callers alike); ${ROUNDS} rounds of each, alternating. Command: \`node --expose-gc test/bench/broad-fetch.bench.mjs\` (\`npm run bench -- broad-fetch\`), ${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores, load ${loadavg()[0].toFixed(1)}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB.`,
+  `${ORIGINS.toLocaleString('en-US')} new origins a round, each a host name of its own with its own real robots.txt (${files.length.toLocaleString('en-US')} files of ${filesSource}), through one forward proxy on 127.0.0.1; ${CONCURRENCY} at a time (the manager's \`maxConcurrency\` and got-scraping's callers alike); ${ROUNDS} rounds of each, alternating. Command: \`node --expose-gc test/bench/broad-fetch.bench.mjs${FLAGS}\` (\`npm run bench -- broad-fetch${FLAGS}\`), ${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores, load ${loadavg()[0].toFixed(1)}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB.`,
   '',
   '| | median rate | rounds |',
   '|---|---|---|',
