@@ -28,7 +28,7 @@ export interface PausedRequest {
 }
 
 /**
- * How the scripts a worker runs are rewritten (`Other` requests answered 2xx with JavaScript):
+ * How the scripts a worker runs are rewritten (`Other` requests for any type answered 2xx with JavaScript):
  * `rewrite` takes the script's decoded bytes. A script longer than `maxBytes` once decoded is
  * refused, unread past that bound, and named to `refused`: a site's script is never held whole
  * in this process beyond it, and a worker that would run unguarded does not run.
@@ -72,8 +72,8 @@ export async function pauseRequests(
       .then(async (decision) => {
         if (decision === 'continue') {
           const headers = headersOf?.(paused);
-          // A worker's script comes as `Other`: its response is taken, to be rewritten.
-          const intercept = workerScripts !== undefined && paused.resourceType === 'Other' ? { interceptResponse: true } : {};
+          // A worker's script: its response is taken, to be rewritten.
+          const intercept = workerScripts !== undefined && mayBeWorkerScript(paused) ? { interceptResponse: true } : {};
           await session.send(
             'Fetch.continueRequest',
             headers === undefined
@@ -90,6 +90,18 @@ export async function pauseRequests(
       .catch(() => {});
   });
   await session.send('Fetch.enable', { patterns: [documentsOnly ? { urlPattern: '*', resourceType: 'Document' } : { urlPattern: '*' }] });
+}
+
+/**
+ * Whether a paused request may be a worker's script, whose response is to be taken (a round trip
+ * more). Chromium fetches one as `Other`, with the Fetch standard's `Accept: *\/*` (a page cannot
+ * set a worker script's headers); a favicon, the `Other` request of every page load, asks for
+ * images, and goes on untaken.
+ */
+function mayBeWorkerScript(paused: PausedRequest): boolean {
+  if (paused.resourceType !== 'Other') return false;
+  const accept = Object.entries(paused.request.headers).find(([name]) => name.toLowerCase() === 'accept')?.[1];
+  return accept === undefined || accept.trim() === '*/*';
 }
 
 /** JavaScript, as a response's `Content-Type` names it. */
