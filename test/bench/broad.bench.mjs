@@ -95,12 +95,14 @@ function madeUpStore(pool = files) {
 }
 
 async function run(count, maxCacheBytes, pool = files) {
+  const began = performance.now();
   const before = memory();
   const rssBefore = process.memoryUsage().rss;
   const store = madeUpStore(pool);
   const manager = new RobotsManager({ userAgent: 'HeedBot/1.0', store, log: quiet, cacheSize: Math.max(10_000, count), maxCacheBytes });
   const origins = Array.from({ length: count }, (_, i) => `https://o${i}.example`);
   for (const origin of origins) for (let k = 0; k < CHECKS; k++) await manager.decide(`${origin}/p/${k}?q=${k}`);
+  const filled = performance.now();
   const { cache } = manager.stats();
   const heldBytes = memory() - before;
   const rssGrown = process.memoryUsage().rss - rssBefore;
@@ -108,6 +110,7 @@ async function run(count, maxCacheBytes, pool = files) {
   const start = process.cpuUsage();
   for (let k = 0; k < CHECKS; k++) for (const origin of origins) await manager.decide(`${origin}/p/${k}?q=${k}`);
   const cpu = process.cpuUsage(start);
+  const passed = performance.now();
   const result = {
     count,
     held: cache.entries,
@@ -118,6 +121,7 @@ async function run(count, maxCacheBytes, pool = files) {
     warmReads: store.reads,
   };
   await manager.close();
+  result.seconds = { fill: (filled - began) / 1000, pass: (passed - filled) / 1000, all: (performance.now() - began) / 1000 };
   return result;
 }
 
@@ -137,7 +141,7 @@ for (const [name, label, boundFor] of [
     const r = await run(count, boundFor(count));
     rows.push({ label, ...r });
     console.log(
-      `${label}, ${count} origins: held ${r.held}, charged ${kb(r.chargedPerOrigin)}, heap ${kb(r.heapPerOrigin)} and RSS ${kb(r.rssPerOrigin)} per origin, warm decide ${r.warmUs.toFixed(2)} µs, ${r.warmReads} store reads in ${count * CHECKS} warm checks`,
+      `${label}, ${count} origins: held ${r.held}, charged ${kb(r.chargedPerOrigin)}, heap ${kb(r.heapPerOrigin)} and RSS ${kb(r.rssPerOrigin)} per origin, warm decide ${r.warmUs.toFixed(2)} µs, ${r.warmReads} store reads in ${count * CHECKS} warm checks (${r.seconds.fill.toFixed(0)} s to fill, ${r.seconds.pass.toFixed(0)} s the warm pass, ${r.seconds.all.toFixed(0)} s in all)`,
     );
   }
 }
