@@ -13,6 +13,7 @@ import {
 import { RECORD_VERSION } from '../../packages/manager/src/record.js';
 import { recordingLog, startServer, UA, type TestServer } from './helpers.js';
 import { bodyOf } from './records.js';
+import { madeUpStore } from '../support/manager-origins.js';
 
 const ROBOTS = [
   'User-agent: *',
@@ -279,6 +280,27 @@ describe('API', () => {
       expect(await m.decide(url)).toMatchObject({ allowed: false, reason: 'invalid-url', origin: '' });
     }
     expect(server.seen).toHaveLength(0);
+    await m.close();
+  });
+
+  it('stats() lists every origin held, least recently used first, stale ones too', async () => {
+    // Records that go stale in the process cache a moment after they are read.
+    const store = madeUpStore(() => Buffer.from('User-agent: *\nDisallow: /private\n'));
+    const shortLived: typeof store = {
+      ...store,
+      async get(origin) {
+        const record = await store.get(origin);
+        return record === undefined ? undefined : { ...record, expiresAt: Date.now() + 300 };
+      },
+    };
+    const m = new RobotsManager({ userAgent: UA, store: shortLived, log: recordingLog().log });
+    await m.isAllowed('https://a.example/x');
+    await m.isAllowed('https://b.example/x');
+    await m.isAllowed('https://a.example/y');
+    // Past the records' life and the cache's clock resolution (250 ms).
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(m.decideCached('https://a.example/z')).toBeUndefined();
+    expect(m.stats().origins.map((o) => o.origin)).toEqual(['https://b.example', 'https://a.example']);
     await m.close();
   });
 
