@@ -10,11 +10,14 @@
  * whole), so the ratio is what the manager adds: its queue, the status policy, decoding, parsing,
  * the record and its store, and the verdict.
  *
- * Rounds alternate (got-scraping, then the manager), each on origins no earlier round asked for.
+ * Rounds alternate, each on origins no earlier round asked for, which of the two goes first
+ * alternating too (a machine's drift within a round pair falls on each side in turn). Each round's
+ * CPU time (the process's, all threads: the proxy's answers and the collector included) is read
+ * beside its wall time: the rate is what the target is about, CPU per origin the steadier reading.
  * The Redis part fetches its own origins through a manager whose store is a RedisStore on a
  * redis-server started for it on a free loopback port (skipped when redis-server is missing).
  *
- *   node --expose-gc test/bench/broad-fetch.bench.mjs [--origins=2000] [--concurrency=20] [--rounds=3] [--redis-origins=10000] [--no-write]
+ *   node --expose-gc test/bench/broad-fetch.bench.mjs [--origins=2000] [--concurrency=20] [--rounds=9] [--redis-origins=10000] [--no-write]
  *   npm run bench -- broad-fetch
  *
  * Writes the "## Broad crawls: fetching new origins" section of BENCHMARKS.md unless --no-write.
@@ -32,7 +35,7 @@ import { files, filesSource } from './real-files.mjs';
 const option = (name, fallback) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback);
 const ORIGINS = option('origins', 2000);
 const CONCURRENCY = option('concurrency', 20);
-const ROUNDS = option('rounds', 3);
+const ROUNDS = option('rounds', 9);
 const REDIS_ORIGINS = option('redis-origins', 10_000);
 const TITLE = '## Broad crawls: fetching new origins';
 /** The flags this run was given, for the command the section names (`--no-write` aside). */
@@ -67,23 +70,25 @@ function startProxy() {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
-/** Runs `work(i)` for every i of [from, to), `CONCURRENCY` at a time; the wall time in ms. */
+/** Runs `work(i)` for every i of [from, to), `CONCURRENCY` at a time; the wall and CPU time in ms. */
 async function pooled(from, to, work) {
   let next = from;
   const start = performance.now();
+  const cpuStart = process.cpuUsage();
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
       while (next < to) await work(next++);
     }),
   );
-  return performance.now() - start;
+  const cpu = process.cpuUsage(cpuStart);
+  return { wall: performance.now() - start, cpu: (cpu.user + cpu.system) / 1000 };
 }
 
 const originOf = (i) => `http://o${i}.example`;
 
 async function gotRound(proxyUrl, from) {
   let bytes = 0;
-  const ms = await pooled(from, from + ORIGINS, async (i) => {
+  const time = await pooled(from, from + ORIGINS, async (i) => {
     const response = await gotScraping(`${originOf(i)}/robots.txt`, {
       proxyUrl,
       headers: { 'user-agent': UA, accept: 'text/plain' },
@@ -98,17 +103,17 @@ async function gotRound(proxyUrl, from) {
     if (response.statusCode !== 200) throw new Error(`${originOf(i)}: ${response.statusCode}`);
     bytes += response.body.length;
   });
-  return { ms, bytes };
+  return { ...time, bytes };
 }
 
 async function managerRound(proxyUrl, from, store) {
   const manager = new RobotsManager({ userAgent: UA, proxyUrl, log: quiet, maxConcurrency: CONCURRENCY, ...(store ? { store } : {}) });
   let allowed = 0;
-  const ms = await pooled(from, from + ORIGINS, async (i) => {
+  const time = await pooled(from, from + ORIGINS, async (i) => {
     if ((await manager.decide(`${originOf(i)}/some/page`)).allowed) allowed++;
   });
   await manager.close();
-  return { ms, allowed };
+  return { ...time, allowed };
 }
 
 const proxy = await startProxy();
@@ -120,19 +125,23 @@ offset += ORIGINS;
 await managerRound(proxyUrl, offset);
 offset += ORIGINS;
 const rates = { got: [], manager: [] };
+/** CPU ms per 1,000 origins. */
+const cpuPer1k = { got: [], manager: [] };
 for (let round = 0; round < ROUNDS; round++) {
-  const raw = await gotRound(proxyUrl, offset);
-  offset += ORIGINS;
-  const heed = await managerRound(proxyUrl, offset);
-  offset += ORIGINS;
-  rates.got.push((ORIGINS / raw.ms) * 1000);
-  rates.manager.push((ORIGINS / heed.ms) * 1000);
+  const run = { got: () => gotRound(proxyUrl, offset), manager: () => managerRound(proxyUrl, offset) };
+  for (const side of round % 2 === 0 ? ['got', 'manager'] : ['manager', 'got']) {
+    const time = await run[side]();
+    offset += ORIGINS;
+    rates[side].push((ORIGINS / time.wall) * 1000);
+    cpuPer1k[side].push((time.cpu / ORIGINS) * 1000);
+  }
   console.log(
-    `round ${round + 1}: got-scraping ${rates.got.at(-1).toFixed(0)} files/s, the manager ${rates.manager.at(-1).toFixed(0)} origins/s (${(rates.manager.at(-1) / rates.got.at(-1)).toFixed(2)}×)`,
+    `round ${round + 1}: got-scraping ${rates.got.at(-1).toFixed(0)} files/s, the manager ${rates.manager.at(-1).toFixed(0)} origins/s (${(rates.manager.at(-1) / rates.got.at(-1)).toFixed(2)}×); CPU per origin ${(cpuPer1k.manager.at(-1) / cpuPer1k.got.at(-1)).toFixed(2)}× got-scraping's`,
   );
 }
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const ratios = rates.manager.map((rate, i) => rate / rates.got[i]);
+const cpuRatios = cpuPer1k.manager.map((cpu, i) => cpu / cpuPer1k.got[i]);
 
 /** Redis: a fresh server, `REDIS_ORIGINS` origins fetched into it; its memory and keys per origin ('skipped' for none). */
 async function redisFigures() {
@@ -216,14 +225,14 @@ proxy.close();
 
 const fmt = (n) => Math.round(n).toLocaleString('en-US');
 const body = [
-  `${ORIGINS.toLocaleString('en-US')} new origins a round, each a host name of its own with its own real robots.txt (${files.length.toLocaleString('en-US')} files of ${filesSource}), through one forward proxy on 127.0.0.1; ${CONCURRENCY} at a time (the manager's \`maxConcurrency\` and got-scraping's callers alike); ${ROUNDS} rounds of each, alternating. Command: \`node --expose-gc test/bench/broad-fetch.bench.mjs${FLAGS}\` (\`npm run bench -- broad-fetch${FLAGS}\`), ${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores, load ${loadavg()[0].toFixed(1)}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB.`,
+  `${ORIGINS.toLocaleString('en-US')} new origins a round, each a host name of its own with its own real robots.txt (${files.length.toLocaleString('en-US')} files of ${filesSource}), through one forward proxy on 127.0.0.1; ${CONCURRENCY} at a time (the manager's \`maxConcurrency\` and got-scraping's callers alike); ${ROUNDS} rounds of each, alternating, which goes first alternating too. Command: \`node --expose-gc test/bench/broad-fetch.bench.mjs${FLAGS}\` (\`npm run bench -- broad-fetch${FLAGS}\`), ${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores, load ${loadavg()[0].toFixed(1)}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB.`,
   '',
-  '| | median rate | rounds |',
-  '|---|---|---|',
-  `| got-scraping alone (each file read whole) | ${fmt(median(rates.got))} files/s | ${rates.got.map(fmt).join(', ')} |`,
-  `| \`RobotsManager#decide()\` on a new origin | ${fmt(median(rates.manager))} origins/s | ${rates.manager.map(fmt).join(', ')} |`,
+  '| | median rate | rounds | CPU per 1,000 (median) |',
+  '|---|---|---|---|',
+  `| got-scraping alone (each file read whole) | ${fmt(median(rates.got))} files/s | ${rates.got.map(fmt).join(', ')} | ${fmt(median(cpuPer1k.got))} ms |`,
+  `| \`RobotsManager#decide()\` on a new origin | ${fmt(median(rates.manager))} origins/s | ${rates.manager.map(fmt).join(', ')} | ${fmt(median(cpuPer1k.manager))} ms |`,
   '',
-  `The manager's rate is ${median(ratios).toFixed(2)}× got-scraping's (median of the rounds' ratios: ${ratios.map((r) => r.toFixed(2)).join(', ')}; the target is at least 0.8×).`,
+  `The manager's rate is ${median(ratios).toFixed(2)}× got-scraping's (median of the rounds' ratios: ${ratios.map((r) => r.toFixed(2)).join(', ')}; the target is at least 0.8×). Its CPU per origin is ${median(cpuRatios).toFixed(2)}× got-scraping's (${cpuRatios.map((r) => r.toFixed(2)).join(', ')}): at most 1.25× is the same target read off CPU time.`,
   '',
   redis === 'skipped'
     ? 'Redis: not measured (`--redis-origins=0`).'

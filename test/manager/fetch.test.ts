@@ -216,6 +216,37 @@ describe('bodies', () => {
     await m.close();
   });
 
+  it('leaves no connection open once a body is read, whole, decoded or cut at the cap', async () => {
+    const plain = 'User-agent: *\nDisallow: /private\n';
+    const big = `${plain}${'# filler\n'.repeat(2_000)}`;
+    const open = await startServer(
+      (req, res) => {
+        const kind = new URL(req.url ?? '/', 'http://x').searchParams.get('kind');
+        if (kind === 'gzip') res.writeHead(200, { 'content-encoding': 'gzip' }).end(gzipSync(plain));
+        else res.end(kind === 'big' ? big : plain);
+        // The server keeps idle connections for a minute: only the client can have closed them.
+      },
+      '127.0.0.1',
+      { keepAliveMs: 60_000 },
+    );
+    try {
+      const kinds = ['plain', 'gzip', 'big'];
+      const outcomes = await Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          fetchRobotsTxt(`${open.origin}/robots.txt?kind=${kinds[i % 3]}`, { userAgent: UA, maxBytes: 1_000 }),
+        ),
+      );
+      expect(outcomes.map((o) => (o.kind === 'response' ? `${o.status} capped ${o.bodyCapped}` : o.kind))).toEqual(
+        Array.from({ length: 30 }, (_, i) => `200 capped ${kinds[i % 3] === 'big'}`),
+      );
+      // The server sees every connection closed without being told to (polled, a slow machine's pace).
+      for (let waited = 0; (await open.connections()) > 0 && waited < 10_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
+      expect(await open.connections()).toBe(0);
+    } finally {
+      await open.close();
+    }
+  });
+
   it('decodes gzip and brotli', async () => {
     for (const [encoding, encode] of [
       ['gzip', gzipSync],

@@ -21,12 +21,18 @@ export interface TestServer {
   robotsRequests(): number;
   /** Replaces the handler. */
   handle(handler: Handler): void;
+  /** Connections open now, as the server counts them. */
+  connections(): Promise<number>;
   close(): Promise<void>;
 }
 
 export type Handler = (req: http.IncomingMessage, res: http.ServerResponse, n: number) => void;
 
-export async function startServer(handler: Handler = (_req, res) => res.end(), host = '127.0.0.1'): Promise<TestServer> {
+export async function startServer(
+  handler: Handler = (_req, res) => res.end(),
+  host = '127.0.0.1',
+  { keepAliveMs }: { keepAliveMs?: number } = {},
+): Promise<TestServer> {
   let current = handler;
   const seen: SeenRequest[] = [];
   const sockets = new Set<Socket>();
@@ -34,6 +40,8 @@ export async function startServer(handler: Handler = (_req, res) => res.end(), h
     seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers });
     current(req, res, seen.length);
   });
+  // An idle connection is closed by the server after this long (Node's default: 5 s).
+  if (keepAliveMs !== undefined) server.keepAliveTimeout = keepAliveMs;
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
@@ -47,6 +55,9 @@ export async function startServer(handler: Handler = (_req, res) => res.end(), h
     robotsRequests: () => seen.filter((r) => r.url === '/robots.txt').length,
     handle(next) {
       current = next;
+    },
+    connections() {
+      return new Promise((resolve, reject) => server.getConnections((error, count) => (error ? reject(error) : resolve(count))));
     },
     close() {
       for (const socket of sockets) socket.destroy();

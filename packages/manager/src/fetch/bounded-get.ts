@@ -162,44 +162,66 @@ export async function boundedGet(url: string, options: BoundedGetOptions): Promi
 }
 
 /**
- * The caller's signal and the total deadline as one signal, and which of them fired. The caller's
- * signal is passed on by a listener taken off at `clear()`, not by `AbortSignal.any()`: a manager
- * passes its one long-lived signal to every fetch, and each combined signal `any()` makes stays
- * registered with it (weakly, until collected), a cost per fetch a broad crawl pays a million times.
+ * The caller's signal and the total deadline as one abort source, and which of them fired. The
+ * caller's signal is followed by a listener taken off at `clear()`, not by `AbortSignal.any()`: a
+ * manager passes its one long-lived signal to every fetch, and each combined signal `any()` makes
+ * stays registered with it (weakly, until collected), a cost per fetch a broad crawl pays a million
+ * times. For the same reason the GET's own steps listen here (`onAbort`), and an `AbortSignal` is
+ * made only for a `beforeSend` that asks for one: making one costs about as much as a fetch's
+ * parsing of a small robots.txt.
  */
 class Deadline {
-  readonly signal: AbortSignal | undefined;
   private readonly timer: NodeJS.Timeout | undefined;
   private readonly callerSignal: AbortSignal | undefined;
   private readonly onCallerAbort: (() => void) | undefined;
+  private readonly listeners = new Set<() => void>();
+  private controller: AbortController | undefined;
   private expired = false;
+  private fired = false;
 
   constructor(
     readonly timeoutMs: number | undefined,
     callerSignal: AbortSignal | undefined,
   ) {
-    if (timeoutMs === undefined) {
-      this.signal = callerSignal;
-      return;
-    }
-    const own = new AbortController();
-    this.signal = own.signal;
     if (callerSignal?.aborted === true) {
-      own.abort();
+      this.fired = true;
       return;
     }
-    this.timer = setTimeout(() => {
-      this.expired = true;
-      own.abort();
-    }, timeoutMs);
+    if (timeoutMs !== undefined) {
+      this.timer = setTimeout(() => {
+        this.expired = true;
+        this.fire();
+      }, timeoutMs);
+    }
     if (callerSignal !== undefined) {
       this.callerSignal = callerSignal;
-      this.onCallerAbort = () => own.abort();
+      this.onCallerAbort = () => this.fire();
       callerSignal.addEventListener('abort', this.onCallerAbort, { once: true });
     }
   }
 
-  /** The error the GET of `url` ends with now that the signal fired. */
+  /** The deadline passed or the caller's signal fired. */
+  get aborted(): boolean {
+    return this.fired;
+  }
+
+  /** A signal that fires with the deadline, for a caller's hook; undefined when nothing can fire. */
+  get signal(): AbortSignal | undefined {
+    if (this.timer === undefined && this.callerSignal === undefined && !this.fired) return undefined;
+    if (this.controller === undefined) {
+      this.controller = new AbortController();
+      if (this.fired) this.controller.abort();
+    }
+    return this.controller.signal;
+  }
+
+  /** Calls `listener` once when the deadline fires; the function returned takes it off. */
+  onAbort(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** The error the GET of `url` ends with now that the deadline fired. */
   error(url: string): RobotsFetchError {
     return this.expired
       ? new RobotsFetchError('timeout', url, `no complete response within ${String(this.timeoutMs)} ms`)
@@ -209,6 +231,14 @@ class Deadline {
   clear(): void {
     clearTimeout(this.timer);
     if (this.onCallerAbort !== undefined) this.callerSignal?.removeEventListener('abort', this.onCallerAbort);
+  }
+
+  private fire(): void {
+    if (this.fired) return;
+    this.fired = true;
+    this.controller?.abort();
+    for (const listener of [...this.listeners]) listener();
+    this.listeners.clear();
   }
 }
 
@@ -255,8 +285,7 @@ type Hop = Omit<BoundedResponse, 'finalUrl' | 'redirects'>;
 /** One request, resolved at its response headers; `drop` ends the request but not the deadline. */
 async function openOnce(url: string, options: BoundedGetOptions, deadline: Deadline): Promise<{ hop: Hop; drop: () => void }> {
   const { gotScraping } = await loadGotScraping();
-  const { signal } = deadline;
-  if (signal?.aborted) throw deadline.error(url);
+  if (deadline.aborted) throw deadline.error(url);
   const { beforeSend } = options;
   const request = gotScraping(url, {
     isStream: true,
@@ -272,33 +301,33 @@ async function openOnce(url: string, options: BoundedGetOptions, deadline: Deadl
     headerGeneratorOptions: {},
     ...(options.proxyUrl === undefined ? {} : { proxyUrl: options.proxyUrl }),
     // After got-scraping's own hooks (got appends a call's hooks to the instance's).
-    ...(beforeSend === undefined ? {} : { hooks: { beforeRequest: [() => beforeSend(url, signal)] } }),
+    ...(beforeSend === undefined ? {} : { hooks: { beforeRequest: [() => beforeSend(url, deadline.signal)] } }),
     http2: false,
     agent: agents,
     followRedirect: false,
     decompress: false, // decoded below, with an output cap
     throwHttpErrors: false,
     retry: { limit: 0 },
-    // The caller's signal is the deadline that fires; got's is a backstop within a timer's limit.
+    // The deadline is what fires; got's own request timer is a backstop (within a timer's limit)
+    // only for a GET without one, as a timer more per request is a cost a broad crawl pays.
     timeout: {
       connect: options.connectTimeoutSecs === undefined ? CONNECT_TIMEOUT_MS : secsToTimerMs(options.connectTimeoutSecs),
-      request: MAX_TIMER_MS,
+      ...(deadline.timeoutMs === undefined ? { request: MAX_TIMER_MS } : {}),
     },
   }) as unknown as GotStream;
 
   const response = await new Promise<{ statusCode: number; headers: IncomingHttpHeaders; timings?: { upload?: number } }>(
     (resolve, reject) => {
-      const onAbort = () => {
+      const stopListening = deadline.onAbort(() => {
         request.destroy();
         reject(deadline.error(url));
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
+      });
       request.once('response', (answer) => {
-        signal?.removeEventListener('abort', onAbort);
+        stopListening();
         resolve(answer);
       });
       request.once('error', (error) => {
-        signal?.removeEventListener('abort', onAbort);
+        stopListening();
         reject(classifyError(url, error, false));
       });
     },
@@ -353,13 +382,11 @@ async function* decodedBody(
   state: { capped: boolean },
 ): AsyncGenerator<Uint8Array> {
   const { maxBytes } = options;
-  const { signal } = deadline;
   const coding = contentCoding(encoding);
-  const onAbort = () => request.destroy();
-  signal?.addEventListener('abort', onAbort, { once: true });
+  const stopListening = deadline.onAbort(() => request.destroy());
   // Compressed data is at worst slightly larger than its plain form (stored blocks), so past this
   // much input the decoded output is past `maxBytes` too: stop reading the wire there.
-  const wireLimit = coding === undefined ? Infinity : maxBytes + COMPRESSED_SLACK_BYTES;
+  const wireLimit = maxBytes + COMPRESSED_SLACK_BYTES;
   async function* wire(): AsyncGenerator<Buffer> {
     let length = 0;
     for await (const chunk of request) {
@@ -371,8 +398,11 @@ async function* decodedBody(
       yield chunk;
     }
   }
-  const source: AsyncIterable<Uint8Array> = coding === undefined ? wire() : decoded(wire(), coding);
+  // A plain body is read off the request itself: a generator more per chunk is a cost every new
+  // origin of a broad crawl pays, and the wire limit only bounds compressed input.
+  const source: AsyncIterable<Uint8Array> = coding === undefined ? request : decoded(wire(), coding);
   let length = 0;
+  let ended = false;
   try {
     for await (const chunk of source) {
       if (length + chunk.length > maxBytes) {
@@ -385,18 +415,21 @@ async function* decodedBody(
       yield chunk;
     }
     // A stream destroyed by the signal may just end: the body is then incomplete, not done.
-    if (signal?.aborted) throw deadline.error(url);
+    if (deadline.aborted) throw deadline.error(url);
+    ended = true;
   } catch (error) {
     if (error instanceof RobotsFetchError) throw error;
-    if (signal?.aborted) throw deadline.error(url);
+    if (deadline.aborted) throw deadline.error(url);
     // A body decoded only in part is no body: a robots.txt cut short could allow what its end forbids.
     if (error instanceof DecodeError)
       throw new RobotsFetchError('decode', url, `could not decode the body: ${error.message}`, { cause: error });
     throw classifyError(url, error as Error & { code?: string; event?: string }, true);
   } finally {
-    signal?.removeEventListener('abort', onAbort);
+    stopListening();
     deadline.clear();
-    request.destroy();
+    // A plain body read to its end leaves a request that is done, and its socket goes back to the
+    // agent, which closes it; destroying it as well costs a broad crawl as much as its decoding.
+    if (!ended || coding !== undefined) request.destroy();
   }
 }
 
