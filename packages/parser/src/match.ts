@@ -20,7 +20,7 @@
  * shared between rules (match/segments.ts). That keeps thousands of `/*a*a*…*b` patterns cheap
  * against a 2,000-byte URL.
  */
-import { CandidateIndex } from './match/candidates.js';
+import { CandidateIndex, SMALL_SET } from './match/candidates.js';
 import { OBJECT, SLOT, STRING, TYPED_ARRAY, TYPED_VIEW, stringsBytes, typedArrayBytes } from './match/held-bytes.js';
 import {
   ALLOWS,
@@ -53,6 +53,9 @@ const NO_SEGMENTS: readonly string[] = Object.freeze([]);
 const SHARED_SEGMENTS_PATH = 256;
 
 /** A compiled rule set for one user-agent: answers "which rule wins for this path?". */
+/** The candidate lists of a matcher whose rules are scanned whole. */
+const NO_PARTS: readonly CandidateIndex[] = Object.freeze([]);
+
 export class RuleMatcher {
   /** Per rule position (precedence order), {@link SPAN} numbers: row, prefix, tail, end, flags. */
   private readonly spans: Int32Array;
@@ -73,7 +76,10 @@ export class RuleMatcher {
   private readonly groups: SketchGroups | undefined;
   /**
    * The candidate lists: one over all rules, or with `shared`, one per part of the groups split by
-   * byte classes, `partMasks[p]` being what every group of part `p` needs.
+   * byte classes, `partMasks[p]` being what every group of part `p` needs. None for a set of at most
+   * {@link SMALL_SET} rules without `shared`: a check scans them all in precedence order, which is
+   * what their one list would hold, without the list, its index and their objects to read (a broad
+   * crawl's warm check fetches each object it reads from memory).
    */
   private readonly parts: readonly CandidateIndex[];
   private readonly partMasks: Int32Array | undefined;
@@ -94,7 +100,8 @@ export class RuleMatcher {
     // A typical file's matcher is a few hundred bytes of rules, beside which each typed array's
     // buffer costs more than its numbers: without the shared search, the rules' layout, their
     // bytes after `/` and the candidate list are views of one buffer (see {@link MatcherBlock}).
-    const block = small ? new MatcherBlock(count) : undefined;
+    const scannedWhole = small && count <= SMALL_SET;
+    const block = small ? new MatcherBlock(count, !scannedWhole) : undefined;
     this.spans = block?.spans ?? new Int32Array(count * SPAN);
     this.seconds = block?.seconds ?? new Uint8Array(count);
     this.block = block?.buffer;
@@ -107,7 +114,7 @@ export class RuleMatcher {
       this.pathClasses = undefined;
       this.segments = this.cutSegments(count);
       const positions = { ids: Array.from({ length: count }, (_, i) => i), lead: (i: number): number => i };
-      this.parts = [new CandidateIndex(positions, text, this.spans, this.seconds, block.listRoom)];
+      this.parts = scannedWhole ? NO_PARTS : [new CandidateIndex(positions, text, this.spans, this.seconds, block.listRoom)];
       this.partMasks = undefined;
       return;
     }
@@ -166,7 +173,7 @@ export class RuleMatcher {
     bytes +=
       this.block === undefined
         ? typedArrayBytes(this.spans) + typedArrayBytes(this.seconds)
-        : TYPED_ARRAY + this.block.byteLength + 2 * TYPED_VIEW; // the list's view is its index's
+        : TYPED_ARRAY + this.block.byteLength + 2 * TYPED_VIEW; // a list's view is its index's
     bytes += typedArrayBytes(this.masks) + typedArrayBytes(this.partMasks);
     if (this.segments !== NO_SEGMENTS) bytes += stringsBytes(this.segments);
     for (const part of this.parts) bytes += part.heldBytes();
@@ -240,6 +247,7 @@ export class RuleMatcher {
     const second = path.charCodeAt(1);
     const code = second < ASCII ? second : 0;
     if (this.shared === undefined) {
+      if (this.parts.length === 0) return this.firstOfAll(path);
       const index = this.parts[0] as CandidateIndex;
       const best = this.firstMatch(index.lists, index.from(code), index.to(code), path, index.checkIndexed);
       const bucket = index.bucketFor(path);
@@ -265,6 +273,19 @@ export class RuleMatcher {
       if (bucket !== undefined) best = this.firstGroupMatch(this.shared, bucket, 0, bucket.length, path, true, scratch, best, classes);
     }
     return best === this.size ? -1 : best;
+  }
+
+  /** The first position whose rule matches `path`, or -1, every rule tried in turn (see {@link parts}). */
+  private firstOfAll(path: string): number {
+    const second = path.charCodeAt(1);
+    const seconds = this.seconds;
+    for (let i = 0; i < seconds.length; i++) {
+      // A rule that needs a byte after `/` (NO_PATH: no path can match it) the path does not have.
+      const expected = seconds[i] as number;
+      if (expected !== 0 && expected !== second) continue;
+      if (this.matches(i, path)) return i;
+    }
+    return -1;
   }
 
   /**
@@ -440,21 +461,21 @@ export class RuleMatcher {
 
 /**
  * The typed arrays of a matcher without the shared search, as views of one buffer: the rules'
- * layout ({@link SPAN} numbers each), room for the candidate list (at most one entry per rule) and
- * the bytes after `/`. Each typed array of its own costs a buffer object and an allocation of its
+ * layout ({@link SPAN} numbers each), room for the candidate list when it has one (at most one
+ * entry per rule) and the bytes after `/`. Each typed array of its own costs a buffer object and an allocation of its
  * own, more than a typical file's rules hold; a broad crawl holds a matcher per origin.
  */
 class MatcherBlock {
   readonly buffer: ArrayBuffer;
   readonly spans: Int32Array;
-  readonly listRoom: Int32Array;
+  readonly listRoom: Int32Array | undefined;
   readonly seconds: Uint8Array;
 
-  constructor(count: number) {
-    const ints = count * SPAN + count;
+  constructor(count: number, listed: boolean) {
+    const ints = count * SPAN + (listed ? count : 0);
     this.buffer = new ArrayBuffer(4 * ints + count);
     this.spans = new Int32Array(this.buffer, 0, count * SPAN);
-    this.listRoom = new Int32Array(this.buffer, 4 * count * SPAN, count);
+    this.listRoom = listed ? new Int32Array(this.buffer, 4 * count * SPAN, count) : undefined;
     this.seconds = new Uint8Array(this.buffer, 4 * ints, count);
   }
 }

@@ -14,7 +14,7 @@ import { ASCII, NO_PATH, PREFIX_END, SPAN, START } from './layout.js';
  */
 const LINEAR_LIMIT = 256;
 /** Entry sets up to this size are one list, scanned whole with the second-byte check. */
-const SMALL_SET = 32;
+export const SMALL_SET = 32;
 /** Bucket key length: large entry sets are bucketed by the first bytes of their literal prefix. */
 const KEY_LENGTH = 5;
 /** Bucket offsets and lengths share one number: offset * BUCKET_SPLIT + length. */
