@@ -167,8 +167,8 @@ export async function boundedGet(url: string, options: BoundedGetOptions): Promi
  * manager passes its one long-lived signal to every fetch, and each combined signal `any()` makes
  * stays registered with it (weakly, until collected), a cost per fetch a broad crawl pays a million
  * times. For the same reason the GET's own steps listen here (`onAbort`), and an `AbortSignal` is
- * made only for a `beforeSend` that asks for one: making one costs about as much as a fetch's
- * parsing of a small robots.txt.
+ * made only for a `beforeSend` that asks for one: an `AbortController` per fetch was a measurable
+ * share of a broad crawl's fetching ("Broad crawls: fetching new origins" in BENCHMARKS.md).
  */
 class Deadline {
   private readonly timer: NodeJS.Timeout | undefined;
@@ -428,7 +428,7 @@ async function* decodedBody(
     stopListening();
     deadline.clear();
     // A plain body read to its end leaves a request that is done, and its socket goes back to the
-    // agent, which closes it; destroying it as well costs a broad crawl as much as its decoding.
+    // agent, which closes it: destroying it as well would only repeat that, once per new origin.
     if (!ended || coding !== undefined) request.destroy();
   }
 }
