@@ -52,10 +52,10 @@ const NO_SEGMENTS: readonly string[] = Object.freeze([]);
 /** Paths shorter than this search segments with plain `indexOf`: sharing would cost more. */
 const SHARED_SEGMENTS_PATH = 256;
 
-/** A compiled rule set for one user-agent: answers "which rule wins for this path?". */
 /** The candidate lists of a matcher whose rules are scanned whole. */
 const NO_PARTS: readonly CandidateIndex[] = Object.freeze([]);
 
+/** A compiled rule set for one user-agent: answers "which rule wins for this path?". */
 export class RuleMatcher {
   /** Per rule position (precedence order), {@link SPAN} numbers: row, prefix, tail, end, flags. */
   private readonly spans: Int32Array;
