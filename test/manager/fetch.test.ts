@@ -219,12 +219,12 @@ describe('bodies', () => {
   it('leaves no connection open once a body is read, whole, decoded or cut at the cap', async () => {
     const plain = 'User-agent: *\nDisallow: /private\n';
     const big = `${plain}${'# filler\n'.repeat(2_000)}`;
+    // The server keeps idle connections for a minute: only the client can have closed them.
     const open = await startServer(
       (req, res) => {
         const kind = new URL(req.url ?? '/', 'http://x').searchParams.get('kind');
         if (kind === 'gzip') res.writeHead(200, { 'content-encoding': 'gzip' }).end(gzipSync(plain));
         else res.end(kind === 'big' ? big : plain);
-        // The server keeps idle connections for a minute: only the client can have closed them.
       },
       '127.0.0.1',
       { keepAliveMs: 60_000 },

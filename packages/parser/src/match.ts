@@ -462,8 +462,9 @@ export class RuleMatcher {
 /**
  * The typed arrays of a matcher without the shared search, as views of one buffer: the rules'
  * layout ({@link SPAN} numbers each), room for the candidate list when it has one (at most one
- * entry per rule) and the bytes after `/`. Each typed array of its own costs a buffer object and an allocation of its
- * own, more than a typical file's rules hold; a broad crawl holds a matcher per origin.
+ * entry per rule) and the bytes after `/`. Each typed array of its own costs a buffer object and an
+ * allocation of its own, more than a typical file's rules hold; a broad crawl holds a matcher per
+ * origin.
  */
 class MatcherBlock {
   readonly buffer: ArrayBuffer;
