@@ -321,10 +321,10 @@ for (const kind of ALL_KINDS) {
       const hits = ORIGINS.flatMap((name) => run.site[name].hits);
       // What no client lets Heed sign: the WebSocket handshakes of the kind's gaps (Heed sees none),
       // and a page's that connected before Playwright's WebSocket route was in place (the race of a
-      // crawl's first pages, which lets /private/ws through: a gap of the websocket door); and what
-      // Chromium fetches on its own for a page (its favicon, a service worker's script:
-      // `Service-Worker: script`) as the page closes, released unsigned when the page's session
-      // ends. The crawlee reference names them. jsdom's page sockets are signed.
+      // crawl's first pages, which lets /private/ws through: a gap of the websocket door); and
+      // Chromium's check for an update of a service worker's script, which it sends (`Service-Worker:
+      // script`, the script itself its referrer) past the DevTools sessions Heed holds. The crawlee
+      // reference names them. jsdom's page sockets are signed.
       const signsPageSockets = (kind.traits.browser || kind.traits.scripts) && !hits.some((hit) => hit.path === '/private/ws');
       // A gap's door goes unsigned in a run where Heed did not see its disallowed socket: always for a lasting gap, in
       // some runs for a race's.
@@ -334,9 +334,10 @@ for (const kind of ALL_KINDS) {
           !ALL_DOORS.some((door) => door.id === gap.door && door.expect(kind.traits).blocked.some((url) => skipped(url, run))),
       );
       const gapSockets = new Set(gapDoorUrls(missed, kind).map((url) => url.path));
+      const updateCheck = (hit: Hit) =>
+        kind.traits.browser && hit.headers['service-worker'] === 'script' && hit.headers.referer?.endsWith(hit.path) === true;
       const unsignable = (hit: Hit) =>
-        (hit.headers.upgrade?.toLowerCase() === 'websocket' && (!signsPageSockets || gapSockets.has(hit.path))) ||
-        (kind.traits.browser && (hit.path === '/favicon.ico' || hit.headers['service-worker'] === 'script'));
+        (hit.headers.upgrade?.toLowerCase() === 'websocket' && (!signsPageSockets || gapSockets.has(hit.path))) || updateCheck(hit);
       const signable = hits.filter((hit) => !unsignable(hit));
       expect(signable.length).toBeGreaterThan(0);
       const failed = await run.signatures.unverified(signable);

@@ -83,14 +83,6 @@ const URL_LIST_ON_4_EVIDENCE =
   'A CheerioCrawler of Crawlee 4.0.0-rc.0 without Heed, `run([{ requestsFromUrl }])` against a loopback site: the site ' +
   'saw no request and no page was handled. `BasicCrawler.addRequests()` passes each item to `createRequestOptions()`, ' +
   "which drops an item without a `url` (master at 69a824b the same). Use the request queue's own `addRequests()`.";
-const SERVICE_WORKER_SOCKETS =
-  "a service worker's WebSockets connect unchecked and unsigned: no hook of a page reaches a service worker's `WebSocket` " +
-  "(Playwright's WebSocket routes run in pages; Puppeteer lets go of a service worker's session as it starts), and a " +
-  'service worker may be stopped once its script has run, before an answer from Heed could come.';
-const SERVICE_WORKER_SOCKETS_EVIDENCE =
-  'Tried on Puppeteer 25: the socket script sent on the session Puppeteer attaches as the service worker starts (ahead of ' +
-  "its first line), its sockets asking through a session of Heed's own attached 20 ms later. The disallowed socket was " +
-  "held, but the allowed one never connected either: the worker's target closed within 700 ms, the question unanswered.";
 export const GAPS: readonly Gap[] = [
   ...(['basic', 'http', 'cheerio', 'jsdom', 'playwright', 'puppeteer', 'file-download'] as const).map((kind): Gap => ({
     door: 'url-list',
@@ -160,13 +152,6 @@ export const GAPS: readonly Gap[] = [
     stalls: true,
     evidence: PUPPETEER_24_WORKERS_EVIDENCE,
   },
-  ...(['playwright', 'puppeteer', 'adaptive-browser'] as const).map((kind): Gap => ({
-    door: 'service-worker-websocket',
-    kind,
-    reason: SERVICE_WORKER_SOCKETS,
-    reaches: ['/private/sw-ws'],
-    evidence: SERVICE_WORKER_SOCKETS_EVIDENCE,
-  })),
 ];
 
 /** Whether `gap` is one of the suite's crawl on `release` (a conditional one is not). */

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
  * 127.0.0.1 and localhost. (What it sends through Crawlee's local proxy is resolved by Node.js, where
  * test/support/network-guard.ts stops it.)
  */
-const FULL_CHROMIUM = '/usr/bin/chromium';
+export const FULL_CHROMIUM = '/usr/bin/chromium';
 
 /**
  * Chromium's headless shell (Debian's `chromium-headless-shell`, the same release as its

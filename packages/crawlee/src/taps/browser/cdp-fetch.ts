@@ -42,6 +42,15 @@ export interface WorkerScripts {
 /** What becomes of a paused request. */
 export type PausedRequestAction = 'continue' | 'block' | 'no-content';
 
+/** The requests one session pauses. */
+export interface PausedRequests {
+  /**
+   * Resolves once every request the browser had paused when this was called (and any paused
+   * while they were decided) has been answered.
+   */
+  settled(): Promise<void>;
+}
+
 /**
  * Pauses every request `session` sees (with `documentsOnly`, only page and frame documents: each
  * pause is a round trip to this process) and lets `decide` settle it: sent on, failed as blocked
@@ -60,14 +69,15 @@ export async function pauseRequests(
   continued?: (paused: PausedRequest) => void,
   headersOf?: (paused: PausedRequest) => Readonly<Record<string, string>> | undefined,
   workerScripts?: WorkerScripts,
-): Promise<void> {
+): Promise<PausedRequests> {
+  const open = new OpenRequests();
   session.on('Fetch.requestPaused', (paused) => {
     const { requestId } = paused;
     if (paused.responseStatusCode !== undefined || paused.responseErrorReason !== undefined) {
-      void answerResponse(session, paused, workerScripts).catch(() => {});
+      open.track(answerResponse(session, paused, workerScripts).catch(() => {}));
       return;
     }
-    void decide(paused)
+    const answered = decide(paused)
       .catch((): PausedRequestAction => 'block')
       .then(async (decision) => {
         if (decision === 'continue') {
@@ -88,8 +98,37 @@ export async function pauseRequests(
       })
       // The target closed or another session settled the request: nothing left to decide.
       .catch(() => {});
+    open.track(answered);
   });
   await session.send('Fetch.enable', { patterns: [documentsOnly ? { urlPattern: '*', resourceType: 'Document' } : { urlPattern: '*' }] });
+  return {
+    settled: async () => {
+      // A round trip first: the browser sends the session's events in order, so every request it
+      // paused before answering this has been seen here by then.
+      await session.send('Target.getTargetInfo').catch(() => {});
+      await open.drained();
+    },
+  };
+}
+
+/** The answers to paused requests not yet sent. */
+class OpenRequests {
+  private count = 0;
+  private waiting: (() => void)[] = [];
+
+  track(answer: Promise<unknown>): void {
+    this.count++;
+    void answer.finally(() => {
+      if (--this.count > 0) return;
+      const waiting = this.waiting;
+      this.waiting = [];
+      for (const resolve of waiting) resolve();
+    });
+  }
+
+  drained(): Promise<void> {
+    return this.count === 0 ? Promise.resolve() : new Promise((resolve) => this.waiting.push(resolve));
+  }
 }
 
 /**
@@ -105,7 +144,7 @@ function mayBeWorkerScript(paused: PausedRequest): boolean {
 }
 
 /** JavaScript, as a response's `Content-Type` names it. */
-const JAVASCRIPT = /\b(?:java|ecma)script\b/i;
+export const JAVASCRIPT = /\b(?:java|ecma)script\b/i;
 
 /**
  * A taken response: a script of the resource type a worker's scripts come as (`Other`) is

@@ -5,7 +5,7 @@
  * `route.fetch()` of a user's route handler, which Playwright sends from Node, outside the browser.
  */
 import type { RobotsGuard } from '../../guard/guard.js';
-import type { PausedRequestAction } from './cdp-fetch.js';
+import { JAVASCRIPT, type PausedRequestAction, type WorkerScripts } from './cdp-fetch.js';
 import { MAX_HOPS, REDIRECT_STATUSES, noteRequestSent, resolve } from './checks.js';
 import type { FetchOptions, PlaywrightResponse, PlaywrightRoute } from './playwright-shapes.js';
 import { requestSigning } from '../sign-requests.js';
@@ -64,6 +64,7 @@ export async function fetchChecked(
  * fulfils the request with the final response; a target `hop` refuses is never requested (the
  * route is settled as `hop` says), and a chain longer than a browser follows fails.
  * `headers` replace the request's own (`requestHeaders`, which signed hops go on from) on every hop.
+ * With `script`, a final 2xx JavaScript response is fulfilled rewritten (a service worker's script).
  */
 export async function followChain(
   own: Settling,
@@ -72,6 +73,7 @@ export async function followChain(
   guard: RobotsGuard,
   headers?: Record<string, string>,
   requestHeaders?: Readonly<Record<string, string>>,
+  script?: WorkerScripts,
 ): Promise<void> {
   let refused = false;
   const refuse = (action: Refusal) => {
@@ -81,7 +83,28 @@ export async function followChain(
   const response = await fetchChecked(own, url, { ...(headers && { headers }) }, hop, guard, refuse, requestHeaders);
   if (refused) return;
   if (isRedirect(response)) return own.abort('failed');
+  if (script !== undefined && isScript(response)) return fulfilRewritten(own, url, response, script);
   return own.fulfill({ response });
+}
+
+function isScript(response: PlaywrightResponse): boolean {
+  const status = response.status();
+  return status >= 200 && status <= 299 && JAVASCRIPT.test(response.headers()['content-type'] ?? '');
+}
+
+/**
+ * Fulfils with `response`'s body rewritten, refused past `script.maxBytes` decoded. The body
+ * Playwright hands back is decoded: it goes on without the length and coding it came with.
+ */
+async function fulfilRewritten(own: Settling, url: string, response: PlaywrightResponse, script: WorkerScripts): Promise<void> {
+  const declared = Number(response.headers()['content-length'] ?? NaN);
+  const body = declared > script.maxBytes ? declared : await response.body();
+  if (typeof body === 'number' || body.length > script.maxBytes) {
+    script.refused(url, typeof body === 'number' ? body : body.length);
+    return own.abort('blockedbyclient');
+  }
+  const headers = Object.fromEntries(Object.entries(response.headers()).filter(([name]) => !/^content-(?:length|encoding)$/i.test(name)));
+  return own.fulfill({ response, headers, body: script.rewrite(body) });
 }
 
 /** `headers` without those naming the request's own host and length: a hop to another host must not carry them. */

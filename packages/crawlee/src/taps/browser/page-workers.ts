@@ -1,9 +1,11 @@
 /**
- * The dedicated workers of a page, reached through a DevTools session of the page (Playwright's
- * `newCDPSession()`), which addresses its own target only: auto-attached without flattening, a
- * worker's session is spoken to through the page's (`Target.sendMessageToTarget`, its answers and
- * events in `Target.receivedMessageFromTarget`). The worker is not held for it: what must come
- * before its first line is put in its script (`prefixWorkerScript()`), not sent here.
+ * The dedicated workers of a page, and the service workers of its origin, reached through a
+ * DevTools session of the page (Playwright's `newCDPSession()`), which addresses its own target
+ * only: auto-attached without flattening, a worker's session is spoken to through the page's
+ * (`Target.sendMessageToTarget`, its answers and events in `Target.receivedMessageFromTarget`). The
+ * worker is not held for it (Playwright lets a service worker start at once, from a session of its
+ * own): what must come before its first line is put in its script (`prefixWorkerScript()`), not
+ * sent here.
  */
 import type { CdpSession } from './cdp-fetch.js';
 import type { SocketSession } from './session-websockets.js';
@@ -22,13 +24,14 @@ export type ParentSession = CdpSession & { on(event: string, listener: (event: T
 const MAX_WAITING = 1_000;
 
 /**
- * Calls `onWorker` with a session of each dedicated worker `page` starts from now on. Rejects where
- * the browser cannot (no such commands): the page's workers then go unseen.
+ * Calls `onWorker` with a session of each dedicated worker `page` starts from now on, and of each
+ * service worker of its origin the browser runs. Rejects where the browser cannot (no such
+ * commands): the page's workers then go unseen.
  */
 export async function watchWorkers(page: ParentSession, onWorker: (worker: SocketSession) => void): Promise<void> {
   const workers = new Map<string, WorkerChannel>();
   page.on('Target.attachedToTarget', ({ sessionId, targetInfo }) => {
-    if (targetInfo?.type !== 'worker') {
+    if (targetInfo?.type !== 'worker' && targetInfo?.type !== 'service_worker') {
       // Another kind the filter let through (a browser that ignores it): not ours to hold.
       void page.send('Target.detachFromTarget', { sessionId }).catch(() => {});
       return;
@@ -48,7 +51,7 @@ export async function watchWorkers(page: ParentSession, onWorker: (worker: Socke
     autoAttach: true,
     waitForDebuggerOnStart: false,
     flatten: false,
-    filter: [{ type: 'worker' }],
+    filter: [{ type: 'worker' }, { type: 'service_worker' }],
   });
 }
 

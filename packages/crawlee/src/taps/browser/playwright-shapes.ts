@@ -15,6 +15,8 @@ export interface PlaywrightRequest {
 export interface PlaywrightResponse {
   status(): number;
   headers(): Record<string, string>;
+  /** The body, decoded. */
+  body(): Promise<Buffer>;
 }
 /** `route.fetch()`'s options, those Heed reads or sets; the rest go through untouched. */
 export interface FetchOptions {
@@ -28,7 +30,7 @@ export interface FetchOptions {
 export interface PlaywrightRoute {
   request(): PlaywrightRequest;
   fetch(options?: FetchOptions): Promise<PlaywrightResponse>;
-  fulfill(options: { response: PlaywrightResponse } | { status: number }): Promise<void>;
+  fulfill(options: { response: PlaywrightResponse; body?: Buffer; headers?: Record<string, string> } | { status: number }): Promise<void>;
   abort(errorCode?: string): Promise<void>;
   continue(options?: { url?: string; headers?: Record<string, string> }): Promise<void>;
   fallback(options?: { url?: string; headers?: Record<string, string> }): Promise<void>;
@@ -51,6 +53,7 @@ export interface PlaywrightContext extends Routable {
 }
 export interface PlaywrightPage extends Routable {
   routeWebSocket?(url: RegExp, handler: (ws: WebSocketRoute) => Promise<void>): Promise<void>;
+  close(options?: Record<string, unknown>): Promise<void>;
   mainFrame(): unknown;
   url(): string;
   context(): PlaywrightContext;

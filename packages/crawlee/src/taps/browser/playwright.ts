@@ -36,14 +36,17 @@
  *   without DevTools) is followed that way. A WebSocket handshake, which no session pauses, is
  *   signed through the session's extra headers (`websocket-signing.ts`, Chromium 151+): a crawled
  *   page's, and a popup's (each page gets a WebSocket route of its own as it opens: the context's
- *   is not told which page a socket is of), and a dedicated worker's, through a session of the
- *   worker Heed attaches to it through the page's (`page-workers.ts`).
+ *   is not told which page a socket is of), and a dedicated or service worker's, through a session
+ *   of the worker Heed attaches to it through the page's (`page-workers.ts`).
  * - WebSockets (`blockSubresources`, or `signature`): `page.routeWebSocket()` of each crawled page and
  *   `context.routeWebSocket()` for the pages it opens (Playwright 1.48+), which replace the
  *   `WebSocket` of pages and frames; a disallowed one is closed before it connects. Playwright
  *   cannot route a worker's: a dedicated worker's script (its response, paused by the page's
- *   session) is begun with Heed's socket script, which asks through a binding of the worker's
- *   session (`session-websockets.ts`).
+ *   session) and a service worker's (fetched by Heed through the context's route) are begun with
+ *   Heed's socket script, which asks through a binding of the worker's session
+ *   (`session-websockets.ts`).
+ * - Closing a page (`closeOnceAnswered`): the browser's own requests for a page outlive it, so the
+ *   page's requests are blocked and Heed's answers sent before it closes.
  */
 import { sameUrl } from '../../guard/checkpoints.js';
 import type { RobotsGuard } from '../../guard/guard.js';
@@ -53,6 +56,7 @@ import {
   type CdpSession,
   type PausedRequest,
   type PausedRequestAction,
+  type PausedRequests,
   type WorkerScripts,
 } from './cdp-fetch.js';
 import {
@@ -144,7 +148,8 @@ export class PlaywrightGuards {
       const decided = await this.decide(request);
       if (decided.action !== 'continue') return await settle(route, decided.action);
       const { headers } = decided;
-      if (decided.follow) return await followChain(route, request.url(), decided.hop, this.guard, headers, request.headers());
+      if (decided.follow)
+        return await followChain(route, request.url(), decided.hop, this.guard, headers, request.headers(), decided.script);
       takeBack(route, request, decided, this.guard);
       return await route.fallback(headers && { headers });
     } catch {
@@ -211,9 +216,12 @@ export class PlaywrightGuards {
       return navigation(followNavigation);
     }
     if (!page) {
-      // A service worker: its fetch is followed hop by hop, each hop checked.
+      // A service worker: its fetch is followed hop by hop, each hop checked. Its own script (the
+      // browser's request for it) is begun with the socket script, which asks through the session
+      // of the worker that a crawled page's session attaches to it.
       if (!(await allowSubresource(url, this.guard, undefined))) return BLOCK;
-      return { action: 'continue', hop: this.asSubresource, follow: followSubresource };
+      const script = this.routesWebSockets && isServiceWorkerScript(request) ? this.workerScripts : undefined;
+      return { action: 'continue', hop: this.asSubresource, follow: followSubresource, script };
     }
     // A page the crawler did not open: a popup, a target=_blank link.
     const hopsPaused = await this.guardOtherPage(page);
@@ -355,12 +363,19 @@ export class PlaywrightGuards {
   ): Promise<boolean> {
     let done = this.hopGuards.get(page);
     if (!done) {
-      const scripts: WorkerScripts = { rewrite: prefixWorkerScript, maxBytes: MAX_WORKER_SCRIPT_BYTES, refused: this.warnRefusedScript };
+      const scripts = this.workerScripts;
       done = pauseHops(page, this.guard.options, decide, isFirstRequest, (url) => noteRequestSent(url, this.guard), workers, scripts);
       this.hopGuards.set(page, done);
     }
     return done;
   }
+
+  /** How workers' scripts are begun with the socket script. */
+  private readonly workerScripts: WorkerScripts = {
+    rewrite: prefixWorkerScript,
+    maxBytes: MAX_WORKER_SCRIPT_BYTES,
+    refused: (url, bytes) => this.warnRefusedScript(url, bytes),
+  };
 
   private readonly warnRefusedScript = (url: string, bytes: number): void => {
     if (this.refusedScripts.has(url) || this.refusedScripts.size >= 1000) return;
@@ -418,7 +433,7 @@ async function pauseHops(
    */
   const paced = new WeakSet<PausedRequest>();
   const sign = requestSigning(options);
-  await pauseRequests(
+  const paused = await pauseRequests(
     session,
     // Sub-resources are paused to be checked, or to be signed.
     !options.blockSubresources && sign === undefined,
@@ -440,7 +455,44 @@ async function pauseHops(
     sign && ((paused) => sign(paused.request.url)),
     watching ? scripts : undefined,
   );
+  closeOnceAnswered(page, session, paused);
   return true;
+}
+
+/** How long a page's `close()` waits for Heed's answers to what its session paused. */
+const CLOSE_WAIT_MS = 5_000;
+
+/**
+ * Makes `page.close()` shut the page's requests first: what the browser fetches on its own for a
+ * page (its favicon, which the browser asks for as the page stops loading, closing included)
+ * outlives the page, and a request still paused when the page's session ends is let go as the
+ * browser made it, unsigned and unchecked. So the page's session blocks every request from then on
+ * (`Network.setBlockedURLs`, which the browser applies with no round trip, its own requests for the
+ * page included), answers what it had paused (waiting at most {@link CLOSE_WAIT_MS}), and stops
+ * pausing: a request made as the page closes is then blocked at once instead of paused. A close
+ * that may be cancelled (`runBeforeUnload`) only waits for the answers.
+ */
+function closeOnceAnswered(page: PlaywrightPage, session: CdpSession, paused: PausedRequests): void {
+  const close = page.close.bind(page);
+  page.close = async (options) => {
+    const closing = options?.['runBeforeUnload'] !== true;
+    if (closing) {
+      // The blocked URLs apply only with the domain on.
+      await session.send('Network.enable').catch(() => {});
+      await session.send('Network.setBlockedURLs', { urls: ['*'] }).catch(() => {});
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS)));
+    await Promise.race([paused.settled(), waited]);
+    clearTimeout(timer);
+    if (closing) await session.send('Fetch.disable').catch(() => {});
+    return close(options);
+  };
+}
+
+/** The browser's request for a service worker's script (the Service Workers standard's `Service-Worker: script`). */
+function isServiceWorkerScript(request: PlaywrightRequest): boolean {
+  return request.headers()['service-worker'] === 'script';
 }
 
 /**

@@ -7,10 +7,13 @@
  * frames and workers under it: every session under another gets them, as its kind is not known
  * yet, and one that turns out to be neither a page, a frame nor a worker drops the binding. A
  * session at the top is a tab, a service or shared worker, or one of Heed's own (`createSession()`,
- * made to sign), none of which is guarded here.
+ * made to sign). A service worker's there has its `WebSocket` replaced before its first line, but
+ * Puppeteer lets go of that session as the worker starts: its sockets ask through the session of
+ * Heed's own browser session that attaches to every service worker (`puppeteer.ts`), which comes
+ * here as a session under another and stays as long as the worker runs.
  */
 import type { CdpSession } from './cdp-fetch.js';
-import { guardTargetSockets, SOCKET_BINDING, type Signing, type SocketSession } from './session-websockets.js';
+import { guardServiceWorkerStart, guardTargetSockets, SOCKET_BINDING, type Signing, type SocketSession } from './session-websockets.js';
 import type { WebSocketSigning } from './websocket-signing.js';
 
 /** A session Puppeteer attached to a new target. */
@@ -33,7 +36,7 @@ export interface SessionSource {
 }
 
 /** The kinds of target whose sockets ask through the binding. */
-const GUARDED_KINDS = new Set(['page', 'iframe', 'worker']);
+const GUARDED_KINDS = new Set(['page', 'iframe', 'worker', 'service_worker']);
 
 /** Pages guarded here, by target id, so that a crawled page is not guarded a second time; forgotten past a bound. */
 const MAX_REMEMBERED = 10_000;
@@ -56,7 +59,7 @@ export class TargetSockets {
   ) {
     connection.on('sessionattached', (session) => {
       const parent = session.parentSession?.();
-      if (parent === undefined || parent === session) return;
+      if (parent === undefined || parent === session) return guardServiceWorkerStart(session);
       const info = targetInfoOf(session);
       this.targets.set(session, info);
       // In this turn, before Puppeteer's own handling of the session lets its target start.

@@ -25,7 +25,8 @@
  * - WebSockets (`blockSubresources`, or `signature`): DevTools offers no point where a handshake can
  *   be paused or refused (`Fetch` does not see it) and Puppeteer has no WebSocket routing, so the
  *   `WebSocket` of every page (crawled, popup) and worker asks Heed before it connects: replaced
- *   through the session Puppeteer attaches to each new target (`puppeteer-target-websockets.ts`),
+ *   through the session Puppeteer attaches to each new target (`puppeteer-target-websockets.ts`;
+ *   a service worker's asks through a session of Heed's that stays attached, `holdServiceWorkers`),
  *   or for a page opened before Heed watched its browser, through `evaluateOnNewDocument()`
  *   (`puppeteer-websockets.ts`). Each handshake is signed through a DevTools session of Heed's on
  *   the page or worker.
@@ -61,8 +62,10 @@ interface PuppeteerRequest {
   isInterceptResolutionHandled?(): boolean;
 }
 interface PuppeteerBrowser {
-  target(): { createCDPSession(): Promise<CdpSession> };
+  target(): { createCDPSession(): Promise<BrowserSession> };
 }
+/** A session of the browser target: the sessions it attaches (flattened) are announced on it. */
+type BrowserSession = CdpSession & { on(event: 'sessionattached', listener: (session: CdpSession) => void): unknown };
 export interface PuppeteerPage {
   setRequestInterception(value: boolean): Promise<void>;
   on(event: 'request', handler: (request: PuppeteerRequest) => void): unknown;
@@ -296,7 +299,28 @@ export class PuppeteerGuards {
         return { ...identify, ...sign(paused.request.url) };
       },
     );
+    if (this.routesWebSockets) await holdServiceWorkers(session);
   }
+}
+
+/**
+ * Attaches `session` to every service worker the browser starts from now on, each held until
+ * Heed's commands are on the wire: the connection announces the new session to the guard of its
+ * targets' WebSockets (`puppeteer-target-websockets.ts`) before this listener lets the worker go.
+ * Puppeteer lets go of its own session of a service worker as it starts; this one stays, so the
+ * worker's sockets have a session to ask through and to be signed on. A browser without the
+ * command leaves them unguarded.
+ */
+async function holdServiceWorkers(session: BrowserSession): Promise<void> {
+  session.on('sessionattached', (worker) => void worker.send('Runtime.runIfWaitingForDebugger').catch(() => {}));
+  await session
+    .send('Target.setAutoAttach', {
+      autoAttach: true,
+      waitForDebuggerOnStart: true,
+      flatten: true,
+      filter: [{ type: 'service_worker' }, { exclude: true }],
+    })
+    .catch(() => {});
 }
 
 /**

@@ -6,7 +6,8 @@
  * (`socket-script.ts`): in a worker at once (`Runtime.evaluate`), in a page from its next document on
  * (`Page.addScriptToEvaluateOnNewDocument`). Each socket asks Heed through a binding and waits for
  * Heed's answer; with `signature`, an allowed socket's handshake is signed through a session of
- * Heed's own on the target (`websocket-signing.ts`).
+ * Heed's own on the target (`websocket-signing.ts`). A service worker's session is one Heed keeps
+ * for as long as the worker runs: the binding is that session's.
  */
 import type { CdpSession } from './cdp-fetch.js';
 import { webSocketScript } from './socket-script.js';
@@ -32,11 +33,8 @@ const ASK = `(() => {
   return (url) => new Promise((resolve) => { const id = ++last; waiting.set(id, resolve); binding(JSON.stringify({ id, url })); });
 })()`;
 
-/**
- * A dedicated or shared worker's `WebSocket`. Elsewhere (a page's current document, a service
- * worker, whose session the browser library lets go of as soon as it starts) it does nothing.
- */
-const WORKER_SCRIPT = `if (typeof WorkerGlobalScope === 'function' && globalThis instanceof WorkerGlobalScope && typeof ServiceWorkerGlobalScope !== 'function') ${webSocketScript(ASK)}`;
+/** A worker's `WebSocket` (dedicated, shared or service). In a page's current document it does nothing. */
+const WORKER_SCRIPT = `if (typeof WorkerGlobalScope === 'function' && globalThis instanceof WorkerGlobalScope) ${webSocketScript(ASK)}`;
 
 /**
  * How a socket of a worker whose binding comes after its first line asks (a Playwright worker: its
@@ -64,7 +62,14 @@ const ASK_LATE = `(() => {
 })()`;
 
 /** The script a worker's own scripts start with (see {@link prefixWorkerScript}). */
-const WORKER_PREFIX = `if (typeof WorkerGlobalScope === 'function' && globalThis instanceof WorkerGlobalScope && typeof ServiceWorkerGlobalScope !== 'function') ${webSocketScript(ASK_LATE)}\n`;
+const WORKER_PREFIX = `if (typeof WorkerGlobalScope === 'function' && globalThis instanceof WorkerGlobalScope) ${webSocketScript(ASK_LATE)}\n`;
+
+/**
+ * A service worker's `WebSocket`, sent on the session the browser library attaches as the worker
+ * starts, ahead of the command that lets it start: its sockets ask through the binding of Heed's
+ * own session of the worker, attached at the same time (see {@link guardServiceWorkerStart}).
+ */
+const SERVICE_WORKER_SCRIPT = `if (typeof ServiceWorkerGlobalScope === 'function' && globalThis instanceof ServiceWorkerGlobalScope) ${webSocketScript(ASK_LATE)}`;
 
 /**
  * The longest worker script (decoded) Heed reads to rewrite; a longer one is refused. Generous for
@@ -129,6 +134,15 @@ export function guardTargetSockets(session: SocketSession, allow: (url: string) 
   answerSockets(session, allow, signing);
   session.send('Runtime.evaluate', { expression: WORKER_SCRIPT }).catch(() => {});
   session.send('Page.addScriptToEvaluateOnNewDocument', { source: PAGE_SCRIPT }).catch(() => {});
+}
+
+/**
+ * Replaces the `WebSocket` of a service worker `session` is attached to, if it is one, before its
+ * first line: the command goes out ahead of the one the browser library lets it start with. It
+ * adds no binding: a session the library lets go of as the worker starts could answer nothing.
+ */
+export function guardServiceWorkerStart(session: CdpSession): void {
+  session.send('Runtime.evaluate', { expression: SERVICE_WORKER_SCRIPT }).catch(() => {});
 }
 
 /**

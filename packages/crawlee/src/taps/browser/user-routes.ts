@@ -21,7 +21,7 @@
  */
 import { sameUrl } from '../../guard/checkpoints.js';
 import type { RobotsGuard } from '../../guard/guard.js';
-import type { PausedRequestAction } from './cdp-fetch.js';
+import type { PausedRequestAction, WorkerScripts } from './cdp-fetch.js';
 import { fetchChecked, followChain, settle, type HopCheck, type Settling } from './follow-chain.js';
 import type { PlaywrightRequest, PlaywrightRoute, Routable, RouteHandler } from './playwright-shapes.js';
 
@@ -36,6 +36,8 @@ export type Decided =
       readonly follow: boolean;
       /** The headers it goes on with (the bot's user-agent on a page the crawler did not open). */
       readonly headers?: Record<string, string> | undefined;
+      /** A service worker's script, rewritten as it is fulfilled where Heed follows its chain. */
+      readonly script?: WorkerScripts | undefined;
     };
 export type Allowed = Extract<Decided, { action: 'continue' }>;
 
@@ -121,7 +123,8 @@ export function takeBack(route: PlaywrightRoute, request: PlaywrightRequest, dec
   route.continue = async (options = {}) => {
     if (refused || !(await swapAllowed(options.url))) return;
     const headers = headersOf(options.headers);
-    if (decided.follow) return followChain(own, options.url ?? request.url(), decided.hop, guard, headers, request.headers());
+    if (decided.follow)
+      return followChain(own, options.url ?? request.url(), decided.hop, guard, headers, request.headers(), decided.script);
     return own.continue({ ...options, ...(headers && { headers }) });
   };
   route.fallback = async (options = {}) => {
