@@ -363,8 +363,8 @@ export class PlaywrightGuards {
   ): Promise<boolean> {
     let done = this.hopGuards.get(page);
     if (!done) {
-      const scripts = this.workerScripts;
-      done = pauseHops(page, this.guard.options, decide, isFirstRequest, (url) => noteRequestSent(url, this.guard), workers, scripts);
+      const sent = (url: string) => noteRequestSent(url, this.guard);
+      done = pauseHops(page, this.guard.options, decide, isFirstRequest, sent, workers, this.workerScripts);
       this.hopGuards.set(page, done);
     }
     return done;
