@@ -45,10 +45,13 @@ export type PausedRequestAction = 'continue' | 'block' | 'no-content';
 /** The requests one session pauses. */
 export interface PausedRequests {
   /**
-   * Resolves once every request the browser had paused when this was called (and any paused
-   * while they were decided) has been answered.
+   * Resolves once every request but a document the browser had paused when this was called (and
+   * any paused while they were decided) has been answered. A document's navigation ends with its
+   * page, and one held for its crawl-delay would hold the caller as long.
    */
   settled(): Promise<void>;
+  /** Fails every such request still paused, undecided: nothing left paused can be let go as it was made. */
+  refuseOpen(): Promise<void>;
 }
 
 /**
@@ -74,7 +77,10 @@ export async function pauseRequests(
   session.on('Fetch.requestPaused', (paused) => {
     const { requestId } = paused;
     if (paused.responseStatusCode !== undefined || paused.responseErrorReason !== undefined) {
-      open.track(answerResponse(session, paused, workerScripts).catch(() => {}));
+      open.track(
+        requestId,
+        answerResponse(session, paused, workerScripts).catch(() => {}),
+      );
       return;
     }
     const answered = decide(paused)
@@ -98,7 +104,7 @@ export async function pauseRequests(
       })
       // The target closed or another session settled the request: nothing left to decide.
       .catch(() => {});
-    open.track(answered);
+    if (paused.resourceType !== 'Document') open.track(requestId, answered);
   });
   await session.send('Fetch.enable', { patterns: [documentsOnly ? { urlPattern: '*', resourceType: 'Document' } : { urlPattern: '*' }] });
   return {
@@ -108,26 +114,37 @@ export async function pauseRequests(
       await session.send('Target.getTargetInfo').catch(() => {});
       await open.drained();
     },
+    // The decision that comes later finds its request gone, and its answer fails quietly.
+    refuseOpen: async () => {
+      await Promise.all(
+        open.ids().map((requestId) => session.send('Fetch.failRequest', { requestId, errorReason: 'BlockedByClient' }).catch(() => {})),
+      );
+    },
   };
 }
 
-/** The answers to paused requests not yet sent. */
+/** The paused requests whose answers are not yet sent. */
 class OpenRequests {
-  private count = 0;
+  private readonly open = new Set<string>();
   private waiting: (() => void)[] = [];
 
-  track(answer: Promise<unknown>): void {
-    this.count++;
+  track(requestId: string, answer: Promise<unknown>): void {
+    this.open.add(requestId);
     void answer.finally(() => {
-      if (--this.count > 0) return;
+      this.open.delete(requestId);
+      if (this.open.size > 0) return;
       const waiting = this.waiting;
       this.waiting = [];
       for (const resolve of waiting) resolve();
     });
   }
 
+  ids(): string[] {
+    return [...this.open];
+  }
+
   drained(): Promise<void> {
-    return this.count === 0 ? Promise.resolve() : new Promise((resolve) => this.waiting.push(resolve));
+    return this.open.size === 0 ? Promise.resolve() : new Promise((resolve) => this.waiting.push(resolve));
   }
 }
 

@@ -468,9 +468,10 @@ const CLOSE_WAIT_MS = 5_000;
  * outlives the page, and a request still paused when the page's session ends is let go as the
  * browser made it, unsigned and unchecked. So the page's session blocks every request from then on
  * (`Network.setBlockedURLs`, which the browser applies with no round trip, its own requests for the
- * page included), answers what it had paused (waiting at most {@link CLOSE_WAIT_MS}), and stops
- * pausing: a request made as the page closes is then blocked at once instead of paused. A close
- * that may be cancelled (`runBeforeUnload`) only waits for the answers.
+ * page included), answers what it had paused (waiting at most {@link CLOSE_WAIT_MS}; a request
+ * still undecided then, as a navigation held for its crawl-delay, is failed), and stops pausing: a
+ * request made as the page closes is then blocked at once instead of paused. A close that may be
+ * cancelled (`runBeforeUnload`) only waits for the answers.
  */
 function closeOnceAnswered(page: PlaywrightPage, session: CdpSession, paused: PausedRequests): void {
   const close = page.close.bind(page);
@@ -485,7 +486,10 @@ function closeOnceAnswered(page: PlaywrightPage, session: CdpSession, paused: Pa
     const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS)));
     await Promise.race([paused.settled(), waited]);
     clearTimeout(timer);
-    if (closing) await session.send('Fetch.disable').catch(() => {});
+    if (closing) {
+      await paused.refuseOpen();
+      await session.send('Fetch.disable').catch(() => {});
+    }
     return close(options);
   };
 }
