@@ -161,7 +161,23 @@ function mayBeWorkerScript(paused: PausedRequest): boolean {
 }
 
 /** JavaScript, as a response's `Content-Type` names it. */
-export const JAVASCRIPT = /\b(?:java|ecma)script\b/i;
+const JAVASCRIPT = /\b(?:java|ecma)script\b/i;
+
+/** A response header by its lower-case name. */
+type HeaderOf = (name: string) => string | undefined;
+
+/** Whether a response is a script a worker could run: a 2xx of a JavaScript type. */
+export function isScriptResponse(status: number | undefined, header: HeaderOf): boolean {
+  return status !== undefined && status >= 200 && status <= 299 && JAVASCRIPT.test(header('content-type') ?? '');
+}
+
+/** A length the body cannot exceed once decoded (no content coding to expand it); `NaN` when none is declared. */
+export function declaredBytes(header: HeaderOf): number {
+  return /^(?:identity)?$/i.test(header('content-encoding')?.trim() ?? '') ? Number(header('content-length') ?? NaN) : NaN;
+}
+
+/** The headers that frame a body as it came (length, coding): dropped when a decoded, rewritten body replaces it. */
+export const BODY_FRAMING = /^content-(?:length|encoding)$/i;
 
 /**
  * A taken response: a script of the resource type a worker's scripts come as (`Other`) is
@@ -171,12 +187,12 @@ export const JAVASCRIPT = /\b(?:java|ecma)script\b/i;
 async function answerResponse(session: CdpSession, paused: PausedRequest, scripts: WorkerScripts | undefined): Promise<void> {
   const { requestId, responseStatusCode: status, responseHeaders: headers = [] } = paused;
   const header = (name: string) => headers.find((entry) => entry.name.toLowerCase() === name)?.value;
-  if (scripts === undefined || status === undefined || status < 200 || status > 299 || !JAVASCRIPT.test(header('content-type') ?? '')) {
+  if (scripts === undefined || status === undefined || !isScriptResponse(status, header)) {
     await session.send('Fetch.continueRequest', { requestId });
     return;
   }
   // A length the body cannot exceed (no content coding to expand it) refuses a long script unread.
-  const declared = /^(?:identity)?$/i.test(header('content-encoding')?.trim() ?? '') ? Number(header('content-length') ?? NaN) : NaN;
+  const declared = declaredBytes(header);
   const bytes = declared > scripts.maxBytes ? declared : await readBody(session, requestId, scripts.maxBytes);
   if (typeof bytes === 'number') {
     scripts.refused(paused.request.url, bytes);
@@ -187,7 +203,7 @@ async function answerResponse(session: CdpSession, paused: PausedRequest, script
     requestId,
     responseCode: status,
     // The body given is the decoded one, of a new length.
-    responseHeaders: headers.filter((entry) => !/^content-(?:length|encoding)$/i.test(entry.name)),
+    responseHeaders: headers.filter((entry) => !BODY_FRAMING.test(entry.name)),
     body: scripts.rewrite(bytes).toString('base64'),
   });
 }

@@ -5,7 +5,7 @@
  * `route.fetch()` of a user's route handler, which Playwright sends from Node, outside the browser.
  */
 import type { RobotsGuard } from '../../guard/guard.js';
-import { JAVASCRIPT, type PausedRequestAction, type WorkerScripts } from './cdp-fetch.js';
+import { BODY_FRAMING, declaredBytes, isScriptResponse, type PausedRequestAction, type WorkerScripts } from './cdp-fetch.js';
 import { MAX_HOPS, REDIRECT_STATUSES, noteRequestSent, resolve } from './checks.js';
 import type { FetchOptions, PlaywrightResponse, PlaywrightRoute } from './playwright-shapes.js';
 import { requestSigning } from '../sign-requests.js';
@@ -83,27 +83,28 @@ export async function followChain(
   const response = await fetchChecked(own, url, { ...(headers && { headers }) }, hop, guard, refuse, requestHeaders);
   if (refused) return;
   if (isRedirect(response)) return own.abort('failed');
-  if (script !== undefined && isScript(response)) return fulfilRewritten(own, url, response, script);
+  if (script !== undefined && isScriptResponse(response.status(), headerOf(response))) return fulfilRewritten(own, url, response, script);
   return own.fulfill({ response });
 }
 
-function isScript(response: PlaywrightResponse): boolean {
-  const status = response.status();
-  return status >= 200 && status <= 299 && JAVASCRIPT.test(response.headers()['content-type'] ?? '');
-}
+/** A header of `response` by its lower-case name (Playwright's are lower-cased). */
+const headerOf =
+  (response: PlaywrightResponse) =>
+  (name: string): string | undefined =>
+    response.headers()[name];
 
 /**
  * Fulfils with `response`'s body rewritten, refused past `script.maxBytes` decoded. The body
  * Playwright hands back is decoded: it goes on without the length and coding it came with.
  */
 async function fulfilRewritten(own: Settling, url: string, response: PlaywrightResponse, script: WorkerScripts): Promise<void> {
-  const declared = Number(response.headers()['content-length'] ?? NaN);
+  const declared = declaredBytes(headerOf(response));
   const body = declared > script.maxBytes ? declared : await response.body();
   if (typeof body === 'number' || body.length > script.maxBytes) {
     script.refused(url, typeof body === 'number' ? body : body.length);
     return own.abort('blockedbyclient');
   }
-  const headers = Object.fromEntries(Object.entries(response.headers()).filter(([name]) => !/^content-(?:length|encoding)$/i.test(name)));
+  const headers = Object.fromEntries(Object.entries(response.headers()).filter(([name]) => !BODY_FRAMING.test(name)));
   return own.fulfill({ response, headers, body: script.rewrite(body) });
 }
 
