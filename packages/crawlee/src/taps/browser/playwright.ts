@@ -461,6 +461,8 @@ async function pauseHops(
 
 /** How long a page's `close()` waits for Heed's answers to what its session paused. */
 const CLOSE_WAIT_MS = 5_000;
+/** A URL pattern (no wildcard) that no request's URL matches. */
+const NO_URL = 'heed-closing:none';
 
 /**
  * Makes `page.close()` shut the page's requests first: what the browser fetches on its own for a
@@ -468,9 +470,9 @@ const CLOSE_WAIT_MS = 5_000;
  * outlives the page, and a request still paused when the page's session ends is let go as the
  * browser made it, unsigned and unchecked. So the page's session blocks every request from then on
  * (`Network.setBlockedURLs`, which the browser applies with no round trip, its own requests for the
- * page included), answers what it had paused (waiting at most {@link CLOSE_WAIT_MS}; a request
- * still undecided then, as a navigation held for its crawl-delay, is failed), and stops pausing: a
- * request made as the page closes is then blocked at once instead of paused. A close that may be
+ * page included) and stops pausing new ones, so a request made as the page closes is blocked at
+ * once; then it answers what it had paused (waiting at most {@link CLOSE_WAIT_MS}, but not for the
+ * page's navigations, which end with it) and fails what is still undecided. A close that may be
  * cancelled (`runBeforeUnload`) only waits for the answers.
  */
 function closeOnceAnswered(page: PlaywrightPage, session: CdpSession, paused: PausedRequests): void {
@@ -481,15 +483,16 @@ function closeOnceAnswered(page: PlaywrightPage, session: CdpSession, paused: Pa
       // The blocked URLs apply only with the domain on.
       await session.send('Network.enable').catch(() => {});
       await session.send('Network.setBlockedURLs', { urls: ['*'] }).catch(() => {});
+      // No new pause from here on (a pattern no URL matches): a request made now meets the blocked
+      // URLs at once, and those already paused stay paused for Heed's answers. (`Fetch.disable`
+      // would let them go as they were made.)
+      await session.send('Fetch.enable', { patterns: [{ urlPattern: NO_URL }] }).catch(() => {});
     }
     let timer: NodeJS.Timeout | undefined;
     const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS)));
     await Promise.race([paused.settled(), waited]);
     clearTimeout(timer);
-    if (closing) {
-      await paused.refuseOpen();
-      await session.send('Fetch.disable').catch(() => {});
-    }
+    if (closing) await paused.refuseOpen();
     return close(options);
   };
 }
