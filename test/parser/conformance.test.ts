@@ -47,6 +47,11 @@ describe.each(files)('%s', (file) => {
     const expected = c.canonical_expected ?? c.expected;
     const line = c.canonical_matching_line ?? c.matching_line;
     const robots = parseRobotsTxt(body(c), c.options);
+    // The verdict in one number (the manager's check), first from a walk of the rules, then compiled.
+    const signedLine = expected === 'ALLOWED' ? line : -line;
+    const fresh = parseRobotsTxt(body(c), c.options);
+    expect(fresh.decidingLine(url, c.ua), 'first check').toBe(signedLine);
+    expect(fresh.decidingLine(url, c.ua), 'compiled').toBe(signedLine);
     // The deciding rule read by its line (a skip report's), before explain() builds the groups.
     const ruleAtLine = robots.ruleAt(robots.decide(url, c.ua).line);
     const verdict = robots.explain(url, c.ua);

@@ -205,6 +205,25 @@ describe('invariants', () => {
     );
   });
 
+  it('decidingLine() is decide() in one number, on the first check (a walk) and compiled', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(robotsText, fc.uint8Array({ maxLength: 1000 })),
+        fc.array(url, { minLength: 1, maxLength: 5 }),
+        productTokens,
+        (body, targets, agent) => {
+          const robots = parseRobotsTxt(body);
+          const walked = parseRobotsTxt(body);
+          for (const target of [...targets, ...targets]) {
+            const { allowed, line } = robots.decide(target, agent);
+            expect(walked.decidingLine(target, agent)).toBe(allowed ? line : -line);
+          }
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
   it("ruleAt(decide().line) is explain().rule, read before the file's groups were built", () => {
     fc.assert(
       fc.property(

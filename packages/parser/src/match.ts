@@ -27,12 +27,13 @@ import {
   ALTERNATIVE,
   ANCHORED,
   ASCII,
+  DOLLAR,
   END,
   FLAGS,
+  LINE,
   NO_PATH,
   PIECES_SHIFT,
   PREFIX_END,
-  ROW,
   SPAN,
   STAR,
   START,
@@ -42,7 +43,7 @@ import { PathClasses, byteClasses } from './match/byte-classes.js';
 import { SharedSegments, type SegmentScratch } from './match/segments.js';
 import { byPrecedence, decodedView, shapesOf, type Shape } from './match/shape.js';
 import { groupBySketch, partitionByMask, type SketchGroups } from './match/sketch-groups.js';
-import { LINE_SHIFT, rowEnd, rowHead, type DirectiveTable } from './table.js';
+import type { DirectiveTable } from './table.js';
 
 /** From this many `*` rules on, rules are matched by sketch group and segment searches are shared within a check. */
 const SHARED_SEGMENTS_FROM = 64;
@@ -57,7 +58,7 @@ const NO_PARTS: readonly CandidateIndex[] = Object.freeze([]);
 
 /** A compiled rule set for one user-agent: answers "which rule wins for this path?". */
 export class RuleMatcher {
-  /** Per rule position (precedence order), {@link SPAN} numbers: row, prefix, tail, end, flags. */
+  /** Per rule position (precedence order), {@link SPAN} numbers: line, prefix, tail, end, flags. */
   private readonly spans: Int32Array;
   /**
    * The literal segments between `*`s of every `*` rule, without an anchored tail (not with
@@ -90,7 +91,6 @@ export class RuleMatcher {
 
   private constructor(
     private readonly text: string,
-    private readonly rows: Int32Array,
     rules: readonly Shape[],
   ) {
     const count = rules.length;
@@ -161,7 +161,7 @@ export class RuleMatcher {
       seen.add(key);
       rules.push(shape);
     }
-    return new RuleMatcher(source.text, source.rows, rules);
+    return new RuleMatcher(source.text, rules);
   }
 
   /**
@@ -181,7 +181,7 @@ export class RuleMatcher {
     const groups = this.groups;
     if (groups !== undefined)
       bytes += OBJECT + typedArrayBytes(groups.starts) + typedArrayBytes(groups.rules) + typedArrayBytes(groups.masks);
-    if (this.text !== tableText) bytes += STRING + this.text.length + typedArrayBytes(this.rows);
+    if (this.text !== tableText) bytes += STRING + this.text.length;
     return bytes;
   }
 
@@ -230,17 +230,30 @@ export class RuleMatcher {
     return ((this.spans[i * SPAN + FLAGS] as number) & ALLOWS) !== 0;
   }
 
+  /**
+   * The line of the rule that decides for `path`, negated when it disallows; 0 when none matches.
+   * The verdict in one number, read from the rule's span alone.
+   */
+  decidingLine(path: string): number {
+    const winner = this.winner(path);
+    if (winner === -1) return 0;
+    const at = winner * SPAN;
+    const line = this.spans[at + LINE] as number;
+    return (this.spans[at + FLAGS] as number) & ALLOWS ? line : -line;
+  }
+
   /** The 1-based line of the rule at position `i`. */
   lineAt(i: number): number {
-    return rowHead(this.rows, this.spans[i * SPAN + ROW] as number) >>> LINE_SHIFT;
+    return this.spans[i * SPAN + LINE] as number;
   }
 
   /** Google's priority of the rule at position `i`: the pattern's length (the alternative's, plus its `$`). */
   private priorityAt(i: number): number {
     const at = i * SPAN;
     const start = this.spans[at + START] as number;
-    if ((this.spans[at + FLAGS] as number) & ALTERNATIVE) return (this.spans[at + END] as number) - start + 1;
-    return rowEnd(this.rows, this.spans[at + ROW] as number) - start;
+    const flags = this.spans[at + FLAGS] as number;
+    // An alternative is anchored, a pattern whose `$` was cut off counts it: one more either way.
+    return (this.spans[at + END] as number) - start + (flags & (ALTERNATIVE | DOLLAR) ? 1 : 0);
   }
 
   private winner(path: string): number {
@@ -419,11 +432,12 @@ export class RuleMatcher {
     const { start, end, anchored, firstStar } = rule;
     const at = i * SPAN;
     const spans = this.spans;
-    spans[at + ROW] = rule.row;
+    spans[at + LINE] = rule.line;
     spans[at + START] = start;
     spans[at + END] = end;
     const allows = rule.allow || rule.priority === 0 ? ALLOWS : 0;
-    const flags = allows | (rule.alternative ? ALTERNATIVE : 0) | (anchored ? ANCHORED : 0);
+    const dollar = !rule.alternative && rule.priority > end - start ? DOLLAR : 0;
+    const flags = allows | dollar | (rule.alternative ? ALTERNATIVE : 0) | (anchored ? ANCHORED : 0);
     const prefixEnd = firstStar === -1 ? end : firstStar;
     spans[at + PREFIX_END] = prefixEnd;
     this.seconds[i] = prefixEnd - start < 2 ? 0 : this.text.charCodeAt(start + 1) < ASCII ? this.text.charCodeAt(start + 1) : NO_PATH;

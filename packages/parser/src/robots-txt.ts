@@ -187,6 +187,27 @@ export class RobotsTxt {
   }
 
   /**
+   * {@link decide} in one number: the line of the rule that decides for `url`, negated when that
+   * rule disallows; 0 when no rule decides (the URL is allowed). For a caller that builds verdicts
+   * of its own (the manager): no answer object is read or kept, and the line comes with the
+   * compiled rule itself, so a warm check of a file reads its compiled rules and nothing else.
+   * `productToken` as for {@link isAllowed}.
+   */
+  decidingLine(url: string, productToken: ProductTokens): number {
+    const path = this.pathOf(url);
+    if (this.flags & ROBOTS_TXT_ALLOWED && path === '/robots.txt') return 0;
+    const compiled = this.compiled(productToken);
+    const rows = compiled.ruleRows;
+    if (compiled.matcher === undefined && compiled.walked !== true && rows !== undefined && rows.length <= FIRST_CHECK_MAX_RULES) {
+      compiled.walked = true;
+      const winner = firstCheck(this.table, rows, compiled.decodeUnreservedEscapes, path);
+      if (winner === undefined) return 0;
+      return winner.allowed ? winner.line : -winner.line;
+    }
+    return this.matcherOf(compiled).decidingLine(path);
+  }
+
+  /**
    * The verdict for `url` with the rule, line and groups that decided it. For a file with
    * `Content-Usage` or `Content-Signal` lines it carries the usage verdict too (`usage`, worked out
    * when first read); for other files that costs nothing.

@@ -82,8 +82,8 @@ export function verdictOf(entry: LoadedRobots, url: string, token: ProductTokens
       undefined,
     );
   }
-  const { allowed, line } = value.robots.decide(url, token);
-  return new ManagerVerdict(allowed, policy.reason, line, url, entry.key, token, value.record, value.snapshot, value.robots);
+  const line = value.robots.decidingLine(url, token);
+  return new ManagerVerdict(line >= 0, policy.reason, Math.abs(line), url, entry.key, token, value.record, value.snapshot, value.robots);
 }
 
 /** Whether a loaded origin allows `url`: `verdictOf(...).allowed`, with no verdict built. */

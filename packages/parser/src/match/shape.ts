@@ -9,7 +9,6 @@ const KIND_ALLOW = KIND.allow;
 
 /** Where a rule's pattern is, and how to read it. */
 export interface Shape {
-  readonly row: number;
   readonly alternative: boolean;
   readonly start: number;
   /** End of the pattern without its anchoring `$`. */
@@ -52,7 +51,6 @@ function shapeOf(text: string, rows: Int32Array, row: number, alternative: boole
     end = text.lastIndexOf('/', end - 1) + 1;
     const star = head & HAS_STAR ? text.indexOf('*', start) : -1;
     return {
-      row,
       alternative,
       start,
       end,
@@ -71,7 +69,7 @@ function shapeOf(text: string, rows: Int32Array, row: number, alternative: boole
     anchored = !(head & HAS_STAR && end > start && text.charCodeAt(end - 1) === 0x2a);
   }
   const star = head & HAS_STAR ? text.indexOf('*', start) : -1;
-  return { row, alternative, start, end, anchored, firstStar: star !== -1 && star < end ? star : -1, priority, allow, line };
+  return { alternative, start, end, anchored, firstStar: star !== -1 && star < end ? star : -1, priority, allow, line };
 }
 
 /** The chosen rows with their patterns decoded (RFC 9309 reading), as a small table of their own. */
