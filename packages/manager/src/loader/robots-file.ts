@@ -64,8 +64,9 @@ export function robotsKind(options: ResolvedOptions, snapshots: SnapshotKeeper, 
 }
 
 /**
- * The verdict of a loaded origin for `url`. The parser's verdict is shared per deciding rule and
- * the record view per entry: a check builds the verdict object alone.
+ * The verdict of a loaded origin for `url`. The parser answers in one number (the deciding line,
+ * negated when it disallows), so the cache keeps no answer object per origin; the record view is
+ * shared per entry: a check builds the verdict object alone.
  */
 export function verdictOf(entry: LoadedRobots, url: string, token: ProductTokens): Verdict {
   const { policy, value } = entry;
