@@ -118,6 +118,12 @@ const url = fc.oneof(
   { weight: 1, arbitrary: pieces(6) },
 );
 
+/** A few URLs to ask one file about. */
+const someUrls = fc.array(url, { minLength: 1, maxLength: 5 });
+
+/** A body as a crawler meets it: robots.txt-like text, or any bytes. */
+const anyBody = fc.oneof(robotsText, fc.uint8Array({ maxLength: 1000 }));
+
 /**
  * Everything a caller can ask a parsed file, none of which may throw, and what must hold between
  * the answers on any input: `isAllowed` and `explain` agree, a deciding line is a line of the file
@@ -197,7 +203,7 @@ describe('never throws', () => {
 describe('invariants', () => {
   it('isAllowed is explain().allowed', () => {
     fc.assert(
-      fc.property(robotsText, fc.array(url, { minLength: 1, maxLength: 5 }), productTokens, (text, targets, agent) => {
+      fc.property(robotsText, someUrls, productTokens, (text, targets, agent) => {
         const robots = parseRobotsTxt(text);
         for (const target of targets) expect(robots.isAllowed(target, agent)).toBe(robots.explain(target, agent).allowed);
       }),
@@ -207,37 +213,27 @@ describe('invariants', () => {
 
   it('decidingLine() is decide() in one number, on the first check (a walk) and compiled', () => {
     fc.assert(
-      fc.property(
-        fc.oneof(robotsText, fc.uint8Array({ maxLength: 1000 })),
-        fc.array(url, { minLength: 1, maxLength: 5 }),
-        productTokens,
-        (body, targets, agent) => {
-          const robots = parseRobotsTxt(body);
-          const walked = parseRobotsTxt(body);
-          for (const target of [...targets, ...targets]) {
-            const { allowed, line } = robots.decide(target, agent);
-            expect(walked.decidingLine(target, agent)).toBe(allowed ? line : -line);
-          }
-        },
-      ),
+      fc.property(anyBody, someUrls, productTokens, (body, targets, agent) => {
+        const robots = parseRobotsTxt(body);
+        const walked = parseRobotsTxt(body);
+        for (const target of [...targets, ...targets]) {
+          const { allowed, line } = robots.decide(target, agent);
+          expect(walked.decidingLine(target, agent)).toBe(allowed ? line : -line);
+        }
+      }),
       { numRuns: 500 },
     );
   });
 
   it("ruleAt(decide().line) is explain().rule, read before the file's groups were built", () => {
     fc.assert(
-      fc.property(
-        fc.oneof(robotsText, fc.uint8Array({ maxLength: 1000 })),
-        fc.array(url, { minLength: 1, maxLength: 5 }),
-        productTokens,
-        (body, targets, agent) => {
-          for (const target of targets) {
-            const robots = parseRobotsTxt(body);
-            const rule = robots.ruleAt(robots.decide(target, agent).line);
-            expect(rule).toEqual(robots.explain(target, agent).rule);
-          }
-        },
-      ),
+      fc.property(anyBody, someUrls, productTokens, (body, targets, agent) => {
+        for (const target of targets) {
+          const robots = parseRobotsTxt(body);
+          const rule = robots.ruleAt(robots.decide(target, agent).line);
+          expect(rule).toEqual(robots.explain(target, agent).rule);
+        }
+      }),
       { numRuns: 500 },
     );
   });
@@ -269,7 +265,7 @@ describe('invariants', () => {
 
   it("sitemaps read from the table are the sitemaps of the file's objects", () => {
     fc.assert(
-      fc.property(fc.oneof(robotsText, fc.uint8Array({ maxLength: 1000 })), (body) => {
+      fc.property(anyBody, (body) => {
         const fromObjects = parseRobotsTxt(body);
         void fromObjects.groups;
         expect(parseRobotsTxt(body).sitemaps).toEqual(fromObjects.sitemaps);
@@ -296,41 +292,29 @@ describe('invariants', () => {
 
   it('a group for another agent, added in front, changes no verdict of the asking agent', () => {
     fc.assert(
-      fc.property(
-        robotsText,
-        agentPair,
-        unrelatedRules,
-        fc.array(url, { minLength: 1, maxLength: 5 }),
-        (text, [asking, other], rules, targets) => {
-          const group = [`User-agent: ${other}`, ...rules.map(([key, value]) => `${key}: ${value}`)].join('\n') + '\n';
-          const before = parseRobotsTxt(text);
-          const after = parseRobotsTxt(group + text);
-          for (const target of targets) expect(after.isAllowed(target, asking)).toBe(before.isAllowed(target, asking));
-          expect(after.crawlDelay(asking)).toBe(before.crawlDelay(asking));
-        },
-      ),
+      fc.property(robotsText, agentPair, unrelatedRules, someUrls, (text, [asking, other], rules, targets) => {
+        const group = [`User-agent: ${other}`, ...rules.map(([key, value]) => `${key}: ${value}`)].join('\n') + '\n';
+        const before = parseRobotsTxt(text);
+        const after = parseRobotsTxt(group + text);
+        for (const target of targets) expect(after.isAllowed(target, asking)).toBe(before.isAllowed(target, asking));
+        expect(after.crawlDelay(asking)).toBe(before.crawlDelay(asking));
+      }),
       { numRuns: 500 },
     );
   });
 
   it('a group for another agent, added at the end, changes no verdict of the asking agent', () => {
     fc.assert(
-      fc.property(
-        robotsText,
-        agentPair,
-        unrelatedRules,
-        fc.array(url, { minLength: 1, maxLength: 5 }),
-        (text, [asking, other], rules, targets) => {
-          const before = parseRobotsTxt(text);
-          // A user-agent line right after another one joins its group (Google's grouping), so the
-          // new group is only unrelated when the file's last group already has its rules.
-          const last = before.groups[before.groups.length - 1];
-          fc.pre(last === undefined || last.rules.length > 0);
-          const group = [`User-agent: ${other}`, ...rules.map(([key, value]) => `${key}: ${value}`)].join('\n');
-          const after = parseRobotsTxt(`${text}\n${group}\n`);
-          for (const target of targets) expect(after.isAllowed(target, asking)).toBe(before.isAllowed(target, asking));
-        },
-      ),
+      fc.property(robotsText, agentPair, unrelatedRules, someUrls, (text, [asking, other], rules, targets) => {
+        const before = parseRobotsTxt(text);
+        // A user-agent line right after another one joins its group (Google's grouping), so the
+        // new group is only unrelated when the file's last group already has its rules.
+        const last = before.groups[before.groups.length - 1];
+        fc.pre(last === undefined || last.rules.length > 0);
+        const group = [`User-agent: ${other}`, ...rules.map(([key, value]) => `${key}: ${value}`)].join('\n');
+        const after = parseRobotsTxt(`${text}\n${group}\n`);
+        for (const target of targets) expect(after.isAllowed(target, asking)).toBe(before.isAllowed(target, asking));
+      }),
       { numRuns: 500 },
     );
   });
@@ -380,7 +364,7 @@ describe('invariants', () => {
 
   it('the deciding line of explain is the line of the file that holds the deciding rule', () => {
     fc.assert(
-      fc.property(robotsText, fc.array(url, { minLength: 1, maxLength: 5 }), productTokens, (text, targets, agent) => {
+      fc.property(robotsText, someUrls, productTokens, (text, targets, agent) => {
         const robots = parseRobotsTxt(text);
         const lines = physicalLines(text);
         for (const target of targets) {

@@ -165,10 +165,9 @@ export class RobotsTxt {
     const path = this.pathOf(url);
     if (this.flags & ROBOTS_TXT_ALLOWED && path === '/robots.txt') return IMPLICIT_ALLOW;
     const compiled = this.compiled(productToken);
-    const rows = compiled.ruleRows;
-    if (compiled.matcher === undefined && compiled.walked !== true && rows !== undefined && rows.length <= FIRST_CHECK_MAX_RULES) {
-      compiled.walked = true;
-      const winner = firstCheck(this.table, rows, compiled.decodeUnreservedEscapes, path);
+    const walked = this.rowsToWalk(compiled);
+    if (walked !== undefined) {
+      const winner = firstCheck(this.table, walked, compiled.decodeUnreservedEscapes, path);
       if (winner === undefined) return noRuleVerdict(compiled);
       return Object.freeze({ allowed: winner.allowed, reason: 'rule', line: winner.line });
     }
@@ -197,10 +196,9 @@ export class RobotsTxt {
     const path = this.pathOf(url);
     if (this.flags & ROBOTS_TXT_ALLOWED && path === '/robots.txt') return 0;
     const compiled = this.compiled(productToken);
-    const rows = compiled.ruleRows;
-    if (compiled.matcher === undefined && compiled.walked !== true && rows !== undefined && rows.length <= FIRST_CHECK_MAX_RULES) {
-      compiled.walked = true;
-      const winner = firstCheck(this.table, rows, compiled.decodeUnreservedEscapes, path);
+    const walked = this.rowsToWalk(compiled);
+    if (walked !== undefined) {
+      const winner = firstCheck(this.table, walked, compiled.decodeUnreservedEscapes, path);
       if (winner === undefined) return 0;
       return winner.allowed ? winner.line : -winner.line;
     }
@@ -323,6 +321,18 @@ export class RobotsTxt {
       for (const other of directives.others) this.held += OBJECT + 2 * STRING + 2 * (other.key.length + other.value.length);
     }
     return this.directives;
+  }
+
+  /**
+   * The rule rows of `compiled` when this check is its first and walks them instead of compiling
+   * them (match/first-check.ts), marking it walked; `undefined` when the check compiles.
+   */
+  private rowsToWalk(compiled: CompiledAgent): readonly number[] | undefined {
+    const rows = compiled.ruleRows;
+    if (compiled.matcher !== undefined || compiled.walked === true || rows === undefined || rows.length > FIRST_CHECK_MAX_RULES)
+      return undefined;
+    compiled.walked = true;
+    return rows;
   }
 
   /** The compiled rules of `compiled`, built the first time a check needs them (see {@link decide}). */
