@@ -237,9 +237,7 @@ export class RuleMatcher {
   decidingLine(path: string): number {
     const winner = this.winner(path);
     if (winner === -1) return 0;
-    const at = winner * SPAN;
-    const line = this.spans[at + LINE] as number;
-    return (this.spans[at + FLAGS] as number) & ALLOWS ? line : -line;
+    return this.allowsAt(winner) ? this.lineAt(winner) : -this.lineAt(winner);
   }
 
   /** The 1-based line of the rule at position `i`. */
