@@ -13,16 +13,14 @@
  * 5. A due retry of an unreachable file keeps answering from the record it has: the caller that
  *    starts the retry waits for it only briefly, later callers not at all.
  *
- * The in-process cache is `lru-cache`, bounded in bytes (each entry counted for its record and an
- * upper estimate of its parsed form, see `cache/sizes.ts`) and in entries. An entry's freshness is
- * lru-cache's per-entry TTL, read against a clock refreshed at most every `TTL_RESOLUTION_MS`,
- * because reading the time costs a good part of a warm check. An evicted file is re-read from the
- * store and parsed again, never fetched again while the store holds a fresh record.
+ * The in-process cache is an {@link OriginTable}, bounded in bytes (each entry counted for its
+ * record and what its parsed form holds, see `cache/sizes.ts`) and in entries, each entry fresh
+ * until its `validUntil`. An evicted file is re-read from the store and parsed again, never fetched
+ * again while the store holds a fresh record.
  *
  * The store's failures never fail a caller: a failed read fetches, a failed write keeps the record
  * in process only, a failed lock fetches without it; each is logged.
  */
-import { LRUCache } from 'lru-cache';
 import type { FetchSlots } from './fetch-slots.js';
 import { recordBytes } from '../cache/sizes.js';
 import type { Log, RobotsStore, StoreLock } from '../cache/store.js';
@@ -35,6 +33,7 @@ import { capExpiry, decideRecord, effectivePolicy, policyChangesAt, type Effecti
 import { decodeRecord, type RobotsRecord, type UnreachableRecord } from '../record.js';
 import { FetchLog } from './fetch-log.js';
 import { LongWaits } from './long-waits.js';
+import { OriginTable } from './origin-table.js';
 
 /** What a loader needs to know about one kind of file. */
 export interface FileKind<P> {
@@ -105,16 +104,6 @@ export interface LoadCounts {
   readonly storeMisses: number;
 }
 
-/**
- * How stale the time read by cache hits may be (lru-cache's `ttlResolution`). Entries live for
- * hours; their TTL is shortened by this much, so an entry is let go up to this early, never late.
- */
-const TTL_RESOLUTION_MS = 250;
-/**
- * The options of a cache hit, one object for all (lru-cache's default is a fresh `{}` per call): a
- * hit is a fresh entry, though the cache's own default lets iteration see stale ones.
- */
-const HIT: LRUCache.GetOptions<string, LoadedFile<never>, unknown> = Object.freeze({ allowStale: false });
 /** An entry object with its slot in the cache, beside its record and parsed form. */
 export const ENTRY_OVERHEAD = 256;
 /** How long a caller waits for the retry of an unreachable file before answering from its record. */
@@ -128,14 +117,9 @@ export class OriginFileLoader<P> {
   readonly fetchLog: FetchLog;
   /** The line when a load keeps its callers waiting. */
   private readonly longWaits: LongWaits;
-  private readonly entries: LRUCache<string, LoadedFile<P>>;
+  private readonly entries: OriginTable<LoadedFile<P>>;
   /** Loads in progress, one per file, each deleted when it settles. */
   private readonly flights = new Map<string, Promise<LoadedFile<P>>>();
-  /**
-   * Whether lru-cache's TTLs (the real clock) say when an entry is stale; false when `options.now`
-   * replaces the clock (tests, simulations), and each hit compares that clock with `validUntil`.
-   */
-  private readonly cacheTtls: boolean;
   private readonly counts = { hits: 0, misses: 0, storeHits: 0, storeMisses: 0 };
 
   constructor(
@@ -145,26 +129,48 @@ export class OriginFileLoader<P> {
   ) {
     this.fetchLog = new FetchLog(kind.name, ctx.log);
     this.longWaits = new LongWaits((origin) => kind.urlOf(origin), ctx.options.timeoutMs, ctx.queue, ctx.log);
-    this.cacheTtls = ctx.clock === Date.now;
-    this.entries = new LRUCache<string, LoadedFile<P>>({
-      max: bounds.maxEntries,
-      maxSize: bounds.maxBytes,
-      sizeCalculation: entryBytes,
-      ttlResolution: TTL_RESOLUTION_MS,
-      // A stale entry stays (until evicted): it answers while an unreachable file's retry runs,
-      // and its record carries the backoff state and the last good copy.
-      noDeleteOnStaleGet: true,
-      // So that its iterators see stale entries too (see `held()`); hits ask for fresh ones.
-      allowStale: true,
-    });
+    // A stale entry stays (until evicted): it answers while an unreachable file's retry runs, and
+    // its record carries the backoff state and the last good copy.
+    this.entries = new OriginTable<LoadedFile<P>>(bounds);
   }
 
   /** The fresh cached file of `origin`, counted as a hit; `undefined` (nothing counted) otherwise. */
   cached(origin: string): LoadedFile<P> | undefined {
-    const entry = this.entries.get(this.kind.keyOf(origin), HIT);
-    if (entry === undefined || !this.fresh(entry)) return undefined;
-    this.counts.hits++;
-    return entry;
+    const id = this.cachedId(origin);
+    return id === -1 ? undefined : this.entries.entryAt(id);
+  }
+
+  /**
+   * {@link cached} as the number of the entry in the cache, -1 when there is none: for a caller that
+   * answers from {@link valueAt} and {@link quickAt} without reading the entry itself.
+   */
+  cachedId(origin: string): number {
+    const id = this.entries.fresh(this.kind.keyOf(origin), this.ctx.clock());
+    if (id !== -1) this.counts.hits++;
+    return id;
+  }
+
+  /** The parsed form of the cached entry `id` (from {@link cachedId}). */
+  valueAt(id: number): P {
+    return this.entries.valueAt(id);
+  }
+
+  /** The entry `id` (from {@link cachedId}). */
+  entryAt(id: number): LoadedFile<P> {
+    return this.entries.entryAt(id);
+  }
+
+  /** The quick form kept beside the cached entry `id` (see {@link keepQuick}), if any. */
+  quickAt(id: number): string | undefined {
+    return this.entries.quickAt(id);
+  }
+
+  /**
+   * Keeps `quick` beside `entry` while it is cached: a string from which its owner answers a hit
+   * without reading the parsed form (the packed rules of the crawler's user-agent).
+   */
+  keepQuick(entry: LoadedFile<P>, quick: string): void {
+    this.entries.setQuick(entry, quick);
   }
 
   /**
@@ -176,7 +182,7 @@ export class OriginFileLoader<P> {
     const fresh = this.cached(origin);
     if (fresh !== undefined) return fresh;
     const key = this.kind.keyOf(origin);
-    const entry = this.entries.peek(key, { allowStale: true });
+    const entry = this.entries.peek(key);
     if (
       entry !== undefined &&
       entry.record.status === 'unreachable' &&
@@ -198,7 +204,7 @@ export class OriginFileLoader<P> {
   }
 
   stats(): LoadCounts & { readonly entries: number; readonly bytes: number; readonly inFlight: number } {
-    return { ...this.counts, entries: this.entries.size, bytes: this.entries.calculatedSize, inFlight: this.flights.size };
+    return { ...this.counts, entries: this.entries.size, bytes: this.entries.bytes, inFlight: this.flights.size };
   }
 
   /**
@@ -212,34 +218,26 @@ export class OriginFileLoader<P> {
     const bytes = this.kind.heldBytes?.(entry.value);
     if (bytes === undefined || bytes <= entry.valueBytes) return;
     // Not if it was replaced or evicted meanwhile.
-    if (this.entries.peek(entry.key, { allowStale: true }) !== entry) return;
-    this.entries.set(entry.key, { ...entry, valueBytes: bytes }, { noUpdateTTL: true });
+    if (this.entries.peek(entry.key) !== entry) return;
+    const recounted = { ...entry, valueBytes: bytes };
+    this.entries.set(recounted, entryBytes(recounted), entry.validUntil, true);
   }
 
   /** {@link recount} of the file cached for `key`, if one is. */
   recountKey(key: string): void {
-    const entry = this.entries.peek(key, { allowStale: true });
+    const entry = this.entries.peek(key);
     if (entry !== undefined) this.recount(entry);
   }
 
   /** Every file held, stale ones too (an unreachable file waiting for its retry is still held). */
   held(): LoadedFile<P>[] {
-    // Least recently used first. Not lru-cache's `dump()`, which builds its list by `unshift`, a
-    // step that moves every entry so far: minutes for `stats()` of a broad crawl's million origins.
-    const held: LoadedFile<P>[] = [];
-    this.entries.rforEach((value) => held.push(value));
-    return held;
+    return this.entries.oldestFirst();
   }
 
   /** Waits for the flights `close()` ended, then forgets every file. */
   async close(): Promise<void> {
     await Promise.allSettled([...this.flights.values()]);
     this.entries.clear();
-  }
-
-  /** Whether an entry the cache handed out (so fresh by its TTL) may answer without going back to the store. */
-  private fresh(entry: LoadedFile<P>): boolean {
-    return this.cacheTtls || this.ctx.clock() < entry.validUntil;
   }
 
   /** The single flight: one load per file at a time, whoever asks. */
@@ -274,7 +272,7 @@ export class OriginFileLoader<P> {
       return this.remember(key, stored);
     }
     this.counts.storeMisses++;
-    let previous = newest(stored, this.entries.peek(key, { allowStale: true })?.record);
+    let previous = newest(stored, this.entries.peek(key)?.record);
     // Real time, not the injectable clock: this bounds an actual wait. One lock life: the holder
     // takes the lock once its fetch slot is ours, so it holds it for one fetch (timeoutSecs, within
     // lockTtlSecs); past that the lock has expired, or the store never frees it.
@@ -369,13 +367,12 @@ export class OriginFileLoader<P> {
   private remember(key: string, record: RobotsRecord): LoadedFile<P> {
     const now = this.ctx.clock();
     const policy = effectivePolicy(record, now, this.ctx.options);
-    const parsed = this.kind.parse(key, record, policy, this.entries.peek(key, { allowStale: true }));
+    const parsed = this.kind.parse(key, record, policy, this.entries.peek(key));
     const validUntil = Math.min(record.expiresAt, policyChangesAt(record, this.ctx.options));
     const entry: LoadedFile<P> = { key, record, policy, value: parsed.value, validUntil, valueBytes: parsed.bytes };
-    // lru-cache reads 0 as "no TTL": an entry already due gets 1 ms. Past the byte bound on its own
-    // the entry is not kept (lru-cache refuses it): it answers this call, the next one re-reads the store.
-    const ttl = this.cacheTtls ? Math.max(1, Math.floor(validUntil - now - TTL_RESOLUTION_MS)) : 0;
-    this.entries.set(key, entry, { ttl });
+    // Past the byte bound on its own the entry is not kept: it answers this call, the next one
+    // re-reads the store.
+    this.entries.set(entry, entryBytes(entry), validUntil);
     return entry;
   }
 
