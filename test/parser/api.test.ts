@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidOptionsError, parseRobotsTxt, productToken } from '@heed/parser';
+import { HeedError, InvalidOptionsError, decidingLineOfPacked, parseRobotsTxt, productToken } from '@heed/parser';
 import { tokenize } from '../../packages/parser/src/tokenize.js';
 
 const FILE = [
@@ -105,6 +105,82 @@ describe('RobotsTxt', () => {
     }
     expect(robots.isAllowed('https://example.com/private/', '')).toBe(true);
     expect(robots.isAllowed('https://example.com/private/', undefined as never)).toBe(true);
+  });
+});
+
+describe('packedRules and decidingLineOfPacked', () => {
+  const SMALL = 'User-agent: *\nDisallow: /private/\nAllow: /private/press-kit$\nDisallow: /*.pdf$\n';
+
+  it('has no packed rules before the second check of the token: the first walks the rules, nothing is compiled', () => {
+    const robots = parseRobotsTxt(SMALL);
+    expect(robots.packedRules('HeedBot')).toBeUndefined();
+    expect(robots.decidingLine('https://example.com/private/x', 'HeedBot')).toBe(-2);
+    expect(robots.packedRules('HeedBot')).toBeUndefined();
+    expect(robots.decidingLine('https://example.com/a.pdf', 'HeedBot')).toBe(-4);
+    const packed = robots.packedRules('HeedBot');
+    expect(packed).toBeTypeOf('string');
+    // The same agent, however the token is written; not another one, which was never checked.
+    expect(robots.packedRules('heedbot')).toBe(packed);
+    expect(robots.packedRules(['HeedBot'])).toBe(packed);
+    expect(robots.packedRules('OtherBot')).toBeUndefined();
+    expect(decidingLineOfPacked(packed as string, 'https://example.com/private/press-kit')).toBe(3);
+    expect(decidingLineOfPacked(packed as string, 'https://example.com/private/press-kit/')).toBe(-2);
+    expect(decidingLineOfPacked(packed as string, 'https://example.com/public')).toBe(0);
+  });
+
+  it('reads the URL as the file does: unreserved escapes decoded and /robots.txt allowed when parsed so', () => {
+    const robots = parseRobotsTxt('User-agent: *\nDisallow: /\n', { decodeUnreservedEscapes: true, implicitRobotsTxtAllow: true });
+    robots.decidingLine('https://example.com/', 'HeedBot');
+    robots.decidingLine('https://example.com/', 'HeedBot');
+    const packed = robots.packedRules('HeedBot') as string;
+    expect(decidingLineOfPacked(packed, 'https://example.com/robots.txt')).toBe(0);
+    expect(decidingLineOfPacked(packed, 'https://example.com/%72obots.txt')).toBe(0);
+    expect(decidingLineOfPacked(packed, 'https://example.com/x')).toBe(-2);
+    const google = parseRobotsTxt('User-agent: *\nDisallow: /\n');
+    google.decidingLine('/', 'HeedBot');
+    google.decidingLine('/', 'HeedBot');
+    expect(decidingLineOfPacked(google.packedRules('HeedBot') as string, 'https://example.com/robots.txt')).toBe(-2);
+  });
+
+  it('gives lines beyond 65,535 (a line takes two 16-bit units)', () => {
+    const robots = parseRobotsTxt('User-agent: *\n' + '#\n'.repeat(70_000) + 'Disallow: /deep\nAllow: /deep/open\n');
+    robots.decidingLine('/', 'HeedBot');
+    robots.decidingLine('/', 'HeedBot');
+    const packed = robots.packedRules('HeedBot') as string;
+    expect(decidingLineOfPacked(packed, 'https://example.com/deep/x')).toBe(-70_002);
+    expect(decidingLineOfPacked(packed, 'https://example.com/deep/open')).toBe(70_003);
+  });
+
+  it('keeps a rule set with a `*` segment longer than 16 characters unpacked', () => {
+    const robots = parseRobotsTxt('User-agent: *\nDisallow: /a*0123456789abcdefg*z\n');
+    robots.decidingLine('/', 'HeedBot');
+    expect(robots.decidingLine('/a-0123456789abcdefg-z', 'HeedBot')).toBe(-2);
+    expect(robots.packedRules('HeedBot')).toBeUndefined();
+  });
+
+  it('refuses a string that is not a packed rule set, saying what to pass', () => {
+    for (const foreign of [
+      '',
+      'User-agent: *',
+      'Disallow: /',
+      '\u5201',
+      '\u5201\u0000\u0005',
+      undefined as unknown as string,
+      42 as unknown as string,
+    ]) {
+      expect(() => decidingLineOfPacked(foreign, 'https://example.com/')).toThrow(InvalidOptionsError);
+      expect(() => decidingLineOfPacked(foreign, 'https://example.com/')).toThrow(/robots\.packedRules\(productToken\)/);
+    }
+    expect(() => decidingLineOfPacked('', '/')).toThrow(HeedError);
+  });
+
+  it('never throws on odd URLs', () => {
+    const robots = parseRobotsTxt(SMALL);
+    robots.decidingLine('/', 'HeedBot');
+    robots.decidingLine('/', 'HeedBot');
+    const packed = robots.packedRules('HeedBot') as string;
+    for (const url of ['', '\u0000', 'not a url', '//x', 'https://[::1', '/\ud800', 'https://example.com/' + 'a*'.repeat(100_000)])
+      expect(decidingLineOfPacked(packed, url)).toBe(robots.decidingLine(url, 'HeedBot'));
   });
 });
 

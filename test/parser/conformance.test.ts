@@ -1,12 +1,13 @@
 /**
  * Google's robotstxt-spec-test conformance suite and the specification's examples, as data
  * (test/conformance/*.jsonl, copied from shared/conformance) and Heed's own cases (heed-cases.jsonl:
- * the RFC 9309 options, URL canonicalisation, byte handling): verdict and deciding line.
+ * the RFC 9309 options, URL canonicalisation, byte handling): verdict and deciding line, also from
+ * the packed form of the compiled rules where they have one.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { parseRobotsTxt, type ParseOptions } from '@heed/parser';
+import { decidingLineOfPacked, parseRobotsTxt, type ParseOptions } from '@heed/parser';
 
 interface ConformanceCase {
   id: string;
@@ -39,6 +40,7 @@ function body(c: ConformanceCase): string | Uint8Array {
 
 describe.each(files)('%s', (file) => {
   const cases = load(file);
+  let packedCases = 0;
   it('has cases', () => expect(cases.length).toBeGreaterThan(0));
   it.each(cases.map((c) => [c.id, c] as const))('%s', (_id, c) => {
     // Heed canonicalises the URL first, as a crawler sends it; where the suite's URL is not in that
@@ -52,6 +54,12 @@ describe.each(files)('%s', (file) => {
     const fresh = parseRobotsTxt(body(c), c.options);
     expect(fresh.decidingLine(url, c.ua), 'first check').toBe(signedLine);
     expect(fresh.decidingLine(url, c.ua), 'compiled').toBe(signedLine);
+    // The manager's warm check, from the one string of the compiled rules.
+    const packed = fresh.packedRules(c.ua);
+    if (packed !== undefined) {
+      packedCases++;
+      expect(decidingLineOfPacked(packed, url), 'packed').toBe(signedLine);
+    }
     // The deciding rule read by its line (a skip report's), before explain() builds the groups.
     const ruleAtLine = robots.ruleAt(robots.decide(url, c.ua).line);
     const verdict = robots.explain(url, c.ua);
@@ -64,4 +72,6 @@ describe.each(files)('%s', (file) => {
     for (let i = 0; i < 100; i++) robots.decide('/', c.ua);
     expect(robots.decide(url, c.ua)).toEqual({ allowed: verdict.allowed, reason: verdict.reason, line: verdict.line });
   });
+  // Run after the cases (vitest runs a file's tests in order): most of them have small rule sets.
+  it('checked most cases from the packed form too', () => expect(packedCases).toBeGreaterThan(cases.length / 2));
 });

@@ -14,7 +14,7 @@
  * This file is the whole public API (the "Exports" section of docs/reference.md lists the same names); there is no
  * other entry point.
  */
-export { parseRobotsTxt, RobotsTxt, type ParseOptions } from './robots-txt.js';
+export { parseRobotsTxt, RobotsTxt, decidingLineOfPacked, type ParseOptions } from './robots-txt.js';
 export { productToken, type ProductTokens } from './user-agent.js';
 export type { RuleVerdict, RuleDetail, Explanation, RuleReason, Group, Rule, AgentLine, OtherDirective } from './types.js';
 export { UsageVerdict } from './usage/verdict.js';

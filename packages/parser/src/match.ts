@@ -14,6 +14,10 @@
  * compiled for a user-agent on its first check (compile.ts): a parsed file nobody asks about costs
  * its directive table only.
  *
+ * Most files' rule sets are small enough to be scanned whole; those are kept as one packed string
+ * (match/packed.ts) instead of typed arrays, their segments and the table's text, and matched by
+ * the functions of that module: a warm check then reads the matcher and one string.
+ *
  * Rule sets with many `*` rules, hostile files above all, are matched by group: rules that share
  * their prefix, tail and sketch form one group (match/sketch-groups.ts), groups are split by the
  * byte classes they need, and within one check of a long path the searches for each segment are
@@ -40,6 +44,17 @@ import {
   TAIL_START,
 } from './match/layout.js';
 import { PathClasses, byteClasses } from './match/byte-classes.js';
+import {
+  packRules,
+  packedAllowsAt,
+  packedBytes,
+  packedDecidingLine,
+  packedLineAt,
+  packedMatches,
+  packedPriorityAt,
+  packedSize,
+  packedWinner,
+} from './match/packed.js';
 import { SharedSegments, type SegmentScratch } from './match/segments.js';
 import { byPrecedence, decodedView, shapesOf, type Shape } from './match/shape.js';
 import { groupBySketch, partitionByMask, type SketchGroups } from './match/sketch-groups.js';
@@ -55,9 +70,20 @@ const SHARED_SEGMENTS_PATH = 256;
 
 /** The candidate lists of a matcher whose rules are scanned whole. */
 const NO_PARTS: readonly CandidateIndex[] = Object.freeze([]);
+/** The layout and bytes after `/` of a packed matcher: its string holds them. */
+const NO_SPANS = new Int32Array(0);
+const NO_SECONDS = new Uint8Array(0);
 
 /** A compiled rule set for one user-agent: answers "which rule wins for this path?". */
 export class RuleMatcher {
+  /**
+   * The whole rule set as one string (match/packed.ts), when it is small enough to be scanned whole
+   * and its `*` segments are short; every other field is then empty, and every answer is read from
+   * this string alone.
+   */
+  readonly packed: string | undefined;
+  /** The text the rules' positions point into, shared with the table unless decoded ('' when packed). */
+  private readonly text: string;
   /** Per rule position (precedence order), {@link SPAN} numbers: line, prefix, tail, end, flags. */
   private readonly spans: Int32Array;
   /**
@@ -89,10 +115,7 @@ export class RuleMatcher {
   /** The one buffer {@link spans}, {@link seconds} and the candidate list are views of, without `shared`. */
   private readonly block: ArrayBuffer | undefined;
 
-  private constructor(
-    private readonly text: string,
-    rules: readonly Shape[],
-  ) {
+  private constructor(text: string, rules: readonly Shape[], reading: number) {
     const count = rules.length;
     let wildcards = 0;
     for (const rule of rules) if (rule.firstStar !== -1) wildcards++;
@@ -102,10 +125,29 @@ export class RuleMatcher {
     // bytes after `/` and the candidate list are views of one buffer (see {@link MatcherBlock}).
     const scannedWhole = small && count <= SMALL_SET;
     const block = small ? new MatcherBlock(count, !scannedWhole) : undefined;
-    this.spans = block?.spans ?? new Int32Array(count * SPAN);
-    this.seconds = block?.seconds ?? new Uint8Array(count);
+    const spans = block?.spans ?? new Int32Array(count * SPAN);
+    const seconds = block?.seconds ?? new Uint8Array(count);
+    rules.forEach((rule, i) => layOut(text, spans, seconds, i, rule));
+    this.packed = scannedWhole ? packRules(text, spans, seconds, reading) : undefined;
+    if (this.packed !== undefined) {
+      // The block was the packing's scratch: it is let go with the table's text.
+      this.text = '';
+      this.spans = NO_SPANS;
+      this.seconds = NO_SECONDS;
+      this.block = undefined;
+      this.segments = NO_SEGMENTS;
+      this.shared = undefined;
+      this.groups = undefined;
+      this.masks = undefined;
+      this.pathClasses = undefined;
+      this.parts = NO_PARTS;
+      this.partMasks = undefined;
+      return;
+    }
+    this.text = text;
+    this.spans = spans;
+    this.seconds = seconds;
     this.block = block?.buffer;
-    rules.forEach((rule, i) => this.addRule(i, rule));
     if (block !== undefined) {
       // What only the shared search reads is not made either.
       this.shared = undefined;
@@ -141,13 +183,15 @@ export class RuleMatcher {
    * the RFC 9309 reading to the patterns (the caller decodes the path the same way). `order`:
    * `'precedence'` sorts the rules by Google's precedence (longest first, `allow` wins ties);
    * `'listed'` keeps them as given, so the first listed rule that matches decides (TDMRep's
-   * locations, pattern.ts).
+   * locations, pattern.ts). `reading`: the file's reading flags (robots-txt.ts), kept in the packed
+   * form for a caller that matches URLs against it alone.
    */
   static fromTable(
     table: DirectiveTable,
     rowIndices: readonly number[],
     decodeUnreservedEscapes: boolean,
     order: 'precedence' | 'listed' = 'precedence',
+    reading = 0,
   ): RuleMatcher {
     const source = decodeUnreservedEscapes ? decodedView(table, rowIndices) : { text: table.text, rows: table.rows, indices: rowIndices };
     const drafts = shapesOf(source.text, source.rows, source.indices);
@@ -161,7 +205,7 @@ export class RuleMatcher {
       seen.add(key);
       rules.push(shape);
     }
-    return new RuleMatcher(source.text, rules);
+    return new RuleMatcher(source.text, rules, reading);
   }
 
   /**
@@ -170,6 +214,7 @@ export class RuleMatcher {
    */
   heldBytes(tableText: string): number {
     let bytes = OBJECT + 12 * SLOT + (this.pathClasses === undefined ? 0 : OBJECT); // the matcher and its path classes
+    if (this.packed !== undefined) return bytes + packedBytes(this.packed);
     bytes +=
       this.block === undefined
         ? typedArrayBytes(this.spans) + typedArrayBytes(this.seconds)
@@ -187,7 +232,7 @@ export class RuleMatcher {
 
   /** Number of distinct compiled rules. */
   get size(): number {
-    return this.seconds.length;
+    return this.packed === undefined ? this.seconds.length : packedSize(this.packed);
   }
 
   /** The line of the rule that decides for `path`, with its verdict; undefined when none matches. */
@@ -227,6 +272,7 @@ export class RuleMatcher {
 
   /** Whether the rule at position `i` allows: an `allow`, or a matching empty `disallow` (Google's `disallow()` needs > 0). */
   allowsAt(i: number): boolean {
+    if (this.packed !== undefined) return packedAllowsAt(this.packed, i);
     return ((this.spans[i * SPAN + FLAGS] as number) & ALLOWS) !== 0;
   }
 
@@ -235,6 +281,7 @@ export class RuleMatcher {
    * The verdict in one number, read from the rule's span alone.
    */
   decidingLine(path: string): number {
+    if (this.packed !== undefined) return packedDecidingLine(this.packed, path);
     const winner = this.winner(path);
     if (winner === -1) return 0;
     return this.allowsAt(winner) ? this.lineAt(winner) : -this.lineAt(winner);
@@ -242,11 +289,13 @@ export class RuleMatcher {
 
   /** The 1-based line of the rule at position `i`. */
   lineAt(i: number): number {
+    if (this.packed !== undefined) return packedLineAt(this.packed, i);
     return this.spans[i * SPAN + LINE] as number;
   }
 
   /** Google's priority of the rule at position `i`: the pattern's length (the alternative's, plus its `$`). */
   private priorityAt(i: number): number {
+    if (this.packed !== undefined) return packedPriorityAt(this.packed, i);
     const at = i * SPAN;
     const start = this.spans[at + START] as number;
     const flags = this.spans[at + FLAGS] as number;
@@ -255,6 +304,7 @@ export class RuleMatcher {
   }
 
   private winner(path: string): number {
+    if (this.packed !== undefined) return packedWinner(this.packed, path);
     const second = path.charCodeAt(1);
     const code = second < ASCII ? second : 0;
     if (this.shared === undefined) {
@@ -378,6 +428,7 @@ export class RuleMatcher {
 
   /** Google's `RobotsMatchStrategy::Matches` for the rule at position `i`, one rule on its own. */
   private matches(i: number, path: string): boolean {
+    if (this.packed !== undefined) return packedMatches(this.packed, i, path);
     const limit = this.literalLimit(i, path);
     if (limit === -1) return false;
     const at = i * SPAN;
@@ -426,29 +477,6 @@ export class RuleMatcher {
     return limit;
   }
 
-  private addRule(i: number, rule: Shape): void {
-    const { start, end, anchored, firstStar } = rule;
-    const at = i * SPAN;
-    const spans = this.spans;
-    spans[at + LINE] = rule.line;
-    spans[at + START] = start;
-    spans[at + END] = end;
-    const allows = rule.allow || rule.priority === 0 ? ALLOWS : 0;
-    const dollar = !rule.alternative && rule.priority > end - start ? DOLLAR : 0;
-    const flags = allows | dollar | (rule.alternative ? ALTERNATIVE : 0) | (anchored ? ANCHORED : 0);
-    const prefixEnd = firstStar === -1 ? end : firstStar;
-    spans[at + PREFIX_END] = prefixEnd;
-    this.seconds[i] = prefixEnd - start < 2 ? 0 : this.text.charCodeAt(start + 1) < ASCII ? this.text.charCodeAt(start + 1) : NO_PATH;
-    if (firstStar === -1) {
-      spans[at + TAIL_START] = end;
-      spans[at + FLAGS] = flags;
-      return;
-    }
-    // Anchored: the piece after the last `*` must end the path (it is never empty: `*$` unanchors).
-    spans[at + TAIL_START] = anchored ? this.text.lastIndexOf('*', end - 1) + 1 : end;
-    spans[at + FLAGS] = flags | STAR;
-  }
-
   /**
    * The literal segments of the `*` rules between their prefix and their tail, each rule's ended by
    * an empty string; each rule's flags get where its segments start.
@@ -469,6 +497,29 @@ export class RuleMatcher {
     }
     return segments ?? NO_SEGMENTS;
   }
+}
+
+/** Lays the rule at position `i` out in `spans` ({@link SPAN} numbers) and `seconds` (the byte after `/` it needs). */
+function layOut(text: string, spans: Int32Array, seconds: Uint8Array, i: number, rule: Shape): void {
+  const { start, end, anchored, firstStar } = rule;
+  const at = i * SPAN;
+  spans[at + LINE] = rule.line;
+  spans[at + START] = start;
+  spans[at + END] = end;
+  const allows = rule.allow || rule.priority === 0 ? ALLOWS : 0;
+  const dollar = !rule.alternative && rule.priority > end - start ? DOLLAR : 0;
+  const flags = allows | dollar | (rule.alternative ? ALTERNATIVE : 0) | (anchored ? ANCHORED : 0);
+  const prefixEnd = firstStar === -1 ? end : firstStar;
+  spans[at + PREFIX_END] = prefixEnd;
+  seconds[i] = prefixEnd - start < 2 ? 0 : text.charCodeAt(start + 1) < ASCII ? text.charCodeAt(start + 1) : NO_PATH;
+  if (firstStar === -1) {
+    spans[at + TAIL_START] = end;
+    spans[at + FLAGS] = flags;
+    return;
+  }
+  // Anchored: the piece after the last `*` must end the path (it is never empty: `*$` unanchors).
+  spans[at + TAIL_START] = anchored ? text.lastIndexOf('*', end - 1) + 1 : end;
+  spans[at + FLAGS] = flags | STAR;
 }
 
 /**

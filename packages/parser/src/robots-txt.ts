@@ -13,6 +13,8 @@ import type { ProductTokens } from './user-agent.js';
 import { canonicalPath } from './url.js';
 import { UsageRules } from './usage/rules.js';
 import { RuleMatcher } from './match.js';
+import { isPacked, packedDecidingLine, packedReading } from './match/packed.js';
+import { InvalidOptionsError } from './errors.js';
 import { FIRST_CHECK_MAX_RULES, firstCheck } from './match/first-check.js';
 import type { UsageVerdict } from './usage/verdict.js';
 
@@ -206,6 +208,19 @@ export class RobotsTxt {
   }
 
   /**
+   * The compiled rules of `productToken` (a token or a list, as for {@link isAllowed}) as one
+   * string, for a caller that keeps many files and answers a warm check from that string alone with
+   * {@link decidingLineOfPacked} (two memory loads, where the parsed file takes about ten).
+   * `undefined` until the rules are compiled, which the agent's second check does (its first walks
+   * them), and for rule sets too large or with too long `*` segments to be packed: ask
+   * {@link decidingLine} then. It compiles nothing itself, and it is the very string the compiled
+   * rules are matched with: no copy is made per call.
+   */
+  packedRules(productToken: ProductTokens): string | undefined {
+    return this.compiledSoFar(productToken)?.matcher?.packed;
+  }
+
+  /**
    * The verdict for `url` with the rule, line and groups that decided it. For a file with
    * `Content-Usage` or `Content-Signal` lines it carries the usage verdict too (`usage`, worked out
    * when first read); for other files that costs nothing.
@@ -339,7 +354,7 @@ export class RobotsTxt {
   private matcherOf(compiled: CompiledAgent): RuleMatcher {
     if (compiled.matcher !== undefined) return compiled.matcher;
     const rows = compiled.ruleRows ?? [];
-    const matcher = RuleMatcher.fromTable(this.table, rows, compiled.decodeUnreservedEscapes);
+    const matcher = RuleMatcher.fromTable(this.table, rows, compiled.decodeUnreservedEscapes, 'precedence', this.flags);
     compiled.matcher = matcher;
     // The rows are let go once compiled: the matcher's bytes are counted in their place.
     compiled.ruleRows = undefined;
@@ -348,8 +363,18 @@ export class RobotsTxt {
   }
 
   private pathOf(url: string): string {
-    const path = canonicalPath(typeof url === 'string' ? url : String(url));
-    return this.flags & DECODE_ESCAPES ? decodeUnreserved(path) : path;
+    return pathRead(url, this.flags);
+  }
+
+  /** The agent already compiled for `productToken`, found as {@link compiled} finds it, or `undefined`: nothing is built. */
+  private compiledSoFar(productToken: ProductTokens): CompiledAgent | undefined {
+    if (productToken === this.lastToken && this.lastAgent !== undefined) return this.lastAgent;
+    const key = tokenList(productToken)
+      .map((token) => token.toLowerCase())
+      .join('\n');
+    const lastKey = this.lastKey ?? (typeof this.lastToken === 'string' ? this.lastToken.toLowerCase() : undefined);
+    if (key === lastKey && this.lastAgent !== undefined) return this.lastAgent;
+    return this.agents?.get(key);
   }
 
   private compiled(productToken: ProductTokens): CompiledAgent {
@@ -473,8 +498,39 @@ function ruleAtLine(groups: readonly Group[], line: number): Rule | undefined {
   return undefined;
 }
 
+/** Reading flags of a file (the RFC 9309 options), kept with its packed rules (match/packed.ts). */
 const DECODE_ESCAPES = 1;
 const ROBOTS_TXT_ALLOWED = 2;
+
+/** The path of `url` as a file read with `flags` matches it: canonical, its unreserved escapes decoded with DECODE_ESCAPES. */
+function pathRead(url: string, flags: number): string {
+  const path = canonicalPath(typeof url === 'string' ? url : String(url));
+  return flags & DECODE_ESCAPES ? decodeUnreserved(path) : path;
+}
+
+/**
+ * {@link RobotsTxt#decidingLine} from the string {@link RobotsTxt#packedRules} gave: the line of
+ * the rule that decides for `url`, negated when that rule disallows, 0 when no rule decides (the
+ * URL is allowed). It equals `robots.decidingLine(url, productToken)` of the file and token the
+ * string came from, always: the URL is read as that file reads it (its canonical path, unreserved
+ * escapes decoded and `/robots.txt` always allowed when the file was parsed with those options).
+ * Any URL string is accepted, as by the file's checks. Throws {@link InvalidOptionsError} when
+ * `packed` is not a packed rule set of this version of `@heed/parser`.
+ */
+export function decidingLineOfPacked(packed: string, url: string): number {
+  if (!isPacked(packed))
+    throw new InvalidOptionsError(
+      'packed',
+      'expected the string robots.packedRules(productToken) returned (from this version of @heed/parser), not ' +
+        (typeof packed === 'string' ? 'another string' : typeof packed) +
+        '; keep that string as returned, or check with robots.decidingLine(url, productToken)',
+      'decidingLineOfPacked()',
+    );
+  const flags = packedReading(packed);
+  const path = pathRead(url, flags);
+  if (flags & ROBOTS_TXT_ALLOWED && path === '/robots.txt') return 0;
+  return packedDecidingLine(packed, path);
+}
 
 /**
  * Parses a robots.txt body. A `Uint8Array` is read as the exact bytes it holds; a string is UTF-8
