@@ -151,11 +151,24 @@ describe('packedRules and decidingLineOfPacked', () => {
     expect(decidingLineOfPacked(packed, 'https://example.com/deep/open')).toBe(70_003);
   });
 
-  it('keeps a rule set with a `*` segment longer than 16 characters unpacked', () => {
+  it('finds a `*` segment right after a false start on its first character', () => {
+    const robots = parseRobotsTxt('User-agent: *\nDisallow: /*ab\nDisallow: /x*??q$\n');
+    robots.decidingLine('/', 'HeedBot');
+    robots.decidingLine('/', 'HeedBot');
+    const packed = robots.packedRules('HeedBot') as string;
+    expect(decidingLineOfPacked(packed, '/aab')).toBe(-2);
+    expect(decidingLineOfPacked(packed, '/x-???q')).toBe(-3);
+    expect(decidingLineOfPacked(packed, '/x-?q')).toBe(0);
+  });
+
+  it('packs a rule set with a `*` segment longer than 16 characters, and finds it in a path', () => {
     const robots = parseRobotsTxt('User-agent: *\nDisallow: /a*0123456789abcdefg*z\n');
     robots.decidingLine('/', 'HeedBot');
     expect(robots.decidingLine('/a-0123456789abcdefg-z', 'HeedBot')).toBe(-2);
-    expect(robots.packedRules('HeedBot')).toBeUndefined();
+    const packed = robots.packedRules('HeedBot') as string;
+    expect(decidingLineOfPacked(packed, '/a-0123456789abcdefg-z')).toBe(-2);
+    expect(decidingLineOfPacked(packed, '/a-0123456789abcdef-g-z')).toBe(0);
+    expect(decidingLineOfPacked(packed, '/a-0123456789abcdefg')).toBe(0);
   });
 
   it('refuses a string that is not a packed rule set, saying what to pass', () => {
@@ -163,8 +176,8 @@ describe('packedRules and decidingLineOfPacked', () => {
       '',
       'User-agent: *',
       'Disallow: /',
-      '\u5201',
-      '\u5201\u0000\u0005',
+      '\u5203',
+      '\u5203\u0000\u0005\u0000',
       undefined as unknown as string,
       42 as unknown as string,
     ]) {

@@ -13,18 +13,22 @@
  * over 20,500 cached files 1.96 → 1.76 µs, and 1.54–1.59 µs from the kept string alone (41 files,
  * where everything is in cache: ~325 ns either way).
  *
- * Which sets are packed: those the matcher scans whole (at most `SMALL_SET` rules and no shared
- * segment search), whose `*` segments between prefix and tail are each at most
- * {@link MAX_PACKED_SEGMENT} characters (searched here by hand, left to right, which costs what
- * `indexOf` does for such short needles; longer ones keep the block and `indexOf`), and whose
- * string fits 16-bit offsets.
+ * Which sets are packed: those of at most 128 rules without the shared segment search (match.ts),
+ * whose string fits 16-bit offsets. They are scanned whole, in precedence order. `*` segments
+ * between prefix and tail of up to {@link HAND_SEARCHED_SEGMENT} characters are searched here by
+ * hand, left to right; longer ones by `indexOf`.
  *
  * Layout (one UTF-16 code unit per entry):
  *
- *   [0] {@link PACKED_MAGIC}  [1] the reading flags of the file  [2] rule count
+ *   [0] {@link PACKED_MAGIC}  [1] the reading flags of the file  [2] rule count  [3] where the
+ *   lists by byte after `/` are (0: none)
+ *   then per rule, in precedence order, the byte after `/` it needs (side by side, so that a check
+ *   skips the rules a path cannot match reading a few cache lines, not every rule's record)
  *   then per rule, in precedence order, {@link RULE} units: line (high, low 16 bits), start, prefix
  *   end, tail start, end (positions of the pattern in this string's text area), flags
- *   (match/layout.ts), the byte after `/` the rule needs
+ *   (match/layout.ts)
+ *   then, for a set of more than {@link SCANNED_WHOLE} rules, the lists by byte after `/`
+ *   ({@link listsBySecond})
  *   then the text area: the patterns' text, each pattern's once.
  *
  * The matching semantics are RuleMatcher's (match.ts) for one rule on its own: the prefix must
@@ -32,23 +36,40 @@
  * greedily leftmost, which is exact for this language.
  */
 import { STRING } from './held-bytes.js';
-import { ALLOWS, ALTERNATIVE, ANCHORED, DOLLAR, END, FLAGS, LINE, PREFIX_END, SPAN, STAR, START, TAIL_START } from './layout.js';
+import {
+  ALLOWS,
+  ALTERNATIVE,
+  ANCHORED,
+  ASCII,
+  DOLLAR,
+  END,
+  FLAGS,
+  LINE,
+  NO_PATH,
+  PREFIX_END,
+  SPAN,
+  STAR,
+  START,
+  TAIL_START,
+} from './layout.js';
 
 /**
  * The first unit of every packed set: a fixed mark and the layout's version in its low bits, so a
  * foreign string (or one of another layout) is refused rather than misread. Above 0xff, so the
  * string is always a two-byte string, as {@link packedBytes} counts it.
  */
-export const PACKED_MAGIC = 0x5201;
+export const PACKED_MAGIC = 0x5203;
 /** Where the reading flags are: how the URL is read before matching (see robots-txt.ts). */
 const READING = 1;
 /** Where the rule count is. */
 const COUNT = 2;
+/** Where the lists by byte after `/` start (see {@link listsBySecond}); 0 for a set scanned whole. */
+const LISTS = 3;
 /** Units before the first rule. */
-const HEADER = 3;
+const HEADER = 4;
 
-/** Units per rule, and their offsets. */
-const RULE = 8;
+/** Units per rule record, and their offsets. */
+const RULE = 7;
 const LINE_HIGH = 0;
 const LINE_LOW = 1;
 const RULE_START = 2;
@@ -56,23 +77,28 @@ const RULE_PREFIX_END = 3;
 const RULE_TAIL_START = 4;
 const RULE_END = 5;
 const RULE_FLAGS = 6;
-const RULE_SECOND = 7;
 
-/** Longest `*` segment a packed set holds: a hand-written search costs what `indexOf` does up to here. */
-export const MAX_PACKED_SEGMENT = 16;
+/**
+ * Longest `*` segment searched by hand: up to here that costs what `indexOf` does. Longer ones go
+ * to `indexOf`, whose search stays linear in the path for a long needle (a hand-written one would
+ * cost the path's length times the segment's), through a slice of the packed string.
+ */
+const HAND_SEARCHED_SEGMENT = 16;
 /** Positions are single units: the whole string must stay below this length. */
 const MAX_PACKED_LENGTH = 0x10000;
 /** `String.fromCharCode` is given this many units at a time (it takes them as arguments). */
 const CHUNK = 4096;
 
 const STAR_CODE = 0x2a;
+/** Sets up to this many rules are scanned whole, reading each rule's byte after `/`; larger ones get lists by that byte. */
+const SCANNED_WHOLE = 32;
 
 /**
  * The packed string of the rules laid out in `spans` (match/layout.ts, `text` their text) with the
- * bytes after `/` in `seconds`, or `undefined` when they cannot be packed: a `*` segment longer
- * than {@link MAX_PACKED_SEGMENT}, or a string too long for 16-bit positions. `reading`: the
- * file's reading flags (at most 16 bits), kept for whoever matches a URL against the string alone.
- * The caller decides that the set is small enough to be scanned whole.
+ * bytes after `/` in `seconds`, or `undefined` when they cannot be packed: a string too long for
+ * 16-bit positions. `reading`: the file's reading flags (at most 16 bits), kept for whoever matches
+ * a URL against the string alone. The caller decides that the set is small enough to be scanned
+ * whole.
  */
 export function packRules(text: string, spans: Int32Array, seconds: Uint8Array, reading: number): string | undefined {
   const count = seconds.length;
@@ -81,18 +107,19 @@ export function packRules(text: string, spans: Int32Array, seconds: Uint8Array, 
   const longest = new Map<number, number>();
   for (let i = 0; i < count; i++) {
     const at = i * SPAN;
-    if (!segmentsFit(text, spans, at)) return undefined;
     const start = spans[at + START] as number;
     longest.set(start, Math.max(longest.get(start) ?? 0, spans[at + END] as number));
   }
+  const lists = count > SCANNED_WHOLE ? listsBySecond(seconds) : undefined;
   const copiedAt = new Map<number, number>();
-  let length = HEADER + count * RULE;
+  let length = HEADER + count * (1 + RULE) + (lists?.length ?? 0);
   for (const [start, end] of longest) {
     copiedAt.set(start, length);
     length += end - start;
   }
   if (length >= MAX_PACKED_LENGTH) return undefined;
-  const units: number[] = [PACKED_MAGIC, reading, count];
+  const units: number[] = [PACKED_MAGIC, reading, count, 0];
+  for (let i = 0; i < count; i++) units.push(seconds[i] as number);
   for (let i = 0; i < count; i++) {
     const at = i * SPAN;
     const line = spans[at + LINE] as number;
@@ -106,24 +133,55 @@ export function packRules(text: string, spans: Int32Array, seconds: Uint8Array, 
       (spans[at + TAIL_START] as number) + moved,
       (spans[at + END] as number) + moved,
       spans[at + FLAGS] as number,
-      seconds[i] as number,
     );
+  }
+  if (lists !== undefined) {
+    units[LISTS] = units.length;
+    units.push(...lists);
   }
   for (const [start, end] of longest) for (let k = start; k < end; k++) units.push(text.charCodeAt(k));
   return stringOf(units);
 }
 
-/** Whether every `*` segment of the rule at `at` in `spans` is short enough to be searched by hand. */
-function segmentsFit(text: string, spans: Int32Array, at: number): boolean {
-  const flags = spans[at + FLAGS] as number;
-  if ((flags & STAR) === 0) return true;
-  const to = flags & ANCHORED ? (spans[at + TAIL_START] as number) - 1 : (spans[at + END] as number);
-  let run = 0;
-  for (let k = (spans[at + PREFIX_END] as number) + 1; k < to; k++) {
-    run = text.charCodeAt(k) === STAR_CODE ? 0 : run + 1;
-    if (run > MAX_PACKED_SEGMENT) return false;
+/**
+ * For each ASCII byte after `/`, the positions of the rules a path with that byte can match (those
+ * that need it and those that need none), in precedence order: {@link ASCII} pairs of bounds into
+ * the lists, then the lists. The lists of a set of more than {@link SCANNED_WHOLE} rules, so that a
+ * check visits a few rules rather than all; `undefined` when they would hold more than about twice
+ * the rules (many rules that need no byte, under many distinct bytes), and the set is scanned whole.
+ */
+function listsBySecond(seconds: Uint8Array): number[] | undefined {
+  const any: number[] = [];
+  const bySecond = new Map<number, number[]>();
+  for (let i = 0; i < seconds.length; i++) {
+    const second = seconds[i] as number;
+    if (second === 0) {
+      any.push(i);
+      for (const list of bySecond.values()) list.push(i);
+      continue;
+    }
+    if (second === NO_PATH) continue;
+    let list = bySecond.get(second);
+    if (list === undefined) bySecond.set(second, (list = [...any]));
+    list.push(i);
   }
-  return true;
+  let size = any.length;
+  for (const list of bySecond.values()) size += list.length;
+  if (size > 2 * seconds.length + ASCII) return undefined;
+  const bounds: number[] = [];
+  const lists: number[] = [...any];
+  for (let code = 0; code < ASCII; code++) {
+    const list = bySecond.get(code);
+    if (list === undefined) {
+      // The shared list of the rules that need no byte.
+      bounds.push(0, any.length);
+      continue;
+    }
+    bounds.push(lists.length);
+    lists.push(...list);
+    bounds.push(lists.length);
+  }
+  return [...bounds, ...lists];
 }
 
 /** One flat string of `units` (never a rope, whose reads would go through one more object). */
@@ -139,7 +197,7 @@ export function isPacked(value: unknown): value is string {
     typeof value === 'string' &&
     value.length >= HEADER &&
     value.charCodeAt(0) === PACKED_MAGIC &&
-    value.length >= HEADER + value.charCodeAt(COUNT) * RULE
+    value.length >= HEADER + value.charCodeAt(COUNT) * (1 + RULE)
   );
 }
 
@@ -158,20 +216,25 @@ export function packedBytes(packed: string): number {
   return STRING + 2 * packed.length;
 }
 
+/** Where the record of the rule at position `i` starts. */
+function recordAt(packed: string, i: number): number {
+  return HEADER + packed.charCodeAt(COUNT) + i * RULE;
+}
+
 /** The 1-based line of the rule at position `i`. */
 export function packedLineAt(packed: string, i: number): number {
-  const at = HEADER + i * RULE;
+  const at = recordAt(packed, i);
   return packed.charCodeAt(at + LINE_HIGH) * 0x10000 + packed.charCodeAt(at + LINE_LOW);
 }
 
 /** Whether the rule at position `i` allows (see `ALLOWS`). */
 export function packedAllowsAt(packed: string, i: number): boolean {
-  return (packed.charCodeAt(HEADER + i * RULE + RULE_FLAGS) & ALLOWS) !== 0;
+  return (packed.charCodeAt(recordAt(packed, i) + RULE_FLAGS) & ALLOWS) !== 0;
 }
 
 /** Google's priority of the rule at position `i`: the pattern's length (the alternative's, plus its `$`). */
 export function packedPriorityAt(packed: string, i: number): number {
-  const at = HEADER + i * RULE;
+  const at = recordAt(packed, i);
   const flags = packed.charCodeAt(at + RULE_FLAGS);
   return packed.charCodeAt(at + RULE_END) - packed.charCodeAt(at + RULE_START) + (flags & (ALTERNATIVE | DOLLAR) ? 1 : 0);
 }
@@ -180,11 +243,24 @@ export function packedPriorityAt(packed: string, i: number): number {
 export function packedWinner(packed: string, path: string): number {
   const count = packed.charCodeAt(COUNT);
   const second = path.charCodeAt(1);
-  for (let i = 0, at = HEADER; i < count; i++, at += RULE) {
+  const records = HEADER + count;
+  const lists = packed.charCodeAt(LISTS);
+  if (lists !== 0) {
+    // A byte after `/` that is not ASCII (or none) can only match the rules that need none.
+    const code = second < ASCII ? second : 0;
+    const first = lists + 2 * ASCII;
+    const to = first + packed.charCodeAt(lists + 2 * code + 1);
+    for (let k = first + packed.charCodeAt(lists + 2 * code); k < to; k++) {
+      const i = packed.charCodeAt(k);
+      if (matchesAt(packed, records + i * RULE, path)) return i;
+    }
+    return -1;
+  }
+  for (let i = 0; i < count; i++) {
     // A rule that needs a byte after `/` (NO_PATH: no path can match it) the path does not have.
-    const expected = packed.charCodeAt(at + RULE_SECOND);
+    const expected = packed.charCodeAt(HEADER + i);
     if (expected !== 0 && expected !== second) continue;
-    if (matchesAt(packed, at, path)) return i;
+    if (matchesAt(packed, records + i * RULE, path)) return i;
   }
   return -1;
 }
@@ -199,7 +275,7 @@ export function packedDecidingLine(packed: string, path: string): number {
 
 /** Whether the rule at position `i` matches `path`, on its own. */
 export function packedMatches(packed: string, i: number, path: string): boolean {
-  return matchesAt(packed, HEADER + i * RULE, path);
+  return matchesAt(packed, recordAt(packed, i), path);
 }
 
 /** Google's `RobotsMatchStrategy::Matches` for the rule whose units start at `at`. */
@@ -232,7 +308,10 @@ function matchesAt(packed: string, at: number, path: string): boolean {
     let end = from;
     while (end < to && packed.charCodeAt(end) !== STAR_CODE) end++;
     if (end > from) {
-      position = segmentEnd(packed, from, end, path, position, limit);
+      position =
+        end - from <= HAND_SEARCHED_SEGMENT
+          ? segmentEnd(packed, from, end, path, position, limit)
+          : longSegmentEnd(packed.slice(from, end), path, position, limit);
       if (position === -1) return false;
     }
     from = end + 1;
@@ -240,19 +319,30 @@ function matchesAt(packed: string, at: number, path: string): boolean {
   return position <= limit;
 }
 
+/** {@link segmentEnd} of a long segment, by `indexOf`. */
+function longSegmentEnd(segment: string, path: string, position: number, limit: number): number {
+  const found = path.indexOf(segment, position);
+  return found === -1 || found + segment.length > limit ? -1 : found + segment.length;
+}
+
+/** Strings of one character, for `indexOf` (V8 keeps one of each below 256: none is made per search). */
+const ONE_CHAR = Array.from({ length: 256 }, (_, code) => String.fromCharCode(code));
+
 /**
  * Where the leftmost occurrence of `packed[from, to)` in `path` at or after `position` ends, if it
- * ends by `limit`; else -1. A later occurrence would end later still, so none can fit then.
+ * ends by `limit`; else -1. A later occurrence would end later still, so none can fit then. Its
+ * first character is found by `indexOf` (a path is often a hundred characters and a segment such
+ * as `?sessionid=` absent from it: a loop over the path in JavaScript cost several times more), the
+ * rest compared here.
  */
 function segmentEnd(packed: string, from: number, to: number, path: string, position: number, limit: number): number {
   const length = to - from;
   const first = packed.charCodeAt(from);
-  outer: for (let p = position; p + length <= limit; p++) {
-    if (path.charCodeAt(p) !== first) continue;
-    for (let k = 1; k < length; k++) {
-      if (path.charCodeAt(p + k) !== packed.charCodeAt(from + k)) continue outer;
-    }
-    return p + length;
+  const needle = ONE_CHAR[first] ?? String.fromCharCode(first);
+  for (let p = path.indexOf(needle, position); p !== -1 && p + length <= limit; p = path.indexOf(needle, p + 1)) {
+    let k = 1;
+    while (k < length && path.charCodeAt(p + k) === packed.charCodeAt(from + k)) k++;
+    if (k === length) return p + length;
   }
   return -1;
 }
