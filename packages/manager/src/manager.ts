@@ -20,7 +20,16 @@ import { originOf } from './origin.js';
 import { freezeTokens, productTokenProblem, resolveOptions, type ResolvedOptions, type RobotsManagerOptions } from './options.js';
 import type { EffectivePolicy, VerdictReason } from './policy.js';
 import type { RobotsRecord, RobotsRecordStatus } from './record.js';
-import { allowedBy, robotsKind, verdictOf, type LoadedRobots, type RobotsRules } from './loader/robots-file.js';
+import {
+  allowedBy,
+  quickAllows,
+  quickOf,
+  quickVerdict,
+  robotsKind,
+  verdictOf,
+  type LoadedRobots,
+  type RobotsRules,
+} from './loader/robots-file.js';
 import { madeBy, RecentVerdicts } from './recent-verdicts.js';
 import { invalidUrlVerdict, type Verdict } from './verdict.js';
 import { SnapshotKeeper } from './snapshots/keeper.js';
@@ -152,11 +161,17 @@ export class RobotsManager {
       return Promise.reject(error);
     }
     const origin = originOf(url);
-    const entry = origin === undefined ? undefined : this.robots.cached(origin);
-    if (entry === undefined) return this.decideWith(url, token, origin).then(allowedOf);
+    const id = origin === undefined ? -1 : this.robots.cachedId(origin);
+    if (id === -1) return this.decideWith(url, token, origin).then(allowedOf);
     // A warm check answers with one of two settled promises: no verdict is built for a boolean.
-    const allowed = allowedBy(entry, url, token);
-    this.robots.recount(entry);
+    const quick = token === this.options.productToken ? this.robots.quickAt(id) : undefined;
+    let allowed: boolean;
+    if (quick !== undefined) allowed = quickAllows(quick, url);
+    else {
+      const entry = this.robots.entryAt(id);
+      allowed = allowedBy(entry, url, token);
+      this.afterCheck(entry, token);
+    }
     return allowed ? ALLOWED : DISALLOWED;
   }
 
@@ -184,9 +199,9 @@ export class RobotsManager {
     try {
       const token = productToken === undefined ? this.options.productToken : this.tokensOf(productToken);
       const origin = originOf(url);
-      const entry = origin === undefined ? undefined : this.robots.cached(origin);
-      if (entry === undefined) return this.decideWith(url, token, origin, fetch);
-      return Promise.resolve(this.verdictOf(entry, url, token));
+      const id = origin === undefined ? -1 : this.robots.cachedId(origin);
+      if (id === -1) return this.decideWith(url, token, origin, fetch);
+      return Promise.resolve(this.cachedVerdict(id, url, origin as string, token));
     } catch (error) {
       // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
       return Promise.reject(error);
@@ -210,10 +225,10 @@ export class RobotsManager {
     // A URL judged before: its origin is the verdict's, read without parsing the URL again.
     const origin = known === undefined ? originOf(url) : known.origin;
     if (origin === undefined) return invalidUrlVerdict(url, token);
-    const entry = this.robots.cached(origin);
-    if (entry === undefined) return undefined;
-    if (known !== undefined && madeBy(known, entry)) return known;
-    const verdict = this.verdictOf(entry, url, token);
+    const id = this.robots.cachedId(origin);
+    if (id === -1) return undefined;
+    if (known !== undefined && madeBy(known, this.robots.valueAt(id))) return known;
+    const verdict = this.cachedVerdict(id, url, origin, token);
     this.recentVerdicts.remember(url, verdict);
     return verdict;
   }
@@ -233,8 +248,31 @@ export class RobotsManager {
    */
   private verdictOf(entry: LoadedRobots, url: string, token: ProductTokens): Verdict {
     const verdict = verdictOf(entry, url, token);
-    this.robots.recount(entry);
+    this.afterCheck(entry, token);
     return verdict;
+  }
+
+  /**
+   * The verdict of the cached entry `id` (see `OriginFileLoader.cachedId`) for `url` of `origin`.
+   * With the crawler's own token, from the entry's quick form once it has one: the packed rules a
+   * check reads in place of the parsed file, which a broad crawl's warm check would otherwise fetch
+   * piece by piece from memory.
+   */
+  private cachedVerdict(id: number, url: string, origin: string, token: ProductTokens): Verdict {
+    const quick = token === this.options.productToken ? this.robots.quickAt(id) : undefined;
+    if (quick !== undefined) return quickVerdict(this.robots.valueAt(id), quick, url, origin, token);
+    return this.verdictOf(this.robots.entryAt(id), url, token);
+  }
+
+  /**
+   * After a check of a loaded origin: its file counted again if the check made it grow (its rules
+   * compiled), and with the crawler's own token, its quick form kept once there is one.
+   */
+  private afterCheck(entry: LoadedRobots, token: ProductTokens): void {
+    this.robots.recount(entry);
+    if (token !== this.options.productToken) return;
+    const quick = quickOf(entry, token);
+    if (quick !== undefined) this.robots.keepQuick(entry, quick);
   }
 
   /**

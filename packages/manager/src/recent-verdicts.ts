@@ -6,7 +6,7 @@
  * entry, with a new record view, so an older verdict never answers for newer rules.
  */
 import type { ProductTokens } from '@heed/parser';
-import type { LoadedRobots } from './loader/robots-file.js';
+import type { RobotsRules } from './loader/robots-file.js';
 import type { Verdict } from './verdict.js';
 
 /** URLs remembered at most; the whole memory is dropped when it is full (no recency kept per check). */
@@ -34,7 +34,10 @@ export class RecentVerdicts {
   }
 }
 
-/** Whether `entry` made `verdict`: its record view is one per entry, the same view is the same entry, the same rules. */
-export function madeBy(verdict: Verdict, entry: LoadedRobots): boolean {
-  return entry.value.record === verdict.record;
+/**
+ * Whether the entry whose parsed form is `value` made `verdict`: its record view is one per entry,
+ * the same view is the same entry, the same rules.
+ */
+export function madeBy(verdict: Verdict, value: RobotsRules): boolean {
+  return value.record === verdict.record;
 }

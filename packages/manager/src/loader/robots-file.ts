@@ -2,12 +2,13 @@
  * robots.txt as a kind of file the loader fetches (see `loader/origin-file-loader.ts`): its key is
  * the origin, its parsed form the parser's `RobotsTxt`, and the verdicts `decide()` gives.
  */
-import { parseRobotsTxt, type ProductTokens, type RobotsTxt } from '@heed/parser';
+import { decidingLineOfPacked, parseRobotsTxt, type ProductTokens, type RobotsTxt } from '@heed/parser';
 import type { FileKind, LoadedFile } from './origin-file-loader.js';
 import type { ResolvedOptions } from '../options.js';
 import { robotsTxtUrl } from '../origin.js';
 import type { RobotsRecord } from '../record.js';
 import type { SnapshotKeeper } from '../snapshots/keeper.js';
+import type { VerdictReason } from '../policy.js';
 import { ManagerVerdict, whenExplained, type Verdict, type VerdictRecord } from '../verdict.js';
 
 /** An origin's robots.txt as the cache holds it. */
@@ -18,6 +19,8 @@ export interface RobotsRules {
   readonly record: VerdictRecord;
   /** The id of the snapshot the verdicts are made with (`sha256:<hex>` of the body in force). */
   readonly snapshot: string;
+  /** The reason of every verdict of the policy in force (its rules, or the status that decided). */
+  readonly reason: VerdictReason;
 }
 
 export type LoadedRobots = LoadedFile<RobotsRules>;
@@ -44,16 +47,17 @@ export function robotsKind(options: ResolvedOptions, snapshots: SnapshotKeeper, 
       if (!sameBody || previous.record.fetchedAt !== record.fetchedAt || previous.policy.reason !== policy.reason) {
         snapshots.accepted({ origin: key, record, policy, snapshot });
       }
-      if (policy.kind !== 'rules') return { value: { robots: undefined, record: view, snapshot }, bytes: 0 };
+      const { reason } = policy;
+      if (policy.kind !== 'rules') return { value: { robots: undefined, record: view, snapshot, reason }, bytes: 0 };
       // A record read back again (another flight, a re-read) need not be parsed twice.
       if (sameBody && previous.value.robots !== undefined) {
-        return { value: { robots: previous.value.robots, record: view, snapshot }, bytes: previous.valueBytes };
+        return { value: { robots: previous.value.robots, record: view, snapshot, reason }, bytes: previous.valueBytes };
       }
       const robots = parseRobotsTxt(Buffer.from(policy.body, 'base64'), options.parseOptions);
       // Counted for what it holds now, its table; checks count it again as they make it grow, and
       // so does explaining one of its verdicts.
       whenExplained.set(robots, recount);
-      return { value: { robots, record: view, snapshot }, bytes: robots.heldBytes };
+      return { value: { robots, record: view, snapshot, reason }, bytes: robots.heldBytes };
     },
     heldBytes: (value) => value.robots?.heldBytes ?? 0,
     unreachableWarning: (origin, record) =>
@@ -85,6 +89,40 @@ export function verdictOf(entry: LoadedRobots, url: string, token: ProductTokens
   }
   const line = value.robots.decidingLine(url, token);
   return new ManagerVerdict(line >= 0, policy.reason, Math.abs(line), url, entry.key, token, value.record, value.snapshot, value.robots);
+}
+
+/** The quick form of an origin whose policy allows every URL, and of one whose policy allows none. */
+const ALLOW_ALL = 'allow-all';
+const DISALLOW_ALL = 'disallow-all';
+
+/**
+ * The quick form of a loaded origin for `token`: one string from which {@link quickVerdict} answers
+ * as {@link verdictOf} would, so a warm check reads that string and nothing of the parsed file. For
+ * a policy that allows or disallows every URL, a constant; for rules, the parser's packed rules of
+ * the token, once its second check has compiled them (undefined before, and for rule sets too large
+ * to pack).
+ */
+export function quickOf(entry: LoadedRobots, token: ProductTokens): string | undefined {
+  const { policy, value } = entry;
+  if (policy.kind !== 'rules' || value.robots === undefined) return policy.kind === 'allow-all' ? ALLOW_ALL : DISALLOW_ALL;
+  return value.robots.packedRules(token);
+}
+
+/**
+ * {@link verdictOf} answered from the quick form of the origin's entry and its parsed form `value`:
+ * the entry itself is not read. `origin` is the origin of `url`, its entry's key.
+ */
+export function quickVerdict(value: RobotsRules, quick: string, url: string, origin: string, token: ProductTokens): Verdict {
+  const whole = quick === ALLOW_ALL || quick === DISALLOW_ALL;
+  const line = whole ? 0 : decidingLineOfPacked(quick, url);
+  const allowed = whole ? quick === ALLOW_ALL : line >= 0;
+  return new ManagerVerdict(allowed, value.reason, Math.abs(line), url, origin, token, value.record, value.snapshot, value.robots);
+}
+
+/** {@link quickVerdict}'s `allowed`, with no verdict built. */
+export function quickAllows(quick: string, url: string): boolean {
+  if (quick === ALLOW_ALL || quick === DISALLOW_ALL) return quick === ALLOW_ALL;
+  return decidingLineOfPacked(quick, url) >= 0;
 }
 
 /** Whether a loaded origin allows `url`: `verdictOf(...).allowed`, with no verdict built. */
