@@ -82,6 +82,9 @@ describe('a warm check from the quick form', () => {
     const verdict = await manager.decide('https://a.example/private/x');
     expect(await manager.isAllowed('https://a.example/private/press')).toBe(true);
     expect(await manager.isAllowed('https://a.example/p?session=1')).toBe(false);
+    // The crawler's token named as the Crawlee plugin names it, alone or as a list, is its own.
+    expect((await manager.decide('https://a.example/private/y', TOKEN)).allowed).toBe(false);
+    expect(manager.decideCached('https://a.example/private/z', [TOKEN])?.allowed).toBe(false);
     expect(checks).not.toHaveBeenCalled();
     expect(allows).not.toHaveBeenCalled();
     expect(verdict).toMatchObject({ allowed: false, line: 2, reason: 'rules', origin: 'https://a.example' });
@@ -133,6 +136,33 @@ describe('a warm check from the quick form', () => {
       expect((await manager.decide('https://b.example/old/x')).allowed, `check ${k}`).toBe(true);
       expect((await manager.decide('https://b.example/new/x')).allowed, `check ${k}`).toBe(false);
     }
+    await manager.close();
+  });
+
+  it('never answers from an entry past its expiry: one due within the time a hit reuses is read again', async () => {
+    const reads = new Map<string, number>();
+    const manager = new RobotsManager({
+      userAgent: UA,
+      log: quiet,
+      store: {
+        get: async (o) => {
+          reads.set(o, (reads.get(o) ?? 0) + 1);
+          const now = Date.now();
+          const record = decideRecord(o, okFetchOutcome(o, Buffer.from('User-agent: *\nDisallow: /x\n'), now), undefined, now);
+          return o.includes('soon') ? { ...record, expiresAt: now + 100 } : record;
+        },
+        set: async () => {},
+        delete: async () => {},
+      },
+    });
+    for (let k = 0; k < 3; k++) {
+      await manager.decide('https://soon.example/x');
+      await manager.decide('https://later.example/x');
+    }
+    // A hit reuses the time it read for a while, read that far ahead: the entry due in 100 ms is
+    // already past it, so each check goes back to the store; the one due in a day is held.
+    expect(reads.get('https://soon.example')).toBe(3);
+    expect(reads.get('https://later.example')).toBe(1);
     await manager.close();
   });
 });

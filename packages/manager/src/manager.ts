@@ -466,9 +466,17 @@ export class RobotsManager {
     if (productToken === this.lastTokenArgument) return this.lastTokens;
     const problem = productTokenProblem(productToken);
     if (problem !== undefined) throw new InvalidOptionsError('productToken', problem);
-    this.lastTokens = freezeTokens(productToken);
+    // The crawler's own tokens named again are its own: its checks then answer from quick forms.
+    this.lastTokens = sameTokens(productToken, this.options.productToken) ? this.options.productToken : freezeTokens(productToken);
     // A list is kept as given only when frozen: a caller could change its own array later.
     this.lastTokenArgument = typeof productToken === 'string' || Object.isFrozen(productToken) ? productToken : undefined;
     return this.lastTokens;
   }
+}
+
+/** Whether two product tokens (or lists) name the same tokens, in the same order. */
+function sameTokens(a: ProductTokens, b: ProductTokens): boolean {
+  const first = typeof a === 'string' ? [a] : a;
+  const second = typeof b === 'string' ? [b] : b;
+  return first.length === second.length && first.every((token, i) => token === second[i]);
 }
