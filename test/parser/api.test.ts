@@ -176,8 +176,8 @@ describe('packedRules and decidingLineOfPacked', () => {
       '',
       'User-agent: *',
       'Disallow: /',
-      '\u5203',
-      '\u5203\u0000\u0005\u0000',
+      '\u5204',
+      '\u5204\u0000\u0005',
       undefined as unknown as string,
       42 as unknown as string,
     ]) {

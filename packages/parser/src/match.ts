@@ -45,7 +45,9 @@ import {
 } from './match/layout.js';
 import { PathClasses, byteClasses } from './match/byte-classes.js';
 import {
+  MAX_PACKED_RULES,
   packRules,
+  packingScratch,
   packedAllowsAt,
   packedBytes,
   packedDecidingLine,
@@ -67,14 +69,6 @@ const NO_SEGMENTS: readonly string[] = Object.freeze([]);
 
 /** Paths shorter than this search segments with plain `indexOf`: sharing would cost more. */
 const SHARED_SEGMENTS_PATH = 256;
-
-/**
- * Rule sets up to this size are packed (match/packed.ts) and scanned whole, a byte after `/` read
- * per rule: at 128 rules that scan costs a few hundred nanoseconds more than the candidate lists on
- * a file the processor's caches hold, and saves several loads from memory on one they do not (a
- * broad crawl's); 96% of the real-file corpus's rule sets for a crawler's token are packed.
- */
-const MAX_PACKED_RULES = 128;
 
 /** The candidate lists of a matcher whose rules are scanned whole. */
 const NO_PARTS: readonly CandidateIndex[] = Object.freeze([]);
@@ -132,13 +126,16 @@ export class RuleMatcher {
     // buffer costs more than its numbers: without the shared search, the rules' layout, their
     // bytes after `/` and the candidate list are views of one buffer (see {@link MatcherBlock}).
     const scannedWhole = small && count <= SMALL_SET;
-    const block = small ? new MatcherBlock(count, !scannedWhole) : undefined;
-    const spans = block?.spans ?? new Int32Array(count * SPAN);
-    const seconds = block?.seconds ?? new Uint8Array(count);
-    rules.forEach((rule, i) => layOut(text, spans, seconds, i, rule));
-    this.packed = small && count <= MAX_PACKED_RULES ? packRules(text, spans, seconds, reading) : undefined;
-    if (this.packed !== undefined) {
-      // The block was the packing's scratch: it is let go with the table's text.
+    let packed: string | undefined;
+    if (small && count <= MAX_PACKED_RULES) {
+      // Laid out in the packing's scratch: a packed matcher keeps no typed array.
+      const scratch = packingScratch();
+      rules.forEach((rule, i) => layOut(text, scratch.spans, scratch.seconds, i, rule));
+      packed = packRules(text, scratch.spans, scratch.seconds, count, reading);
+    }
+    this.packed = packed;
+    if (packed !== undefined) {
+      // The table's text is let go: the string holds what the rules read of it.
       this.text = '';
       this.spans = NO_SPANS;
       this.seconds = NO_SECONDS;
@@ -152,6 +149,10 @@ export class RuleMatcher {
       this.partMasks = undefined;
       return;
     }
+    const block = small ? new MatcherBlock(count, !scannedWhole) : undefined;
+    const spans = block?.spans ?? new Int32Array(count * SPAN);
+    const seconds = block?.seconds ?? new Uint8Array(count);
+    rules.forEach((rule, i) => layOut(text, spans, seconds, i, rule));
     this.text = text;
     this.spans = spans;
     this.seconds = seconds;

@@ -13,60 +13,41 @@
  * over 20,500 cached files 1.96 → 1.76 µs, and 1.54–1.59 µs from the kept string alone (41 files,
  * where everything is in cache: ~325 ns either way).
  *
- * Which sets are packed: those of at most 128 rules without the shared segment search (match.ts),
- * whose string fits 16-bit offsets. They are scanned whole, in precedence order. `*` segments
+ * Which sets are packed: those of at most {@link MAX_PACKED_RULES} rules without the shared segment
+ * search (match.ts), whose string fits 16-bit offsets. They are scanned whole, in precedence order. `*` segments
  * between prefix and tail of up to {@link HAND_SEARCHED_SEGMENT} characters are searched here by
  * hand, left to right; longer ones by `indexOf`.
  *
  * Layout (one UTF-16 code unit per entry):
  *
- *   [0] {@link PACKED_MAGIC}  [1] the reading flags of the file  [2] rule count  [3] where the
- *   lists by byte after `/` are (0: none)
+ *   [0] {@link PACKED_MAGIC}  [1] the reading flags of the file  [2] rule count
  *   then per rule, in precedence order, the byte after `/` it needs (side by side, so that a check
  *   skips the rules a path cannot match reading a few cache lines, not every rule's record)
  *   then per rule, in precedence order, {@link RULE} units: line (high, low 16 bits), start, prefix
  *   end, tail start, end (positions of the pattern in this string's text area), flags
  *   (match/layout.ts)
- *   then, for a set of more than {@link SCANNED_WHOLE} rules, the lists by byte after `/`
- *   ({@link listsBySecond})
  *   then the text area: the patterns' text, each pattern's once.
  *
  * The matching semantics are RuleMatcher's (match.ts) for one rule on its own: the prefix must
  * start the path, an anchored tail must end it, and the `*` segments between them are found
  * greedily leftmost, which is exact for this language.
  */
+import { unitsToString } from '../bytes.js';
 import { STRING } from './held-bytes.js';
-import {
-  ALLOWS,
-  ALTERNATIVE,
-  ANCHORED,
-  ASCII,
-  DOLLAR,
-  END,
-  FLAGS,
-  LINE,
-  NO_PATH,
-  PREFIX_END,
-  SPAN,
-  STAR,
-  START,
-  TAIL_START,
-} from './layout.js';
+import { ALLOWS, ALTERNATIVE, ANCHORED, DOLLAR, END, FLAGS, LINE, PREFIX_END, SPAN, STAR, START, TAIL_START } from './layout.js';
 
 /**
  * The first unit of every packed set: a fixed mark and the layout's version in its low bits, so a
  * foreign string (or one of another layout) is refused rather than misread. Above 0xff, so the
  * string is always a two-byte string, as {@link packedBytes} counts it.
  */
-export const PACKED_MAGIC = 0x5203;
+export const PACKED_MAGIC = 0x5204;
 /** Where the reading flags are: how the URL is read before matching (see robots-txt.ts). */
 const READING = 1;
 /** Where the rule count is. */
 const COUNT = 2;
-/** Where the lists by byte after `/` start (see {@link listsBySecond}); 0 for a set scanned whole. */
-const LISTS = 3;
 /** Units before the first rule. */
-const HEADER = 4;
+const HEADER = 3;
 
 /** Units per rule record, and their offsets. */
 const RULE = 7;
@@ -86,12 +67,8 @@ const RULE_FLAGS = 6;
 const HAND_SEARCHED_SEGMENT = 16;
 /** Positions are single units: the whole string must stay below this length. */
 const MAX_PACKED_LENGTH = 0x10000;
-/** `String.fromCharCode` is given this many units at a time (it takes them as arguments). */
-const CHUNK = 4096;
 
 const STAR_CODE = 0x2a;
-/** Sets up to this many rules are scanned whole, reading each rule's byte after `/`; larger ones get lists by that byte. */
-const SCANNED_WHOLE = 32;
 
 /**
  * The packed string of the rules laid out in `spans` (match/layout.ts, `text` their text) with the
@@ -100,8 +77,7 @@ const SCANNED_WHOLE = 32;
  * a URL against the string alone. The caller decides that the set is small enough to be scanned
  * whole.
  */
-export function packRules(text: string, spans: Int32Array, seconds: Uint8Array, reading: number): string | undefined {
-  const count = seconds.length;
+export function packRules(text: string, spans: Int32Array, seconds: Uint8Array, count: number, reading: number): string | undefined {
   // Each pattern's text is copied once, as long as its longest use: an `index.html` alternative
   // starts where its rule does and is shorter.
   const longest = new Map<number, number>();
@@ -110,86 +86,53 @@ export function packRules(text: string, spans: Int32Array, seconds: Uint8Array, 
     const start = spans[at + START] as number;
     longest.set(start, Math.max(longest.get(start) ?? 0, spans[at + END] as number));
   }
-  const lists = count > SCANNED_WHOLE ? listsBySecond(seconds) : undefined;
   const copiedAt = new Map<number, number>();
-  let length = HEADER + count * (1 + RULE) + (lists?.length ?? 0);
+  let length = HEADER + count * (1 + RULE);
   for (const [start, end] of longest) {
     copiedAt.set(start, length);
     length += end - start;
   }
   if (length >= MAX_PACKED_LENGTH) return undefined;
-  const units: number[] = [PACKED_MAGIC, reading, count, 0];
-  for (let i = 0; i < count; i++) units.push(seconds[i] as number);
-  for (let i = 0; i < count; i++) {
+  // Written in place, in a buffer kept for it: a compile is on a crawl's path (a file's second
+  // check), often before the engine has optimized this code, and each buffer made costs more
+  // than the writing.
+  const units = SCRATCH_UNITS;
+  units[0] = PACKED_MAGIC;
+  units[READING] = reading;
+  units[COUNT] = count;
+  for (let i = 0; i < count; i++) units[HEADER + i] = seconds[i] as number;
+  let to = HEADER + count;
+  for (let i = 0; i < count; i++, to += RULE) {
     const at = i * SPAN;
     const line = spans[at + LINE] as number;
-    const start = spans[at + START] as number;
-    const moved = (copiedAt.get(start) as number) - start;
-    units.push(
-      line >>> 16,
-      line & 0xffff,
-      start + moved,
-      (spans[at + PREFIX_END] as number) + moved,
-      (spans[at + TAIL_START] as number) + moved,
-      (spans[at + END] as number) + moved,
-      spans[at + FLAGS] as number,
-    );
+    const moved = (copiedAt.get(spans[at + START] as number) as number) - (spans[at + START] as number);
+    units[to + LINE_HIGH] = line >>> 16;
+    units[to + LINE_LOW] = line & 0xffff;
+    units[to + RULE_START] = (spans[at + START] as number) + moved;
+    units[to + RULE_PREFIX_END] = (spans[at + PREFIX_END] as number) + moved;
+    units[to + RULE_TAIL_START] = (spans[at + TAIL_START] as number) + moved;
+    units[to + RULE_END] = (spans[at + END] as number) + moved;
+    units[to + RULE_FLAGS] = spans[at + FLAGS] as number;
   }
-  if (lists !== undefined) {
-    units[LISTS] = units.length;
-    units.push(...lists);
-  }
-  for (const [start, end] of longest) for (let k = start; k < end; k++) units.push(text.charCodeAt(k));
-  return stringOf(units);
+  for (const [start, end] of longest) for (let k = start; k < end; k++) units[to++] = text.charCodeAt(k);
+  return unitsToString(units, length);
+}
+
+/** Where a matcher being packed lays its rules out first (see {@link packRules}): one for all, reused. */
+export function packingScratch(): { readonly spans: Int32Array; readonly seconds: Uint8Array } {
+  return SCRATCH;
 }
 
 /**
- * For each ASCII byte after `/`, the positions of the rules a path with that byte can match (those
- * that need it and those that need none), in precedence order: {@link ASCII} pairs of bounds into
- * the lists, then the lists. The lists of a set of more than {@link SCANNED_WHOLE} rules, so that a
- * check visits a few rules rather than all; `undefined` when they would hold more than about twice
- * the rules (many rules that need no byte, under many distinct bytes), and the set is scanned whole.
+ * Rule sets of up to this many rules (without the shared `*` search) are packed and scanned whole,
+ * as the block form scans them. Larger ones keep the block and its candidate index: packed with lists
+ * by the byte after `/` in the string, sets of up to 128 rules took a fresh process's first checks
+ * about 100 ms more CPU (BENCHMARKS.md, the broad cache's notes) for 6% on a broad crawl's warm
+ * check.
  */
-function listsBySecond(seconds: Uint8Array): number[] | undefined {
-  const any: number[] = [];
-  const bySecond = new Map<number, number[]>();
-  for (let i = 0; i < seconds.length; i++) {
-    const second = seconds[i] as number;
-    if (second === 0) {
-      any.push(i);
-      for (const list of bySecond.values()) list.push(i);
-      continue;
-    }
-    if (second === NO_PATH) continue;
-    let list = bySecond.get(second);
-    if (list === undefined) bySecond.set(second, (list = [...any]));
-    list.push(i);
-  }
-  let size = any.length;
-  for (const list of bySecond.values()) size += list.length;
-  if (size > 2 * seconds.length + ASCII) return undefined;
-  const bounds: number[] = [];
-  const lists: number[] = [...any];
-  for (let code = 0; code < ASCII; code++) {
-    const list = bySecond.get(code);
-    if (list === undefined) {
-      // The shared list of the rules that need no byte.
-      bounds.push(0, any.length);
-      continue;
-    }
-    bounds.push(lists.length);
-    lists.push(...list);
-    bounds.push(lists.length);
-  }
-  return [...bounds, ...lists];
-}
-
-/** One flat string of `units` (never a rope, whose reads would go through one more object). */
-function stringOf(units: readonly number[]): string {
-  const chunks: string[] = [];
-  for (let from = 0; from < units.length; from += CHUNK) chunks.push(String.fromCharCode(...units.slice(from, from + CHUNK)));
-  return chunks.join('');
-}
+export const MAX_PACKED_RULES = 32;
+const SCRATCH = { spans: new Int32Array(MAX_PACKED_RULES * SPAN), seconds: new Uint8Array(MAX_PACKED_RULES) };
+const SCRATCH_UNITS = new Uint16Array(MAX_PACKED_LENGTH);
 
 /** Whether `value` is a packed rule set this version reads: its mark, and room for the rules it counts. */
 export function isPacked(value: unknown): value is string {
@@ -244,18 +187,6 @@ export function packedWinner(packed: string, path: string): number {
   const count = packed.charCodeAt(COUNT);
   const second = path.charCodeAt(1);
   const records = HEADER + count;
-  const lists = packed.charCodeAt(LISTS);
-  if (lists !== 0) {
-    // A byte after `/` that is not ASCII (or none) can only match the rules that need none.
-    const code = second < ASCII ? second : 0;
-    const first = lists + 2 * ASCII;
-    const to = first + packed.charCodeAt(lists + 2 * code + 1);
-    for (let k = first + packed.charCodeAt(lists + 2 * code); k < to; k++) {
-      const i = packed.charCodeAt(k);
-      if (matchesAt(packed, records + i * RULE, path)) return i;
-    }
-    return -1;
-  }
   for (let i = 0; i < count; i++) {
     // A rule that needs a byte after `/` (NO_PATH: no path can match it) the path does not have.
     const expected = packed.charCodeAt(HEADER + i);
