@@ -8,15 +8,12 @@
  * segments array and the table's text; a packed set is read from one string, so a caller that keeps
  * that string (the manager, through `RobotsTxt#packedRules`) answers a check in two loads. It also
  * holds fewer bytes than the block, whose buffer and views each cost more than a typical file's
- * rules. Measured on the real-file sample (test/fixtures/real-robots-sample, 41 files, 54 of 82
- * compiled sets packed): a compiled set's median held bytes 712 → 381 B; a warm `decidingLine()`
- * over 20,500 cached files 1.96 → 1.76 µs, and 1.54–1.59 µs from the kept string alone (41 files,
- * where everything is in cache: ~325 ns either way).
+ * rules (BENCHMARKS.md, the broad cache).
  *
  * Which sets are packed: those of at most {@link MAX_PACKED_RULES} rules without the shared segment
- * search (match.ts), whose string fits 16-bit offsets. They are scanned whole, in precedence order. `*` segments
- * between prefix and tail of up to {@link HAND_SEARCHED_SEGMENT} characters are searched here by
- * hand, left to right; longer ones by `indexOf`.
+ * search (match.ts), whose string fits 16-bit offsets. They are scanned whole, in precedence order.
+ * `*` segments between prefix and tail of up to {@link HAND_SEARCHED_SEGMENT} characters are
+ * searched here by hand, left to right; longer ones by `indexOf`.
  *
  * Layout (one UTF-16 code unit per entry):
  *
