@@ -212,7 +212,7 @@ export class RobotsTxt {
    * string, for a caller that keeps many files and answers a warm check from that string alone with
    * {@link decidingLineOfPacked} (two memory loads, where the parsed file takes about ten).
    * `undefined` until the rules are compiled, which the agent's second check does (its first walks
-   * them), and for rule sets too large or with too long `*` segments to be packed: ask
+   * them), and for rule sets too large to be packed (more than 32 rules): ask
    * {@link decidingLine} then. It compiles nothing itself, and it is the very string the compiled
    * rules are matched with: no copy is made per call.
    */

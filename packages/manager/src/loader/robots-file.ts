@@ -74,21 +74,15 @@ export function robotsKind(options: ResolvedOptions, snapshots: SnapshotKeeper, 
  */
 export function verdictOf(entry: LoadedRobots, url: string, token: ProductTokens): Verdict {
   const { policy, value } = entry;
-  if (policy.kind !== 'rules' || value.robots === undefined) {
-    return new ManagerVerdict(
-      policy.kind === 'allow-all',
-      policy.reason,
-      0,
-      url,
-      entry.key,
-      token,
-      value.record,
-      value.snapshot,
-      undefined,
-    );
-  }
+  if (policy.kind !== 'rules' || value.robots === undefined)
+    return verdictWith(value, policy.kind === 'allow-all', 0, url, entry.key, token);
   const line = value.robots.decidingLine(url, token);
-  return new ManagerVerdict(line >= 0, policy.reason, Math.abs(line), url, entry.key, token, value.record, value.snapshot, value.robots);
+  return verdictWith(value, line >= 0, line, url, entry.key, token);
+}
+
+/** The verdict of an origin whose parsed form is `value`, by `line` (negated when it disallows, 0: none). */
+function verdictWith(value: RobotsRules, allowed: boolean, line: number, url: string, origin: string, token: ProductTokens): Verdict {
+  return new ManagerVerdict(allowed, value.reason, Math.abs(line), url, origin, token, value.record, value.snapshot, value.robots);
 }
 
 /** The quick form of an origin whose policy allows every URL, and of one whose policy allows none. */
@@ -115,8 +109,7 @@ export function quickOf(entry: LoadedRobots, token: ProductTokens): string | und
 export function quickVerdict(value: RobotsRules, quick: string, url: string, origin: string, token: ProductTokens): Verdict {
   const whole = quick === ALLOW_ALL || quick === DISALLOW_ALL;
   const line = whole ? 0 : decidingLineOfPacked(quick, url);
-  const allowed = whole ? quick === ALLOW_ALL : line >= 0;
-  return new ManagerVerdict(allowed, value.reason, Math.abs(line), url, origin, token, value.record, value.snapshot, value.robots);
+  return verdictWith(value, whole ? quick === ALLOW_ALL : line >= 0, line, url, origin, token);
 }
 
 /** {@link quickVerdict}'s `allowed`, with no verdict built. */
