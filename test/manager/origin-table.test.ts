@@ -84,49 +84,69 @@ const op = (keys: number): fc.Arbitrary<Op> =>
 const keyOf = (n: number): string => `https://h${n}.example`;
 
 describe('the loader’s origin table', () => {
-  it('holds what a recency-ordered model holds, in the same order, for any sequence of calls', () => {
-    fc.assert(
-      fc.property(
-        fc.integer({ min: 1, max: 12 }),
-        fc.integer({ min: 50, max: 400 }),
-        fc.array(op(10), { minLength: 50, maxLength: 300, size: 'max' }),
-        (maxEntries, maxBytes, ops) => {
-          const table = new OriginTable<Entry>({ maxEntries, maxBytes });
-          const model = new Model(maxEntries, maxBytes);
-          let made = 0;
-          for (const o of ops) {
-            const key = keyOf(o.key);
-            if (o.kind === 'set') {
-              const previous = model.peek(key);
-              const value = o.sameValue && previous !== undefined ? previous.value : { body: made };
-              const entry: Entry = { key, value, id: made++ };
-              table.set(entry, o.bytes, o.validUntil, o.keep);
-              model.set(entry, o.bytes, o.validUntil, o.keep);
-            } else if (o.kind === 'fresh') {
-              const id = table.fresh(key, o.now);
-              const expected = model.fresh(key, o.now);
-              expect(id === -1 ? undefined : table.entryAt(id)).toBe(expected);
-              if (id !== -1) {
-                expect(table.valueAt(id)).toBe(expected?.value);
-                expect(table.quickAt(id)).toBe(model.held.at(-1)?.quick);
+  // A few keys under tight bounds (evictions on most sets), and more keys than the first index
+  // holds (the index grows, and the back-shifted entries move with their recency links).
+  it.each([
+    { keys: 10, entries: 12, bytes: 400, runs: 200 },
+    { keys: 60, entries: 50, bytes: 3000, runs: 60 },
+  ])(
+    'holds what a recency-ordered model holds, in the same order, for any sequence of calls ($keys keys)',
+    ({ keys, entries, bytes, runs }) => {
+      fc.assert(
+        fc.property(
+          fc.integer({ min: 1, max: entries }),
+          fc.integer({ min: 50, max: bytes }),
+          fc.array(op(keys), { minLength: 50, maxLength: 300, size: 'max' }),
+          (maxEntries, maxBytes, ops) => {
+            const table = new OriginTable<Entry>({ maxEntries, maxBytes });
+            const model = new Model(maxEntries, maxBytes);
+            let made = 0;
+            for (const o of ops) {
+              const key = keyOf(o.key);
+              if (o.kind === 'set') {
+                const previous = model.peek(key);
+                const value = o.sameValue && previous !== undefined ? previous.value : { body: made };
+                const entry: Entry = { key, value, id: made++ };
+                table.set(entry, o.bytes, o.validUntil, o.keep);
+                model.set(entry, o.bytes, o.validUntil, o.keep);
+              } else if (o.kind === 'fresh') {
+                const id = table.fresh(key, o.now);
+                const expected = model.fresh(key, o.now);
+                expect(id === -1 ? undefined : table.entryAt(id)).toBe(expected);
+                if (id !== -1) {
+                  expect(table.valueAt(id)).toBe(expected?.value);
+                  expect(table.quickAt(id)).toBe(model.held.at(-1)?.quick);
+                }
+              } else if (o.kind === 'peek') {
+                expect(table.peek(key)).toBe(model.peek(key));
+              } else {
+                const entry = model.peek(key);
+                if (entry !== undefined) {
+                  table.setQuick(entry, `q${entry.id}`);
+                  model.setQuick(entry, `q${entry.id}`);
+                }
               }
-            } else if (o.kind === 'peek') {
-              expect(table.peek(key)).toBe(model.peek(key));
-            } else {
-              const entry = model.peek(key);
-              if (entry !== undefined) {
-                table.setQuick(entry, `q${entry.id}`);
-                model.setQuick(entry, `q${entry.id}`);
-              }
+              expect(table.oldestFirst()).toEqual(model.held.map((h) => h.entry));
+              expect(table.size).toBe(model.held.length);
+              expect(table.bytes).toBe(model.held.reduce((sum, h) => sum + h.bytes, 0));
             }
-            expect(table.oldestFirst()).toEqual(model.held.map((h) => h.entry));
-            expect(table.size).toBe(model.held.length);
-            expect(table.bytes).toBe(model.held.reduce((sum, h) => sum + h.bytes, 0));
-          }
-        },
-      ),
-      { numRuns: 200 },
-    );
+          },
+        ),
+        { numRuns: runs },
+      );
+    },
+  );
+
+  it('finds its keys through 200,000 evictions, clusters of the index wrapping around its end among them', () => {
+    // A small table churned long: every slot, the last ones included, is freed and taken again many times.
+    const table = new OriginTable<Entry>({ maxEntries: 1000, maxBytes: Infinity });
+    for (let n = 0; n < 200_000; n++) {
+      table.set({ key: keyOf(n), value: { body: n }, id: n }, 1, Infinity);
+      if (n % 997 === 0)
+        for (let back = 0; back < 1000; back += 37) expect(table.peek(keyOf(n - back))?.id).toBe(n - back < 0 ? undefined : n - back);
+    }
+    expect(table.size).toBe(1000);
+    for (let n = 198_000; n < 200_000; n++) expect(table.peek(keyOf(n))?.id).toBe(n < 199_000 ? undefined : n);
   });
 
   it('finds every key among 100,000, after half are evicted and their slots taken again', () => {
