@@ -7,11 +7,14 @@
  * Per size, twice: at the default `maxCacheBytes` (64 MiB), and with a bound large enough to hold
  * every origin:
  *   - what the cache charges per origin, and what the heap (plus buffers) grew by per origin held;
- *   - a first pass of 20 checks per origin, then a warm pass over all origins in turn (check k of
- *     every origin, then check k + 1): µs per `decide()`, and the store reads of the warm pass (0
+ *   - a first pass of 20 checks per origin, then warm passes over all origins in turn (check k of
+ *     every origin, then check k + 1): µs per `decide()`, and the store reads of the warm passes (0
  *     while every origin is held; one per check when more origins come in turn than fit).
  * Then the same checks once more, each origin's in a row (as a crawl checks a page's links): µs per
- * `decide()`, the first of each origin's checks paying for its objects to come from memory.
+ * `decide()`, the first of each origin's checks paying for its objects to come from memory. With
+ * every origin held, three passes of each, in turn and in a row alternating: the median pass and
+ * the spread (a single pass moved by a third from run to run); at the default bound one pass of
+ * each, whose point is the store reads.
  * Printed with the growth ratios between sizes (the warm µs per check should stay flat while the
  * origins fit; the heap per origin too).
  *
@@ -63,6 +66,8 @@ if (!startedRight && process.env.HEED_BROAD_REEXEC === undefined) {
 /** The default bound's rows stop here (see the header). */
 const DEFAULT_BOUND_MAX_ORIGINS = 20_000;
 const CHECKS = 20;
+/** Passes of each kind with every origin held (see the header). */
+const PASSES = 3;
 /** Origins per file-size band (each band's files in turn). */
 const BAND_ORIGINS = 5000;
 const TITLE = '## Broad crawls: the cache';
@@ -115,30 +120,56 @@ async function run(count, maxCacheBytes, pool = files) {
   const heldBytes = memory() - before;
   const rssGrown = process.memoryUsage().rss - rssBefore;
   store.reads = 0;
-  const start = process.cpuUsage();
-  for (let k = 0; k < CHECKS; k++) for (const origin of origins) await manager.decide(`${origin}/p/${k}?q=${k}`);
-  const cpu = process.cpuUsage(start);
-  const passed = performance.now();
-  // As a crawl checks a page's links: each origin's checks in a row, the origins in turn.
-  const rowStart = process.cpuUsage();
-  for (const origin of origins) for (let k = 0; k < CHECKS; k++) await manager.decide(`${origin}/p/${k}?q=${k}`);
-  const rowCpu = process.cpuUsage(rowStart);
+  const passes = maxCacheBytes === undefined ? 1 : PASSES;
+  const turns = [];
+  const rows = [];
+  /** CPU µs per check of `pass`. */
+  const timed = async (pass) => {
+    const start = process.cpuUsage();
+    await pass();
+    const cpu = process.cpuUsage(start);
+    return (cpu.user + cpu.system) / (count * CHECKS);
+  };
+  let turnSeconds = 0;
+  for (let p = 0; p < passes; p++) {
+    const turnBegan = performance.now();
+    turns.push(
+      await timed(async () => {
+        for (let k = 0; k < CHECKS; k++) for (const origin of origins) await manager.decide(`${origin}/p/${k}?q=${k}`);
+      }),
+    );
+    turnSeconds += (performance.now() - turnBegan) / 1000;
+    // As a crawl checks a page's links: each origin's checks in a row, the origins in turn.
+    rows.push(
+      await timed(async () => {
+        for (const origin of origins) for (let k = 0; k < CHECKS; k++) await manager.decide(`${origin}/p/${k}?q=${k}`);
+      }),
+    );
+  }
   const result = {
     count,
     held: cache.entries,
     chargedPerOrigin: cache.bytes / cache.entries,
     heapPerOrigin: heldBytes / cache.entries,
     rssPerOrigin: rssGrown / cache.entries,
-    warmUs: (cpu.user + cpu.system) / (count * CHECKS),
-    rowUs: (rowCpu.user + rowCpu.system) / (count * CHECKS),
+    warmUs: middle(turns),
+    warmSpread: spread(turns),
+    rowUs: middle(rows),
+    rowSpread: spread(rows),
+    warmChecks: 2 * passes * count * CHECKS,
     warmReads: store.reads,
   };
   await manager.close();
-  result.seconds = { fill: (filled - began) / 1000, pass: (passed - filled) / 1000, all: (performance.now() - began) / 1000 };
+  result.seconds = { fill: (filled - began) / 1000, pass: turnSeconds / passes, all: (performance.now() - began) / 1000 };
   return result;
 }
 
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
+const middle = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
+/** The lowest and highest of `values`, or '' for one value. */
+const spread = (values) => (values.length < 2 ? '' : `${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)}`);
+/** A figure in µs with its spread over passes, if there were several. */
+const us = (value, range) => `${value.toFixed(2)}${range === '' ? '' : ` (${range})`}`;
 // A first run, not counted: V8 compiles the manager's and the parser's code in it.
 await run(500, undefined);
 const rows = [];
@@ -154,7 +185,7 @@ for (const [name, label, boundFor] of [
     const r = await run(count, boundFor(count));
     rows.push({ label, ...r });
     console.log(
-      `${label}, ${count} origins: held ${r.held}, charged ${kb(r.chargedPerOrigin)}, heap ${kb(r.heapPerOrigin)} and RSS ${kb(r.rssPerOrigin)} per origin, warm decide ${r.warmUs.toFixed(2)} µs (${r.rowUs.toFixed(2)} µs in a row), ${r.warmReads} store reads in ${2 * count * CHECKS} warm checks (${r.seconds.fill.toFixed(0)} s to fill, ${r.seconds.pass.toFixed(0)} s the warm pass in turn, ${r.seconds.all.toFixed(0)} s in all)`,
+      `${label}, ${count} origins: held ${r.held}, charged ${kb(r.chargedPerOrigin)}, heap ${kb(r.heapPerOrigin)} and RSS ${kb(r.rssPerOrigin)} per origin, warm decide ${us(r.warmUs, r.warmSpread)} µs (${us(r.rowUs, r.rowSpread)} µs in a row), ${r.warmReads} store reads in ${r.warmChecks} warm checks (${r.seconds.fill.toFixed(0)} s to fill, ${r.seconds.pass.toFixed(0)} s a warm pass in turn, ${r.seconds.all.toFixed(0)} s in all)`,
     );
   }
 }
@@ -201,12 +232,12 @@ const table = [
   '|---|---|---|---|---|---|---|---|---|',
   ...rows.map(
     (r) =>
-      `| ${r.label} | ${r.count.toLocaleString('en-US')} | ${r.held.toLocaleString('en-US')} | ${kb(r.chargedPerOrigin)} | ${kb(r.heapPerOrigin)} | ${kb(r.rssPerOrigin)} | ${r.warmUs.toFixed(2)} | ${r.rowUs.toFixed(2)} | ${r.warmReads.toLocaleString('en-US')} of ${(2 * r.count * CHECKS).toLocaleString('en-US')} |`,
+      `| ${r.label} | ${r.count.toLocaleString('en-US')} | ${r.held.toLocaleString('en-US')} | ${kb(r.chargedPerOrigin)} | ${kb(r.heapPerOrigin)} | ${kb(r.rssPerOrigin)} | ${us(r.warmUs, r.warmSpread)} | ${us(r.rowUs, r.rowSpread)} | ${r.warmReads.toLocaleString('en-US')} of ${r.warmChecks.toLocaleString('en-US')} |`,
   ),
 ];
 const all = rows.filter((r) => r.label === 'holds them all');
 const body = [
-  `Origins each serving its own copy of a real robots.txt (${files.length.toLocaleString('en-US')} files of ${filesSource}, ${Math.round(meanBytes).toLocaleString('en-US')} B on average) through one manager, from a store that makes the records up (no fetch); ${CHECKS} checks per origin, then a warm pass over all origins in turn (check k of every origin, then check k + 1), then the same checks with each origin's ${CHECKS} in a row, as a crawl checks a page's links. Node.js runs with \`${SEMI_SPACE}\`, as the README advises for a broad crawl. Command: \`node --expose-gc test/bench/broad.bench.mjs\` (\`npm run bench -- broad\`), ${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores, load ${loadavg()[0].toFixed(1)}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB.`,
+  `Origins each serving its own copy of a real robots.txt (${files.length.toLocaleString('en-US')} files of ${filesSource}, ${Math.round(meanBytes).toLocaleString('en-US')} B on average) through one manager, from a store that makes the records up (no fetch); ${CHECKS} checks per origin, then a warm pass over all origins in turn (check k of every origin, then check k + 1), then the same checks with each origin's ${CHECKS} in a row, as a crawl checks a page's links. With every origin held, ${PASSES} passes of each, alternating: the median pass, the lowest and highest in brackets; at the default bound one of each. Node.js runs with \`${SEMI_SPACE}\`, as the README advises for a broad crawl. Command: \`node --expose-gc test/bench/broad.bench.mjs\` (\`npm run bench -- broad\`), ${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores, load ${loadavg()[0].toFixed(1)}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB.`,
   '',
   ...table,
   '',
@@ -218,7 +249,7 @@ const body = [
   '|---|---|---|---|---|---|---|',
   ...bandRows.map(
     (r) =>
-      `| ${r.from.toLocaleString('en-US')}–${r.to.toLocaleString('en-US')} B | ${r.files.toLocaleString('en-US')} | ${Math.round(r.mean).toLocaleString('en-US')} B | ${kb(r.heapPerOrigin)} | ${kb(r.chargedPerOrigin)} | ${r.warmUs.toFixed(2)} | ${r.rowUs.toFixed(2)} |`,
+      `| ${r.from.toLocaleString('en-US')}–${r.to.toLocaleString('en-US')} B | ${r.files.toLocaleString('en-US')} | ${Math.round(r.mean).toLocaleString('en-US')} B | ${kb(r.heapPerOrigin)} | ${kb(r.chargedPerOrigin)} | ${us(r.warmUs, r.warmSpread)} | ${us(r.rowUs, r.rowSpread)} |`,
   ),
 ].join('\n');
 console.log(`\n${body}`);
