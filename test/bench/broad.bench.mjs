@@ -37,6 +37,7 @@ import { fileURLToPath } from 'node:url';
 import { getHeapStatistics } from 'node:v8';
 import { RobotsManager } from '../../packages/manager/dist/bundle.js';
 import { writeSection } from './crawl/report.mjs';
+import { madeUpStore } from './made-up-store.mjs';
 import { files, filesSource } from './real-files.mjs';
 
 const option = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
@@ -80,31 +81,6 @@ function memory() {
   global.gc();
   const m = process.memoryUsage();
   return m.heapUsed + m.arrayBuffers;
-}
-
-/** A store that makes origin i's record from file i mod n of `pool` when asked, and counts its reads. */
-function madeUpStore(pool = files) {
-  const now = Date.now();
-  const store = {
-    reads: 0,
-    async get(origin) {
-      store.reads++;
-      const i = Number(/\d+/.exec(origin)[0]);
-      const body = Buffer.concat([pool[i % pool.length], Buffer.from(`\n# ${origin}\n`)]);
-      return {
-        version: 1,
-        origin,
-        status: 'ok',
-        httpStatus: 200,
-        fetchedAt: now,
-        expiresAt: now + 86_400_000,
-        body: body.toString('base64'),
-      };
-    },
-    async set() {},
-    async delete() {},
-  };
-  return store;
 }
 
 async function run(count, maxCacheBytes, pool = files) {

@@ -22,7 +22,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { getHeapStatistics } from 'node:v8';
 import { RobotsManager } from '../../packages/manager/dist/bundle.js';
-import { files } from './real-files.mjs';
+import { madeUpStore } from './made-up-store.mjs';
 
 const option = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const COUNT = Number(option('origins') ?? 100_000);
@@ -38,24 +38,7 @@ if ((getHeapStatistics().heap_size_limit / MiB < neededMb || !process.execArgv.i
 }
 
 const quiet = { debug() {}, info() {}, warning() {}, error() {} };
-const now = Date.now();
-const store = {
-  async get(origin) {
-    const i = Number(/\d+/.exec(origin)[0]);
-    const body = Buffer.concat([files[i % files.length], Buffer.from(`\n# ${origin}\n`)]);
-    return {
-      version: 1,
-      origin,
-      status: 'ok',
-      httpStatus: 200,
-      fetchedAt: now,
-      expiresAt: now + 86_400_000,
-      body: body.toString('base64'),
-    };
-  },
-  async set() {},
-  async delete() {},
-};
+const store = madeUpStore();
 const manager = new RobotsManager({
   userAgent: 'HeedBot/1.0',
   store,
