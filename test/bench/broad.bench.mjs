@@ -31,11 +31,10 @@
  * Writes the "## Broad crawls: the cache" section of BENCHMARKS.md unless --no-write.
  */
 
-import { spawnSync } from 'node:child_process';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { getHeapStatistics } from 'node:v8';
 import { RobotsManager } from '../../packages/manager/dist/bundle.js';
+import { boundHoldingAll, restartWithHeap, SEMI_SPACE } from './broad-heap.mjs';
 import { writeSection } from './crawl/report.mjs';
 import { madeUpStore } from './made-up-store.mjs';
 import { files, filesSource } from './real-files.mjs';
@@ -52,18 +51,8 @@ for (const count of ASKED.filter((c) => !SIZES.includes(c)))
   console.log(
     `Leaving out ${count.toLocaleString('en-US')} origins: they need about ${Math.ceil((count * HEAP_PER_ORIGIN) / 2 ** 30)} GiB, more than this machine has.`,
   );
-// The heap the largest size needs, and the young generation the README gives a broad crawl (with a
-// heap this large each of its collections is slow; a larger one makes them rarer): run again with
-// them when this process was not started so.
-const neededMb = Math.ceil((Math.max(0, ...SIZES) * HEAP_PER_ORIGIN) / MiB);
-const SEMI_SPACE = '--max-semi-space-size=64';
-const startedRight = getHeapStatistics().heap_size_limit / MiB >= neededMb && process.execArgv.includes(SEMI_SPACE);
-if (!startedRight && process.env.HEED_BROAD_REEXEC === undefined) {
-  const heap = Math.max(neededMb + 1024, Math.ceil(getHeapStatistics().heap_size_limit / MiB));
-  const args = ['--expose-gc', `--max-old-space-size=${heap}`, SEMI_SPACE, fileURLToPath(import.meta.url), ...process.argv.slice(2)];
-  const child = spawnSync(process.execPath, args, { stdio: 'inherit', env: { ...process.env, HEED_BROAD_REEXEC: '1' } });
-  process.exit(child.status ?? 1);
-}
+// The heap the largest size needs (see broad-heap.mjs).
+restartWithHeap(Math.ceil((Math.max(0, ...SIZES) * HEAP_PER_ORIGIN) / MiB), import.meta.url);
 /** The default bound's rows stop here (see the header). */
 const DEFAULT_BOUND_MAX_ORIGINS = 20_000;
 const CHECKS = 20;
@@ -152,8 +141,7 @@ const rows = [];
 const BOUNDS = (option('bounds') ?? 'default,all').split(',');
 for (const [name, label, boundFor] of [
   ['default', 'default (64 MiB)', () => undefined],
-  // Room for every origin (32 KB each, above what real files take on average), within the heap.
-  ['all', 'holds them all', (count) => Math.min(Math.max(4096 * MiB, count * 32 * 1024), getHeapStatistics().heap_size_limit)],
+  ['all', 'holds them all', boundHoldingAll],
 ]) {
   if (!BOUNDS.includes(name)) continue;
   for (const count of SIZES) {

@@ -18,24 +18,24 @@
  * to match and the young generation the README gives a broad crawl. Not part of `npm run bench`:
  * it explains a figure of "Broad crawls: the cache", it is not one.
  */
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { getHeapStatistics } from 'node:v8';
 import { RobotsManager } from '../../packages/manager/dist/bundle.js';
+import { boundHoldingAll, restartWithHeap } from './broad-heap.mjs';
 import { madeUpStore } from './made-up-store.mjs';
 
 const option = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
-const COUNT = Number(option('origins') ?? 100_000);
-const PASSES = Number(option('passes') ?? 3);
-const CHECKS = 20;
-const MiB = 1024 * 1024;
-const SEMI_SPACE = '--max-semi-space-size=64';
-const neededMb = Math.ceil((COUNT * 20 * 1024) / MiB) + 1024;
-if ((getHeapStatistics().heap_size_limit / MiB < neededMb || !process.execArgv.includes(SEMI_SPACE)) && !process.env.HEED_FLOOR_REEXEC) {
-  const args = ['--expose-gc', `--max-old-space-size=${neededMb}`, SEMI_SPACE, fileURLToPath(import.meta.url), ...process.argv.slice(2)];
-  const child = spawnSync(process.execPath, args, { stdio: 'inherit', env: { ...process.env, HEED_FLOOR_REEXEC: '1' } });
-  process.exit(child.status ?? 1);
+/** A whole number of at least 1 given as `--name=`, or `fallback`; anything else ends the script with what was wrong. */
+function countOption(name, fallback) {
+  const given = option(name);
+  const value = given === undefined ? fallback : Number(given);
+  if (Number.isInteger(value) && value >= 1) return value;
+  console.error(`--${name}=${given}: expected a whole number of at least 1`);
+  process.exit(2);
 }
+const COUNT = countOption('origins', 100_000);
+const PASSES = countOption('passes', 3);
+const CHECKS = 20;
+// Heap for the manager's origins (about 20 KB each with room for the collector; see broad-heap.mjs).
+restartWithHeap(Math.ceil((COUNT * 20 * 1024) / 2 ** 20), import.meta.url);
 
 const quiet = { debug() {}, info() {}, warning() {}, error() {} };
 const store = madeUpStore();
@@ -44,7 +44,7 @@ const manager = new RobotsManager({
   store,
   log: quiet,
   cacheSize: Math.max(10_000, COUNT),
-  maxCacheBytes: Math.min(getHeapStatistics().heap_size_limit, Math.max(4096 * MiB, COUNT * 32 * 1024)),
+  maxCacheBytes: boundHoldingAll(COUNT),
 });
 const origins = Array.from({ length: COUNT }, (_, i) => `https://o${i}.example`);
 const bare = new Map();
